@@ -1,0 +1,282 @@
+//! rkc's kernel metadata: what the runtime must know about each kernel of an image to map
+//! its arguments and to check a launch against the compiled signature.
+//!
+//! The encoding is line-oriented text stored under [`crate::KERNELS_KEY`], tab-separated so
+//! that Rust type spellings (which contain spaces) stay intact:
+//!
+//! ```text
+//! rkc-kernels 1
+//! kernel<TAB>saxpy
+//! param<TAB>n<TAB>usize<TAB>value<TAB>8<TAB>read
+//! param<TAB>y<TAB>*mut f32<TAB>pointer<TAB>4<TAB>read-write
+//! ```
+
+use crate::FormatError;
+use std::fmt::Write as _;
+
+const HEADER: &str = "rkc-kernels 1";
+
+/// How a parameter travels from host to device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamKind {
+    /// Passed by value; `size` bytes.
+    Value { size: u64 },
+    /// A raw pointer; upstream maps `size_of::<T>()` bytes of the pointee.
+    Pointer { pointee_size: u64, mutable: bool },
+    /// A slice, passed to the device as a pointer and a length.
+    Slice { elem_size: u64, mutable: bool },
+}
+
+/// What a kernel does through a parameter, as far as the compiler can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Never read nor written: no copy either way.
+    Unused,
+    /// Only read: copied in, never copied back.
+    Read,
+    /// Only written, and maybe not everywhere: copied in (to keep what is not written) and back.
+    Write,
+    /// Read and written: copied in and back.
+    ReadWrite,
+    /// Every element written before any read: copied back only.
+    Overwrite,
+}
+
+impl Access {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::Unused => "unused",
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::ReadWrite => "read-write",
+            Access::Overwrite => "overwrite",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Access> {
+        Some(match s {
+            "unused" => Access::Unused,
+            "read" => Access::Read,
+            "write" => Access::Write,
+            "read-write" => Access::ReadWrite,
+            "overwrite" => Access::Overwrite,
+            _ => return None,
+        })
+    }
+
+    /// Whether the device needs the host's bytes before the kernel runs.
+    pub fn needs_copy_in(self) -> bool {
+        matches!(self, Access::Read | Access::Write | Access::ReadWrite)
+    }
+
+    /// Whether the host needs the device's bytes after the kernel ran.
+    pub fn needs_copy_back(self) -> bool {
+        matches!(self, Access::Write | Access::ReadWrite | Access::Overwrite)
+    }
+}
+
+/// One kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParamInfo {
+    pub name: String,
+    /// The Rust spelling of the type, as [`crate::metadata::KernelInfo::signature`] prints it.
+    pub ty: String,
+    pub kind: ParamKind,
+    pub access: Access,
+}
+
+/// One kernel of an image.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelInfo {
+    pub name: String,
+    pub params: Vec<ParamInfo>,
+}
+
+impl KernelInfo {
+    /// The signature both sides agree on, e.g. `saxpy(usize, f32, *const f32, *mut f32)`.
+    pub fn signature(&self) -> String {
+        signature(&self.name, self.params.iter().map(|p| p.ty.as_str()))
+    }
+
+    /// A 64-bit FNV-1a hash of [`KernelInfo::signature`], cheap to compare at launch.
+    pub fn signature_hash(&self) -> u64 {
+        fnv1a(self.signature().as_bytes())
+    }
+}
+
+/// Formats a kernel signature from its name and parameter type spellings.
+pub fn signature<'a>(name: &str, types: impl IntoIterator<Item = &'a str>) -> String {
+    let types: Vec<&str> = types.into_iter().collect();
+    format!("{name}({})", types.join(", "))
+}
+
+/// 64-bit FNV-1a: small, stable across releases and platforms, good enough to tell signatures
+/// apart (the runtime compares the full text when hashes differ, to report the difference).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Encodes kernel metadata as the text stored under [`crate::KERNELS_KEY`].
+pub fn encode(kernels: &[KernelInfo]) -> String {
+    let mut out = String::from(HEADER);
+    out.push('\n');
+    for k in kernels {
+        let _ = writeln!(out, "kernel\t{}", k.name);
+        for p in &k.params {
+            let (kind, size) = match p.kind {
+                ParamKind::Value { size } => ("value", size),
+                ParamKind::Pointer {
+                    pointee_size,
+                    mutable,
+                } => (if mutable { "pointer-mut" } else { "pointer" }, pointee_size),
+                ParamKind::Slice { elem_size, mutable } => {
+                    (if mutable { "slice-mut" } else { "slice" }, elem_size)
+                }
+            };
+            let _ = writeln!(
+                out,
+                "param\t{}\t{}\t{kind}\t{size}\t{}",
+                p.name,
+                p.ty,
+                p.access.as_str()
+            );
+        }
+    }
+    out
+}
+
+/// Decodes the text written by [`encode`]; any malformed line is an error naming the line.
+pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
+    let bad = |line: usize, reason: String| FormatError::BadMetadata { line, reason };
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, HEADER)) => {}
+        Some((_, other)) => return Err(bad(1, format!("expected `{HEADER}`, found `{other}`"))),
+        None => return Err(bad(1, "empty metadata".into())),
+    }
+    let mut kernels: Vec<KernelInfo> = Vec::new();
+    for (index, line) in lines {
+        let n = index + 1;
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields.as_slice() {
+            ["kernel", name] => kernels.push(KernelInfo {
+                name: (*name).to_string(),
+                params: Vec::new(),
+            }),
+            ["param", name, ty, kind, size, access] => {
+                let size: u64 = size
+                    .parse()
+                    .map_err(|_| bad(n, format!("`{size}` is not a size")))?;
+                let kind = match *kind {
+                    "value" => ParamKind::Value { size },
+                    "pointer" => ParamKind::Pointer {
+                        pointee_size: size,
+                        mutable: false,
+                    },
+                    "pointer-mut" => ParamKind::Pointer {
+                        pointee_size: size,
+                        mutable: true,
+                    },
+                    "slice" => ParamKind::Slice {
+                        elem_size: size,
+                        mutable: false,
+                    },
+                    "slice-mut" => ParamKind::Slice {
+                        elem_size: size,
+                        mutable: true,
+                    },
+                    other => return Err(bad(n, format!("unknown parameter kind `{other}`"))),
+                };
+                let access = Access::parse(access)
+                    .ok_or_else(|| bad(n, format!("unknown access `{access}`")))?;
+                let kernel = kernels
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a parameter before any kernel".into()))?;
+                kernel.params.push(ParamInfo {
+                    name: (*name).to_string(),
+                    ty: (*ty).to_string(),
+                    kind,
+                    access,
+                });
+            }
+            _ => return Err(bad(n, format!("unrecognised line `{line}`"))),
+        }
+    }
+    Ok(kernels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn saxpy() -> KernelInfo {
+        let p = |name: &str, ty: &str, kind, access| ParamInfo {
+            name: name.into(),
+            ty: ty.into(),
+            kind,
+            access,
+        };
+        KernelInfo {
+            name: "saxpy".into(),
+            params: vec![
+                p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                p("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
+                p(
+                    "x",
+                    "*const f32",
+                    ParamKind::Pointer {
+                        pointee_size: 4,
+                        mutable: false,
+                    },
+                    Access::Read,
+                ),
+                p(
+                    "y",
+                    "*mut [f32; 4]",
+                    ParamKind::Pointer {
+                        pointee_size: 16,
+                        mutable: true,
+                    },
+                    Access::ReadWrite,
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn encode_then_decode_is_identity() {
+        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), params: vec![] }];
+        assert_eq!(decode(&encode(&kernels)).unwrap(), kernels);
+    }
+
+    #[test]
+    fn signature_spells_rust_types() {
+        assert_eq!(
+            saxpy().signature(),
+            "saxpy(usize, f32, *const f32, *mut [f32; 4])"
+        );
+        assert_ne!(saxpy().signature_hash(), fnv1a(b"saxpy()"));
+    }
+
+    #[test]
+    fn malformed_lines_name_the_line() {
+        let err = decode("rkc-kernels 1\nparam\tx\tf32\tvalue\t4\tread\n").unwrap_err();
+        assert_eq!(
+            err,
+            FormatError::BadMetadata {
+                line: 2,
+                reason: "a parameter before any kernel".into()
+            }
+        );
+        assert!(decode("nonsense").is_err());
+        assert!(decode("rkc-kernels 1\nkernel\tk\nparam\tx\tf32\tvalue\tbig\tread").is_err());
+    }
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+#! Installs what a fresh Debian 12 machine lacks to build and test rkc: LLVM/MLIR 22 and
+#! their easy-to-miss companions from apt, and the PyPI CUDA toolkit (ptxas, fatbinary,
+#! libdevice) into .toolchain/ inside the repository. Idempotent: when everything is
+#! present it only checks, which takes about a second.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+toolchain="$root/.toolchain"
+
+# Packages needed to build against MLIR 22 (see the toolchain notes in ARCHITECTURE.md):
+# without libpolly-22-dev the link misses Polly, without libzstd-dev it misses -lzstd.
+apt_packages=(
+  llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang-22-dev
+  llvm-22 lld-22 mlir-22-tools clang-22 rocm-device-libs
+)
+# The PyPI CUDA toolkit: ptxas, fatbinary and nvlink, with libdevice through nvidia-nvvm.
+pypi_spec="nvidia-cuda-nvcc==13.0.88"
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo_cmd=""
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo_cmd="sudo"; fi
+    if [ -z "$sudo_cmd" ]; then
+      echo "setup: error: not root; run as root:" >&2
+      echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+      exit 1
+    fi
+  else
+    sudo_cmd=""
+  fi
+  if ! { $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+    echo "setup: error: apt-get could not install the packages (no network or no bookworm-security suite?)." >&2
+    echo "  run: apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+ptxas="$toolchain/pypi/nvidia/cu13/bin/ptxas"
+if [ ! -x "$ptxas" ]; then
+  echo "setup: installing $pypi_spec into .toolchain/pypi"
+  if ! python3 -m pip install -q --disable-pip-version-check --no-warn-script-location \
+        --target "$toolchain/pypi" "$pypi_spec"; then
+    echo "setup: error: pip could not install $pypi_spec (no network?)." >&2
+    echo "  run: python3 -m pip install --target $toolchain/pypi $pypi_spec" >&2
+    exit 1
+  fi
+fi
+
+# ld.lld is looked up by MLIR's AMD serializer at <toolkit>/llvm/bin/ld.lld and the device
+# libraries at <toolkit>/amdgcn/bitcode: a small folder of links plays that toolkit.
+rocm="$toolchain/rocm"
+mkdir -p "$rocm/llvm/bin"
+ln -sfn /usr/lib/llvm-22/bin/ld.lld "$rocm/llvm/bin/ld.lld"
+ln -sfn /usr/lib/x86_64-linux-gnu/amdgcn "$rocm/amdgcn"
+
+echo "setup: ok (LLVM 22, ptxas $("$ptxas" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), ROCm device libs)"
