@@ -1,1 +1,69 @@
-//! placeholder
+//! The rk dialect: rkc's kernel IR. This file is its specification.
+//!
+//! An rk [`Module`] holds functions ([`Func`]); a function's body is a [`Region`], a list of
+//! operations ([`Op`]). Each op has operands and results, which are typed SSA values
+//! ([`ValueId`], typed by the function's value table), and may hold regions of its own.
+//! Control flow is structured: `rk.if` owns its arms, so there are no branches or blocks.
+//! Types ([`Type`]) are Rust's, spelled as Rust spells them.
+//!
+//! # Textual form
+//!
+//! ```text
+//! rk.func @saxpy(%0: usize, %1: f32, %2: *const f32, %3: *mut f32) kernel {
+//!   %4 = rk.thread_id x : u32
+//!   %5 = rk.cmp lt %4, %4 : u32
+//!   rk.if %5 {
+//!     rk.yield
+//!   } else {
+//!     rk.yield
+//!   }
+//!   rk.return
+//! }
+//! ```
+//!
+//! Values are numbered in order of definition, so printing depends only on the IR.
+//!
+//! # Operations and their typing rules
+//!
+//! | op | operands | results | rule and meaning |
+//! |---|---|---|---|
+//! | `rk.const V : T` | — | `T` | `T` scalar; an integer literal fits `T`'s width |
+//! | `rk.thread_id d`, `rk.block_id d`, `rk.block_dim d`, `rk.grid_dim d` | — | `u32` | CUDA's threadIdx, blockIdx, blockDim, gridDim in dimension `d` ∈ {x, y, z} |
+//! | `rk.add`, `sub`, `mul`, `div`, `rem` | `T, T` | `T` | `T` numeric. Integers wrap on overflow (Rust's release build); signed division uses `T`'s sign; float ops are IEEE |
+//! | `rk.and`, `or`, `xor` | `T, T` | `T` | `T` integer or `bool` |
+//! | `rk.shl`, `shr` | `T, U` | `T` | integers; the amount is taken modulo `T`'s width (release build); `shr` is arithmetic for signed `T` |
+//! | `rk.cmp P` | `T, T` | `bool` | `P` ∈ {eq, ne, lt, le, gt, ge}; signedness from `T`; float comparisons are ordered (false on NaN) except `ne` |
+//! | `rk.neg` | `T` | `T` | signed integer (wrapping) or float |
+//! | `rk.not` | `T` | `T` | bitwise on integers, logical on `bool` |
+//! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`) |
+//! | `rk.ptr_offset` | `*T, usize\|isize` | `*T` | `p.add(i)` / `p.offset(i)`: advance by `i` elements |
+//! | `rk.elem_ptr` | `*[T; N], usize` | `*T` | address of element `i` (same mutability); no check, see `rk.bounds_check` |
+//! | `rk.load` | `*T` | `T` | `T` scalar |
+//! | `rk.store` | `T, *mut T` | — | `T` scalar |
+//! | `rk.bounds_check at L:C` | `usize i, usize n` | — | device panic "index out of bounds" at `L:C` unless `i < n` |
+//! | `rk.if` | `bool` | any | two regions (then, else); each ends in `rk.yield` of the results' types, or in `rk.return`; without results an arm may also just end |
+//! | `rk.yield` | any | — | ends an `rk.if` arm |
+//! | `rk.return` | the function's return type, or nothing for `()` | — | ends the function |
+//!
+//! A function body must end in `rk.return`; a kernel returns `()`. Every operand must be
+//! defined earlier in its region or in an enclosing one; every value is defined once.
+//!
+//! # Crate boundaries
+//!
+//! This crate depends on neither syn nor MLIR: it builds and tests in seconds, and everything
+//! that reasons about kernels (verifier, printer) works without LLVM.
+
+pub mod ir;
+pub mod print;
+pub mod types;
+pub mod verify;
+
+pub use ir::{
+    BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, Region, ValueId,
+};
+pub use print::print_module;
+pub use types::{FloatTy, IntTy, Type};
+pub use verify::{Verified, VerifyError, verify};
+
+#[cfg(test)]
+mod tests;

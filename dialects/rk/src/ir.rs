@@ -1,0 +1,275 @@
+//! The rk IR's data structures: modules of functions whose bodies are regions of operations.
+
+use crate::types::Type;
+
+/// A source position (1-based line and column) in the kernel file, carried by every op so that
+/// device panics and late diagnostics can point at the user's code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// An SSA value: an index into its function's value table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueId(pub u32);
+
+/// A dimension of the launch grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+impl Dim {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        }
+    }
+}
+
+/// A launch-geometry builtin; each yields a `u32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Geometry {
+    ThreadId,
+    BlockId,
+    BlockDim,
+    GridDim,
+}
+
+impl Geometry {
+    pub fn name(self) -> &'static str {
+        match self {
+            Geometry::ThreadId => "thread_id",
+            Geometry::BlockId => "block_id",
+            Geometry::BlockDim => "block_dim",
+            Geometry::GridDim => "grid_dim",
+        }
+    }
+}
+
+/// A binary arithmetic or bitwise operator. Signedness comes from the operand type, as in Rust.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 10] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "div",
+            BinOp::Rem => "rem",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+        }
+    }
+}
+
+/// A comparison; the result is `bool`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+}
+
+/// A constant's value. Integers are stored as their two's-complement bits zero-extended to
+/// 64; floats as the bits of an `f64` (an `f32` constant is exactly representable).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    Bool(bool),
+    Int(u64),
+    Float(f64),
+}
+
+/// What an operation does. The operand and result lists live in [`Op`]; the lib.rs doc gives
+/// each kind's typing rule.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    Const(Literal),
+    Geometry(Geometry, Dim),
+    Binary(BinOp),
+    Cmp(CmpOp),
+    Neg,
+    Not,
+    Cast,
+    PtrOffset,
+    ElemPtr,
+    Load,
+    Store,
+    BoundsCheck,
+    If,
+    Yield,
+    Return,
+}
+
+impl OpKind {
+    /// The op's name in the textual form, without the `rk.` prefix.
+    pub fn name(&self) -> &'static str {
+        match self {
+            OpKind::Const(_) => "const",
+            OpKind::Geometry(g, _) => g.name(),
+            OpKind::Binary(b) => b.name(),
+            OpKind::Cmp(_) => "cmp",
+            OpKind::Neg => "neg",
+            OpKind::Not => "not",
+            OpKind::Cast => "cast",
+            OpKind::PtrOffset => "ptr_offset",
+            OpKind::ElemPtr => "elem_ptr",
+            OpKind::Load => "load",
+            OpKind::Store => "store",
+            OpKind::BoundsCheck => "bounds_check",
+            OpKind::If => "if",
+            OpKind::Yield => "yield",
+            OpKind::Return => "return",
+        }
+    }
+
+    /// Whether the op ends a region: nothing may follow it there.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, OpKind::Yield | OpKind::Return)
+    }
+}
+
+/// One operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Op {
+    pub kind: OpKind,
+    pub operands: Vec<ValueId>,
+    pub results: Vec<ValueId>,
+    pub regions: Vec<Region>,
+    pub loc: Loc,
+}
+
+/// A single-block region: a list of operations. Control flow is structured (`rk.if`), so a
+/// region needs no block arguments or branches.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Region {
+    pub ops: Vec<Op>,
+}
+
+impl Region {
+    /// Whether control can fall off the end of the region (it does not end in a terminator).
+    pub fn falls_through(&self) -> bool {
+        !self.ops.last().is_some_and(|op| op.kind.is_terminator())
+    }
+}
+
+/// A function parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub value: ValueId,
+}
+
+/// A function: a kernel or a device function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    pub name: String,
+    pub kernel: bool,
+    pub params: Vec<Param>,
+    pub ret: Type,
+    pub body: Region,
+    /// The type of every value, indexed by [`ValueId`].
+    pub values: Vec<Type>,
+    pub loc: Loc,
+}
+
+impl Func {
+    pub fn new(name: impl Into<String>, kernel: bool, ret: Type, loc: Loc) -> Func {
+        Func {
+            name: name.into(),
+            kernel,
+            params: Vec::new(),
+            ret,
+            body: Region::default(),
+            values: Vec::new(),
+            loc,
+        }
+    }
+
+    /// Creates a new value of the given type.
+    pub fn new_value(&mut self, ty: Type) -> ValueId {
+        self.values.push(ty);
+        ValueId(self.values.len() as u32 - 1)
+    }
+
+    /// Adds a parameter and returns its value.
+    pub fn add_param(&mut self, name: impl Into<String>, ty: Type) -> ValueId {
+        let value = self.new_value(ty);
+        self.params.push(Param {
+            name: name.into(),
+            value,
+        });
+        value
+    }
+
+    /// The type of a value; `None` for an id that is not in this function.
+    pub fn ty(&self, value: ValueId) -> Option<&Type> {
+        self.values.get(value.0 as usize)
+    }
+
+    pub fn param_types(&self) -> impl Iterator<Item = &Type> {
+        self.params.iter().filter_map(|p| self.ty(p.value))
+    }
+}
+
+/// A translation unit: every kernel and device function of one `kernels.rs`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    pub funcs: Vec<Func>,
+}
+
+impl Module {
+    pub fn kernels(&self) -> impl Iterator<Item = &Func> {
+        self.funcs.iter().filter(|f| f.kernel)
+    }
+}

@@ -1,0 +1,183 @@
+//! The textual form of rk: MLIR-like, with values numbered in order of definition so that the
+//! text depends only on the IR, never on how it was built.
+
+use crate::ir::{Func, Literal, Module, Op, OpKind, Region, ValueId};
+use crate::types::Type;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// Prints a module. The output is deterministic: the same IR always prints the same bytes.
+pub fn print_module(module: &Module) -> String {
+    let mut out = String::new();
+    for (i, func) in module.funcs.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        print_func(&mut out, func);
+    }
+    out
+}
+
+struct Printer<'a> {
+    func: &'a Func,
+    names: HashMap<ValueId, usize>,
+    out: &'a mut String,
+}
+
+fn print_func(out: &mut String, func: &Func) {
+    let mut p = Printer {
+        func,
+        names: HashMap::new(),
+        out,
+    };
+    let mut params = Vec::new();
+    for param in &func.params {
+        let name = p.define(param.value);
+        params.push(format!("{name}: {}", p.ty(param.value)));
+    }
+    let _ = write!(p.out, "rk.func @{}({})", func.name, params.join(", "));
+    if func.ret != Type::Unit {
+        let _ = write!(p.out, " -> {}", func.ret);
+    }
+    if func.kernel {
+        p.out.push_str(" kernel");
+    }
+    p.out.push_str(" {\n");
+    p.region(&func.body, 1);
+    p.out.push_str("}\n");
+}
+
+impl Printer<'_> {
+    fn define(&mut self, value: ValueId) -> String {
+        let n = self.names.len();
+        self.names.insert(value, n);
+        format!("%{n}")
+    }
+
+    fn name(&self, value: ValueId) -> String {
+        match self.names.get(&value) {
+            Some(n) => format!("%{n}"),
+            // The verifier rejects uses before definitions; the printer still prints them, so
+            // that a broken module can be shown in the verifier's error.
+            None => format!("%<undefined {}>", value.0),
+        }
+    }
+
+    fn ty(&self, value: ValueId) -> String {
+        match self.func.ty(value) {
+            Some(t) => t.to_string(),
+            None => "<no type>".into(),
+        }
+    }
+
+    fn operands(&self, op: &Op) -> String {
+        op.operands
+            .iter()
+            .map(|v| self.name(*v))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn region(&mut self, region: &Region, depth: usize) {
+        for op in &region.ops {
+            self.op(op, depth);
+        }
+    }
+
+    fn op(&mut self, op: &Op, depth: usize) {
+        let indent = "  ".repeat(depth);
+        // Operands are named before results are defined, so a result never names itself.
+        let operands = self.operands(op);
+        let results: Vec<String> = op.results.iter().map(|r| self.define(*r)).collect();
+        let mut line = indent.clone();
+        if !results.is_empty() {
+            let _ = write!(line, "{} = ", results.join(", "));
+        }
+        let _ = write!(line, "rk.{}", op.kind.name());
+        let first_operand_ty = op.operands.first().map(|v| self.ty(*v));
+        let result_ty = op.results.first().map(|v| self.ty(*v));
+        match &op.kind {
+            OpKind::Const(lit) => {
+                let text = match lit {
+                    Literal::Bool(b) => b.to_string(),
+                    Literal::Int(bits) => match self.func.ty(op.results[0]) {
+                        Some(Type::Int(t)) if t.is_signed() => {
+                            // Sign-extend from the type's width to print the Rust value.
+                            let shift = 64 - t.bits();
+                            (((*bits << shift) as i64) >> shift).to_string()
+                        }
+                        _ => bits.to_string(),
+                    },
+                    // `{:?}` prints the shortest text that reads back to the same f64.
+                    Literal::Float(x) => format!("{x:?}"),
+                };
+                let _ = write!(line, " {text} : {}", result_ty.unwrap_or_default());
+            }
+            OpKind::Geometry(_, dim) => {
+                let _ = write!(line, " {} : {}", dim.name(), result_ty.unwrap_or_default());
+            }
+            OpKind::Binary(_) | OpKind::Neg | OpKind::Not | OpKind::Load => {
+                let _ = write!(
+                    line,
+                    " {operands} : {}",
+                    first_operand_ty.unwrap_or_default()
+                );
+            }
+            OpKind::Cmp(c) => {
+                let _ = write!(
+                    line,
+                    " {} {operands} : {}",
+                    c.name(),
+                    first_operand_ty.unwrap_or_default()
+                );
+            }
+            OpKind::Cast | OpKind::ElemPtr => {
+                let _ = write!(
+                    line,
+                    " {operands} : {} to {}",
+                    first_operand_ty.unwrap_or_default(),
+                    result_ty.unwrap_or_default()
+                );
+            }
+            OpKind::PtrOffset => {
+                let _ = write!(
+                    line,
+                    " {operands} : {}",
+                    first_operand_ty.unwrap_or_default()
+                );
+            }
+            OpKind::Store => {
+                let ptr_ty = op.operands.get(1).map(|v| self.ty(*v)).unwrap_or_default();
+                let _ = write!(line, " {operands} : {ptr_ty}");
+            }
+            OpKind::BoundsCheck => {
+                let _ = write!(
+                    line,
+                    " {operands} at {}:{}",
+                    op.loc.line, op.loc.col
+                );
+            }
+            OpKind::If => {
+                let _ = write!(line, " {operands}");
+                if !op.results.is_empty() {
+                    let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
+                    let _ = write!(line, " -> {}", tys.join(", "));
+                }
+            }
+            OpKind::Yield | OpKind::Return => {
+                if !op.operands.is_empty() {
+                    let tys: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
+                    let _ = write!(line, " {operands} : {}", tys.join(", "));
+                }
+            }
+        }
+        for (i, region) in op.regions.iter().enumerate() {
+            line.push_str(if i == 0 { " {\n" } else { " else {\n" });
+            self.out.push_str(&line);
+            self.region(region, depth + 1);
+            line = format!("{indent}}}");
+        }
+        self.out.push_str(&line);
+        self.out.push('\n');
+    }
+}

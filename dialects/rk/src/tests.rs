@@ -1,0 +1,128 @@
+//! Tests of the printer and the verifier on hand-built modules.
+
+use crate::*;
+
+/// Appends an op to `region`, creating one result per type in `results`.
+fn push(
+    func: &mut Func,
+    region: &mut Region,
+    kind: OpKind,
+    operands: &[ValueId],
+    results: &[Type],
+) -> Vec<ValueId> {
+    let results: Vec<ValueId> = results.iter().map(|t| func.new_value(t.clone())).collect();
+    region.ops.push(Op {
+        kind,
+        operands: operands.to_vec(),
+        results: results.clone(),
+        regions: Vec::new(),
+        loc: Loc { line: 1, col: 1 },
+    });
+    results
+}
+
+fn canonical() -> Module {
+    let f64t = Type::Float(FloatTy::F64);
+    let arr = Type::Array { elem: Box::new(f64t.clone()), len: 256 };
+    let mut f = Func::new("kernel", true, Type::Unit, Loc::default());
+    let x = f.add_param("x", Type::ptr(true, arr));
+    let mut body = Region::default();
+    let tid = push(&mut f, &mut body, OpKind::Geometry(Geometry::ThreadId, Dim::X), &[], &[Type::U32])[0];
+    let i = push(&mut f, &mut body, OpKind::Cast, &[tid], &[Type::USIZE])[0];
+    let n = push(&mut f, &mut body, OpKind::Const(Literal::Int(256)), &[], &[Type::USIZE])[0];
+    let c = push(&mut f, &mut body, OpKind::Cmp(CmpOp::Lt), &[i, n], &[Type::Bool])[0];
+    let mut then = Region::default();
+    push(&mut f, &mut then, OpKind::BoundsCheck, &[i, n], &[]);
+    let p = push(&mut f, &mut then, OpKind::ElemPtr, &[x, i], &[Type::ptr(true, f64t.clone())])[0];
+    let v = push(&mut f, &mut then, OpKind::Cast, &[i], &[f64t])[0];
+    push(&mut f, &mut then, OpKind::Store, &[v, p], &[]);
+    body.ops.push(Op {
+        kind: OpKind::If,
+        operands: vec![c],
+        results: vec![],
+        regions: vec![then, Region::default()],
+        loc: Loc::default(),
+    });
+    push(&mut f, &mut body, OpKind::Return, &[], &[]);
+    f.body = body;
+    Module { funcs: vec![f] }
+}
+
+#[test]
+fn prints_the_canonical_kernel() {
+    let m = canonical();
+    verify(&m).unwrap();
+    insta::assert_snapshot!(print_module(&m), @r"
+    rk.func @kernel(%0: *mut [f64; 256]) kernel {
+      %1 = rk.thread_id x : u32
+      %2 = rk.cast %1 : u32 to usize
+      %3 = rk.const 256 : usize
+      %4 = rk.cmp lt %2, %3 : usize
+      rk.if %4 {
+        rk.bounds_check %2, %3 at 1:1
+        %5 = rk.elem_ptr %0, %2 : *mut [f64; 256] to *mut f64
+        %6 = rk.cast %2 : usize to f64
+        rk.store %6, %5 : *mut f64
+      } else {
+      }
+      rk.return
+    }
+    ");
+}
+
+#[test]
+fn signed_constants_print_their_rust_value() {
+    let mut f = Func::new("k", false, Type::Int(IntTy::I8), Loc::default());
+    let mut body = Region::default();
+    let c = push(&mut f, &mut body, OpKind::Const(Literal::Int(0xff)), &[], &[Type::Int(IntTy::I8)])[0];
+    push(&mut f, &mut body, OpKind::Return, &[c], &[]);
+    f.body = body;
+    let m = Module { funcs: vec![f] };
+    verify(&m).unwrap();
+    assert!(print_module(&m).contains("rk.const -1 : i8"));
+}
+
+fn first_error(m: &Module) -> String {
+    verify(m).unwrap_err().to_string()
+}
+
+#[test]
+fn rejects_a_store_through_a_const_pointer() {
+    let mut m = canonical();
+    let f = &mut m.funcs[0];
+    f.values[0] = Type::ptr(false, Type::Array { elem: Box::new(Type::Float(FloatTy::F64)), len: 256 });
+    // elem_ptr now sees a `*const` array but claims a `*mut` element.
+    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.elem_ptr` at 1:1: takes a pointer to an array and a `usize` index, not `*const [f64; 256]` and `usize`");
+}
+
+#[test]
+fn rejects_use_before_definition() {
+    let mut m = canonical();
+    let f = &mut m.funcs[0];
+    f.body.ops.swap(0, 1);
+    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.cast` at 1:1: operand 1 is not defined before this op in an enclosing region");
+}
+
+#[test]
+fn rejects_mismatched_operands() {
+    let mut m = canonical();
+    let f = &mut m.funcs[0];
+    // Compare a u32 with a usize.
+    f.body.ops[3].operands[0] = ValueId(1);
+    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.cmp` at 1:1: compares two values of one scalar type into `bool`, not `u32` and `usize`");
+}
+
+#[test]
+fn rejects_a_body_without_return() {
+    let mut m = canonical();
+    m.funcs[0].body.ops.pop();
+    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.func` at 0:0: the body must end with `rk.return`");
+}
+
+#[test]
+fn rejects_an_out_of_range_literal() {
+    let mut m = canonical();
+    let f = &mut m.funcs[0];
+    f.values[3] = Type::Int(IntTy::U8);
+    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.const` at 1:1: literal Int(256) is not a `u8`");
+}

@@ -1,0 +1,206 @@
+//! The types of rk values: Rust's own primitive, pointer and array types.
+
+use std::fmt;
+
+/// An integer type, with Rust's width and signedness. `isize`/`usize` are 64 bits on every
+/// target rkc supports (nvptx64, amdgcn, and the 64-bit hosts the simulator runs on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IntTy {
+    I8,
+    I16,
+    I32,
+    I64,
+    Isize,
+    U8,
+    U16,
+    U32,
+    U64,
+    Usize,
+}
+
+impl IntTy {
+    pub const ALL: [IntTy; 10] = [
+        IntTy::I8,
+        IntTy::I16,
+        IntTy::I32,
+        IntTy::I64,
+        IntTy::Isize,
+        IntTy::U8,
+        IntTy::U16,
+        IntTy::U32,
+        IntTy::U64,
+        IntTy::Usize,
+    ];
+
+    pub fn bits(self) -> u32 {
+        match self {
+            IntTy::I8 | IntTy::U8 => 8,
+            IntTy::I16 | IntTy::U16 => 16,
+            IntTy::I32 | IntTy::U32 => 32,
+            IntTy::I64 | IntTy::U64 | IntTy::Isize | IntTy::Usize => 64,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(
+            self,
+            IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64 | IntTy::Isize
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IntTy::I8 => "i8",
+            IntTy::I16 => "i16",
+            IntTy::I32 => "i32",
+            IntTy::I64 => "i64",
+            IntTy::Isize => "isize",
+            IntTy::U8 => "u8",
+            IntTy::U16 => "u16",
+            IntTy::U32 => "u32",
+            IntTy::U64 => "u64",
+            IntTy::Usize => "usize",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<IntTy> {
+        IntTy::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The smallest and largest value of the type, as i128 (every Rust integer up to 64 bits
+    /// fits).
+    pub fn range(self) -> (i128, i128) {
+        let bits = self.bits();
+        if self.is_signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        }
+    }
+}
+
+/// A floating-point type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FloatTy {
+    F32,
+    F64,
+}
+
+impl FloatTy {
+    pub fn bits(self) -> u32 {
+        match self {
+            FloatTy::F32 => 32,
+            FloatTy::F64 => 64,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatTy::F32 => "f32",
+            FloatTy::F64 => "f64",
+        }
+    }
+}
+
+/// The type of an rk value. Spelled exactly as Rust spells it, so that the kernel metadata,
+/// the host macro and the diagnostics all agree on one text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    Unit,
+    Bool,
+    Int(IntTy),
+    Float(FloatTy),
+    /// `*const T` or `*mut T`, pointing into the device's global memory.
+    Ptr { mutable: bool, pointee: Box<Type> },
+    /// `[T; N]`, reached through pointers.
+    Array { elem: Box<Type>, len: u64 },
+}
+
+impl Type {
+    pub const USIZE: Type = Type::Int(IntTy::Usize);
+    pub const U32: Type = Type::Int(IntTy::U32);
+
+    pub fn ptr(mutable: bool, pointee: Type) -> Type {
+        Type::Ptr {
+            mutable,
+            pointee: Box::new(pointee),
+        }
+    }
+
+    pub fn is_int(&self) -> bool {
+        matches!(self, Type::Int(_))
+    }
+
+    pub fn is_float(&self) -> bool {
+        matches!(self, Type::Float(_))
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        self.is_int() || self.is_float()
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Bool | Type::Int(_) | Type::Float(_))
+    }
+
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Ptr { pointee, .. } => Some(pointee),
+            _ => None,
+        }
+    }
+
+    /// `size_of::<T>()` on every rkc target (and on the 64-bit host).
+    pub fn size_of(&self) -> u64 {
+        match self {
+            Type::Unit => 0,
+            Type::Bool => 1,
+            Type::Int(t) => u64::from(t.bits() / 8),
+            Type::Float(t) => u64::from(t.bits() / 8),
+            Type::Ptr { .. } => 8,
+            Type::Array { elem, len } => elem.size_of().saturating_mul(*len),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Unit => f.write_str("()"),
+            Type::Bool => f.write_str("bool"),
+            Type::Int(t) => f.write_str(t.name()),
+            Type::Float(t) => f.write_str(t.name()),
+            Type::Ptr { mutable, pointee } => {
+                write!(f, "*{} {pointee}", if *mutable { "mut" } else { "const" })
+            }
+            Type::Array { elem, len } => write!(f, "[{elem}; {len}]"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spells_types_as_rust_does() {
+        let t = Type::ptr(
+            true,
+            Type::Array {
+                elem: Box::new(Type::Float(FloatTy::F64)),
+                len: 256,
+            },
+        );
+        assert_eq!(t.to_string(), "*mut [f64; 256]");
+        assert_eq!(t.pointee().unwrap().size_of(), 2048);
+        assert_eq!(Type::ptr(false, Type::U32).to_string(), "*const u32");
+    }
+
+    #[test]
+    fn integer_ranges() {
+        assert_eq!(IntTy::I8.range(), (-128, 127));
+        assert_eq!(IntTy::U64.range(), (0, u64::MAX as i128));
+        assert_eq!(IntTy::from_name("usize"), Some(IntTy::Usize));
+        assert_eq!(IntTy::from_name("u128"), None);
+    }
+}

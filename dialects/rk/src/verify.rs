@@ -1,0 +1,352 @@
+//! The verifier: checks every typing rule of the lib.rs specification and hands back the proof
+//! ([`Verified`]) that lowering requires.
+
+use crate::ir::{Func, Literal, Loc, Module, Op, OpKind, Region, ValueId};
+use crate::types::{IntTy, Type};
+use std::collections::HashSet;
+use std::fmt;
+
+/// Proof that a module passed the verifier. Only [`verify`] creates one, so a function that
+/// takes `&Verified` can rely on every rule without checking again.
+#[derive(Clone, Copy, Debug)]
+pub struct Verified<'m> {
+    module: &'m Module,
+}
+
+impl<'m> Verified<'m> {
+    pub fn module(&self) -> &'m Module {
+        self.module
+    }
+}
+
+/// A broken rule, naming the function and the offending op.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    pub func: String,
+    pub op: String,
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "in @{}: `rk.{}` at {}:{}: {}",
+            self.func, self.op, self.loc.line, self.loc.col, self.message
+        )
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// Verifies a whole module.
+pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
+    let mut names = HashSet::new();
+    for func in &module.funcs {
+        if !names.insert(func.name.as_str()) {
+            return Err(VerifyError {
+                func: func.name.clone(),
+                op: "func".into(),
+                loc: func.loc,
+                message: "a function of this name is already defined".into(),
+            });
+        }
+        verify_func(func)?;
+    }
+    Ok(Verified { module })
+}
+
+struct Checker<'f> {
+    func: &'f Func,
+    /// Values defined so far, for the single-definition rule.
+    defined: HashSet<ValueId>,
+}
+
+fn verify_func(func: &Func) -> Result<(), VerifyError> {
+    let mut c = Checker {
+        func,
+        defined: HashSet::new(),
+    };
+    let mut scope = Vec::new();
+    for p in &func.params {
+        c.define(p.value, func.loc, "func")?;
+        scope.push(p.value);
+    }
+    if func.kernel && func.ret != Type::Unit {
+        return Err(c.err_at(func.loc, "func", "a kernel must return `()`"));
+    }
+    if func.body.falls_through() {
+        return Err(c.err_at(
+            func.loc,
+            "func",
+            "the body must end with `rk.return`",
+        ));
+    }
+    c.region(&func.body, &mut scope, RegionKind::Body)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum RegionKind {
+    Body,
+    /// A region of an `rk.if` with these many results.
+    IfArm,
+}
+
+impl Checker<'_> {
+    fn err_at(&self, loc: Loc, op: &str, message: impl Into<String>) -> VerifyError {
+        VerifyError {
+            func: self.func.name.clone(),
+            op: op.to_string(),
+            loc,
+            message: message.into(),
+        }
+    }
+
+    fn err(&self, op: &Op, message: impl Into<String>) -> VerifyError {
+        self.err_at(op.loc, op.kind.name(), message)
+    }
+
+    fn define(&mut self, value: ValueId, loc: Loc, op: &str) -> Result<(), VerifyError> {
+        if self.func.ty(value).is_none() {
+            return Err(self.err_at(loc, op, format!("value {} has no type", value.0)));
+        }
+        if !self.defined.insert(value) {
+            return Err(self.err_at(loc, op, format!("value {} is defined twice", value.0)));
+        }
+        Ok(())
+    }
+
+    fn ty(&self, value: ValueId) -> &Type {
+        // Every id reaching here was checked by `define` or by the scope check.
+        self.func.ty(value).unwrap_or(&Type::Unit)
+    }
+
+    fn region(
+        &mut self,
+        region: &Region,
+        scope: &mut Vec<ValueId>,
+        kind: RegionKind,
+    ) -> Result<(), VerifyError> {
+        let mark = scope.len();
+        for (i, op) in region.ops.iter().enumerate() {
+            for v in &op.operands {
+                if !scope.contains(v) {
+                    return Err(self.err(op, format!(
+                        "operand {} is not defined before this op in an enclosing region",
+                        v.0
+                    )));
+                }
+            }
+            if op.kind.is_terminator() && i + 1 != region.ops.len() {
+                return Err(self.err(op, "a terminator must be the last op of its region"));
+            }
+            if op.kind == OpKind::Yield && kind != RegionKind::IfArm {
+                return Err(self.err(op, "`rk.yield` may only end a region of `rk.if`"));
+            }
+            self.op(op, scope)?;
+            for r in &op.results {
+                self.define(*r, op.loc, op.kind.name())?;
+                scope.push(*r);
+            }
+        }
+        scope.truncate(mark);
+        Ok(())
+    }
+
+    fn expect_counts(&self, op: &Op, operands: usize, results: usize) -> Result<(), VerifyError> {
+        if op.operands.len() != operands || op.results.len() != results {
+            return Err(self.err(op, format!(
+                "expects {operands} operands and {results} results, has {} and {}",
+                op.operands.len(),
+                op.results.len()
+            )));
+        }
+        if op.kind != OpKind::If && !op.regions.is_empty() {
+            return Err(self.err(op, "takes no regions"));
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, op: &Op, scope: &mut Vec<ValueId>) -> Result<(), VerifyError> {
+        let operand = |k: usize| self.ty(op.operands[k]).clone();
+        match &op.kind {
+            OpKind::Const(lit) => {
+                self.expect_counts(op, 0, 1)?;
+                let ty = self.ty(op.results[0]);
+                let ok = match (lit, ty) {
+                    (Literal::Bool(_), Type::Bool) => true,
+                    (Literal::Int(bits), Type::Int(t)) => {
+                        t.bits() == 64 || *bits >> t.bits() == 0
+                    }
+                    (Literal::Float(x), Type::Float(f)) => {
+                        f.bits() == 64 || x.is_nan() || f64::from(*x as f32) == *x
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(op, format!("literal {lit:?} is not a `{ty}`")));
+                }
+            }
+            OpKind::Geometry(..) => {
+                self.expect_counts(op, 0, 1)?;
+                if *self.ty(op.results[0]) != Type::U32 {
+                    return Err(self.err(op, "yields `u32`"));
+                }
+            }
+            OpKind::Binary(b) => {
+                use crate::ir::BinOp::*;
+                self.expect_counts(op, 2, 1)?;
+                let (l, r, res) = (operand(0), operand(1), self.ty(op.results[0]).clone());
+                let ok = match b {
+                    Shl | Shr => l.is_int() && r.is_int(),
+                    And | Or | Xor => l == r && (l.is_int() || l == Type::Bool),
+                    Add | Sub | Mul | Div | Rem => l == r && l.is_numeric(),
+                };
+                if !ok || res != l {
+                    return Err(self.err(op, format!(
+                        "no rule for `{l}` {} `{r}` -> `{res}`",
+                        b.name()
+                    )));
+                }
+            }
+            OpKind::Cmp(_) => {
+                self.expect_counts(op, 2, 1)?;
+                let (l, r) = (operand(0), operand(1));
+                if l != r || !l.is_scalar() || *self.ty(op.results[0]) != Type::Bool {
+                    return Err(self.err(op, format!(
+                        "compares two values of one scalar type into `bool`, not `{l}` and `{r}`"
+                    )));
+                }
+            }
+            OpKind::Neg | OpKind::Not => {
+                self.expect_counts(op, 1, 1)?;
+                let t = operand(0);
+                let ok = if op.kind == OpKind::Neg {
+                    matches!(t, Type::Int(i) if i.is_signed()) || t.is_float()
+                } else {
+                    t.is_int() || t == Type::Bool
+                };
+                if !ok || *self.ty(op.results[0]) != t {
+                    return Err(self.err(op, format!("cannot apply to `{t}`")));
+                }
+            }
+            OpKind::Cast => {
+                self.expect_counts(op, 1, 1)?;
+                let (from, to) = (operand(0), self.ty(op.results[0]).clone());
+                let ok = (from.is_numeric() || from == Type::Bool) && to.is_numeric();
+                if !ok {
+                    return Err(self.err(op, format!("no cast from `{from}` to `{to}`")));
+                }
+            }
+            OpKind::PtrOffset => {
+                self.expect_counts(op, 2, 1)?;
+                let (p, i) = (operand(0), operand(1));
+                let ok = p.pointee().is_some()
+                    && matches!(i, Type::Int(IntTy::Usize | IntTy::Isize))
+                    && *self.ty(op.results[0]) == p;
+                if !ok {
+                    return Err(self.err(op, format!(
+                        "offsets a pointer by a `usize` or `isize`, not `{p}` by `{i}`"
+                    )));
+                }
+            }
+            OpKind::ElemPtr => {
+                self.expect_counts(op, 2, 1)?;
+                let (p, i) = (operand(0), operand(1));
+                let ok = match (&p, self.ty(op.results[0])) {
+                    (
+                        Type::Ptr { mutable, pointee },
+                        Type::Ptr {
+                            mutable: m2,
+                            pointee: e2,
+                        },
+                    ) => match pointee.as_ref() {
+                        Type::Array { elem, .. } => mutable == m2 && elem == e2,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if !ok || i != Type::USIZE {
+                    return Err(self.err(op, format!(
+                        "takes a pointer to an array and a `usize` index, not `{p}` and `{i}`"
+                    )));
+                }
+            }
+            OpKind::Load => {
+                self.expect_counts(op, 1, 1)?;
+                let p = operand(0);
+                match p.pointee() {
+                    Some(t) if t.is_scalar() && t == self.ty(op.results[0]) => {}
+                    _ => return Err(self.err(op, format!("cannot load a scalar through `{p}`"))),
+                }
+            }
+            OpKind::Store => {
+                self.expect_counts(op, 2, 0)?;
+                let (v, p) = (operand(0), operand(1));
+                match &p {
+                    Type::Ptr {
+                        mutable: true,
+                        pointee,
+                    } if **pointee == v && v.is_scalar() => {}
+                    _ => {
+                        return Err(self.err(op, format!(
+                            "stores a scalar through a `*mut` to it, not `{v}` through `{p}`"
+                        )));
+                    }
+                }
+            }
+            OpKind::BoundsCheck => {
+                self.expect_counts(op, 2, 0)?;
+                if operand(0) != Type::USIZE || operand(1) != Type::USIZE {
+                    return Err(self.err(op, "checks a `usize` index against a `usize` length"));
+                }
+            }
+            OpKind::If => {
+                if op.operands.len() != 1 || operand(0) != Type::Bool {
+                    return Err(self.err(op, "takes one `bool` condition"));
+                }
+                if op.regions.len() != 2 {
+                    return Err(self.err(op, "has a then region and an else region"));
+                }
+                let result_tys: Vec<Type> =
+                    op.results.iter().map(|r| self.ty(*r).clone()).collect();
+                for region in &op.regions {
+                    match region.ops.last() {
+                        Some(last) if last.kind == OpKind::Yield => {
+                            let tys: Vec<Type> =
+                                last.operands.iter().map(|v| self.ty(*v).clone()).collect();
+                            if tys != result_tys {
+                                return Err(self.err(op, "a yield does not match the results"));
+                            }
+                        }
+                        Some(last) if last.kind == OpKind::Return => {}
+                        _ if result_tys.is_empty() => {}
+                        _ => {
+                            return Err(self.err(op, "with results, each region must yield them"));
+                        }
+                    }
+                    self.region(region, scope, RegionKind::IfArm)?;
+                }
+            }
+            OpKind::Yield => {
+                if !op.results.is_empty() {
+                    return Err(self.err(op, "has no results"));
+                }
+            }
+            OpKind::Return => {
+                self.expect_counts(op, usize::from(self.func.ret != Type::Unit), 0)?;
+                if let Some(v) = op.operands.first()
+                    && *self.ty(*v) != self.func.ret
+                {
+                    return Err(self.err(op, format!(
+                        "returns `{}` from a function returning `{}`",
+                        self.ty(*v),
+                        self.func.ret
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
