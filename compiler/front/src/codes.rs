@@ -1,0 +1,55 @@
+//! Every diagnostic code the front end emits, with the explanation `rkc --explain` prints.
+
+pub const RK_SYNTAX: &str = "RK0001";
+pub const RK_NO_KERNEL: &str = "RK0002";
+pub const RK_UNSUPPORTED_TYPE: &str = "RK0101";
+pub const RK_UNSUPPORTED_EXPR: &str = "RK0102";
+pub const RK_UNSUPPORTED_STMT: &str = "RK0103";
+pub const RK_UNSUPPORTED_PATTERN: &str = "RK0104";
+pub const RK_UNSUPPORTED_ITEM: &str = "RK0105";
+pub const RK_UNKNOWN_NAME: &str = "RK0201";
+pub const RK_UNKNOWN_FUNCTION: &str = "RK0202";
+pub const RK_UNKNOWN_METHOD: &str = "RK0203";
+pub const RK_MISMATCHED_TYPES: &str = "RK0301";
+pub const RK_LITERAL_OUT_OF_RANGE: &str = "RK0302";
+pub const RK_INVALID_CAST: &str = "RK0303";
+pub const RK_REQUIRES_UNSAFE: &str = "RK0133";
+pub const RK_KERNEL_RETURNS_VALUE: &str = "RK0401";
+pub const RK_GENERIC_KERNEL: &str = "RK0402";
+pub const RK_ASYNC_KERNEL: &str = "RK0403";
+pub const RK_BAD_KERNEL_PARAM: &str = "RK0404";
+pub const RK_ASSIGN_THROUGH_CONST: &str = "RK0594";
+pub const RK_DUPLICATE_KERNEL: &str = "RK0405";
+
+/// (code, one-line title, explanation) for every code above.
+pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
+    (RK_SYNTAX, "the file is not valid Rust", "rkc parses kernels.rs as a Rust file (with syn). Fix the syntax error; `cargo check` on the host crate shows the same error."),
+    (RK_NO_KERNEL, "no kernel in the file", "rkc compiles the functions marked `#[offload_kernel]`. A file with none has nothing to compile. Mark at least one function:\n\n    #[offload_kernel]\n    fn kernel(x: *mut [f64; 256]) { ... }"),
+    (RK_UNSUPPORTED_TYPE, "a type kernels cannot use", "Kernels work on `bool`, the integer types, `f32`, `f64`, and raw pointers (`*const T`, `*mut T`) to those or to arrays `[T; N]` of them."),
+    (RK_UNSUPPORTED_EXPR, "an expression kernels cannot use", "The expression has no device meaning in rkc's kernel subset (closures, strings, macros other than the supported ones...). Rewrite it with the supported constructs listed in the user guide."),
+    (RK_UNSUPPORTED_STMT, "a statement kernels cannot use", "The statement form is not supported in kernels yet; the label says which form to use instead."),
+    (RK_UNSUPPORTED_PATTERN, "a pattern kernels cannot use", "Only plain names can be bound by `let` and by kernel parameters."),
+    (RK_UNSUPPORTED_ITEM, "an item inside a kernel body", "Declare functions, constants and types at module level, outside the kernel."),
+    (RK_UNKNOWN_NAME, "a name that is not in scope", "The name is neither a parameter nor a `let` binding visible at this point. Host items (statics, other crates' items) cannot be used from kernels."),
+    (RK_UNKNOWN_FUNCTION, "a function rkc does not know", "Kernels may call the offload builtins (`thread_idx_x()`, `block_idx_x()`, `block_dim_x()`, `grid_dim_x()` and their y/z forms)."),
+    (RK_UNKNOWN_METHOD, "a method rkc does not know", "Kernels may call `.len()` on an array reached through a pointer and `.add(i)` / `.offset(i)` on raw pointers."),
+    (RK_MISMATCHED_TYPES, "mismatched types", "Rust does not convert between numeric types implicitly, and neither does rkc: both operands of an arithmetic operator have one type. Convert explicitly with `as`."),
+    (RK_LITERAL_OUT_OF_RANGE, "an integer literal out of its type's range", "rustc rejects such literals (the `overflowing_literals` lint is deny-by-default); so does rkc. An unsuffixed integer literal with no other constraint is an `i32`."),
+    (RK_INVALID_CAST, "an invalid `as` cast", "`as` converts between primitive numeric types (and from `bool`). Pointers and arrays cannot be cast in kernels."),
+    (RK_REQUIRES_UNSAFE, "an unsafe operation outside `unsafe`", "Dereferencing a raw pointer, `ptr.add`/`ptr.offset`, and calling the offload builtins are unsafe in Rust (E0133). Kernels are ordinary Rust, so rkc requires an `unsafe` block as rustc does."),
+    (RK_KERNEL_RETURNS_VALUE, "a kernel that returns a value", "A kernel's launch has no return value; results come back through `*mut` pointer arguments. Declare the kernel as returning `()`."),
+    (RK_GENERIC_KERNEL, "a generic kernel", "A kernel is launched by name from the host, so it cannot have type or const parameters. Write a non-generic kernel that calls generic code."),
+    (RK_ASYNC_KERNEL, "an async, const or unsafe-ABI kernel", "Kernels are plain `fn`s: not `async`, not `const`, with no `extern` ABI, and no self parameter."),
+    (RK_BAD_KERNEL_PARAM, "a kernel parameter that cannot be offloaded", "Kernel parameters must be plain names with a type that can be moved to the device: scalars by value, raw pointers to scalars or arrays (copied in, and back for `*mut`)."),
+    (RK_ASSIGN_THROUGH_CONST, "an assignment through a `*const` pointer", "Writing through a `*const T` is an error in Rust (E0594). Declare the parameter `*mut T`; the runtime then copies the data back after the launch."),
+    (RK_DUPLICATE_KERNEL, "two kernels with one name", "Each kernel is found by name in the fat binary, so kernel names must be unique in a file, including kernels in inline modules."),
+];
+
+/// The explanation of a code, for `rkc --explain`.
+pub fn explain(code: &str) -> Option<(&'static str, &'static str)> {
+    let code = code.to_ascii_uppercase();
+    EXPLANATIONS
+        .iter()
+        .find(|(c, _, _)| *c == code)
+        .map(|(_, title, text)| (*title, *text))
+}
