@@ -1,1 +1,296 @@
-//! placeholder
+//! The rkc session: runs the stages in order, keeps every stage's output for `--emit`, and
+//! writes the fat binary.
+//!
+//! ```text
+//! kernels.rs ─front─▶ rk ─verify─▶ rk (proof) ─lower─▶ gpu ─target pipeline─▶ nvvm / rocdl
+//!   ─gpu-module-to-binary─▶ ptx / amdgcn / hsaco ─ptxas─▶ cubin ─▶ OffloadBinary (.fatbin)
+//! ```
+
+pub mod metadata;
+pub mod mlir;
+pub mod tools;
+
+use offload_binary::{Image, ImageKind, OffloadKind};
+use rkc_front::Diagnostic;
+use rkc_lower::{ImageFormat, LowerOptions, Target};
+pub use rkc_lower::TargetKind;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+pub use rkc_front::codes;
+pub use rkc_lower::parse_offload_arch;
+
+/// How to get a cubin for NVIDIA targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cubin {
+    /// Make one when ptxas is found; otherwise the fat binary holds PTX only.
+    WhenAvailable,
+    /// Fail when ptxas is missing.
+    Required,
+    /// Never (PTX only).
+    Off,
+}
+
+/// Everything that selects what a compilation produces.
+#[derive(Debug)]
+pub struct Options {
+    pub targets: Vec<Box<dyn Target>>,
+    pub opt_level: u8,
+    pub bounds_checks: bool,
+    pub cubin: Cubin,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            targets: parse_offload_arch("sm_90,gfx942").unwrap_or_default(),
+            opt_level: 3,
+            bounds_checks: true,
+            cubin: Cubin::WhenAvailable,
+        }
+    }
+}
+
+/// The outputs of one target.
+#[derive(Clone, Debug)]
+pub struct TargetOutput {
+    pub kind: TargetKind,
+    pub arch: String,
+    pub triple: &'static str,
+    /// The `nvvm` or `rocdl` stage's name.
+    pub dialect: &'static str,
+    /// The module after the target's lowering pipeline (`--emit=nvvm` / `--emit=rocdl`).
+    pub lowered: String,
+    /// PTX or AMDGCN assembly.
+    pub assembly: Vec<u8>,
+    /// The cubin or HSACO code object, when one was made.
+    pub binary: Option<Vec<u8>>,
+}
+
+/// Every stage's output of one compilation.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub rk: String,
+    pub gpu: String,
+    pub targets: Vec<TargetOutput>,
+    pub kernels: Vec<offload_binary::KernelInfo>,
+    pub fatbin: Vec<u8>,
+    /// Notes for the user that are not errors (e.g. no ptxas, so no cubin).
+    pub warnings: Vec<String>,
+    pub timings: Vec<(String, Duration)>,
+}
+
+/// A failed compilation.
+#[derive(Debug)]
+pub enum Error {
+    /// The kernels have errors; render them with [`rkc_front::render`].
+    Source(Vec<Diagnostic>),
+    /// A later stage failed; the diagnostic has no span but says which stage and why.
+    Stage(Diagnostic),
+}
+
+pub const RK_INTERNAL_VERIFY: &str = "RK9001";
+pub const RK_MLIR_FAILED: &str = "RK9002";
+pub const RK_TOOL_FAILED: &str = "RK9003";
+pub const RK_TOOL_MISSING: &str = "RK9004";
+
+/// A scratch folder that is removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Scratch> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rkc-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stage_error(code: &'static str, message: String, details: &[String]) -> Error {
+    let mut d = Diagnostic::new(code, message);
+    d.notes.extend(details.iter().cloned());
+    Error::Stage(d)
+}
+
+/// Compiles one kernel file's source through every stage.
+pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
+    let mut timings = Vec::new();
+    let mut warnings = Vec::new();
+    let mut timed = |name: &str, start: Instant| timings.push((name.to_string(), start.elapsed()));
+
+    let t = Instant::now();
+    let rk_module = rkc_front::compile(source).map_err(Error::Source)?;
+    timed("front", t);
+
+    let t = Instant::now();
+    let verified = rkc_rk::verify(&rk_module).map_err(|e| {
+        stage_error(
+            RK_INTERNAL_VERIFY,
+            format!("internal error: the front end produced invalid rk: {e}"),
+            &["this is a bug in rkc; please report it with the kernel file".into()],
+        )
+    })?;
+    let rk = rkc_rk::print_module(verified.module());
+    let kernels = metadata::kernels(verified.module());
+    timed("verify", t);
+
+    let t = Instant::now();
+    let gpu_text = rkc_lower::lower(
+        &verified,
+        &LowerOptions {
+            bounds_checks: options.bounds_checks,
+        },
+    );
+    let mlir = mlir::Mlir::new();
+    let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
+    let gpu = mlir::Mlir::print(&gpu_module);
+    timed("lower", t);
+
+    let scratch = Scratch::new().map_err(|e| {
+        stage_error(RK_TOOL_FAILED, format!("cannot create a scratch folder: {e}"), &[])
+    })?;
+    let ptxas = match options.cubin {
+        Cubin::Off => None,
+        _ => tools::find_ptxas(),
+    };
+    if ptxas.is_none()
+        && options.cubin != Cubin::Off
+        && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia)
+    {
+        let message = "ptxas not found: NVIDIA images hold PTX only (the CUDA driver compiles it at load time); run tools/setup.sh or set RKC_CUDA_TOOLKIT to add cubins";
+        if options.cubin == Cubin::Required {
+            return Err(stage_error(RK_TOOL_MISSING, message.into(), &[]));
+        }
+        warnings.push(message.to_string());
+    }
+
+    // MLIR's AMD serializer reads device libraries from a toolkit folder even for assembly.
+    let amd_toolkit = if options.targets.iter().any(|t| t.kind() == TargetKind::Amd) {
+        Some(tools::amd_toolkit(&scratch.0).map_err(tool_error)?)
+    } else {
+        None
+    };
+    let mut targets = Vec::new();
+    for target in &options.targets {
+        let toolkit = match target.kind() {
+            TargetKind::Amd => amd_toolkit.as_deref(),
+            TargetKind::Nvidia => None,
+        };
+        let t = Instant::now();
+        let mut module = mlir.parse(&gpu, "lower").map_err(mlir_error)?;
+        mlir.run(&mut module, &target.lowering_pipeline(options.opt_level), target.dialect())
+            .map_err(mlir_error)?;
+        let lowered = mlir::Mlir::print(&module);
+        timed(&format!("{} {}", target.dialect(), target.arch()), t);
+
+        let serialize = |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
+            let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
+            let step = format!("serialize {}", target.arch());
+            mlir.run(&mut m, &target.serialize_pipeline(format, toolkit), &step)
+                .map_err(mlir_error)?;
+            mlir::Mlir::objects(&m)
+                .into_iter()
+                .next()
+                .map(|o| o.bytes)
+                .ok_or_else(|| stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[]))
+        };
+
+        let t = Instant::now();
+        let assembly = serialize(ImageFormat::Assembly, toolkit)?;
+        timed(&format!("assembly {}", target.arch()), t);
+        let t = Instant::now();
+        let binary = match target.kind() {
+            TargetKind::Nvidia => match &ptxas {
+                Some(ptxas) => Some(
+                    tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, &scratch.0)
+                        .map_err(tool_error)?,
+                ),
+                None => None,
+            },
+            TargetKind::Amd => Some(serialize(ImageFormat::Binary, toolkit)?),
+        };
+        timed(&format!("binary {}", target.arch()), t);
+        targets.push(TargetOutput {
+            kind: target.kind(),
+            arch: target.arch().to_string(),
+            triple: target.triple(),
+            dialect: target.dialect(),
+            lowered,
+            assembly,
+            binary,
+        });
+    }
+
+    let t = Instant::now();
+    let fatbin = offload_binary::write(&images(&targets, &kernels));
+    timed("fatbin", t);
+    Ok(Output {
+        rk,
+        gpu,
+        targets,
+        kernels,
+        fatbin,
+        warnings,
+        timings,
+    })
+}
+
+fn mlir_error(e: mlir::MlirError) -> Error {
+    stage_error(
+        RK_MLIR_FAILED,
+        format!("MLIR failed in the `{}` stage", e.step),
+        &e.messages,
+    )
+}
+
+fn tool_error(e: tools::ToolError) -> Error {
+    stage_error(RK_TOOL_FAILED, format!("{} failed", e.tool), &[e.message])
+}
+
+/// The images of the fat binary, each carrying the kernel metadata.
+fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> Vec<Image> {
+    let meta = offload_binary::metadata::encode(kernels);
+    let strings = |t: &TargetOutput| {
+        vec![
+            ("triple".to_string(), t.triple.to_string()),
+            ("arch".to_string(), t.arch.clone()),
+            (offload_binary::PRODUCER_KEY.to_string(), format!("rkc {}", env!("CARGO_PKG_VERSION"))),
+            (offload_binary::KERNELS_KEY.to_string(), meta.clone()),
+        ]
+    };
+    let mut images = Vec::new();
+    for t in targets {
+        let (offload_kind, asm_kind, bin_kind) = match t.kind {
+            TargetKind::Nvidia => (OffloadKind::Cuda, Some(ImageKind::Ptx), ImageKind::Cubin),
+            // AMD assembly is not loadable; only the code object goes into the fat binary.
+            TargetKind::Amd => (OffloadKind::Hip, None, ImageKind::Object),
+        };
+        if let Some(kind) = asm_kind {
+            images.push(Image {
+                image_kind: kind,
+                offload_kind,
+                flags: 0,
+                strings: strings(t),
+                bytes: t.assembly.clone(),
+            });
+        }
+        if let Some(bin) = &t.binary {
+            images.push(Image {
+                image_kind: bin_kind,
+                offload_kind,
+                flags: 0,
+                strings: strings(t),
+                bytes: bin.clone(),
+            });
+        }
+    }
+    images
+}

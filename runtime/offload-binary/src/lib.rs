@@ -10,7 +10,7 @@
 //! ```text
 //! header  (32 bytes): magic 10 ff 10 ad, u32 version = 1, u64 total size,
 //!                     u64 entry offset, u64 entry size
-//! entry   (40 bytes): u16 image kind, u16 offload kind, u32 flags, u64 string offset,
+//! entry   (40 bytes): u16 image kind, u16 offload kind (a bit mask), u32 flags, u64 string offset,
 //!                     u64 number of strings, u64 image offset, u64 image size
 //! strings (16 bytes each): u64 key offset, u64 value offset (NUL-terminated, in a table)
 //! image   (aligned to 8)
@@ -92,13 +92,15 @@ impl ImageKind {
     }
 }
 
-/// Which offloading model produced an image; the numbering is LLVM's `OffloadKind`.
+/// Which offloading model produced an image; the numbering is LLVM's `OffloadKind`, a bit
+/// mask (None 0, OpenMP 1, CUDA 2, HIP 4, SYCL 8), as llvm-offload-binary-22 writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OffloadKind {
     None,
     OpenMp,
     Cuda,
     Hip,
+    Sycl,
     Other(u16),
 }
 
@@ -108,7 +110,8 @@ impl OffloadKind {
             OffloadKind::None => 0,
             OffloadKind::OpenMp => 1,
             OffloadKind::Cuda => 2,
-            OffloadKind::Hip => 3,
+            OffloadKind::Hip => 4,
+            OffloadKind::Sycl => 8,
             OffloadKind::Other(n) => n,
         }
     }
@@ -118,7 +121,8 @@ impl OffloadKind {
             0 => OffloadKind::None,
             1 => OffloadKind::OpenMp,
             2 => OffloadKind::Cuda,
-            3 => OffloadKind::Hip,
+            4 => OffloadKind::Hip,
+            8 => OffloadKind::Sycl,
             n => OffloadKind::Other(n),
         }
     }
@@ -130,6 +134,7 @@ impl OffloadKind {
             OffloadKind::OpenMp => "openmp",
             OffloadKind::Cuda => "cuda",
             OffloadKind::Hip => "hip",
+            OffloadKind::Sycl => "sycl",
             OffloadKind::Other(_) => "unknown",
         }
     }

@@ -1,1 +1,233 @@
-fn main() {}
+//! The `rkc` command: compiles the `#[offload_kernel]` functions of a Rust file into one LLVM
+//! OffloadBinary, and can write every intermediate stage.
+
+use clap::Parser;
+use rkc_driver::{Cubin, Error, Options, Output, TargetKind};
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Compiles Rust GPU kernels (`#[offload_kernel]` functions) to an LLVM OffloadBinary holding
+/// PTX and cubins for NVIDIA and code objects for AMD.
+#[derive(Parser, Debug)]
+#[command(name = "rkc", version, about)]
+struct Cli {
+    /// The kernel file, e.g. kernels.rs.
+    #[arg(required_unless_present = "explain")]
+    input: Option<PathBuf>,
+
+    /// Where to write the fat binary [default: <input stem>.fatbin in the current folder].
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+
+    /// Comma-separated GPU architectures: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100,
+    /// gfx90a, gfx942, gfx1100.
+    #[arg(long = "offload-arch", default_value = "sm_90,gfx942")]
+    offload_arch: String,
+
+    /// Also write these stages, next to the output, named by stage: rk, gpu, nvvm, rocdl, ptx,
+    /// cubin, amdgcn, hsaco, fatbin.
+    #[arg(long = "emit", value_delimiter = ',')]
+    emit: Vec<Stage>,
+
+    /// Optimisation level for LLVM and ptxas (0 to 3).
+    #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
+    opt_level: u8,
+
+    /// Code-generation switches: `checks=on|off` (bounds checks, default on).
+    #[arg(short = 'C', value_name = "OPTION=VALUE")]
+    codegen: Vec<String>,
+
+    /// Do not run ptxas: NVIDIA images carry PTX only.
+    #[arg(long = "no-cubin")]
+    no_cubin: bool,
+
+    /// Print the time each stage took.
+    #[arg(long = "time-passes")]
+    time_passes: bool,
+
+    /// Explain an error code, e.g. RK0133.
+    #[arg(long = "explain", value_name = "CODE")]
+    explain: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Stage {
+    Rk,
+    Gpu,
+    Nvvm,
+    Rocdl,
+    Ptx,
+    Cubin,
+    Amdgcn,
+    Hsaco,
+    Fatbin,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            if !message.is_empty() {
+                eprint!("{message}");
+                if !message.ends_with('\n') {
+                    eprintln!();
+                }
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn error_line(text: &str) -> String {
+    if std::io::stderr().is_terminal() {
+        format!("\x1b[1;31merror\x1b[0m\x1b[1m: {text}\x1b[0m")
+    } else {
+        format!("error: {text}")
+    }
+}
+
+fn run(cli: &Cli) -> Result<(), String> {
+    if let Some(code) = &cli.explain {
+        return match rkc_driver::codes::explain(code) {
+            Some((title, text)) => {
+                println!("{}: {title}\n\n{text}", code.to_ascii_uppercase());
+                Ok(())
+            }
+            None => Err(error_line(&format!("no error code `{code}`; codes look like RK0133"))),
+        };
+    }
+    let Some(input) = &cli.input else {
+        return Err(error_line("no input file"));
+    };
+    let options = options(cli)?;
+    let source = std::fs::read(input)
+        .map_err(|e| error_line(&format!("cannot read `{}`: {e}", input.display())))?;
+    let source = String::from_utf8(source)
+        .map_err(|_| error_line(&format!("`{}` is not UTF-8 text", input.display())))?;
+    let output = match &cli.output {
+        Some(o) => o.clone(),
+        None => PathBuf::from(format!("{}.fatbin", stem(input))),
+    };
+    if same_file(input, &output) {
+        return Err(error_line(&format!(
+            "the output `{}` is the input file; refusing to overwrite it",
+            output.display()
+        )));
+    }
+
+    let colour = std::io::stderr().is_terminal();
+    let out = match rkc_driver::compile(&source, &options) {
+        Ok(out) => out,
+        Err(Error::Source(diags)) => {
+            let path = input.display().to_string();
+            let mut text = rkc_front::render(&diags, &path, &source, colour);
+            let n = diags.len();
+            text.push_str(&error_line(&format!(
+                "could not compile `{path}` due to {n} previous error{}",
+                if n == 1 { "" } else { "s" }
+            )));
+            return Err(text);
+        }
+        Err(Error::Stage(d)) => return Err(rkc_front::render(&[d], "", "", colour)),
+    };
+    for w in &out.warnings {
+        eprintln!("warning: {w}");
+    }
+    write_file(&output, &out.fatbin)?;
+    emit_stages(cli, &output, &out)?;
+    if cli.time_passes {
+        let total: f64 = out.timings.iter().map(|(_, d)| d.as_secs_f64()).sum();
+        eprintln!("{:<24} {:>10}", "stage", "ms");
+        for (name, d) in &out.timings {
+            eprintln!("{name:<24} {:>10.2}", d.as_secs_f64() * 1e3);
+        }
+        eprintln!("{:<24} {:>10.2}", "total", total * 1e3);
+    }
+    Ok(())
+}
+
+fn options(cli: &Cli) -> Result<Options, String> {
+    let targets = rkc_driver::parse_offload_arch(&cli.offload_arch)
+        .map_err(|e| error_line(&format!("--offload-arch: {e}")))?;
+    let mut bounds_checks = true;
+    for c in &cli.codegen {
+        match c.as_str() {
+            "checks=on" => bounds_checks = true,
+            "checks=off" => bounds_checks = false,
+            other => {
+                return Err(error_line(&format!(
+                    "unknown codegen option `-C {other}`; known: checks=on, checks=off"
+                )));
+            }
+        }
+    }
+    Ok(Options {
+        targets,
+        opt_level: cli.opt_level,
+        bounds_checks,
+        cubin: if cli.no_cubin { Cubin::Off } else { Cubin::WhenAvailable },
+    })
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "kernels".into())
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Writes through a temporary file and a rename, so that a failed write never leaves a
+/// half-written output in place of a good one.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension(format!(
+        "{}.tmp{}",
+        path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default(),
+        std::process::id()
+    ));
+    let fail = |e: std::io::Error| error_line(&format!("cannot write `{}`: {e}", path.display()));
+    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}
+
+fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
+    let base = output.with_extension("");
+    let named = |suffix: &str| PathBuf::from(format!("{}.{suffix}", base.display()));
+    for stage in &cli.emit {
+        match stage {
+            Stage::Rk => write_file(&named("rk"), out.rk.as_bytes())?,
+            Stage::Gpu => write_file(&named("gpu.mlir"), out.gpu.as_bytes())?,
+            Stage::Fatbin => {}
+            Stage::Nvvm | Stage::Rocdl | Stage::Ptx | Stage::Cubin | Stage::Amdgcn | Stage::Hsaco => {
+                for t in &out.targets {
+                    let nvidia = t.kind == TargetKind::Nvidia;
+                    let (bytes, suffix): (Option<&[u8]>, String) = match stage {
+                        Stage::Nvvm if nvidia => (Some(t.lowered.as_bytes()), format!("{}.nvvm.mlir", t.arch)),
+                        Stage::Rocdl if !nvidia => (Some(t.lowered.as_bytes()), format!("{}.rocdl.mlir", t.arch)),
+                        Stage::Ptx if nvidia => (Some(&t.assembly), format!("{}.ptx", t.arch)),
+                        Stage::Amdgcn if !nvidia => (Some(&t.assembly), format!("{}.s", t.arch)),
+                        Stage::Cubin if nvidia => (t.binary.as_deref(), format!("{}.cubin", t.arch)),
+                        Stage::Hsaco if !nvidia => (t.binary.as_deref(), format!("{}.hsaco", t.arch)),
+                        _ => (None, String::new()),
+                    };
+                    if let Some(bytes) = bytes {
+                        write_file(&named(&suffix), bytes)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+

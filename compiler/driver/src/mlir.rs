@@ -1,0 +1,193 @@
+//! The one place that talks to MLIR: a context with every dialect, translation and pass
+//! registered, parsing with verification, pass pipelines with their diagnostics captured, and
+//! the extraction of the objects `gpu-module-to-binary` produced.
+
+use melior::{
+    Context,
+    dialect::DialectRegistry,
+    ir::{
+        Module,
+        attribute::{ArrayAttribute, AttributeLike, StringAttribute},
+        operation::{OperationLike, OperationPrintingFlags},
+        BlockLike,
+    },
+    pass::PassManager,
+    utility::{
+        parse_pass_pipeline, register_all_dialects, register_all_llvm_translations,
+        register_all_passes,
+    },
+};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Once;
+
+/// MLIR's messages for a failed step, with the step's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MlirError {
+    pub step: String,
+    pub messages: Vec<String>,
+}
+
+/// A context plus the messages its diagnostic handler collected.
+pub struct Mlir {
+    context: Context,
+    messages: Rc<RefCell<Vec<String>>>,
+}
+
+/// An object that `gpu-module-to-binary` produced.
+pub struct GpuObject {
+    pub format: ObjectFormat,
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectFormat {
+    Bitcode,
+    Assembly,
+    Binary,
+    Fatbin,
+}
+
+impl Mlir {
+    pub fn new() -> Mlir {
+        static PASSES: Once = Once::new();
+        PASSES.call_once(register_all_passes);
+        let registry = DialectRegistry::new();
+        register_all_dialects(&registry);
+        let context = Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        register_all_llvm_translations(&context);
+        let messages = Rc::new(RefCell::new(Vec::new()));
+        let sink = Rc::clone(&messages);
+        context.attach_diagnostic_handler(move |d| {
+            // Notes of the form "see current operation" dump whole modules; the message and
+            // the first line of each other note are what a user can act on.
+            let mut text = format!("{}: {d}", d.location());
+            for k in 0..d.note_count() {
+                if let Ok(note) = d.note(k) {
+                    let note = note.to_string();
+                    let first = note.lines().next().unwrap_or("");
+                    if !first.starts_with("see current operation") {
+                        text.push_str(&format!("; {first}"));
+                    }
+                }
+            }
+            sink.borrow_mut().push(text);
+            true
+        });
+        Mlir { context, messages }
+    }
+
+    fn take_messages(&self) -> Vec<String> {
+        std::mem::take(&mut *self.messages.borrow_mut())
+    }
+
+    /// Parses and verifies a module.
+    pub fn parse(&self, text: &str, step: &str) -> Result<Module<'_>, MlirError> {
+        self.take_messages();
+        let module = Module::parse(&self.context, text);
+        let messages = self.take_messages();
+        match module {
+            Some(m) if m.as_operation().verify() => Ok(m),
+            Some(_) => Err(MlirError {
+                step: step.into(),
+                messages: self.nonempty(self.take_messages(), "the module does not verify"),
+            }),
+            None => Err(MlirError {
+                step: step.into(),
+                messages: self.nonempty(messages, "the module does not parse"),
+            }),
+        }
+    }
+
+    fn nonempty(&self, messages: Vec<String>, fallback: &str) -> Vec<String> {
+        if messages.is_empty() { vec![fallback.to_string()] } else { messages }
+    }
+
+    /// Runs a textual pass pipeline on a module, in place.
+    pub fn run(&self, module: &mut Module<'_>, pipeline: &str, step: &str) -> Result<(), MlirError> {
+        self.take_messages();
+        let pm = PassManager::new(&self.context);
+        if parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).is_err() {
+            return Err(MlirError {
+                step: step.into(),
+                messages: self.nonempty(self.take_messages(), &format!("invalid pipeline `{pipeline}`")),
+            });
+        }
+        let result = pm.run(module);
+        let messages = self.take_messages();
+        // Some passes report an error and still succeed (gpu-module-to-binary with a bad
+        // option); any message at all counts as a failure, since the pipelines rkc runs emit
+        // none when they work.
+        if result.is_err() || !messages.is_empty() {
+            return Err(MlirError {
+                step: step.into(),
+                messages: self.nonempty(messages, "the pass pipeline failed"),
+            });
+        }
+        Ok(())
+    }
+
+    /// Prints a module deterministically (no locations, the custom assembly form).
+    pub fn print(module: &Module<'_>) -> String {
+        module
+            .as_operation()
+            .to_string_with_flags(OperationPrintingFlags::new())
+            .unwrap_or_else(|_| module.as_operation().to_string())
+    }
+
+    /// Reads the objects of every `gpu.binary` op of a serialised module.
+    pub fn objects(module: &Module<'_>) -> Vec<GpuObject> {
+        let mut out = Vec::new();
+        let mut op = module.body().first_operation();
+        while let Some(o) = op {
+            if o.name().as_string_ref().as_str() == Ok("gpu.binary")
+                && let Some(objects) = o
+                    .attribute("objects")
+                    .ok()
+                    .and_then(|a| ArrayAttribute::try_from(a).ok())
+            {
+                for k in 0..objects.len() {
+                    let Ok(obj) = objects.element(k) else { continue };
+                    // SAFETY: the attribute is checked to be a #gpu.object before its object
+                    // bytes are read; the bytes are copied while the module is alive.
+                    unsafe {
+                        let raw = obj.to_raw();
+                        if !mlir_sys::mlirAttributeIsAGPUObjectAttr(raw) {
+                            continue;
+                        }
+                        let format = match mlir_sys::mlirGPUObjectAttrGetFormat(raw) {
+                            1 => ObjectFormat::Bitcode,
+                            2 => ObjectFormat::Assembly,
+                            3 => ObjectFormat::Binary,
+                            _ => ObjectFormat::Fatbin,
+                        };
+                        let s = mlir_sys::mlirGPUObjectAttrGetObject(raw);
+                        let bytes = if s.data.is_null() {
+                            Vec::new()
+                        } else {
+                            std::slice::from_raw_parts(s.data.cast::<u8>(), s.length).to_vec()
+                        };
+                        out.push(GpuObject { format, bytes });
+                    }
+                }
+            }
+            op = o.next_in_block();
+        }
+        out
+    }
+
+    /// The symbol name of a module's first `gpu.module` or `gpu.binary`, for messages.
+    pub fn first_symbol(module: &Module<'_>) -> Option<String> {
+        let op = module.body().first_operation()?;
+        let attr = op.attribute("sym_name").ok()?;
+        Some(StringAttribute::try_from(attr).ok()?.value().to_string())
+    }
+}
+
+impl Default for Mlir {
+    fn default() -> Self {
+        Mlir::new()
+    }
+}

@@ -1,0 +1,145 @@
+//! External tools (`ptxas`, `ld.lld`) and where to find them. Every external program rkc runs
+//! goes through [`run`], so every failure is reported the same way.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Why an external tool could not do its job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolError {
+    pub tool: String,
+    pub message: String,
+}
+
+/// The repository's own toolchain folder, made by tools/setup.sh; found relative to this
+/// crate at build time, so that a workspace build of rkc finds it without configuration.
+fn workspace_toolchain() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.toolchain")
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Finds `ptxas`: `$RKC_CUDA_TOOLKIT/bin`, the workspace's `.toolchain`, `$CUDA_PATH/bin`,
+/// then `PATH`.
+pub fn find_ptxas() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(dir) = std::env::var_os("RKC_CUDA_TOOLKIT") {
+        candidates.push(PathBuf::from(dir).join("bin/ptxas"));
+    }
+    candidates.push(workspace_toolchain().join("pypi/nvidia/cu13/bin/ptxas"));
+    if let Some(dir) = std::env::var_os("CUDA_PATH") {
+        candidates.push(PathBuf::from(dir).join("bin/ptxas"));
+    }
+    candidates
+        .into_iter()
+        .find(|p| p.is_file())
+        .or_else(|| on_path("ptxas"))
+}
+
+/// Finds LLVM 22's `ld.lld`, which links AMD code objects.
+pub fn find_ld_lld() -> Option<PathBuf> {
+    [PathBuf::from("/usr/lib/llvm-22/bin/ld.lld")]
+        .into_iter()
+        .find(|p| p.is_file())
+        .or_else(|| on_path("ld.lld-22"))
+}
+
+/// The AMD device libraries (ockl, ocml) that Debian's rocm-device-libs installs.
+pub fn find_amd_bitcode() -> Option<PathBuf> {
+    [
+        PathBuf::from("/usr/lib/x86_64-linux-gnu/amdgcn"),
+        PathBuf::from("/opt/rocm/amdgcn"),
+    ]
+    .into_iter()
+    .find(|p| p.join("bitcode").is_dir())
+}
+
+/// MLIR's AMD serializer runs exactly `<toolkit>/llvm/bin/ld.lld` and reads device libraries
+/// from `<toolkit>/amdgcn/bitcode`. This makes such a folder of links in `dir`, so that rkc
+/// needs no ROCm install.
+pub fn amd_toolkit(dir: &Path) -> Result<PathBuf, ToolError> {
+    let err = |message: String| ToolError {
+        tool: "ld.lld".into(),
+        message,
+    };
+    if let Some(rocm) = std::env::var_os("RKC_ROCM_TOOLKIT") {
+        return Ok(PathBuf::from(rocm));
+    }
+    let lld = find_ld_lld().ok_or_else(|| {
+        err("LLVM 22's ld.lld is needed for AMD code objects; install it with \
+             `apt-get install lld-22` (or run tools/setup.sh), or leave AMD targets out of \
+             --offload-arch"
+            .into())
+    })?;
+    let toolkit = dir.join("rocm");
+    let bin = toolkit.join("llvm/bin");
+    std::fs::create_dir_all(&bin).map_err(|e| err(format!("cannot create {}: {e}", bin.display())))?;
+    let link = |from: &Path, to: &Path| -> Result<(), ToolError> {
+        let _ = std::fs::remove_file(to);
+        std::os::unix::fs::symlink(from, to)
+            .map_err(|e| err(format!("cannot link {} to {}: {e}", to.display(), from.display())))
+    };
+    link(&lld, &bin.join("ld.lld"))?;
+    if let Some(bitcode) = find_amd_bitcode() {
+        link(&bitcode, &toolkit.join("amdgcn"))?;
+    }
+    Ok(toolkit)
+}
+
+/// Runs a tool with `input` on stdin and returns its stdout; a non-zero exit is an error
+/// carrying the tool's stderr.
+pub fn run(program: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, ToolError> {
+    let name = program
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let err = |message: String| ToolError {
+        tool: name.clone(),
+        message,
+    };
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| err(format!("cannot run {}: {e}", program.display())))?;
+    if let (Some(data), Some(mut stdin)) = (input, child.stdin.take()) {
+        stdin
+            .write_all(data)
+            .map_err(|e| err(format!("cannot write to {name}: {e}")))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| err(format!("{name} did not finish: {e}")))?;
+    if !out.status.success() {
+        return Err(err(format!(
+            "{name} {} failed ({}):\n{}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )));
+    }
+    Ok(out.stdout)
+}
+
+/// Assembles PTX into a cubin for one architecture with ptxas.
+pub fn ptxas(ptxas: &Path, ptx: &[u8], arch: &str, opt_level: u8, dir: &Path) -> Result<Vec<u8>, ToolError> {
+    let input = dir.join(format!("{arch}.ptx"));
+    let output = dir.join(format!("{arch}.cubin"));
+    let io = |e: std::io::Error| ToolError {
+        tool: "ptxas".into(),
+        message: format!("cannot use the scratch folder {}: {e}", dir.display()),
+    };
+    std::fs::write(&input, ptx).map_err(io)?;
+    let (i, o) = (input.to_string_lossy(), output.to_string_lossy());
+    let opt = format!("-O{}", opt_level.min(3));
+    run(ptxas, &[&format!("-arch={arch}"), &opt, "-o", &o, &i], None)?;
+    std::fs::read(&output).map_err(io)
+}

@@ -1,0 +1,432 @@
+//! The emitters: one function per rk op family, each writing the upstream MLIR it documents.
+//!
+//! Structured rk control flow becomes `cf` branches between blocks: an `rk.if` ends the
+//! current block with `cf.cond_br` and continues in a join block whose arguments carry the
+//! `if`'s results. An `rk.return` inside an arm becomes `gpu.return` in that arm's block.
+
+use crate::LowerOptions;
+use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
+use std::fmt::Write as _;
+
+/// Emits the whole module.
+pub fn module(module: &Module, options: &LowerOptions) -> String {
+    let mut out = String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
+    for func in module.kernels() {
+        FuncEmitter::new(func, options).emit(&mut out);
+    }
+    out.push_str("  }\n}\n");
+    out
+}
+
+/// The MLIR type of an rk type. Pointers are global-memory LLVM pointers (address space 1):
+/// every pointer a kernel receives points at memory the runtime allocated on the device.
+pub fn mlir_type(ty: &Type) -> String {
+    match ty {
+        Type::Unit => "none".into(),
+        Type::Bool => "i1".into(),
+        Type::Int(t) => format!("i{}", t.bits()),
+        Type::Float(f) => f.name().into(),
+        Type::Ptr { .. } => "!llvm.ptr<1>".into(),
+        Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
+    }
+}
+
+struct FuncEmitter<'f> {
+    func: &'f Func,
+    options: &'f LowerOptions,
+    /// Finished text of the blocks before the current one.
+    text: String,
+    /// The current block's label (`None` for the entry block) and its lines.
+    block: Vec<String>,
+    n_blocks: usize,
+    n_temps: usize,
+}
+
+impl<'f> FuncEmitter<'f> {
+    fn new(func: &'f Func, options: &'f LowerOptions) -> Self {
+        FuncEmitter {
+            func,
+            options,
+            text: String::new(),
+            block: Vec::new(),
+            n_blocks: 0,
+            n_temps: 0,
+        }
+    }
+
+    fn emit(mut self, out: &mut String) {
+        let params: Vec<String> = self
+            .func
+            .params
+            .iter()
+            .map(|p| format!("{}: {}", v(p.value), self.ty(p.value)))
+            .collect();
+        let _ = writeln!(out, "    gpu.func @{}({}) kernel {{", self.func.name, params.join(", "));
+        self.region(&self.func.body);
+        self.flush();
+        out.push_str(&self.text);
+        out.push_str("    }\n");
+    }
+
+    fn ty(&self, value: ValueId) -> String {
+        mlir_type(self.rk_ty(value))
+    }
+
+    fn rk_ty(&self, value: ValueId) -> &'f Type {
+        // The verifier proved every value has a type.
+        self.func.ty(value).unwrap_or(&Type::Unit)
+    }
+
+    fn line(&mut self, s: String) {
+        self.block.push(s);
+    }
+
+    fn temp(&mut self) -> String {
+        self.n_temps += 1;
+        format!("%t{}", self.n_temps)
+    }
+
+    fn new_label(&mut self) -> String {
+        self.n_blocks += 1;
+        format!("^bb{}", self.n_blocks)
+    }
+
+    /// Writes the current block out.
+    fn flush(&mut self) {
+        for l in self.block.drain(..) {
+            if l.starts_with('^') {
+                let _ = writeln!(self.text, "    {l}");
+            } else {
+                let _ = writeln!(self.text, "      {l}");
+            }
+        }
+    }
+
+    /// Starts a new block with the given header line (`^bb3:` or `^bb3(%v4: f32):`).
+    fn start_block(&mut self, header: String) {
+        self.flush();
+        self.block.push(header);
+    }
+
+    fn region(&mut self, region: &'f Region) {
+        for op in &region.ops {
+            self.op(op);
+        }
+    }
+
+    fn op(&mut self, op: &'f Op) {
+        let res = op.results.first().map(|r| v(*r)).unwrap_or_default();
+        let arg = |k: usize| v(op.operands[k]);
+        match &op.kind {
+            OpKind::Const(lit) => {
+                let ty = self.rk_ty(op.results[0]);
+                self.line(format!("{res} = {}", constant(lit, ty)));
+            }
+            OpKind::Geometry(g, dim) => {
+                let t = self.temp();
+                self.line(format!("{t} = gpu.{} {}", g.name(), dim.name()));
+                self.line(format!("{res} = arith.index_castui {t} : index to i32"));
+            }
+            OpKind::Binary(b) => self.binary(*b, op),
+            OpKind::Cmp(c) => {
+                let ty = self.rk_ty(op.operands[0]);
+                let (dialect, pred) = cmp_predicate(*c, ty);
+                self.line(format!(
+                    "{res} = arith.{dialect} {pred}, {}, {} : {}",
+                    arg(0),
+                    arg(1),
+                    mlir_type(ty)
+                ));
+            }
+            OpKind::Neg => {
+                let ty = self.rk_ty(op.operands[0]);
+                let t = mlir_type(ty);
+                if ty.is_float() {
+                    self.line(format!("{res} = arith.negf {} : {t}", arg(0)));
+                } else {
+                    let zero = self.temp();
+                    self.line(format!("{zero} = arith.constant 0 : {t}"));
+                    self.line(format!("{res} = arith.subi {zero}, {} : {t}", arg(0)));
+                }
+            }
+            OpKind::Not => {
+                let t = self.ty(op.operands[0]);
+                let ones = self.temp();
+                let all = if t == "i1" { "true".to_string() } else { format!("-1 : {t}") };
+                self.line(format!("{ones} = arith.constant {all}"));
+                self.line(format!("{res} = arith.xori {}, {ones} : {t}", arg(0)));
+            }
+            OpKind::Cast => self.cast(op),
+            OpKind::PtrOffset | OpKind::ElemPtr => {
+                let elem = match self.rk_ty(op.results[0]).pointee() {
+                    Some(t) => mlir_type(t),
+                    None => "i8".into(),
+                };
+                self.line(format!(
+                    "{res} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {elem}",
+                    arg(0),
+                    arg(1)
+                ));
+            }
+            OpKind::Load => {
+                let ty = self.rk_ty(op.results[0]);
+                self.line(format!(
+                    "{res} = llvm.load {} {{alignment = {} : i64}} : !llvm.ptr<1> -> {}",
+                    arg(0),
+                    ty.size_of().max(1),
+                    mlir_type(ty)
+                ));
+            }
+            OpKind::Store => {
+                let ty = self.rk_ty(op.operands[0]);
+                self.line(format!(
+                    "llvm.store {}, {} {{alignment = {} : i64}} : {}, !llvm.ptr<1>",
+                    arg(0),
+                    arg(1),
+                    ty.size_of().max(1),
+                    mlir_type(ty)
+                ));
+            }
+            OpKind::BoundsCheck => {
+                if self.options.bounds_checks {
+                    let ok = self.temp();
+                    self.line(format!("{ok} = arith.cmpi ult, {}, {} : i64", arg(0), arg(1)));
+                    self.check(&ok);
+                }
+            }
+            OpKind::If => self.if_op(op),
+            OpKind::Yield => {
+                // Handled by `if_op`, which knows the join block.
+            }
+            OpKind::Return => self.line("gpu.return".into()),
+        }
+    }
+
+    /// Continues only when `ok` holds; otherwise the thread panics (a trap, which the driver
+    /// API reports as a failed launch).
+    fn check(&mut self, ok: &str) {
+        let (cont, panic) = (self.new_label(), self.new_label());
+        self.line(format!("cf.cond_br {ok}, {cont}, {panic}"));
+        self.start_block(format!("{panic}:"));
+        self.line("llvm.call_intrinsic \"llvm.trap\"() : () -> ()".into());
+        self.line("llvm.unreachable".into());
+        self.start_block(format!("{cont}:"));
+    }
+
+    /// Integer and float arithmetic. Integers wrap (Rust's release build); shifts take their
+    /// amount modulo the width, as Rust's release build does; integer division and remainder
+    /// panic on a zero divisor and on `MIN / -1`, as Rust always does.
+    fn binary(&mut self, b: BinOp, op: &Op) {
+        let res = v(op.results[0]);
+        let (l, r) = (v(op.operands[0]), v(op.operands[1]));
+        let ty = self.rk_ty(op.operands[0]);
+        let t = mlir_type(ty);
+        if let Type::Float(_) = ty {
+            let name = match b {
+                BinOp::Add => "addf",
+                BinOp::Sub => "subf",
+                BinOp::Mul => "mulf",
+                BinOp::Div => "divf",
+                _ => "remf",
+            };
+            self.line(format!("{res} = arith.{name} {l}, {r} : {t}"));
+            return;
+        }
+        let signed = matches!(ty, Type::Int(i) if i.is_signed());
+        let name = match b {
+            BinOp::Add => "addi",
+            BinOp::Sub => "subi",
+            BinOp::Mul => "muli",
+            BinOp::Div if signed => "divsi",
+            BinOp::Div => "divui",
+            BinOp::Rem if signed => "remsi",
+            BinOp::Rem => "remui",
+            BinOp::And => "andi",
+            BinOp::Or => "ori",
+            BinOp::Xor => "xori",
+            BinOp::Shl => "shli",
+            BinOp::Shr if signed => "shrsi",
+            BinOp::Shr => "shrui",
+        };
+        match b {
+            BinOp::Div | BinOp::Rem => {
+                let zero = self.temp();
+                let nonzero = self.temp();
+                self.line(format!("{zero} = arith.constant 0 : {t}"));
+                self.line(format!("{nonzero} = arith.cmpi ne, {r}, {zero} : {t}"));
+                self.check(&nonzero);
+                if signed {
+                    // MIN / -1 overflows: Rust panics, LLVM would be undefined.
+                    let bits = ty.size_of() * 8;
+                    let (min, m1, is_min, is_m1, both, ok) =
+                        (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+                    self.line(format!("{min} = arith.constant {} : {t}", -(1i128 << (bits - 1))));
+                    self.line(format!("{m1} = arith.constant -1 : {t}"));
+                    self.line(format!("{is_min} = arith.cmpi eq, {l}, {min} : {t}"));
+                    self.line(format!("{is_m1} = arith.cmpi eq, {r}, {m1} : {t}"));
+                    self.line(format!("{both} = arith.andi {is_min}, {is_m1} : i1"));
+                    let tru = self.temp();
+                    self.line(format!("{tru} = arith.constant true"));
+                    self.line(format!("{ok} = arith.xori {both}, {tru} : i1"));
+                    self.check(&ok);
+                }
+                self.line(format!("{res} = arith.{name} {l}, {r} : {t}"));
+            }
+            BinOp::Shl | BinOp::Shr => {
+                // Bring the amount to the shifted type's width, then mask it.
+                let rt = self.rk_ty(op.operands[1]);
+                let amount = self.resize_int(&r, rt, ty);
+                let mask = self.temp();
+                let masked = self.temp();
+                self.line(format!("{mask} = arith.constant {} : {t}", ty.size_of() * 8 - 1));
+                self.line(format!("{masked} = arith.andi {amount}, {mask} : {t}"));
+                self.line(format!("{res} = arith.{name} {l}, {masked} : {t}"));
+            }
+            _ => self.line(format!("{res} = arith.{name} {l}, {r} : {t}")),
+        }
+    }
+
+    /// Truncates or extends an integer value to another integer type's width.
+    fn resize_int(&mut self, value: &str, from: &Type, to: &Type) -> String {
+        let (fb, tb) = (from.size_of() * 8, to.size_of() * 8);
+        if fb == tb {
+            return value.to_string();
+        }
+        let t = self.temp();
+        let signed = matches!(from, Type::Int(i) if i.is_signed());
+        let op = if fb > tb { "trunci" } else if signed { "extsi" } else { "extui" };
+        self.line(format!("{t} = arith.{op} {value} : i{fb} to i{tb}"));
+        t
+    }
+
+    /// Rust's `as` between numeric types: integers truncate or extend by the source's
+    /// signedness, float to integer saturates (NaN to 0, through LLVM's `fpto[su]i.sat`),
+    /// integer to float rounds to nearest, float to float rounds or extends.
+    fn cast(&mut self, op: &Op) {
+        let res = v(op.results[0]);
+        let x = v(op.operands[0]);
+        let (from, to) = (self.rk_ty(op.operands[0]), self.rk_ty(op.results[0]));
+        let (ft, tt) = (mlir_type(from), mlir_type(to));
+        let from_signed = matches!(from, Type::Int(i) if i.is_signed());
+        let to_signed = matches!(to, Type::Int(i) if i.is_signed());
+        let line = match (from, to) {
+            (Type::Int(_) | Type::Bool, Type::Int(_)) => {
+                let (fb, tb) = (if *from == Type::Bool { 1 } else { from.size_of() * 8 }, to.size_of() * 8);
+                if fb == tb {
+                    // Same width, other signedness: the bits are the value. MLIR has no
+                    // identity cast, so emit `x | 0`, which folds away.
+                    let zero = self.temp();
+                    self.line(format!("{zero} = arith.constant 0 : {tt}"));
+                    format!("{res} = arith.ori {x}, {zero} : {tt}")
+                } else if fb > tb {
+                    format!("{res} = arith.trunci {x} : {ft} to {tt}")
+                } else if from_signed {
+                    format!("{res} = arith.extsi {x} : {ft} to {tt}")
+                } else {
+                    format!("{res} = arith.extui {x} : {ft} to {tt}")
+                }
+            }
+            (Type::Int(_) | Type::Bool, Type::Float(_)) => {
+                let op = if from_signed { "sitofp" } else { "uitofp" };
+                format!("{res} = arith.{op} {x} : {ft} to {tt}")
+            }
+            (Type::Float(_), Type::Int(_)) => {
+                let op = if to_signed { "fptosi" } else { "fptoui" };
+                format!("{res} = llvm.call_intrinsic \"llvm.{op}.sat.{tt}.{ft}\"({x}) : ({ft}) -> {tt}")
+            }
+            (Type::Float(a), Type::Float(b)) if a == b => {
+                // The front end drops identity casts; should one arrive, `x + -0.0` is `x` for
+                // every x, signed zeros and NaN included.
+                let minus_zero = self.temp();
+                let zero = constant(&Literal::Float(-0.0), to);
+                self.line(format!("{minus_zero} = {zero}"));
+                format!("{res} = arith.addf {x}, {minus_zero} : {tt}")
+            }
+            (Type::Float(FloatTy::F32), Type::Float(_)) => format!("{res} = arith.extf {x} : {ft} to {tt}"),
+            (Type::Float(_), Type::Float(_)) => format!("{res} = arith.truncf {x} : {ft} to {tt}"),
+            _ => format!("{res} = arith.bitcast {x} : {ft} to {tt}"),
+        };
+        self.line(line);
+    }
+
+    fn if_op(&mut self, op: &'f Op) {
+        let (then_label, else_label, join_label) = (self.new_label(), self.new_label(), self.new_label());
+        self.line(format!("cf.cond_br {}, {then_label}, {else_label}", v(op.operands[0])));
+        let result_tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
+        for (region, label) in op.regions.iter().zip([&then_label, &else_label]) {
+            self.start_block(format!("{label}:"));
+            self.region(region);
+            match region.ops.last() {
+                Some(last) if last.kind == OpKind::Return => {}
+                Some(last) if last.kind == OpKind::Yield && !last.operands.is_empty() => {
+                    let vals: Vec<String> = last.operands.iter().map(|x| v(*x)).collect();
+                    self.line(format!("cf.br {join_label}({} : {})", vals.join(", "), result_tys.join(", ")));
+                }
+                _ => self.line(format!("cf.br {join_label}")),
+            }
+        }
+        let header = if op.results.is_empty() {
+            format!("{join_label}:")
+        } else {
+            let args: Vec<String> = op
+                .results
+                .iter()
+                .zip(&result_tys)
+                .map(|(r, t)| format!("{}: {t}", v(*r)))
+                .collect();
+            format!("{join_label}({}):", args.join(", "))
+        };
+        self.start_block(header);
+    }
+}
+
+fn v(id: ValueId) -> String {
+    format!("%v{}", id.0)
+}
+
+/// `arith.constant` of a literal. Floats are written as their exact bit pattern, so that no
+/// decimal rounding can change a value on its way through MLIR's parser.
+fn constant(lit: &Literal, ty: &Type) -> String {
+    match (lit, ty) {
+        (Literal::Bool(b), _) => format!("arith.constant {b}"),
+        (Literal::Int(bits), Type::Int(t)) => {
+            let shift = 64 - t.bits();
+            let signed = ((*bits << shift) as i64) >> shift;
+            format!("arith.constant {signed} : i{}", t.bits())
+        }
+        (Literal::Float(x), Type::Float(FloatTy::F32)) => {
+            format!("arith.constant 0x{:08X} : f32", (*x as f32).to_bits())
+        }
+        (Literal::Float(x), _) => format!("arith.constant 0x{:016X} : f64", x.to_bits()),
+        (Literal::Int(bits), _) => format!("arith.constant {bits} : i64"),
+    }
+}
+
+fn cmp_predicate(c: CmpOp, ty: &Type) -> (&'static str, &'static str) {
+    if ty.is_float() {
+        // Rust's float comparisons are false when either side is NaN, except `!=`.
+        let p = match c {
+            CmpOp::Eq => "oeq",
+            CmpOp::Ne => "une",
+            CmpOp::Lt => "olt",
+            CmpOp::Le => "ole",
+            CmpOp::Gt => "ogt",
+            CmpOp::Ge => "oge",
+        };
+        return ("cmpf", p);
+    }
+    let signed = matches!(ty, Type::Int(i) if i.is_signed());
+    let p = match (c, signed) {
+        (CmpOp::Eq, _) => "eq",
+        (CmpOp::Ne, _) => "ne",
+        (CmpOp::Lt, true) => "slt",
+        (CmpOp::Le, true) => "sle",
+        (CmpOp::Gt, true) => "sgt",
+        (CmpOp::Ge, true) => "sge",
+        (CmpOp::Lt, false) => "ult",
+        (CmpOp::Le, false) => "ule",
+        (CmpOp::Gt, false) => "ugt",
+        (CmpOp::Ge, false) => "uge",
+    };
+    ("cmpi", p)
+}

@@ -1,0 +1,170 @@
+//! Everything that differs between NVIDIA and AMD, behind one trait.
+
+use std::fmt;
+use std::path::Path;
+
+/// The vendor family of a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    Nvidia,
+    Amd,
+}
+
+/// What MLIR's `gpu-module-to-binary` is asked to produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// Target assembly: PTX for NVIDIA, AMDGCN assembly for AMD.
+    Assembly,
+    /// A loadable object: a cubin (made by ptxas) or an HSACO code object (linked by ld.lld).
+    Binary,
+}
+
+/// A GPU target: one vendor and one architecture.
+pub trait Target: fmt::Debug + Send + Sync {
+    fn kind(&self) -> TargetKind;
+    /// The architecture as users write it: `sm_90`, `gfx942`.
+    fn arch(&self) -> &str;
+    /// The LLVM target triple.
+    fn triple(&self) -> &'static str;
+    /// The MLIR passes from the gpu dialect to the target's LLVM dialect (nvvm or rocdl),
+    /// as a pipeline string that runs on the top-level module.
+    fn lowering_pipeline(&self, opt_level: u8) -> String;
+    /// The `gpu-module-to-binary` pass that serialises the lowered module.
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String;
+    /// The name of the lowered stage for `--emit` (`nvvm`, `rocdl`).
+    fn dialect(&self) -> &'static str;
+    /// The OffloadBinary offload kind's name (`cuda`, `hip`).
+    fn offload_kind(&self) -> &'static str;
+}
+
+/// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nvvm {
+    pub chip: String,
+}
+
+/// AMD GPUs through MLIR's ROCDL dialect and the AMDGPU back end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rocdl {
+    pub chip: String,
+}
+
+fn toolkit_option(toolkit: Option<&Path>) -> String {
+    toolkit
+        .map(|p| format!(" toolkit={}", p.display()))
+        .unwrap_or_default()
+}
+
+impl Target for Nvvm {
+    fn kind(&self) -> TargetKind {
+        TargetKind::Nvidia
+    }
+    fn arch(&self) -> &str {
+        &self.chip
+    }
+    fn triple(&self) -> &'static str {
+        "nvptx64-nvidia-cuda"
+    }
+    fn lowering_pipeline(&self, opt_level: u8) -> String {
+        format!(
+            "builtin.module(nvvm-attach-target{{chip={} O={opt_level}}},gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts))",
+            self.chip
+        )
+    }
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
+        let f = match format {
+            ImageFormat::Assembly => "isa",
+            ImageFormat::Binary => "bin",
+        };
+        format!("builtin.module(gpu-module-to-binary{{format={f}{}}})", toolkit_option(toolkit))
+    }
+    fn dialect(&self) -> &'static str {
+        "nvvm"
+    }
+    fn offload_kind(&self) -> &'static str {
+        "cuda"
+    }
+}
+
+impl Target for Rocdl {
+    fn kind(&self) -> TargetKind {
+        TargetKind::Amd
+    }
+    fn arch(&self) -> &str {
+        &self.chip
+    }
+    fn triple(&self) -> &'static str {
+        "amdgcn-amd-amdhsa"
+    }
+    fn lowering_pipeline(&self, opt_level: u8) -> String {
+        format!(
+            "builtin.module(rocdl-attach-target{{chip={} O={opt_level}}},gpu.module(convert-gpu-to-rocdl,reconcile-unrealized-casts))",
+            self.chip
+        )
+    }
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
+        let f = match format {
+            ImageFormat::Assembly => "isa",
+            ImageFormat::Binary => "bin",
+        };
+        format!("builtin.module(gpu-module-to-binary{{format={f}{}}})", toolkit_option(toolkit))
+    }
+    fn dialect(&self) -> &'static str {
+        "rocdl"
+    }
+    fn offload_kind(&self) -> &'static str {
+        "hip"
+    }
+}
+
+/// The architectures rkc supports.
+pub const NVIDIA_ARCHS: &[&str] = &["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100"];
+pub const AMD_ARCHS: &[&str] = &["gfx90a", "gfx942", "gfx1100"];
+
+/// Why an `--offload-arch` list was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetError {
+    Empty,
+    Unknown(String),
+    Duplicate(String),
+}
+
+impl fmt::Display for TargetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TargetError::Empty => write!(f, "the list of offload architectures is empty"),
+            TargetError::Unknown(a) => write!(
+                f,
+                "unknown offload architecture `{a}`; supported: {}, {}",
+                NVIDIA_ARCHS.join(", "),
+                AMD_ARCHS.join(", ")
+            ),
+            TargetError::Duplicate(a) => write!(f, "the offload architecture `{a}` is listed twice"),
+        }
+    }
+}
+
+impl std::error::Error for TargetError {}
+
+/// Parses a comma-separated `--offload-arch` list such as `sm_90,gfx942`.
+pub fn parse_offload_arch(list: &str) -> Result<Vec<Box<dyn Target>>, TargetError> {
+    let mut targets: Vec<Box<dyn Target>> = Vec::new();
+    let mut seen = Vec::new();
+    for arch in list.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+        if seen.contains(&arch) {
+            return Err(TargetError::Duplicate(arch.into()));
+        }
+        seen.push(arch);
+        if NVIDIA_ARCHS.contains(&arch) {
+            targets.push(Box::new(Nvvm { chip: arch.into() }));
+        } else if AMD_ARCHS.contains(&arch) {
+            targets.push(Box::new(Rocdl { chip: arch.into() }));
+        } else {
+            return Err(TargetError::Unknown(arch.into()));
+        }
+    }
+    if targets.is_empty() {
+        return Err(TargetError::Empty);
+    }
+    Ok(targets)
+}
