@@ -209,10 +209,21 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         let t = Instant::now();
         let binary = match target.kind() {
             TargetKind::Nvidia => match &ptxas {
-                Some(ptxas) => Some(
-                    tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, &scratch.0)
-                        .map_err(tool_error)?,
-                ),
+                Some(ptxas) => match tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, &scratch.0) {
+                    Ok(cubin) => Some(cubin),
+                    // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still
+                    // runs there through the driver's JIT, so this is worth a warning only.
+                    Err(e) if e.message.contains("is not defined for option 'gpu-name'")
+                        && options.cubin == Cubin::WhenAvailable =>
+                    {
+                        warnings.push(format!(
+                            "this ptxas cannot target {}: its image holds PTX only (the CUDA driver compiles it at load time)",
+                            target.arch()
+                        ));
+                        None
+                    }
+                    Err(e) => return Err(tool_error(e)),
+                },
                 None => None,
             },
             TargetKind::Amd => Some(serialize(ImageFormat::Binary, toolkit)?),
