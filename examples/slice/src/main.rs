@@ -1,1 +1,109 @@
-fn main() {}
+//! The vertical slice end to end: loads the fat binary rkc made from kernels.rs, launches the
+//! canonical kernel and saxpy with `offload!`, and checks every element against a CPU
+//! reference. Runs on the first GPU, or on the CPU simulator when there is none.
+//!
+//! Usage: slice <kernels.fatbin>
+
+mod kernels;
+
+use kernels::{kernel, saxpy};
+use rkc_offload::offload;
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: slice <kernels.fatbin>");
+        return ExitCode::from(2);
+    };
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match offload_binary::read(&bytes) {
+        Ok(images) => {
+            println!("fat binary {path}: {} images", images.len());
+            for i in &images {
+                println!(
+                    "  {:<6} {:<7} {:<20} {:>7} bytes",
+                    i.image_kind.name(),
+                    i.arch(),
+                    i.triple(),
+                    i.bytes.len()
+                );
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {path}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Err(e) = rkc_offload::register_fatbin(&bytes) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let device = match rkc_offload::default_device() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    println!(
+        "device: {} ({}, {:?}, {}); offload_get_num_devices() = {}",
+        device.name,
+        device.arch,
+        device.backend,
+        device.driver,
+        rkc_offload::offload_get_num_devices()
+    );
+
+    let mut ok = true;
+
+    // The canonical kernel: 256 workgroups of one thread, x[i] = i. Poisoned first, so that
+    // an unwritten element cannot pass.
+    let mut x = [-1.0f64; 256];
+    let t = Instant::now();
+    offload! {
+        kernel = kernel,
+        workgroup_dim = [256, 1, 1],
+        args = (&mut x as *mut [f64; 256],),
+    }
+    let elapsed = t.elapsed();
+    let correct = x.iter().enumerate().filter(|(i, v)| **v == *i as f64).count();
+    println!("kernel: {correct} of {} elements correct ({:.3} ms)", x.len(), elapsed.as_secs_f64() * 1e3);
+    ok &= correct == x.len();
+
+    // saxpy over 2^20 + 3 elements (not a multiple of the block size, so the guard matters),
+    // on pseudo-random data.
+    let n: usize = (1 << 20) + 3;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut random = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    let xs: Vec<f32> = (0..n).map(|_| random()).collect();
+    let mut ys: Vec<f32> = (0..n).map(|_| random()).collect();
+    let a = 2.5f32;
+    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
+    let blocks = n.div_ceil(256) as u32;
+    let t = Instant::now();
+    offload! {
+        kernel = saxpy,
+        workgroup_dim = [blocks, 1, 1],
+        thread_dim = [256, 1, 1],
+        args = (n, a, &xs[..], &mut ys[..]),
+    }
+    let elapsed = t.elapsed();
+    // Rust's f32 arithmetic without contraction on both sides: the results must be identical.
+    let correct = ys.iter().zip(&expected).filter(|(g, e)| g.to_bits() == e.to_bits()).count();
+    println!("saxpy: {correct} of {n} elements correct ({:.3} ms)", elapsed.as_secs_f64() * 1e3);
+    ok &= correct == n;
+
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,1 +1,104 @@
-//! placeholder
+//! rkc's host library: `offload!` as upstream Rust's `core::offload` specifies it, on an NVIDIA
+//! GPU through the CUDA driver (loaded at run time; nothing from CUDA is needed to build) or,
+//! when there is no GPU, on a CPU simulator that keeps the GPU's contract.
+//!
+//! ```ignore
+//! use rkc_offload::prelude::*;
+//!
+//! #[offload_kernel]
+//! fn kernel(x: *mut [f64; 256]) {
+//!     // SAFETY: calling our arch functions and dereferencing a raw pointer is unsafe
+//!     unsafe {
+//!         let n = (*x).len();
+//!         let i = (thread_idx_x() + block_idx_x() * block_dim_x()) as usize;
+//!         if i < n {
+//!             (*x)[i] = i as f64;
+//!         }
+//!     }
+//! }
+//!
+//! rkc_offload::register_fatbin(std::fs::read("kernels.fatbin")?)?;
+//! let mut x = [0.0f64; 256];
+//! offload! {
+//!     kernel = kernel,
+//!     workgroup_dim = [256, 1, 1],
+//!     args = (&mut x as *mut [f64; 256],),
+//! }
+//! ```
+//!
+//! # Argument mapping
+//!
+//! Per launch, as upstream maps: scalars by value; `*const T` copied in
+//! (`size_of::<T>()` bytes); `*mut T` copied in and back. rkc also accepts a slice where the
+//! kernel takes a pointer (`&[T]` for `*const T`, `&mut [T]` for `*mut T`): the whole slice is
+//! mapped and the kernel gets a pointer to its first element. The compiler's access facts in
+//! the fat binary refine the copies: data a kernel never writes is not copied back.
+//!
+//! # Devices
+//!
+//! The default device is the first GPU; with none, the CPU simulator.
+//! `OFFLOAD_TARGET=mandatory|disabled|default` has the meaning of OpenMP's
+//! `OMP_TARGET_OFFLOAD`: `mandatory` makes a missing GPU an error, `disabled` always uses the
+//! simulator.
+
+mod args;
+mod builtins;
+mod cuda;
+mod error;
+mod registry;
+mod runtime;
+mod sim;
+
+pub use args::{ArgMapping, IntoArgs, KernelArg};
+pub use builtins::*;
+pub use error::OffloadError;
+pub use registry::register_fatbin;
+pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
+pub use runtime::{Backend, DeviceInfo, default_device, devices, offload_get_num_devices};
+
+/// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at
+/// launch against the fat binary's metadata.
+pub trait Kernel {
+    /// The kernel's name, as in the fat binary.
+    const NAME: &'static str;
+    /// The signature as the compiler spells it, e.g. `saxpy(usize, f32, *const f32, *mut f32)`.
+    const SIGNATURE: &'static str;
+    /// The parameter types, as a tuple.
+    type Params: Copy;
+    /// Runs the kernel body for one thread on the host (the CPU simulator).
+    fn run_on_host(params: Self::Params);
+}
+
+/// The launch shape and device of one `offload!`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    /// Number of workgroups (blocks) in x, y, z.
+    pub workgroup_dim: [u32; 3],
+    /// Threads per workgroup in x, y, z.
+    pub thread_dim: [u32; 3],
+    /// Bytes of dynamic shared memory.
+    pub dyn_cache: u32,
+    /// The device index; `None` for the default device.
+    pub device: Option<i32>,
+}
+
+/// Everything a kernel file needs: the macros and the builtins.
+pub mod prelude {
+    pub use crate::builtins::*;
+    pub use crate::{offload, offload_get_num_devices, offload_kernel, try_offload};
+}
+
+/// Used by the macros' expansions; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::runtime::launch;
+
+    /// `offload!` panics where `try_offload!` returns the error. A device index past the
+    /// device count panics with upstream's exact message.
+    #[track_caller]
+    pub fn unwrap_launch(result: Result<(), crate::OffloadError>) {
+        if let Err(e) = result {
+            panic!("{e}");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Argument mapping: how each value of an `args` tuple reaches the kernel's parameter.
+
+/// How one argument travels to the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgMapping {
+    /// Passed by value: the parameter's bytes (at most 8 for the scalars kernels take).
+    Value { bytes: [u8; 8], len: usize },
+    /// A host buffer that the device gets a copy of; `writable` when the kernel may write it
+    /// (upstream copies it back).
+    Buffer {
+        host: *mut u8,
+        len: usize,
+        writable: bool,
+    },
+}
+
+/// A value that can be passed for a kernel parameter of type `P`.
+///
+/// Implemented for each scalar type (by value), for `*const T` and `*mut T` (upstream's
+/// mapping of `size_of::<T>()` bytes), and for slices and arrays behind references (the whole
+/// slice is mapped, an rkc extension).
+pub trait KernelArg<P> {
+    /// How the argument is moved.
+    fn mapping(&self) -> ArgMapping;
+    /// The parameter value the kernel sees when its buffer lives at `device_address` (ignored
+    /// for values).
+    fn param(&self, device_address: u64) -> P;
+}
+
+macro_rules! scalar_arg {
+    ($($t:ty),*) => {$(
+        impl KernelArg<$t> for $t {
+            fn mapping(&self) -> ArgMapping {
+                let raw = self.to_le_bytes();
+                let mut bytes = [0u8; 8];
+                bytes[..raw.len()].copy_from_slice(&raw);
+                ArgMapping::Value { bytes, len: raw.len() }
+            }
+            fn param(&self, _: u64) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+
+scalar_arg!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+impl KernelArg<bool> for bool {
+    fn mapping(&self) -> ArgMapping {
+        let mut bytes = [0u8; 8];
+        bytes[0] = u8::from(*self);
+        ArgMapping::Value { bytes, len: 1 }
+    }
+    fn param(&self, _: u64) -> bool {
+        *self
+    }
+}
+
+impl<T> KernelArg<*const T> for *const T {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: false,
+        }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+impl<T> KernelArg<*mut T> for *mut T {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.cast(),
+            len: size_of::<T>(),
+            writable: true,
+        }
+    }
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
+    }
+}
+
+impl<T> KernelArg<*const T> for &[T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(*self),
+            writable: false,
+        }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+impl<T> KernelArg<*const T> for &mut [T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(&**self),
+            writable: false,
+        }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+impl<T> KernelArg<*mut T> for &mut [T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(&**self),
+            writable: true,
+        }
+    }
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
+    }
+}
+
+impl<T, const N: usize> KernelArg<*const T> for &[T; N] {
+    fn mapping(&self) -> ArgMapping {
+        (&self[..]).mapping()
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+impl<T, const N: usize> KernelArg<*mut T> for &mut [T; N] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of::<[T; N]>(),
+            writable: true,
+        }
+    }
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
+    }
+}
+
+/// A tuple of arguments for a kernel whose parameters are the tuple `P`.
+pub trait IntoArgs<P> {
+    fn mappings(&self) -> Vec<ArgMapping>;
+    /// The kernel's parameters, given the device address of each argument (0 for values).
+    fn params(&self, device_addresses: &[u64]) -> P;
+}
+
+macro_rules! tuple_args {
+    ($(($($a:ident $p:ident $k:tt),*)),*) => {$(
+        impl<$($a: KernelArg<$p>, $p,)*> IntoArgs<($($p,)*)> for ($($a,)*) {
+            fn mappings(&self) -> Vec<ArgMapping> {
+                vec![$(self.$k.mapping()),*]
+            }
+            #[allow(unused_variables, reason = "a kernel without parameters ignores the addresses")]
+            fn params(&self, device_addresses: &[u64]) -> ($($p,)*) {
+                ($(self.$k.param(device_addresses.get($k).copied().unwrap_or(0)),)*)
+            }
+        }
+    )*};
+}
+
+impl IntoArgs<()> for () {
+    fn mappings(&self) -> Vec<ArgMapping> {
+        Vec::new()
+    }
+    fn params(&self, _: &[u64]) {}
+}
+
+tuple_args!(
+    (A0 P0 0),
+    (A0 P0 0, A1 P1 1),
+    (A0 P0 0, A1 P1 1, A2 P2 2),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9, A10 P10 10),
+    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9, A10 P10 10, A11 P11 11)
+);

@@ -1,0 +1,461 @@
+//! The CUDA backend: the driver API (`libcuda.so.1`), loaded at run time with libloading so
+//! that nothing from CUDA is needed to build rkc programs or to run them without a GPU.
+//!
+//! One primary context per device, a module cache per (device, fat binary, image), and every
+//! driver error turned into [`OffloadError::Driver`] naming the call that failed.
+
+use crate::args::ArgMapping;
+use crate::error::OffloadError;
+use crate::registry::Found;
+use crate::LaunchConfig;
+use std::collections::HashMap;
+use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+use std::sync::Mutex;
+
+type CuResult = c_int;
+type CuDevice = c_int;
+type CuContext = *mut c_void;
+type CuModule = *mut c_void;
+type CuFunction = *mut c_void;
+type CuDevicePtr = u64;
+type CuStream = *mut c_void;
+
+const CUDA_SUCCESS: CuResult = 0;
+const CUDA_ERROR_ILLEGAL_ADDRESS: CuResult = 700;
+const CUDA_ERROR_ILLEGAL_INSTRUCTION: CuResult = 715;
+const CUDA_ERROR_LAUNCH_FAILED: CuResult = 719;
+
+const ATTR_MAX_THREADS_PER_BLOCK: c_int = 1;
+const ATTR_MAX_BLOCK_DIM_X: c_int = 2;
+const ATTR_MAX_GRID_DIM_X: c_int = 5;
+const ATTR_MAX_SHARED_MEMORY_PER_BLOCK: c_int = 8;
+const ATTR_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
+const ATTR_COMPUTE_CAPABILITY_MINOR: c_int = 76;
+
+const JIT_ERROR_LOG_BUFFER: c_int = 5;
+const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+
+/// The driver entry points rkc uses, resolved once from the library.
+struct Api {
+    init: unsafe extern "C" fn(c_uint) -> CuResult,
+    driver_get_version: unsafe extern "C" fn(*mut c_int) -> CuResult,
+    device_get_count: unsafe extern "C" fn(*mut c_int) -> CuResult,
+    device_get: unsafe extern "C" fn(*mut CuDevice, c_int) -> CuResult,
+    device_get_name: unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult,
+    device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, CuDevice) -> CuResult,
+    primary_ctx_retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult,
+    ctx_set_current: unsafe extern "C" fn(CuContext) -> CuResult,
+    ctx_synchronize: unsafe extern "C" fn() -> CuResult,
+    module_load_data_ex: unsafe extern "C" fn(
+        *mut CuModule,
+        *const c_void,
+        c_uint,
+        *mut c_int,
+        *mut *mut c_void,
+    ) -> CuResult,
+    module_get_function: unsafe extern "C" fn(*mut CuFunction, CuModule, *const c_char) -> CuResult,
+    mem_alloc: unsafe extern "C" fn(*mut CuDevicePtr, usize) -> CuResult,
+    mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
+    memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
+    memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
+    launch_kernel: unsafe extern "C" fn(
+        CuFunction,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        CuStream,
+        *mut *mut c_void,
+        *mut *mut c_void,
+    ) -> CuResult,
+    get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
+    get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
+    /// Keeps the library mapped for as long as the pointers above are used.
+    _lib: libloading::Library,
+}
+
+impl Api {
+    /// Loads the driver library; `None` when there is none (no NVIDIA driver installed).
+    fn load() -> Option<Api> {
+        // SAFETY: loading the CUDA driver runs its initialisers, which are designed to be
+        // loaded into any process; each symbol is given the signature of the driver API's
+        // C declaration (cuda.h, CUDA 12/13 ABI; the _v2 names are the 64-bit ones).
+        unsafe {
+            let lib = libloading::Library::new("libcuda.so.1")
+                .or_else(|_| libloading::Library::new("libcuda.so"))
+                .ok()?;
+            macro_rules! sym {
+                ($name:literal) => {
+                    *lib.get(concat!($name, "\0").as_bytes()).ok()?
+                };
+            }
+            Some(Api {
+                init: sym!("cuInit"),
+                driver_get_version: sym!("cuDriverGetVersion"),
+                device_get_count: sym!("cuDeviceGetCount"),
+                device_get: sym!("cuDeviceGet"),
+                device_get_name: sym!("cuDeviceGetName"),
+                device_get_attribute: sym!("cuDeviceGetAttribute"),
+                primary_ctx_retain: sym!("cuDevicePrimaryCtxRetain"),
+                ctx_set_current: sym!("cuCtxSetCurrent"),
+                ctx_synchronize: sym!("cuCtxSynchronize"),
+                module_load_data_ex: sym!("cuModuleLoadDataEx"),
+                module_get_function: sym!("cuModuleGetFunction"),
+                mem_alloc: sym!("cuMemAlloc_v2"),
+                mem_free: sym!("cuMemFree_v2"),
+                memcpy_htod: sym!("cuMemcpyHtoD_v2"),
+                memcpy_dtoh: sym!("cuMemcpyDtoH_v2"),
+                launch_kernel: sym!("cuLaunchKernel"),
+                get_error_name: sym!("cuGetErrorName"),
+                get_error_string: sym!("cuGetErrorString"),
+                _lib: lib,
+            })
+        }
+    }
+
+    /// Turns a driver result into a typed error naming the call.
+    fn check(&self, call: &'static str, code: CuResult) -> Result<(), OffloadError> {
+        if code == CUDA_SUCCESS {
+            return Ok(());
+        }
+        let text = |f: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult| {
+            let mut p: *const c_char = std::ptr::null();
+            // SAFETY: the driver returns a pointer to a static NUL-terminated string or leaves
+            // it null for an unknown code.
+            unsafe {
+                if f(code, &mut p) == CUDA_SUCCESS && !p.is_null() {
+                    CStr::from_ptr(p).to_string_lossy().into_owned()
+                } else {
+                    "unknown error".to_string()
+                }
+            }
+        };
+        Err(OffloadError::Driver {
+            call,
+            code,
+            name: text(self.get_error_name),
+            message: text(self.get_error_string),
+        })
+    }
+}
+
+/// A device's properties and limits.
+#[derive(Clone, Debug)]
+pub(crate) struct CudaDeviceInfo {
+    pub name: String,
+    /// The compute capability as an `sm_XY` number (90 for an H100/H200).
+    pub sm: u32,
+    pub max_threads_per_block: u32,
+    pub max_block_dim: [u32; 3],
+    pub max_grid_dim: [u32; 3],
+    pub max_shared_per_block: u32,
+}
+
+struct Device {
+    info: CudaDeviceInfo,
+    context: CuContext,
+    /// Loaded modules by (fat binary id, image index), and functions by module and name.
+    modules: HashMap<(usize, usize), CuModule>,
+    functions: HashMap<(usize, usize, String), CuFunction>,
+}
+
+/// The CUDA driver with every device it reports.
+pub(crate) struct Cuda {
+    api: Api,
+    pub driver_version: i32,
+    devices: Vec<Mutex<Device>>,
+}
+
+// SAFETY: the raw context, module and function handles are process-wide driver objects; every
+// use happens with the device's mutex held and its context made current on the calling
+// thread, which is how the driver API expects several host threads to share them.
+unsafe impl Send for Cuda {}
+// SAFETY: as above; shared access goes through the per-device mutexes.
+unsafe impl Sync for Cuda {}
+
+impl Cuda {
+    /// Loads the driver and enumerates devices. `Ok(None)` means no usable driver (the CPU
+    /// simulator is then the default); an error means a driver that is present but failing.
+    pub fn new() -> Result<Option<Cuda>, OffloadError> {
+        let Some(api) = Api::load() else {
+            return Ok(None);
+        };
+        // SAFETY: each call below passes pointers to live locals of the types cuda.h gives.
+        unsafe {
+            // cuInit fails with CUDA_ERROR_NO_DEVICE on machines with a driver but no GPU:
+            // that is "no GPU", not an error.
+            if (api.init)(0) != CUDA_SUCCESS {
+                return Ok(None);
+            }
+            let mut driver_version = 0;
+            api.check("cuDriverGetVersion", (api.driver_get_version)(&mut driver_version))?;
+            let mut count = 0;
+            api.check("cuDeviceGetCount", (api.device_get_count)(&mut count))?;
+            let mut devices = Vec::new();
+            for ordinal in 0..count {
+                let mut dev: CuDevice = 0;
+                api.check("cuDeviceGet", (api.device_get)(&mut dev, ordinal))?;
+                let mut name = [0 as c_char; 256];
+                api.check("cuDeviceGetName", (api.device_get_name)(name.as_mut_ptr(), 256, dev))?;
+                let attr = |a: c_int| -> Result<u32, OffloadError> {
+                    let mut v = 0;
+                    api.check("cuDeviceGetAttribute", (api.device_get_attribute)(&mut v, a, dev))?;
+                    Ok(v.max(0) as u32)
+                };
+                let info = CudaDeviceInfo {
+                    name: CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned(),
+                    sm: attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10 + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?,
+                    max_threads_per_block: attr(ATTR_MAX_THREADS_PER_BLOCK)?,
+                    max_block_dim: [
+                        attr(ATTR_MAX_BLOCK_DIM_X)?,
+                        attr(ATTR_MAX_BLOCK_DIM_X + 1)?,
+                        attr(ATTR_MAX_BLOCK_DIM_X + 2)?,
+                    ],
+                    max_grid_dim: [
+                        attr(ATTR_MAX_GRID_DIM_X)?,
+                        attr(ATTR_MAX_GRID_DIM_X + 1)?,
+                        attr(ATTR_MAX_GRID_DIM_X + 2)?,
+                    ],
+                    max_shared_per_block: attr(ATTR_MAX_SHARED_MEMORY_PER_BLOCK)?,
+                };
+                let mut context: CuContext = std::ptr::null_mut();
+                api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, dev))?;
+                devices.push(Mutex::new(Device {
+                    info,
+                    context,
+                    modules: HashMap::new(),
+                    functions: HashMap::new(),
+                }));
+            }
+            Ok(Some(Cuda {
+                api,
+                driver_version,
+                devices,
+            }))
+        }
+    }
+
+    pub fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
+    pub fn device_info(&self, ordinal: usize) -> Option<CudaDeviceInfo> {
+        let d = self.devices.get(ordinal)?;
+        Some(d.lock().unwrap_or_else(|e| e.into_inner()).info.clone())
+    }
+
+    /// Launches one kernel with upstream's mapping: buffers are allocated, copied in, the
+    /// kernel runs, writable buffers are copied back, and everything is freed on every path.
+    pub fn launch(
+        &self,
+        ordinal: usize,
+        found: &Found,
+        mappings: &[ArgMapping],
+        config: &LaunchConfig,
+    ) -> Result<(), OffloadError> {
+        let api = &self.api;
+        let Some(device) = self.devices.get(ordinal) else {
+            return Err(OffloadError::DeviceUnavailable { device: ordinal as i32 });
+        };
+        let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+        let name = found.info.name.as_str();
+        check_shape(name, config, &device.info)?;
+        // SAFETY: the context was retained at start-up and stays alive for the process.
+        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
+        let function = self.function(&mut device, found)?;
+
+        let mut buffers = Buffers { api, ptrs: Vec::new() };
+        let mut storage: Vec<u64> = Vec::with_capacity(mappings.len());
+        for (k, m) in mappings.iter().enumerate() {
+            match *m {
+                ArgMapping::Value { bytes, .. } => storage.push(u64::from_le_bytes(bytes)),
+                ArgMapping::Buffer { host, len, .. } => {
+                    let dptr = buffers.alloc(len)?;
+                    let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
+                    if copy_in && len > 0 {
+                        // SAFETY: `host` points at `len` readable bytes borrowed for the launch
+                        // (the `offload!` arguments); `dptr` was allocated with `len` bytes.
+                        api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
+                    }
+                    storage.push(dptr);
+                }
+            }
+        }
+        // The driver reads each parameter through a pointer to its value. Values narrower
+        // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
+        // pointer to the u64 finds them.
+        let mut params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        let [gx, gy, gz] = config.workgroup_dim;
+        let [bx, by, bz] = config.thread_dim;
+        // SAFETY: `function` belongs to the current context; `params` has one pointer per
+        // kernel parameter (the signature was checked against the fat binary), each pointing at
+        // a live u64 holding the value or the device pointer.
+        let launched = unsafe {
+            (api.launch_kernel)(
+                function,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                config.dyn_cache,
+                std::ptr::null_mut(),
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        api.check("cuLaunchKernel", launched)?;
+        // SAFETY: synchronising the current context has no preconditions.
+        let synced = unsafe { (api.ctx_synchronize)() };
+        if matches!(synced, CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS) {
+            let detail = api.check("cuCtxSynchronize", synced).err().map(|e| e.to_string()).unwrap_or_default();
+            return Err(OffloadError::KernelTrapped { kernel: name.into(), detail });
+        }
+        api.check("cuCtxSynchronize", synced)?;
+        for (k, m) in mappings.iter().enumerate() {
+            if let ArgMapping::Buffer { host, len, writable: true } = *m {
+                let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
+                if copy_back && len > 0 {
+                    // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
+                    // borrowed for the launch); the device buffer has `len` bytes.
+                    api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), storage[k], len) })?;
+                }
+            }
+        }
+        drop(buffers);
+        Ok(())
+    }
+
+    /// The kernel's function on a device, loading the best image into a module when needed.
+    fn function(&self, device: &mut Device, found: &Found) -> Result<CuFunction, OffloadError> {
+        let api = &self.api;
+        let name = &found.info.name;
+        let fatbin = &found.fatbin;
+        let image = fatbin.best_nvidia_image(name, device.info.sm).ok_or_else(|| OffloadError::NoImageForDevice {
+            kernel: name.clone(),
+            device: device.info.name.clone(),
+            arch: format!("sm_{}", device.info.sm),
+            available: fatbin.describe_images(),
+        })?;
+        let index = fatbin
+            .images
+            .iter()
+            .position(|i| std::ptr::eq(i, image))
+            .unwrap_or_default();
+        if let Some(f) = device.functions.get(&(fatbin.id, index, name.clone())) {
+            return Ok(*f);
+        }
+        let module = match device.modules.get(&(fatbin.id, index)) {
+            Some(m) => *m,
+            None => {
+                // PTX is text the driver JIT-compiles and must end with a NUL.
+                let mut bytes = image.bytes.clone();
+                bytes.push(0);
+                let mut log = vec![0u8; 8192];
+                let mut options = [JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+                let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
+                let mut module: CuModule = std::ptr::null_mut();
+                // SAFETY: `bytes` is a cubin or NUL-terminated PTX; the JIT options point at a
+                // log buffer of the size given, alive for the call.
+                let r = unsafe {
+                    (api.module_load_data_ex)(
+                        &mut module,
+                        bytes.as_ptr().cast(),
+                        options.len() as c_uint,
+                        options.as_mut_ptr(),
+                        values.as_mut_ptr(),
+                    )
+                };
+                if let Err(OffloadError::Driver { call, code, name, message }) = api.check("cuModuleLoadDataEx", r) {
+                    let log = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned();
+                    return Err(OffloadError::Driver {
+                        call,
+                        code,
+                        name,
+                        message: if log.is_empty() { message } else { format!("{message}: {log}") },
+                    });
+                }
+                device.modules.insert((fatbin.id, index), module);
+                module
+            }
+        };
+        let cname = CString::new(name.as_str()).map_err(|_| OffloadError::KernelNotFound { kernel: name.clone() })?;
+        let mut function: CuFunction = std::ptr::null_mut();
+        // SAFETY: `module` is a loaded module of the current context; `cname` is NUL-terminated.
+        api.check("cuModuleGetFunction", unsafe { (api.module_get_function)(&mut function, module, cname.as_ptr()) })?;
+        device.functions.insert((fatbin.id, index, name.clone()), function);
+        Ok(function)
+    }
+}
+
+/// Device buffers of one launch, freed when dropped (also when the launch fails half-way).
+struct Buffers<'a> {
+    api: &'a Api,
+    ptrs: Vec<CuDevicePtr>,
+}
+
+impl Buffers<'_> {
+    fn alloc(&mut self, len: usize) -> Result<CuDevicePtr, OffloadError> {
+        let mut p: CuDevicePtr = 0;
+        // SAFETY: `p` is a live local; a zero-byte request is rounded up to one byte.
+        self.api.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, len.max(1)) })?;
+        self.ptrs.push(p);
+        Ok(p)
+    }
+}
+
+impl Drop for Buffers<'_> {
+    fn drop(&mut self) {
+        for p in self.ptrs.drain(..) {
+            // SAFETY: each pointer came from cuMemAlloc in this context and is freed once.
+            unsafe {
+                (self.api.mem_free)(p);
+            }
+        }
+    }
+}
+
+/// Checks a launch shape against a device's limits before anything is allocated.
+pub(crate) fn check_shape(kernel: &str, config: &LaunchConfig, info: &CudaDeviceInfo) -> Result<(), OffloadError> {
+    check_limits(
+        kernel,
+        config,
+        info.max_threads_per_block,
+        info.max_block_dim,
+        info.max_grid_dim,
+        info.max_shared_per_block,
+    )
+}
+
+pub(crate) fn check_limits(
+    kernel: &str,
+    config: &LaunchConfig,
+    max_threads: u32,
+    max_block: [u32; 3],
+    max_grid: [u32; 3],
+    max_shared: u32,
+) -> Result<(), OffloadError> {
+    let bad = |reason: String| OffloadError::InvalidLaunch { kernel: kernel.into(), reason };
+    for (what, dims, max) in [("workgroup_dim", config.workgroup_dim, max_grid), ("thread_dim", config.thread_dim, max_block)] {
+        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
+            if dims[k] == 0 {
+                return Err(bad(format!("{what}.{axis} is 0; every dimension must be at least 1")));
+            }
+            if dims[k] > max[k] {
+                return Err(bad(format!("{what}.{axis} is {}, above the device's limit of {}", dims[k], max[k])));
+            }
+        }
+    }
+    let threads = u64::from(config.thread_dim[0]) * u64::from(config.thread_dim[1]) * u64::from(config.thread_dim[2]);
+    if threads > u64::from(max_threads) {
+        return Err(bad(format!("{threads} threads per workgroup, above the device's limit of {max_threads}")));
+    }
+    if config.dyn_cache > max_shared {
+        return Err(bad(format!("dyn_cache of {} bytes, above the device's {max_shared} bytes of shared memory per workgroup", config.dyn_cache)));
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! The runtime's errors: every way a launch can fail, with what the user needs to fix it.
+
+use std::fmt;
+
+/// Why a launch (or loading a fat binary) failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OffloadError {
+    /// The fat binary could not be read.
+    BadFatBinary { reason: String },
+    /// No registered fat binary has the kernel.
+    KernelNotFound { kernel: String },
+    /// The fat binary's kernel has another signature than the host's `#[offload_kernel]`.
+    StaleFatBinary {
+        kernel: String,
+        host: String,
+        fatbin: String,
+    },
+    /// The fat binary has no image this device can run.
+    NoImageForDevice {
+        kernel: String,
+        device: String,
+        arch: String,
+        available: Vec<String>,
+    },
+    /// `device = n` names no device. The text is upstream's.
+    DeviceUnavailable { device: i32 },
+    /// `OFFLOAD_TARGET=mandatory` and there is no GPU.
+    NoDeviceMandatory,
+    /// `OFFLOAD_TARGET` has a value we do not know.
+    BadOffloadTarget { value: String },
+    /// The launch shape is invalid for the device.
+    InvalidLaunch { kernel: String, reason: String },
+    /// A CUDA driver call failed.
+    Driver {
+        call: &'static str,
+        code: i32,
+        name: String,
+        message: String,
+    },
+    /// A thread of the kernel panicked (bounds check, assert, division by zero).
+    KernelPanic {
+        kernel: String,
+        message: String,
+        block: [u32; 3],
+        thread: [u32; 3],
+    },
+    /// The kernel stopped on the device (a trap: failed bounds check, division by zero).
+    KernelTrapped { kernel: String, detail: String },
+}
+
+impl fmt::Display for OffloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OffloadError::BadFatBinary { reason } => write!(f, "invalid fat binary: {reason}"),
+            OffloadError::KernelNotFound { kernel } => write!(
+                f,
+                "no registered fat binary holds the kernel `{kernel}`; compile kernels.rs with rkc \
+                 and register the output with rkc_offload::register_fatbin"
+            ),
+            OffloadError::StaleFatBinary {
+                kernel,
+                host,
+                fatbin,
+            } => write!(
+                f,
+                "the fat binary is stale for kernel `{kernel}`: the host declares `{host}` but the \
+                 fat binary was compiled for `{fatbin}`; recompile kernels.rs with rkc"
+            ),
+            OffloadError::NoImageForDevice {
+                kernel,
+                device,
+                arch,
+                available,
+            } => write!(
+                f,
+                "the fat binary has no image of kernel `{kernel}` for {device} ({arch}); it has: {}; \
+                 add the arch with `rkc --offload-arch`",
+                if available.is_empty() {
+                    "none".to_string()
+                } else {
+                    available.join(", ")
+                }
+            ),
+            OffloadError::DeviceUnavailable { device } if *device < 0 => write!(
+                f,
+                "offload device must be non-negative; omit `device` to use the default device"
+            ),
+            OffloadError::DeviceUnavailable { device } => {
+                write!(f, "offload device {device} is not available")
+            }
+            OffloadError::NoDeviceMandatory => write!(
+                f,
+                "OFFLOAD_TARGET=mandatory but no GPU is available (no CUDA driver, or it reports no device)"
+            ),
+            OffloadError::BadOffloadTarget { value } => write!(
+                f,
+                "OFFLOAD_TARGET=`{value}` is not one of mandatory, disabled, default"
+            ),
+            OffloadError::InvalidLaunch { kernel, reason } => {
+                write!(f, "invalid launch of kernel `{kernel}`: {reason}")
+            }
+            OffloadError::Driver {
+                call,
+                code,
+                name,
+                message,
+            } => write!(f, "CUDA driver call {call} failed: {name} ({code}): {message}"),
+            OffloadError::KernelPanic {
+                kernel,
+                message,
+                block,
+                thread,
+            } => write!(
+                f,
+                "kernel `{kernel}` panicked in block {block:?}, thread {thread:?}: {message}"
+            ),
+            OffloadError::KernelTrapped { kernel, detail } => write!(
+                f,
+                "kernel `{kernel}` trapped on the device (a failed bounds check or a division by zero): {detail}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OffloadError {}

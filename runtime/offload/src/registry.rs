@@ -1,0 +1,104 @@
+//! The registered fat binaries and the lookup of a kernel's images and metadata in them.
+
+use crate::error::OffloadError;
+use offload_binary::{Image, ImageKind, KernelInfo};
+use std::sync::{Arc, RwLock};
+
+/// One registered fat binary, parsed once.
+#[derive(Debug)]
+pub(crate) struct FatBinary {
+    /// Distinguishes fat binaries in the per-device module caches.
+    pub id: usize,
+    pub images: Vec<Image>,
+    /// The decoded metadata of each image, by image index.
+    pub kernels: Vec<Vec<KernelInfo>>,
+}
+
+static REGISTRY: RwLock<Vec<Arc<FatBinary>>> = RwLock::new(Vec::new());
+
+/// Registers a fat binary made by rkc, so that `offload!` can launch its kernels. A kernel is
+/// looked up in the most recently registered fat binary first.
+pub fn register_fatbin(bytes: impl AsRef<[u8]>) -> Result<(), OffloadError> {
+    let bad = |reason: String| OffloadError::BadFatBinary { reason };
+    let images = offload_binary::read(bytes.as_ref()).map_err(|e| bad(e.to_string()))?;
+    let mut kernels = Vec::with_capacity(images.len());
+    for (k, image) in images.iter().enumerate() {
+        let meta = image.string(offload_binary::KERNELS_KEY).ok_or_else(|| {
+            bad(format!("image {k} ({} {}) has no rkc kernel metadata; was it made by rkc?", image.image_kind.name(), image.arch()))
+        })?;
+        kernels.push(offload_binary::metadata::decode(meta).map_err(|e| bad(format!("image {k}: {e}")))?);
+    }
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    let id = registry.len();
+    registry.push(Arc::new(FatBinary { id, images, kernels }));
+    Ok(())
+}
+
+/// A kernel found in a fat binary, with its metadata.
+#[derive(Clone, Debug)]
+pub(crate) struct Found {
+    pub fatbin: Arc<FatBinary>,
+    pub info: KernelInfo,
+}
+
+/// Finds a kernel by name and checks its signature against the host's.
+pub(crate) fn find(name: &str, host_signature: &str) -> Result<Found, OffloadError> {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    for fatbin in registry.iter().rev() {
+        let info = fatbin.kernels.iter().flatten().find(|k| k.name == name);
+        if let Some(info) = info {
+            let compiled = info.signature();
+            if compiled != host_signature {
+                return Err(OffloadError::StaleFatBinary {
+                    kernel: name.into(),
+                    host: host_signature.into(),
+                    fatbin: compiled,
+                });
+            }
+            return Ok(Found {
+                fatbin: Arc::clone(fatbin),
+                info: info.clone(),
+            });
+        }
+    }
+    Err(OffloadError::KernelNotFound { kernel: name.into() })
+}
+
+/// The `sm_XY` number of an arch string (`sm_90` → 90).
+fn sm_number(arch: &str) -> Option<u32> {
+    arch.strip_prefix("sm_")?.parse().ok()
+}
+
+impl FatBinary {
+    /// The best NVIDIA image of a kernel for a device of compute capability `sm`: the cubin
+    /// for exactly that arch, else the PTX of the newest arch not newer than the device (the
+    /// driver compiles it).
+    pub fn best_nvidia_image(&self, kernel: &str, sm: u32) -> Option<&Image> {
+        let has_kernel = |k: usize| self.kernels[k].iter().any(|i| i.name == kernel);
+        let candidates = || {
+            self.images
+                .iter()
+                .enumerate()
+                .filter(move |(k, i)| i.triple().starts_with("nvptx") && has_kernel(*k))
+                .map(|(_, i)| i)
+        };
+        candidates()
+            .find(|i| i.image_kind == ImageKind::Cubin && sm_number(i.arch()) == Some(sm))
+            .or_else(|| {
+                candidates()
+                    .filter(|i| i.image_kind == ImageKind::Ptx)
+                    .filter_map(|i| Some((sm_number(i.arch())?, i)))
+                    .filter(|(n, _)| *n <= sm)
+                    .max_by_key(|(n, _)| *n)
+                    .map(|(_, i)| i)
+            })
+    }
+
+    /// What the fat binary holds, for error messages.
+    pub fn describe_images(&self) -> Vec<String> {
+        self.images
+            .iter()
+            .map(|i| format!("{} {}", i.image_kind.name(), i.arch()))
+            .collect()
+    }
+}

@@ -1,0 +1,126 @@
+//! Device selection and the launch path shared by every backend.
+
+use crate::args::IntoArgs;
+use crate::cuda::Cuda;
+use crate::error::OffloadError;
+use crate::{Kernel, LaunchConfig, registry, sim};
+use std::sync::OnceLock;
+
+/// Where kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Cuda,
+    CpuSimulator,
+}
+
+/// A device as the runtime sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    pub backend: Backend,
+    pub name: String,
+    /// `sm_90` for CUDA devices, `host` for the simulator.
+    pub arch: String,
+    /// The CUDA driver's version (`13.0`), or the simulator's description.
+    pub driver: String,
+}
+
+/// `OFFLOAD_TARGET`, with OpenMP's `OMP_TARGET_OFFLOAD` meanings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// A GPU when there is one, else the CPU simulator.
+    Default,
+    /// A GPU, or an error.
+    Mandatory,
+    /// Always the CPU simulator; no devices are counted.
+    Disabled,
+}
+
+struct Runtime {
+    mode: Mode,
+    cuda: Option<Cuda>,
+}
+
+fn runtime() -> Result<&'static Runtime, OffloadError> {
+    static RUNTIME: OnceLock<Result<Runtime, OffloadError>> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            let mode = match std::env::var("OFFLOAD_TARGET") {
+                Err(_) => Mode::Default,
+                Ok(v) => match v.to_ascii_lowercase().as_str() {
+                    "" | "default" => Mode::Default,
+                    "mandatory" => Mode::Mandatory,
+                    "disabled" => Mode::Disabled,
+                    _ => return Err(OffloadError::BadOffloadTarget { value: v }),
+                },
+            };
+            let cuda = if mode == Mode::Disabled { None } else { Cuda::new()? };
+            Ok(Runtime { mode, cuda })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+impl Runtime {
+    fn gpu_count(&self) -> usize {
+        self.cuda.as_ref().map_or(0, Cuda::device_count)
+    }
+}
+
+/// The number of offload devices (GPUs); 0 when there is none, in which case launches without
+/// `device` run on the CPU simulator. Valid `device` indices are `0..n`.
+pub fn offload_get_num_devices() -> i32 {
+    runtime().map_or(0, |r| r.gpu_count() as i32)
+}
+
+/// Every GPU, in device-index order.
+pub fn devices() -> Vec<DeviceInfo> {
+    let Ok(rt) = runtime() else { return Vec::new() };
+    let Some(cuda) = &rt.cuda else { return Vec::new() };
+    (0..cuda.device_count())
+        .filter_map(|k| cuda.device_info(k))
+        .map(|d| DeviceInfo {
+            backend: Backend::Cuda,
+            name: d.name,
+            arch: format!("sm_{}", d.sm),
+            driver: format!("CUDA driver {}.{}", cuda.driver_version / 1000, cuda.driver_version % 1000 / 10),
+        })
+        .collect()
+}
+
+/// The device a launch without `device` uses.
+pub fn default_device() -> Result<DeviceInfo, OffloadError> {
+    let rt = runtime()?;
+    match devices().into_iter().next() {
+        Some(d) => Ok(d),
+        None if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
+        None => Ok(DeviceInfo {
+            backend: Backend::CpuSimulator,
+            name: "rkc CPU simulator".into(),
+            arch: "host".into(),
+            driver: format!(
+                "{} host threads",
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            ),
+        }),
+    }
+}
+
+/// Launches a kernel: the path behind `offload!` and `try_offload!`.
+pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) -> Result<(), OffloadError> {
+    let rt = runtime()?;
+    let found = registry::find(K::NAME, K::SIGNATURE)?;
+    let mappings = args.mappings();
+    let count = rt.gpu_count();
+    match config.device {
+        Some(d) if d < 0 || d as usize >= count => Err(OffloadError::DeviceUnavailable { device: d }),
+        Some(d) => match &rt.cuda {
+            Some(cuda) => cuda.launch(d as usize, &found, &mappings, &config),
+            None => Err(OffloadError::DeviceUnavailable { device: d }),
+        },
+        None => match &rt.cuda {
+            Some(cuda) if count > 0 => cuda.launch(0, &found, &mappings, &config),
+            _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
+            _ => sim::launch::<K, A>(&found, &args, &mappings, &config),
+        },
+    }
+}

@@ -1,0 +1,136 @@
+//! The CPU simulator: runs a kernel's body (compiled by rustc for the host) once per
+//! simulated thread, with the same mapping as the GPU: arguments are copied into separate
+//! "device" buffers, the kernel sees only those, and writable ones are copied back.
+//!
+//! Blocks run in parallel on every host core; the threads of one block run one after another
+//! on one host thread, in x-fastest order. A panic in a kernel thread (Rust's own bounds check,
+//! division by zero, `assert!`) stops the launch and becomes [`OffloadError::KernelPanic`]
+//! naming the block and thread.
+
+use crate::args::{ArgMapping, IntoArgs};
+use crate::builtins::{ThreadPosition, set_position};
+use crate::cuda::check_limits;
+use crate::error::OffloadError;
+use crate::registry::Found;
+use crate::{Kernel, LaunchConfig};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The simulator's limits: those of current NVIDIA GPUs, so that a launch that works here also
+/// launches there.
+pub(crate) const MAX_THREADS_PER_BLOCK: u32 = 1024;
+pub(crate) const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+pub(crate) const MAX_GRID_DIM: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+pub(crate) const MAX_SHARED_PER_BLOCK: u32 = 48 * 1024;
+
+/// The kernel's parameters, shared by the host threads that run its simulated threads.
+struct Shared<P>(P);
+
+// SAFETY: the parameters are scalars and pointers into the launch's own device buffers, which
+// outlive the scoped worker threads. Concurrent access through them is the kernel's own
+// business, exactly as on a GPU.
+unsafe impl<P> Sync for Shared<P> {}
+
+pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
+    found: &Found,
+    args: &A,
+    mappings: &[ArgMapping],
+    config: &LaunchConfig,
+) -> Result<(), OffloadError> {
+    let name = found.info.name.as_str();
+    check_limits(name, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
+
+    // Device buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
+    let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
+    let mut addresses = Vec::with_capacity(mappings.len());
+    for (k, m) in mappings.iter().enumerate() {
+        match *m {
+            ArgMapping::Value { .. } => {
+                buffers.push(Vec::new());
+                addresses.push(0);
+            }
+            ArgMapping::Buffer { host, len, .. } => {
+                let mut buf = vec![0u128; len.div_ceil(16).max(1)];
+                if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
+                    // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
+                    // `buf` has at least `len` bytes and does not overlap host memory.
+                    unsafe { std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len) };
+                }
+                addresses.push(buf.as_mut_ptr() as usize as u64);
+                buffers.push(buf);
+            }
+        }
+    }
+    let params = Shared(args.params(&addresses));
+    run_grid::<K>(name, &params, config)?;
+    for (k, m) in mappings.iter().enumerate() {
+        if let ArgMapping::Buffer { host, len, writable: true } = *m
+            && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
+        {
+            // SAFETY: `host` points at `len` writable bytes (a `*mut`/`&mut` argument borrowed
+            // for the launch); the buffer holds at least `len` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
+        }
+    }
+    Ok(())
+}
+
+fn run_grid<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchConfig) -> Result<(), OffloadError> {
+    let [gx, gy, gz] = config.workgroup_dim.map(u64::from);
+    let total = gx * gy * gz;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= total {
+                        break;
+                    }
+                    let block = [(b % gx) as u32, (b / gx % gy) as u32, (b / (gx * gy)) as u32];
+                    if let Err(e) = run_block::<K>(name, params, config, block) {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
+                        slot.get_or_insert(e);
+                    }
+                }
+                set_position(None);
+            });
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn run_block<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchConfig, block: [u32; 3]) -> Result<(), OffloadError> {
+    let [bx, by, bz] = config.thread_dim;
+    for tz in 0..bz {
+        for ty in 0..by {
+            for tx in 0..bx {
+                let thread = [tx, ty, tz];
+                set_position(Some(ThreadPosition {
+                    thread_idx: thread,
+                    block_idx: block,
+                    block_dim: config.thread_dim,
+                    grid_dim: config.workgroup_dim,
+                }));
+                let p = params.0;
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| K::run_on_host(p))) {
+                    let message = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "a panic without a message".into());
+                    return Err(OffloadError::KernelPanic { kernel: name.into(), message, block, thread });
+                }
+            }
+        }
+    }
+    Ok(())
+}
