@@ -39,7 +39,14 @@ pub fn offload_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// offloaded.
 fn spell(ty: &syn::Type) -> Result<String, syn::Error> {
     let cannot = || {
-        let text = quote!(#ty).to_string();
+        // Token printing spaces out `Box < T >`; write it the way Rust code is written.
+        let text = quote!(#ty)
+            .to_string()
+            .replace(" < ", "<")
+            .replace("< ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",")
+            .replace("& ", "&");
         syn::Error::new(ty.span(), format!("type `{text}` cannot be offloaded"))
     };
     match ty {

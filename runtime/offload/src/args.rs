@@ -19,6 +19,11 @@ pub enum ArgMapping {
 /// Implemented for each scalar type (by value), for `*const T` and `*mut T` (upstream's
 /// mapping of `size_of::<T>()` bytes), and for slices and arrays behind references (the whole
 /// slice is mapped, an rkc extension).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
+    label = "this argument does not match the kernel's parameter",
+    note = "a `*const T` parameter takes a `*const T`, a `&[T]` or a `&[T; N]`; a `*mut T` parameter takes a `*mut T`, a `&mut [T]` or a `&mut [T; N]`; scalars are passed by value"
+)]
 pub trait KernelArg<P> {
     /// How the argument is moved.
     fn mapping(&self) -> ArgMapping;

@@ -1,0 +1,235 @@
+//! Launch tests on the CPU simulator (CI has no GPU; `OFFLOAD_TARGET=disabled` makes sure
+//! of it): argument mapping, the stale-fat-binary check, device indices with upstream's
+//! messages, kernel panics and recovery, and launch-shape checks.
+//!
+//! The fat binaries here carry kernel metadata as rkc writes it, and placeholder image bytes:
+//! the simulator runs the rustc-compiled bodies, so no device code is needed.
+
+use offload_binary::{Access, Image, ImageKind, KernelInfo, OffloadKind, ParamInfo, ParamKind};
+use rkc_offload::prelude::*;
+use rkc_offload::OffloadError;
+use std::sync::Once;
+
+#[offload_kernel]
+fn kernel(x: *mut [f64; 256]) {
+    // SAFETY: calling our arch functions and dereferencing a raw pointer is unsafe
+    unsafe {
+        let n = (*x).len();
+        let i = (thread_idx_x() + block_idx_x() * block_dim_x()) as usize;
+        if i < n {
+            (*x)[i] = i as f64;
+        }
+    }
+}
+
+#[offload_kernel]
+fn saxpy(n: usize, a: f32, x: *const f32, y: *mut f32) {
+    // SAFETY: the launch maps n elements behind x and y; the guard keeps i below n.
+    unsafe {
+        let i = (block_idx_x() * block_dim_x() + thread_idx_x()) as usize;
+        if i < n {
+            *y.add(i) = a * *x.add(i) + *y.add(i);
+        }
+    }
+}
+
+/// Indexes without a guard: threads past the end hit Rust's bounds check.
+#[offload_kernel]
+fn unguarded(x: *mut [u32; 8]) {
+    // SAFETY: the pointer is mapped for the launch; the index may be out of bounds on purpose.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        (*x)[i] = 7;
+    }
+}
+
+/// Writes through a `*const` that it only reads, to show that const data is not copied back.
+#[offload_kernel]
+fn reads_only(x: *const [u32; 4], out: *mut u32) {
+    // SAFETY: both pointers are mapped for the launch.
+    unsafe {
+        *out = (*x)[0] + (*x)[3];
+    }
+}
+
+/// A kernel whose fat-binary metadata disagrees with the host (a stale fat binary).
+#[offload_kernel]
+fn stale(x: *mut u32) {
+    // SAFETY: the pointer is mapped for the launch.
+    unsafe {
+        *x = 1;
+    }
+}
+
+fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
+    KernelInfo {
+        name: name.into(),
+        params: params
+            .iter()
+            .map(|(n, ty, kind, access)| ParamInfo { name: (*n).into(), ty: (*ty).into(), kind: *kind, access: *access })
+            .collect(),
+    }
+}
+
+fn register() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Tests must not find a GPU even where one exists.
+        // SAFETY: set before any thread of this test binary reads the environment.
+        unsafe { std::env::set_var("OFFLOAD_TARGET", "disabled") };
+        let ptr = |size, mutable| ParamKind::Pointer { pointee_size: size, mutable };
+        let kernels = vec![
+            info("kernel", &[("x", "*mut [f64; 256]", ptr(2048, true), Access::ReadWrite)]),
+            info("saxpy", &[
+                ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                ("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
+                ("x", "*const f32", ptr(4, false), Access::Read),
+                ("y", "*mut f32", ptr(4, true), Access::ReadWrite),
+            ]),
+            info("unguarded", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]),
+            info("reads_only", &[
+                ("x", "*const [u32; 4]", ptr(16, false), Access::Read),
+                ("out", "*mut u32", ptr(4, true), Access::Write),
+            ]),
+            info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
+        ];
+        let image = Image {
+            image_kind: ImageKind::Ptx,
+            offload_kind: OffloadKind::Cuda,
+            flags: 0,
+            strings: vec![
+                ("triple".into(), "nvptx64-nvidia-cuda".into()),
+                ("arch".into(), "sm_90".into()),
+                (offload_binary::KERNELS_KEY.into(), offload_binary::metadata::encode(&kernels)),
+            ],
+            bytes: b"// placeholder".to_vec(),
+        };
+        rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
+    });
+}
+
+#[test]
+fn canonical_kernel_matches_upstream_example() {
+    register();
+    let mut x = [-1.0f64; 256];
+    offload! {
+        kernel = kernel,
+        workgroup_dim = [256, 1, 1],
+        args = (&mut x as *mut [f64; 256],),
+    }
+    for (i, v) in x.iter().enumerate() {
+        assert_eq!(*v, i as f64);
+    }
+}
+
+#[test]
+fn saxpy_with_slices_for_pointer_parameters() {
+    register();
+    let n = 1000usize;
+    let xs: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let mut ys: Vec<f32> = (0..n).map(|i| 1.0 - i as f32).collect();
+    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| 3.0 * x + y).collect();
+    offload! {
+        kernel = saxpy,
+        workgroup_dim = [4, 1, 1],
+        thread_dim = [256, 1, 1],
+        args = (n, 3.0, &xs[..], &mut ys[..]),
+    }
+    assert_eq!(ys, expected);
+}
+
+#[test]
+fn const_data_is_never_copied_back() {
+    register();
+    let x = [1u32, 2, 3, 4];
+    let mut out = 0u32;
+    offload! {
+        kernel = reads_only,
+        args = (&x as *const [u32; 4], &mut out as *mut u32),
+    }
+    assert_eq!(out, 5);
+    assert_eq!(x, [1, 2, 3, 4]);
+}
+
+#[test]
+fn a_stale_fat_binary_is_refused_with_both_signatures() {
+    register();
+    let mut v = 0u32;
+    let err = try_offload! { kernel = stale, args = (&mut v as *mut u32,) }.unwrap_err();
+    assert_eq!(
+        err,
+        OffloadError::StaleFatBinary {
+            kernel: "stale".into(),
+            host: "stale(*mut u32)".into(),
+            fatbin: "stale(*mut u64)".into(),
+        }
+    );
+    assert_eq!(v, 0, "nothing ran");
+}
+
+#[test]
+fn device_indices_follow_upstream() {
+    register();
+    assert_eq!(offload_get_num_devices(), 0);
+    let mut x = [0.0f64; 256];
+    let err = try_offload! { kernel = kernel, device = 0, args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    assert_eq!(err.to_string(), "offload device 0 is not available");
+    // A negative index computed at run time gets upstream's compile-time text.
+    let d = -1;
+    let err = try_offload! { kernel = kernel, device = d, args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "offload device must be non-negative; omit `device` to use the default device"
+    );
+}
+
+#[test]
+#[should_panic(expected = "offload device 3 is not available")]
+fn offload_panics_with_upstreams_message() {
+    register();
+    let mut x = [0.0f64; 256];
+    offload! { kernel = kernel, device = 3, args = (&mut x as *mut [f64; 256],) }
+}
+
+#[test]
+fn a_kernel_panic_names_block_and_thread_and_later_launches_work() {
+    register();
+    let mut x = [0u32; 8];
+    let err = try_offload! {
+        kernel = unguarded,
+        thread_dim = [16, 1, 1],
+        args = (&mut x as *mut [u32; 8],),
+    }
+    .unwrap_err();
+    match err {
+        OffloadError::KernelPanic { kernel, message, block, thread } => {
+            assert_eq!(kernel, "unguarded");
+            assert!(message.contains("index out of bounds"), "{message}");
+            assert_eq!(block, [0, 0, 0]);
+            assert_eq!(thread, [8, 0, 0]);
+        }
+        other => panic!("expected a kernel panic, got {other}"),
+    }
+    let mut y = [0u32; 8];
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    assert_eq!(y, [7; 8]);
+}
+
+#[test]
+fn launch_shapes_are_checked_before_launch() {
+    register();
+    let mut x = [0.0f64; 256];
+    let err = try_offload! { kernel = kernel, thread_dim = [2048, 1, 1], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    assert!(err.to_string().contains("thread_dim.x is 2048, above the device's limit of 1024"), "{err}");
+    let err = try_offload! { kernel = kernel, workgroup_dim = [1, 0, 1], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    assert!(err.to_string().contains("workgroup_dim.y is 0"), "{err}");
+    let err = try_offload! { kernel = kernel, thread_dim = [32, 32, 2], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    assert!(err.to_string().contains("2048 threads per workgroup"), "{err}");
+    assert_eq!(x, [0.0; 256], "nothing ran");
+}
+
+#[test]
+fn a_corrupt_fat_binary_is_an_error() {
+    let err = rkc_offload::register_fatbin(b"not a fat binary").unwrap_err();
+    assert!(err.to_string().contains("not a fat binary"), "{err}");
+}

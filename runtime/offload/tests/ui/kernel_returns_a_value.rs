@@ -1,0 +1,8 @@
+use rkc_offload::prelude::*;
+
+#[offload_kernel]
+fn kernel(x: *mut f32) -> f32 {
+    unsafe { *x }
+}
+
+fn main() {}
