@@ -47,19 +47,25 @@ fi
 ptxas="$toolchain/pypi/nvidia/cu13/bin/ptxas"
 if [ ! -x "$ptxas" ]; then
   echo "setup: installing $pypi_spec into .toolchain/pypi"
-  if ! python3 -m pip install -q --disable-pip-version-check --no-warn-script-location \
-        --target "$toolchain/pypi" "$pypi_spec"; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip >/dev/null
+    else
+      echo "setup: error: python3 has no pip; run as root: apt-get install -y python3-pip" >&2
+      exit 1
+    fi
+  fi
+  pip_install() {
+    python3 -m pip install -q --disable-pip-version-check --no-warn-script-location \
+      --target "$toolchain/pypi" "$@" "$pypi_spec"
+  }
+  # Debian's own python3 marks itself externally managed; installing with --target into the
+  # project's folder touches nothing of the system's, so that mark does not apply here.
+  if ! pip_install 2>/dev/null && ! pip_install --break-system-packages; then
     echo "setup: error: pip could not install $pypi_spec (no network?)." >&2
     echo "  run: python3 -m pip install --target $toolchain/pypi $pypi_spec" >&2
     exit 1
   fi
 fi
-
-# ld.lld is looked up by MLIR's AMD serializer at <toolkit>/llvm/bin/ld.lld and the device
-# libraries at <toolkit>/amdgcn/bitcode: a small folder of links plays that toolkit.
-rocm="$toolchain/rocm"
-mkdir -p "$rocm/llvm/bin"
-ln -sfn /usr/lib/llvm-22/bin/ld.lld "$rocm/llvm/bin/ld.lld"
-ln -sfn /usr/lib/x86_64-linux-gnu/amdgcn "$rocm/amdgcn"
 
 echo "setup: ok (LLVM 22, ptxas $("$ptxas" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), ROCm device libs)"

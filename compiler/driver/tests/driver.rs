@@ -212,3 +212,41 @@ fn ptx_only_when_ptxas_cannot_target_the_arch() {
     let source = std::fs::read_to_string(&file).unwrap();
     assert!(matches!(compile(&source, &options("sm_70")), Err(Error::Stage(d)) if d.notes.iter().any(|n| n.contains("sm_70"))));
 }
+
+/// The example's kernels, compiled by rustc for the host side of the end-to-end test.
+#[path = "../../../examples/slice/src/kernels.rs"]
+mod slice_kernels;
+
+/// End to end: rkc compiles the example's kernels, the runtime loads the fat binary, and
+/// `offload!` runs both kernels on the default device (the CPU simulator where there is no
+/// GPU); every element is checked against a CPU reference.
+#[test]
+fn slice_kernels_end_to_end() {
+    use rkc_offload::offload;
+    use slice_kernels::{kernel, saxpy};
+
+    let out = compile_file(&repo().join("examples/slice/src/kernels.rs"), &options("sm_90,gfx942"));
+    rkc_offload::register_fatbin(&out.fatbin).expect("register the fat binary rkc made");
+
+    let mut x = [-1.0f64; 256];
+    offload! {
+        kernel = kernel,
+        workgroup_dim = [256, 1, 1],
+        args = (&mut x as *mut [f64; 256],),
+    }
+    let expected: Vec<f64> = (0..256).map(|i| i as f64).collect();
+    assert_eq!(x.to_vec(), expected);
+
+    let n = 4099usize;
+    let xs: Vec<f32> = (0..n).map(|i| (i as f32).sin()).collect();
+    let mut ys: Vec<f32> = (0..n).map(|i| (i as f32).cos()).collect();
+    let a = -1.75f32;
+    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
+    offload! {
+        kernel = saxpy,
+        workgroup_dim = [n.div_ceil(128) as u32, 1, 1],
+        thread_dim = [128, 1, 1],
+        args = (n, a, &xs[..], &mut ys[..]),
+    }
+    assert_eq!(ys, expected);
+}

@@ -25,11 +25,12 @@ pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
     let mut kernels = Vec::new();
     collect_kernels(&file.items, &mut kernels);
     if kernels.is_empty() {
-        return Err(vec![
-            Diagnostic::new(RK_NO_KERNEL, "no `#[offload_kernel]` function in this file")
-                .note("rkc compiles the functions marked `#[offload_kernel]`")
-                .help("mark a function: `#[offload_kernel] fn kernel(x: *mut [f64; 256]) { ... }`"),
-        ]);
+        // One line: the reason and what to do; `rkc --explain RK0002` shows an example.
+        let what = if source.trim().is_empty() { "the file is empty" } else { "the file has no kernel" };
+        return Err(vec![Diagnostic::new(
+            RK_NO_KERNEL,
+            format!("{what}: rkc compiles functions marked `#[offload_kernel]`, and found none"),
+        )]);
     }
     let mut diags = Vec::new();
     let mut module = Module::default();

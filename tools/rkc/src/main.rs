@@ -123,11 +123,14 @@ fn run(cli: &Cli) -> Result<(), String> {
         Err(Error::Source(diags)) => {
             let path = input.display().to_string();
             let mut text = rkc_front::render(&diags, &path, &source, colour);
-            let n = diags.len();
-            text.push_str(&error_line(&format!(
-                "could not compile `{path}` due to {n} previous error{}",
-                if n == 1 { "" } else { "s" }
-            )));
+            // A file-level error is its own one-line summary; errors in the code get rustc's.
+            if diags.iter().any(|d| d.primary.is_some()) {
+                let n = diags.len();
+                text.push_str(&error_line(&format!(
+                    "could not compile `{path}` due to {n} previous error{}",
+                    if n == 1 { "" } else { "s" }
+                )));
+            }
             return Err(text);
         }
         Err(Error::Stage(d)) => return Err(rkc_front::render(&[d], "", "", colour)),

@@ -1,0 +1,121 @@
+//! The rkc command line as a user runs it: bad inputs exit 1 with a reason and never panic;
+//! a good input writes the fat binary and every stage asked for.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn rkc(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rkc"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run rkc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rkc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Exit code 1, one line of stderr, and no panic.
+fn assert_one_line_error(code: i32, stderr: &str, contains: &str) {
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "not one line:\n{stderr}");
+    assert!(stderr.contains(contains), "{stderr}");
+}
+
+#[test]
+fn a_missing_file_is_one_line() {
+    let dir = scratch("missing");
+    let (code, _, err) = rkc(&["nope.rs"], &dir);
+    assert_one_line_error(code, &err, "error: cannot read `nope.rs`");
+}
+
+#[test]
+fn an_empty_file_is_one_line() {
+    let dir = scratch("empty");
+    std::fs::write(dir.join("empty.rs"), "").unwrap();
+    let (code, _, err) = rkc(&["empty.rs"], &dir);
+    assert_one_line_error(code, &err, "error[RK0002]: the file is empty");
+    assert!(!dir.join("empty.fatbin").exists());
+}
+
+#[test]
+fn a_file_without_kernels_is_one_line() {
+    let dir = scratch("nokernel");
+    std::fs::write(dir.join("host.rs"), "fn main() { println!(\"hi\"); }\n").unwrap();
+    let (code, _, err) = rkc(&["host.rs"], &dir);
+    assert_one_line_error(code, &err, "error[RK0002]: the file has no kernel");
+}
+
+#[test]
+fn bad_flags_are_one_line() {
+    let dir = scratch("flags");
+    let k = repo().join("testsuite/kernels/saxpy.rs");
+    let k = k.to_str().unwrap();
+    let (code, _, err) = rkc(&[k, "--offload-arch", "sm_91"], &dir);
+    assert_one_line_error(code, &err, "unknown offload architecture `sm_91`");
+    let (code, _, err) = rkc(&[k, "-C", "checks=maybe"], &dir);
+    assert_one_line_error(code, &err, "unknown codegen option `-C checks=maybe`");
+    let (code, _, err) = rkc(&["--explain", "RK9999"], &dir);
+    assert_one_line_error(code, &err, "no error code `RK9999`");
+}
+
+#[test]
+fn the_input_is_never_overwritten() {
+    let dir = scratch("overwrite");
+    let source = std::fs::read_to_string(repo().join("testsuite/kernels/saxpy.rs")).unwrap();
+    std::fs::write(dir.join("k.rs"), &source).unwrap();
+    let (code, _, err) = rkc(&["k.rs", "-o", "k.rs"], &dir);
+    assert_one_line_error(code, &err, "refusing to overwrite it");
+    assert_eq!(std::fs::read_to_string(dir.join("k.rs")).unwrap(), source);
+}
+
+#[test]
+fn source_errors_are_rendered_with_a_summary() {
+    let dir = scratch("source");
+    std::fs::write(dir.join("k.rs"), "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n").unwrap();
+    let (code, _, err) = rkc(&["k.rs"], &dir);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error[RK0302]: literal out of range for `u8`"), "{err}");
+    assert!(err.trim_end().ends_with("error: could not compile `k.rs` due to 1 previous error"), "{err}");
+}
+
+#[test]
+fn emits_every_stage() {
+    let dir = scratch("emit");
+    let k = repo().join("testsuite/kernels/saxpy.rs");
+    let (code, _, err) = rkc(
+        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+        &dir,
+    );
+    let _ = std::fs::create_dir_all(dir.join("out"));
+    if code != 0 {
+        // The output folder did not exist: rkc must say so rather than panic.
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("cannot write `out/s.fatbin`"), "{err}");
+        let (code, _, err) = rkc(
+            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+            &dir,
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    for f in ["s.fatbin", "s.rk", "s.gpu.mlir", "s.sm_90.nvvm.mlir", "s.gfx942.rocdl.mlir", "s.sm_90.ptx", "s.sm_90.cubin", "s.gfx942.s", "s.gfx942.hsaco"] {
+        let p = dir.join("out").join(f);
+        assert!(p.metadata().map(|m| m.len() > 0).unwrap_or(false), "{} missing or empty", p.display());
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out")).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains(".tmp")).collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+}

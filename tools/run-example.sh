@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+#! The main job end to end: installs what is missing, builds rkc, compiles the example's
+#! kernels into a fat binary, lists its images, and runs both kernels with every element
+#! checked: on the GPU when there is one, on the CPU simulator otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/setup.sh
+if ! command -v cargo >/dev/null; then
+  echo "run-example: error: cargo is not installed; install a Rust toolchain (1.95 or newer) with rustup" >&2
+  exit 1
+fi
+cargo build --release --locked -q -p rkc -p slice
+mkdir -p target/rkc
+echo '$ rkc examples/slice/src/kernels.rs -o target/rkc/slice.fatbin'
+target/release/rkc examples/slice/src/kernels.rs -o target/rkc/slice.fatbin
+echo '$ llvm-objdump-22 --offloading target/rkc/slice.fatbin'
+/usr/lib/llvm-22/bin/llvm-objdump --offloading target/rkc/slice.fatbin | sed '/^$/d'
+echo '$ slice target/rkc/slice.fatbin'
+target/release/slice target/rkc/slice.fatbin
