@@ -71,7 +71,10 @@ pub struct TargetOutput {
 /// Every stage's output of one compilation.
 #[derive(Clone, Debug)]
 pub struct Output {
+    /// The rk module as the front end made it.
     pub rk: String,
+    /// The rk module after the rk passes (inlining), as lowered.
+    pub rk_optimized: String,
     pub gpu: String,
     pub targets: Vec<TargetOutput>,
     pub kernels: Vec<offload_binary::KernelInfo>,
@@ -131,16 +134,26 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     timed("front", t);
 
     let t = Instant::now();
-    let verified = rkc_rk::verify(&rk_module).map_err(|e| {
+    let internal = |what: &str, e: String| {
         stage_error(
             RK_INTERNAL_VERIFY,
-            format!("internal error: the front end produced invalid rk: {e}"),
+            format!("internal error: {what}: {e}"),
             &["this is a bug in rkc; please report it with the kernel file".into()],
         )
-    })?;
-    let rk = rkc_rk::print_module(verified.module());
-    let kernels = metadata::kernels(verified.module());
+    };
+    rkc_rk::verify(&rk_module).map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
+    let rk = rkc_rk::print_module(&rk_module);
     timed("verify", t);
+
+    let t = Instant::now();
+    let mut optimized = rk_module;
+    // The front end reported any recursion with its spans; a cycle here would be a bug.
+    rkc_rk::passes::inline_calls(&mut optimized)
+        .map_err(|r| internal("recursion reached the inliner", r.cycle.join(" → ")))?;
+    let verified = rkc_rk::verify(&optimized).map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
+    let rk_optimized = rkc_rk::print_module(verified.module());
+    let kernels = metadata::kernels(verified.module());
+    timed("rk passes", t);
 
     let t = Instant::now();
     let gpu_text = rkc_lower::lower(
@@ -245,6 +258,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     timed("fatbin", t);
     Ok(Output {
         rk,
+        rk_optimized,
         gpu,
         targets,
         kernels,

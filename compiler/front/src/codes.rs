@@ -20,6 +20,15 @@ pub const RK_ASYNC_KERNEL: &str = "RK0403";
 pub const RK_BAD_KERNEL_PARAM: &str = "RK0404";
 pub const RK_ASSIGN_THROUGH_CONST: &str = "RK0594";
 pub const RK_DUPLICATE_KERNEL: &str = "RK0405";
+pub const RK_RECURSION: &str = "RK0406";
+pub const RK_CALL_KERNEL: &str = "RK0407";
+pub const RK_AMBIGUOUS_FUNCTION: &str = "RK0408";
+pub const RK_ARGUMENT_COUNT: &str = "RK0061";
+pub const RK_CANNOT_INFER: &str = "RK0282";
+pub const RK_ASSIGN_IMMUTABLE: &str = "RK0384";
+pub const RK_BREAK_OUTSIDE_LOOP: &str = "RK0268";
+pub const RK_BREAK_WITH_VALUE: &str = "RK0571";
+pub const RK_NON_EXHAUSTIVE: &str = "RK0004";
 
 /// (code, one-line title, explanation) for every code above.
 pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
@@ -43,6 +52,15 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_BAD_KERNEL_PARAM, "a kernel parameter that cannot be offloaded", "Kernel parameters must be plain names with a type that can be moved to the device: scalars by value, raw pointers to scalars or arrays (copied in, and back for `*mut`)."),
     (RK_ASSIGN_THROUGH_CONST, "an assignment through a `*const` pointer", "Writing through a `*const T` is an error in Rust (E0594). Declare the parameter `*mut T`; the runtime then copies the data back after the launch."),
     (RK_DUPLICATE_KERNEL, "two kernels with one name", "Each kernel is found by name in the fat binary, so kernel names must be unique in a file, including kernels in inline modules."),
+    (RK_RECURSION, "recursion", "GPU code in rkc's subset has no call stack: every device function is inlined into its kernel, so a function that calls itself, directly or through others, cannot be compiled. The error names the cycle. Rewrite the recursion as a loop."),
+    (RK_CALL_KERNEL, "a kernel called from a kernel", "Kernels are entry points launched by the host with `offload!`. Put the shared code in a plain function and call that from both kernels."),
+    (RK_AMBIGUOUS_FUNCTION, "two functions with one name", "rkc resolves calls by the function's name within kernels.rs. Two functions of that name (in different inline modules) make the call ambiguous; rename one."),
+    (RK_ARGUMENT_COUNT, "a call with the wrong number of arguments", "The call passes more or fewer arguments than the function declares (rustc's E0061)."),
+    (RK_CANNOT_INFER, "a generic parameter that cannot be inferred", "rkc infers a generic function's type and const parameters from the types of the arguments. When a parameter appears in no argument type (only in the return type, say), give it explicitly: `f::<f32>(x)` (rustc's E0282)."),
+    (RK_ASSIGN_IMMUTABLE, "an assignment to an immutable variable", "A `let` binding without `mut` cannot be assigned again (rustc's E0384). Declare it `let mut`."),
+    (RK_BREAK_OUTSIDE_LOOP, "`break` or `continue` outside a loop", "`break` and `continue` must be inside `loop`, `while` or `for` (rustc's E0268)."),
+    (RK_BREAK_WITH_VALUE, "`break` with a value outside `loop`", "Only `loop` is an expression with a value; `while` and `for` loops are `()` (rustc's E0571)."),
+    (RK_NON_EXHAUSTIVE, "a `match` that does not cover every value", "A `match` must cover every value of its scrutinee (rustc's E0004). Add a `_ => ...` arm; for `bool`, arms for both `true` and `false` also do."),
 ];
 
 /// The explanation of a code, for `rkc --explain`.

@@ -3,6 +3,7 @@
 
 use crate::codes::*;
 use crate::diag::{Diagnostic, Span, snippet};
+use crate::program::Program;
 use rkc_rk::{
     BinOp, CmpOp, Dim, FloatTy, Func, Geometry, IntTy, Literal, Loc, Op, OpKind, Region, Type,
     ValueId,
@@ -12,7 +13,7 @@ use syn::spanned::Spanned;
 
 /// The error marker of a construct that was already reported; lowering of the enclosing
 /// statement stops, the rest of the function goes on so that several errors can be shown.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Reported;
 
 type Lowered<T> = Result<T, Reported>;
@@ -38,7 +39,38 @@ fn span_of(node: &impl Spanned) -> Span {
 }
 
 /// Resolves a syn type to an rk type, or reports why rkc cannot take it.
-pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
+/// The types and constants bound to a generic function's parameters at one call site.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Subst {
+    pub types: Vec<(String, Type)>,
+    pub consts: Vec<(String, u64)>,
+}
+
+impl Subst {
+    fn ty(&self, name: &str) -> Option<&Type> {
+        self.types.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    fn constant(&self, name: &str) -> Option<u64> {
+        self.consts.iter().find(|(n, _)| n == name).map(|(_, c)| *c)
+    }
+
+    /// `<f32, 4>`, for the instance's name.
+    pub fn suffix(&self) -> String {
+        if self.types.is_empty() && self.consts.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = self
+            .types
+            .iter()
+            .map(|(_, t)| t.to_string())
+            .chain(self.consts.iter().map(|(_, c)| c.to_string()))
+            .collect();
+        format!("<{}>", parts.join(", "))
+    }
+}
+
+pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
     let unsupported = |diags: &mut Vec<Diagnostic>, what: &str| {
         diags.push(
             Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{}` is not supported in kernels", snippet(source, span_of(ty))))
@@ -51,9 +83,12 @@ pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> 
         syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
             let seg = &p.path.segments[0];
             if !seg.arguments.is_empty() {
-                return Err(unsupported(diags, "generic types cannot be passed to a kernel"));
+                return Err(unsupported(diags, "host types such as `Vec` and `Box` have no device form"));
             }
             let name = seg.ident.to_string();
+            if let Some(t) = subst.ty(&name) {
+                return Ok(t.clone());
+            }
             Ok(match name.as_str() {
                 "bool" => Type::Bool,
                 "f32" => Type::Float(FloatTy::F32),
@@ -65,14 +100,14 @@ pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> 
             })
         }
         syn::Type::Ptr(p) => {
-            let pointee = lower_type(&p.elem, source, diags)?;
+            let pointee = lower_type(&p.elem, source, subst, diags)?;
             if !(pointee.is_scalar() || matches!(pointee, Type::Array { .. })) {
                 return Err(unsupported(diags, "pointers must point at scalars or arrays"));
             }
             Ok(Type::ptr(p.mutability.is_some(), pointee))
         }
         syn::Type::Array(a) => {
-            let elem = lower_type(&a.elem, source, diags)?;
+            let elem = lower_type(&a.elem, source, subst, diags)?;
             if !elem.is_scalar() {
                 return Err(unsupported(diags, "array elements must be scalars"));
             }
@@ -81,6 +116,13 @@ pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> 
                     lit: syn::Lit::Int(n),
                     ..
                 }) => n.base10_parse::<u64>().ok(),
+                syn::Expr::Path(p) => p.path.get_ident().and_then(|i| subst.constant(&i.to_string())),
+                syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                    syn::Stmt::Expr(syn::Expr::Path(p), None) => {
+                        p.path.get_ident().and_then(|i| subst.constant(&i.to_string()))
+                    }
+                    _ => None,
+                },
                 _ => None,
             };
             match len {
@@ -92,7 +134,7 @@ pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> 
             }
         }
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok(Type::Unit),
-        syn::Type::Paren(p) => lower_type(&p.elem, source, diags),
+        syn::Type::Paren(p) => lower_type(&p.elem, source, subst, diags),
         syn::Type::Reference(_) => Err(unsupported(diags, "references are not supported yet; use a raw pointer")),
         syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => {
             Err(unsupported(diags, "trait objects cannot be offloaded"))
@@ -101,55 +143,93 @@ pub fn lower_type(ty: &syn::Type, source: &str, diags: &mut Vec<Diagnostic>) -> 
     }
 }
 
-/// Lowers one kernel (already known to have a valid signature) into an rk function.
-pub struct FnLowerer<'d> {
-    func: Func,
-    regions: Vec<Region>,
-    scopes: Vec<HashMap<String, Option<Val>>>,
-    unsafe_depth: u32,
-    source: &'d str,
-    diags: &'d mut Vec<Diagnostic>,
+/// A name in scope: an immutable value, or a `let mut` variable's slot.
+#[derive(Clone, Debug)]
+enum Binding {
+    Value(Val),
+    Slot { slot: ValueId, ty: Type },
 }
 
-impl<'d> FnLowerer<'d> {
-    pub fn new(func: Func, params: Vec<(String, ValueId, Type)>, source: &'d str, diags: &'d mut Vec<Diagnostic>) -> Self {
-        let mut scope = HashMap::new();
-        for (name, id, ty) in params {
-            scope.insert(name, Some(Val { id: Some(id), ty }));
-        }
-        FnLowerer {
+/// Where an assignment or a read goes: memory behind a pointer, or a local slot.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Ptr(ValueId),
+    Slot(ValueId),
+}
+
+/// An enclosing loop, for `break` and `continue`.
+struct LoopCtx {
+    label: Option<String>,
+    /// Only `loop` can break with a value.
+    takes_value: bool,
+    /// The type of the values its `break`s carry, once one is seen.
+    break_ty: Option<Type>,
+    /// The type the loop expression is expected to have, for literal inference.
+    expected: Option<Type>,
+}
+
+/// Lowers one function (a kernel or a device function) into an rk function.
+pub struct FnLowerer<'p, 's> {
+    func: Func,
+    regions: Vec<Region>,
+    scopes: Vec<HashMap<String, Option<Binding>>>,
+    loops: Vec<LoopCtx>,
+    unsafe_depth: u32,
+    subst: Subst,
+    prog: &'p mut Program<'s>,
+}
+
+impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
+    pub fn new(func: Func, params: Vec<(String, ValueId, Type, bool)>, subst: Subst, prog: &'p mut Program<'s>) -> Self {
+        let mut lowerer = FnLowerer {
             func,
             regions: vec![Region::default()],
-            scopes: vec![scope],
+            scopes: vec![HashMap::new()],
+            loops: Vec::new(),
             unsafe_depth: 0,
-            source,
-            diags,
+            subst,
+            prog,
+        };
+        for (name, id, ty, mutable) in params {
+            let binding = if mutable {
+                // `mut x: T` parameters live in a slot initialised with the argument.
+                let slot = lowerer.func.new_value(Type::slot(ty.clone()));
+                lowerer.push_op(OpKind::Var, vec![], vec![slot], Loc::default());
+                lowerer.push_op(OpKind::Write, vec![id, slot], vec![], Loc::default());
+                Binding::Slot { slot, ty }
+            } else {
+                Binding::Value(Val { id: Some(id), ty })
+            };
+            lowerer.scopes[0].insert(name, Some(binding));
         }
+        lowerer
     }
 
-    /// Lowers the body and returns the finished function.
-    pub fn finish(mut self, body: &syn::Block, loc: Loc) -> Lowered<Func> {
-        let before = self.diags.len();
-        let _ = self.block(body, Some(&Type::Unit));
-        if self.diags.len() > before {
+    /// Lowers the body and returns the finished function. The body's value is returned.
+    pub fn finish(mut self, body: &syn::Block, loc: Loc, body_span: Span) -> Lowered<Func> {
+        let before = self.prog.diags.len();
+        let ret = self.func.ret.clone();
+        let value = self.block(body, Some(&ret));
+        if self.prog.diags.len() > before {
             return Err(Reported);
         }
-        let mut region = self.regions.pop().unwrap_or_default();
-        if region.falls_through() {
-            region.ops.push(Op {
-                kind: OpKind::Return,
-                operands: vec![],
-                results: vec![],
-                regions: vec![],
-                loc,
-            });
+        let value = value?;
+        if !self.terminated() {
+            if value.ty != ret {
+                return Err(self.mismatch(&ret, &value.ty, body_span));
+            }
+            self.push_op(OpKind::Return, value.id.into_iter().collect(), vec![], loc);
         }
+        let region = self.regions.pop().unwrap_or_default();
         self.func.body = region;
         Ok(self.func)
     }
 
-    fn error(&mut self, d: Diagnostic) -> Reported {
-        self.diags.push(d);
+    fn error(&mut self, mut d: Diagnostic) -> Reported {
+        if let Some(path) = self.prog.call_path_note() {
+            d = d.note(path);
+        }
+        self.prog.diags.push(d);
         Reported
     }
 
@@ -165,19 +245,23 @@ impl<'d> FnLowerer<'d> {
             .is_some_and(|r| !r.falls_through())
     }
 
+    fn push_op(&mut self, kind: OpKind, operands: Vec<ValueId>, results: Vec<ValueId>, loc: Loc) {
+        self.current().ops.push(Op {
+            kind,
+            operands,
+            results,
+            regions: vec![],
+            loc,
+        });
+    }
+
     fn emit(&mut self, kind: OpKind, operands: &[ValueId], result: Option<Type>, span: Span) -> Option<ValueId> {
         let result = result.map(|t| self.func.new_value(t));
         let loc = Loc {
             line: span.line(),
             col: span.col(),
         };
-        self.current().ops.push(Op {
-            kind,
-            operands: operands.to_vec(),
-            results: result.into_iter().collect(),
-            regions: vec![],
-            loc,
-        });
+        self.push_op(kind, operands.to_vec(), result.into_iter().collect(), loc);
         result
     }
 
@@ -187,8 +271,18 @@ impl<'d> FnLowerer<'d> {
         Val { id, ty }
     }
 
-    fn lookup(&self, name: &str) -> Option<&Option<Val>> {
+    fn lookup(&self, name: &str) -> Option<&Option<Binding>> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    fn bind(&mut self, name: String, binding: Option<Binding>) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name, binding);
+        }
+    }
+
+    fn lower_type(&mut self, ty: &syn::Type) -> Lowered<Type> {
+        lower_type(ty, self.prog.source, &self.subst, &mut self.prog.diags)
     }
 
     fn require_unsafe(&mut self, span: Span, what: &str) -> Lowered<()> {
@@ -230,7 +324,7 @@ impl<'d> FnLowerer<'d> {
                         .at(span_of(item), "declare this outside the kernel"),
                 )),
                 syn::Stmt::Macro(m) => Err(self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the macro `{}!` is not supported in kernels", snippet(self.source, span_of(&m.mac.path))))
+                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the macro `{}!` is not supported in kernels", snippet(self.prog.source, span_of(&m.mac.path))))
                         .at(span_of(&m.mac), "not supported in kernels"),
                 )),
             };
@@ -255,25 +349,25 @@ impl<'d> FnLowerer<'d> {
             },
             other => return Err(self.unsupported_pattern(other)),
         };
-        if mutable {
-            self.scopes.last_mut().map(|s| s.insert(name.clone(), None));
-            return Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_STMT, "mutable local variables are not supported yet")
-                    .at(span_of(&local.pat), "declared `mut` here")
-                    .help("bind a new immutable name for each value (shadowing) instead"),
-            ));
-        }
         let expected = match ascribed {
-            Some(t) => Some(lower_type(t, self.source, self.diags)?),
+            Some(t) => match self.lower_type(t) {
+                Ok(t) => Some(t),
+                Err(r) => {
+                    self.bind(name, None);
+                    return Err(r);
+                }
+            },
             None => None,
         };
         let Some(init) = &local.init else {
+            self.bind(name, None);
             return Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_STMT, "a `let` without a value is not supported")
                     .at(span_of(local), "give the variable its value here"),
             ));
         };
         if init.diverge.is_some() {
+            self.bind(name, None);
             return Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_STMT, "`let ... else` is not supported in kernels")
                     .at(span_of(local), "not supported"),
@@ -281,23 +375,480 @@ impl<'d> FnLowerer<'d> {
         }
         let value = self.expr(&init.expr, expected.as_ref());
         let value = match (value, &expected) {
-            (Ok(v), Some(t)) if v.ty != *t => {
-                Err(self.mismatch(t, &v.ty, span_of(&init.expr)))
-            }
+            (Ok(v), Some(t)) if v.ty != *t => Err(self.mismatch(t, &v.ty, span_of(&init.expr))),
+            (Ok(v), _) if !v.ty.is_scalar() && v.ty.pointee().is_none() => Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a local of type `{}` is not supported", v.ty))
+                    .at(span_of(&init.expr), "locals hold scalars or pointers"),
+            )),
             (v, _) => v,
         };
-        let scope = self.scopes.last_mut();
         match value {
+            Ok(v) if mutable => {
+                if !v.ty.is_scalar() {
+                    self.bind(name, None);
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a mutable local of type `{}` is not supported yet", v.ty))
+                            .at(span_of(&local.pat), "mutable locals hold scalars")
+                            .help("bind a new immutable name instead (shadowing)"),
+                    ));
+                }
+                let span = span_of(local);
+                let slot = self.emit(OpKind::Var, &[], Some(Type::slot(v.ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                self.emit(OpKind::Write, &[id(&v), slot], None, span);
+                self.bind(name, Some(Binding::Slot { slot, ty: v.ty }));
+                Ok(())
+            }
             Ok(v) => {
-                scope.map(|s| s.insert(name, Some(v)));
+                self.bind(name, Some(Binding::Value(v)));
                 Ok(())
             }
             Err(r) => {
                 // Poison the name so that its uses do not report a second, confusing error.
-                scope.map(|s| s.insert(name, None));
+                self.bind(name, None);
                 Err(r)
             }
         }
+    }
+
+    // ----- control flow ----------------------------------------------------------------------
+
+    fn return_expr(&mut self, r: &syn::ExprReturn, span: Span) -> Lowered<Val> {
+        let ret = self.func.ret.clone();
+        let value = match &r.expr {
+            Some(v) if self.func.kernel => {
+                return Err(self.error(
+                    Diagnostic::new(RK_KERNEL_RETURNS_VALUE, "kernels cannot return a value")
+                        .at(span_of(v), "this value would be returned")
+                        .note("a kernel's results go through its pointer arguments"),
+                ));
+            }
+            Some(v) => {
+                let val = self.expr(v, Some(&ret))?;
+                if val.ty != ret {
+                    return Err(self.mismatch(&ret, &val.ty, span_of(v)));
+                }
+                val.id
+            }
+            None if ret != Type::Unit => {
+                return Err(self.mismatch(&ret, &Type::Unit, span));
+            }
+            None => None,
+        };
+        self.emit(OpKind::Return, &value.into_iter().collect::<Vec<_>>(), None, span);
+        Ok(Val::unit())
+    }
+
+    fn label_of(label: &Option<syn::Label>) -> Option<String> {
+        label.as_ref().map(|l| l.name.ident.to_string())
+    }
+
+    /// Lowers a loop body region with `ctx` pushed; returns the region and the context.
+    fn loop_region(&mut self, ctx: LoopCtx, body: impl FnOnce(&mut Self) -> Lowered<()>) -> (Region, LoopCtx, Lowered<()>) {
+        self.loops.push(ctx);
+        self.regions.push(Region::default());
+        let r = body(self);
+        let region = self.regions.pop().unwrap_or_default();
+        let ctx = self.loops.pop().unwrap_or(LoopCtx { label: None, takes_value: false, break_ty: None, expected: None });
+        (region, ctx, r)
+    }
+
+    fn push_loop(&mut self, region: Region, result: Option<Type>, span: Span) -> Val {
+        let results: Vec<ValueId> = result.iter().map(|t| self.func.new_value(t.clone())).collect();
+        let id = results.first().copied();
+        let loc = Loc { line: span.line(), col: span.col() };
+        self.current().ops.push(Op { kind: OpKind::Loop, operands: vec![], results, regions: vec![region], loc });
+        Val { id, ty: result.unwrap_or(Type::Unit) }
+    }
+
+    fn loop_expr(&mut self, l: &syn::ExprLoop, expected: Option<&Type>) -> Lowered<Val> {
+        let ctx = LoopCtx { label: Self::label_of(&l.label), takes_value: true, break_ty: None, expected: expected.cloned() };
+        let (region, ctx, r) = self.loop_region(ctx, |me| me.block(&l.body, Some(&Type::Unit)).map(|_| ()));
+        r?;
+        let result = ctx.break_ty.filter(|t| *t != Type::Unit);
+        Ok(self.push_loop(region, result, span_of(l)))
+    }
+
+    fn while_expr(&mut self, w: &syn::ExprWhile) -> Lowered<Val> {
+        if let syn::Expr::Let(l) = w.cond.as_ref() {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`while let` is not supported in kernels")
+                    .at(span_of(l), "not supported"),
+            ));
+        }
+        let ctx = LoopCtx { label: Self::label_of(&w.label), takes_value: false, break_ty: None, expected: None };
+        let span = span_of(w);
+        let (region, _, r) = self.loop_region(ctx, |me| {
+            let c = me.expr(&w.cond, Some(&Type::Bool))?;
+            if c.ty != Type::Bool {
+                return Err(me.mismatch(&Type::Bool, &c.ty, span_of(&w.cond)));
+            }
+            me.exit_unless(id(&c), span);
+            me.block(&w.body, Some(&Type::Unit)).map(|_| ())
+        });
+        r?;
+        Ok(self.push_loop(region, None, span))
+    }
+
+    /// `if !cond { break }` at the top of a loop body (depth 0).
+    fn exit_unless(&mut self, cond: ValueId, span: Span) {
+        let loc = Loc { line: span.line(), col: span.col() };
+        let exit = Region { ops: vec![Op { kind: OpKind::Break { depth: 0 }, operands: vec![], results: vec![], regions: vec![], loc }] };
+        self.push_if(cond, vec![Region::default(), exit], vec![], span);
+    }
+
+    /// `for i in a..b`, `a..=b`, `(a..b).rev()`, `(a..b).step_by(k)`.
+    fn for_expr(&mut self, f: &syn::ExprForLoop) -> Lowered<Val> {
+        let span = span_of(f);
+        let var = match f.pat.as_ref() {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some((p.ident.to_string(), p.mutability.is_some())),
+            syn::Pat::Wild(_) => None,
+            other => return Err(self.unsupported_pattern(other)),
+        };
+        // Peel `.rev()` and `.step_by(k)` off the range.
+        let mut iter = strip_parens(&f.expr);
+        let mut rev = false;
+        let mut step = None;
+        while let syn::Expr::MethodCall(m) = iter {
+            match (m.method.to_string().as_str(), m.args.len()) {
+                ("rev", 0) if !rev && step.is_none() => rev = true,
+                ("step_by", 1) if step.is_none() && !rev => step = Some(&m.args[0]),
+                _ => {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`.{}()` on a range is not supported in kernels", m.method))
+                            .at(span_of(&m.method), "supported: `a..b`, `a..=b`, `.rev()`, `.step_by(k)`"),
+                    ));
+                }
+            }
+            iter = strip_parens(&m.receiver);
+        }
+        let syn::Expr::Range(range) = iter else {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels can only loop over integer ranges")
+                    .at(span_of(&f.expr), "expected `a..b` or `a..=b`")
+                    .note("iterators, slices and collections have no device representation yet"),
+            ));
+        };
+        let (Some(start), Some(end)) = (&range.start, &range.end) else {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels can only loop over bounded ranges")
+                    .at(span_of(range), "give the range both ends"),
+            ));
+        };
+        let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
+        let (a, b) = self.operands(start, end, None)?;
+        if a.ty != b.ty || !a.ty.is_int() {
+            return Err(self.mismatch(&a.ty, &b.ty, span_of(end)));
+        }
+        let ty = a.ty.clone();
+        let step = match step {
+            Some(k) => {
+                let k = self.expr(k, Some(&Type::USIZE))?;
+                if k.ty != Type::USIZE {
+                    return Err(self.mismatch(&Type::USIZE, &k.ty, span));
+                }
+                Some(k)
+            }
+            None => None,
+        };
+        let one = self.emit1(OpKind::Const(Literal::Int(1)), &[], ty.clone(), span);
+        // The next value to hand out, and whether the range is used up.
+        let next = self.emit(OpKind::Var, &[], Some(Type::slot(ty.clone())), span).unwrap_or(ValueId(0));
+        let done = self.emit(OpKind::Var, &[], Some(Type::slot(Type::Bool)), span).unwrap_or(ValueId(0));
+        let empty = if inclusive {
+            self.emit1(OpKind::Cmp(CmpOp::Gt), &[id(&a), id(&b)], Type::Bool, span)
+        } else {
+            self.emit1(OpKind::Cmp(CmpOp::Ge), &[id(&a), id(&b)], Type::Bool, span)
+        };
+        self.emit(OpKind::Write, &[id(&empty), done], None, span);
+        let first = if rev {
+            if inclusive { b.clone() } else { self.emit1(OpKind::Binary(BinOp::Sub), &[id(&b), id(&one)], ty.clone(), span) }
+        } else {
+            a.clone()
+        };
+        self.emit(OpKind::Write, &[id(&first), next], None, span);
+        let ctx = LoopCtx { label: Self::label_of(&f.label), takes_value: false, break_ty: None, expected: None };
+        let (region, _, r) = self.loop_region(ctx, |me| {
+            let is_done = me.emit1(OpKind::Read, &[done], Type::Bool, span);
+            let go = me.emit1(OpKind::Not, &[id(&is_done)], Type::Bool, span);
+            me.exit_unless(id(&go), span);
+            let i = me.emit1(OpKind::Read, &[next], ty.clone(), span);
+            // Advance before the body, so that `continue` needs nothing more. The last value
+            // (`b`, or `b - 1` for `a..b`; `a` when reversed) sets `done` instead of stepping
+            // past it, so no bound can overflow.
+            let last = if rev { a.clone() } else if inclusive { b.clone() } else { me.emit1(OpKind::Binary(BinOp::Sub), &[id(&b), id(&one)], ty.clone(), span) };
+            let remaining = if rev {
+                me.emit1(OpKind::Binary(BinOp::Sub), &[id(&i), id(&last)], ty.clone(), span)
+            } else {
+                me.emit1(OpKind::Binary(BinOp::Sub), &[id(&last), id(&i)], ty.clone(), span)
+            };
+            let stride = match &step {
+                Some(k) => me.cast_to(k.clone(), &ty, span),
+                None => one.clone(),
+            };
+            // `remaining < stride` compared as unsigned: the distance to the last value is never
+            // negative, and for signed types it may exceed the type's positive range.
+            let unsigned = unsigned_of(&ty);
+            let rem_u = me.cast_to(remaining, &unsigned, span);
+            let stride_u = me.cast_to(stride.clone(), &unsigned, span);
+            let finished = me.emit1(OpKind::Cmp(CmpOp::Lt), &[id(&rem_u), id(&stride_u)], Type::Bool, span);
+            me.emit(OpKind::Write, &[id(&finished), done], None, span);
+            let op = if rev { BinOp::Sub } else { BinOp::Add };
+            let stepped = me.emit1(OpKind::Binary(op), &[id(&i), id(&stride)], ty.clone(), span);
+            me.emit(OpKind::Write, &[id(&stepped), next], None, span);
+            me.scopes.push(HashMap::new());
+            if let Some((name, mutable)) = &var {
+                if *mutable {
+                    let slot = me.emit(OpKind::Var, &[], Some(Type::slot(ty.clone())), span).unwrap_or(ValueId(0));
+                    me.emit(OpKind::Write, &[id(&i), slot], None, span);
+                    me.bind(name.clone(), Some(Binding::Slot { slot, ty: ty.clone() }));
+                } else {
+                    me.bind(name.clone(), Some(Binding::Value(i.clone())));
+                }
+            }
+            let r = me.block(&f.body, Some(&Type::Unit)).map(|_| ());
+            me.scopes.pop();
+            r
+        });
+        r?;
+        Ok(self.push_loop(region, None, span))
+    }
+
+    /// Converts an integer value to another integer type (`as`), or returns it unchanged.
+    fn cast_to(&mut self, v: Val, ty: &Type, span: Span) -> Val {
+        if v.ty == *ty {
+            return v;
+        }
+        self.emit1(OpKind::Cast, &[id(&v)], ty.clone(), span)
+    }
+
+    /// Finds the loop a `break`/`continue` leaves, as a depth (0 = innermost).
+    fn target_loop(&mut self, label: &Option<syn::Lifetime>, span: Span, what: &str) -> Lowered<usize> {
+        if self.loops.is_empty() {
+            return Err(self.error(
+                Diagnostic::new(RK_BREAK_OUTSIDE_LOOP, format!("`{what}` outside of a loop"))
+                    .at(span, format!("cannot `{what}` outside of a loop")),
+            ));
+        }
+        match label {
+            None => Ok(0),
+            Some(l) => {
+                let name = l.ident.to_string();
+                match self.loops.iter().rev().position(|c| c.label.as_deref() == Some(name.as_str())) {
+                    Some(d) => Ok(d),
+                    None => Err(self.error(
+                        Diagnostic::new(RK_UNKNOWN_NAME, format!("use of undeclared label `'{name}`"))
+                            .at(span_of(l), "undeclared label"),
+                    )),
+                }
+            }
+        }
+    }
+
+    fn break_expr(&mut self, b: &syn::ExprBreak, span: Span) -> Lowered<Val> {
+        let depth = self.target_loop(&b.label, span, "break")?;
+        let k = self.loops.len() - 1 - depth;
+        let mut operands = vec![];
+        if let Some(e) = &b.expr {
+            if !self.loops[k].takes_value {
+                return Err(self.error(
+                    Diagnostic::new(RK_BREAK_WITH_VALUE, "`break` with value from a `while` or `for` loop")
+                        .at(span, "can only break with a value inside `loop`"),
+                ));
+            }
+            let expected = self.loops[k].break_ty.clone().or_else(|| self.loops[k].expected.clone());
+            let v = self.expr(e, expected.as_ref())?;
+            match &self.loops[k].break_ty {
+                Some(t) if *t != v.ty => {
+                    let t = t.clone();
+                    return Err(self.mismatch(&t, &v.ty, span_of(e)));
+                }
+                _ => self.loops[k].break_ty = Some(v.ty.clone()),
+            }
+            operands.extend(v.id);
+        } else if let Some(t) = self.loops[k].break_ty.clone() {
+            if t != Type::Unit {
+                return Err(self.mismatch(&t, &Type::Unit, span));
+            }
+        } else {
+            self.loops[k].break_ty = Some(Type::Unit);
+        }
+        self.emit(OpKind::Break { depth: depth as u32 }, &operands, None, span);
+        Ok(Val::unit())
+    }
+
+    fn continue_expr(&mut self, c: &syn::ExprContinue, span: Span) -> Lowered<Val> {
+        let depth = self.target_loop(&c.label, span, "continue")?;
+        self.emit(OpKind::Continue { depth: depth as u32 }, &[], None, span);
+        Ok(Val::unit())
+    }
+
+    /// `match` on an integer or `bool`: a chain of `rk.if`s, one per arm, testing its
+    /// patterns (literals, ranges, `|`, `_`, bindings) and guard.
+    fn match_expr(&mut self, m: &syn::ExprMatch, expected: Option<&Type>) -> Lowered<Val> {
+        let span = span_of(m);
+        let scrutinee = self.expr(&m.expr, None)?;
+        if !(scrutinee.ty.is_int() || scrutinee.ty == Type::Bool) {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`match` on `{}` is not supported in kernels", scrutinee.ty))
+                    .at(span_of(&m.expr), "kernels match on integers and `bool`"),
+            ));
+        }
+        // Exhaustiveness, as rustc requires: a catch-all arm, or both `bool` values.
+        let catch_all = m.arms.iter().any(|a| a.guard.is_none() && pattern_is_irrefutable(&a.pat));
+        let bools_covered = scrutinee.ty == Type::Bool && {
+            let unguarded: Vec<&syn::Pat> = m.arms.iter().filter(|a| a.guard.is_none()).map(|a| &a.pat).collect();
+            [true, false].iter().all(|b| unguarded.iter().any(|p| pattern_matches_bool(p, *b)))
+        };
+        if !catch_all && !bools_covered {
+            return Err(self.error(
+                Diagnostic::new(RK_NON_EXHAUSTIVE, "non-exhaustive patterns")
+                    .at(span_of(&m.expr), format!("not every `{}` is covered", scrutinee.ty))
+                    .help("add a `_ => ...` arm"),
+            ));
+        }
+        self.match_arms(&scrutinee, &m.arms, expected, span)
+    }
+
+    fn match_arms(&mut self, scrutinee: &Val, arms: &[syn::Arm], expected: Option<&Type>, span: Span) -> Lowered<Val> {
+        let Some((arm, rest)) = arms.split_first() else {
+            // Unreachable after the exhaustiveness check; an empty match is `()`.
+            return Ok(Val::unit());
+        };
+        let last = rest.is_empty();
+        let test = self.pattern_test(scrutinee, &arm.pat)?;
+        self.scopes.push(HashMap::new());
+        if let Some(name) = pattern_binding(&arm.pat) {
+            self.bind(name, Some(Binding::Value(scrutinee.clone())));
+        }
+        let guard = match &arm.guard {
+            Some((_, g)) => {
+                let g = self.expr(g, Some(&Type::Bool))?;
+                if g.ty != Type::Bool {
+                    self.scopes.pop();
+                    return Err(self.mismatch(&Type::Bool, &g.ty, span));
+                }
+                Some(g)
+            }
+            None => None,
+        };
+        let cond = match (test, guard) {
+            (None, None) => None,
+            (Some(t), None) => Some(t),
+            (None, Some(g)) => Some(g),
+            (Some(t), Some(g)) => Some(self.emit1(OpKind::Binary(BinOp::And), &[id(&t), id(&g)], Type::Bool, span)),
+        };
+        let result = match cond {
+            // An irrefutable arm, or the last arm of an exhaustive match, takes everything left.
+            None => self.expr(&arm.body, expected),
+            Some(_) if last => self.expr(&arm.body, expected),
+            Some(c) => self.if_else_lowered(id(&c), |me| me.expr(&arm.body, expected), |me, ty| {
+                me.match_arms(scrutinee, rest, ty.or(expected), span)
+            }, span),
+        };
+        self.scopes.pop();
+        result
+    }
+
+    /// Builds `if cond { then } else { els }` from two lowering closures; the else arm is told
+    /// the then arm's type for literal inference.
+    fn if_else_lowered(
+        &mut self,
+        cond: ValueId,
+        then: impl FnOnce(&mut Self) -> Lowered<Val>,
+        els: impl FnOnce(&mut Self, Option<&Type>) -> Lowered<Val>,
+        span: Span,
+    ) -> Lowered<Val> {
+        self.regions.push(Region::default());
+        let t = then(self);
+        let then_done = self.terminated();
+        let mut then_region = self.regions.pop().unwrap_or_default();
+        let t = t?;
+        self.regions.push(Region::default());
+        let hint = if then_done { None } else { Some(t.ty.clone()) };
+        let e = els(self, hint.as_ref());
+        let else_done = self.terminated();
+        let mut else_region = self.regions.pop().unwrap_or_default();
+        let e = e?;
+        let ty = if then_done { e.ty.clone() } else { t.ty.clone() };
+        if !then_done && !else_done && e.ty != ty {
+            return Err(self.error(
+                Diagnostic::new(RK_MISMATCHED_TYPES, "`match` arms have incompatible types")
+                    .at(span, format!("expected `{ty}`, found `{}`", e.ty)),
+            ));
+        }
+        let loc = Loc { line: span.line(), col: span.col() };
+        let results = if ty == Type::Unit {
+            vec![]
+        } else {
+            for (region, (v, done)) in [(&mut then_region, (&t, then_done)), (&mut else_region, (&e, else_done))] {
+                if !done {
+                    region.ops.push(Op { kind: OpKind::Yield, operands: v.id.into_iter().collect(), results: vec![], regions: vec![], loc });
+                }
+            }
+            vec![self.func.new_value(ty.clone())]
+        };
+        let result = results.first().copied();
+        self.push_if(cond, vec![then_region, else_region], results, span);
+        Ok(Val { id: result, ty })
+    }
+
+    /// The `bool` that says whether `pat` matches `scrutinee`; `None` when it always does.
+    fn pattern_test(&mut self, scrutinee: &Val, pat: &syn::Pat) -> Lowered<Option<Val>> {
+        let span = span_of(pat);
+        match pat {
+            syn::Pat::Wild(_) => Ok(None),
+            syn::Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() && p.mutability.is_none() => Ok(None),
+            syn::Pat::Paren(p) => self.pattern_test(scrutinee, &p.pat),
+            syn::Pat::Or(o) => {
+                let mut acc: Option<Val> = None;
+                for case in &o.cases {
+                    let Some(t) = self.pattern_test(scrutinee, case)? else { return Ok(None) };
+                    acc = Some(match acc {
+                        None => t,
+                        Some(a) => self.emit1(OpKind::Binary(BinOp::Or), &[id(&a), id(&t)], Type::Bool, span),
+                    });
+                }
+                Ok(acc)
+            }
+            syn::Pat::Lit(l) => {
+                let v = self.pattern_literal(&l.lit, false, &scrutinee.ty, span)?;
+                Ok(Some(self.emit1(OpKind::Cmp(CmpOp::Eq), &[id(scrutinee), id(&v)], Type::Bool, span)))
+            }
+            syn::Pat::Range(r) => {
+                let mut acc: Option<Val> = None;
+                if let Some(lo) = &r.start {
+                    let lo = self.pattern_bound(lo, &scrutinee.ty)?;
+                    acc = Some(self.emit1(OpKind::Cmp(CmpOp::Ge), &[id(scrutinee), id(&lo)], Type::Bool, span));
+                }
+                if let Some(hi) = &r.end {
+                    let hi = self.pattern_bound(hi, &scrutinee.ty)?;
+                    let op = if matches!(r.limits, syn::RangeLimits::Closed(_)) { CmpOp::Le } else { CmpOp::Lt };
+                    let t = self.emit1(OpKind::Cmp(op), &[id(scrutinee), id(&hi)], Type::Bool, span);
+                    acc = Some(match acc {
+                        None => t,
+                        Some(a) => self.emit1(OpKind::Binary(BinOp::And), &[id(&a), id(&t)], Type::Bool, span),
+                    });
+                }
+                Ok(acc)
+            }
+            other => Err(self.unsupported_pattern(other)),
+        }
+    }
+
+    fn pattern_bound(&mut self, e: &syn::Expr, ty: &Type) -> Lowered<Val> {
+        let v = self.expr(e, Some(ty))?;
+        if v.ty != *ty {
+            return Err(self.mismatch(ty, &v.ty, span_of(e)));
+        }
+        Ok(v)
+    }
+
+    fn pattern_literal(&mut self, lit: &syn::Lit, negate: bool, ty: &Type, span: Span) -> Lowered<Val> {
+        let v = self.literal(lit, negate, Some(ty), span)?;
+        if v.ty != *ty {
+            return Err(self.mismatch(ty, &v.ty, span));
+        }
+        Ok(v)
     }
 
     fn unsupported_pattern(&mut self, pat: &syn::Pat) -> Reported {
@@ -346,17 +897,13 @@ impl<'d> FnLowerer<'d> {
                 self.load(place, span)
             }
             syn::Expr::Assign(a) => self.assign(&a.left, &a.right, None, span),
-            syn::Expr::Return(r) => {
-                if let Some(v) = &r.expr {
-                    return Err(self.error(
-                        Diagnostic::new(RK_KERNEL_RETURNS_VALUE, "kernels cannot return a value")
-                            .at(span_of(v), "this value would be returned")
-                            .note("a kernel's results go through its pointer arguments"),
-                    ));
-                }
-                self.emit(OpKind::Return, &[], None, span);
-                Ok(Val::unit())
-            }
+            syn::Expr::Return(r) => self.return_expr(r, span),
+            syn::Expr::Loop(l) => self.loop_expr(l, expected),
+            syn::Expr::While(w) => self.while_expr(w),
+            syn::Expr::ForLoop(f) => self.for_expr(f),
+            syn::Expr::Break(b) => self.break_expr(b, span),
+            syn::Expr::Continue(c) => self.continue_expr(c, span),
+            syn::Expr::Match(m) => self.match_expr(m, expected),
             syn::Expr::Tuple(t) if t.elems.is_empty() => Ok(Val::unit()),
             syn::Expr::Closure(_) => Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_EXPR, "closures are not supported in kernels")
@@ -394,7 +941,14 @@ impl<'d> FnLowerer<'d> {
                         _ => Type::Int(IntTy::I32),
                     }
                 };
-                let Ok(magnitude) = i.base10_parse::<u128>() else {
+                // syn gives a negative literal of a pattern (`-64..=-33`) as one literal
+                // whose digits start with `-`.
+                let digits = i.base10_digits();
+                let (negate, digits) = match digits.strip_prefix('-') {
+                    Some(d) => (!negate, d),
+                    None => (negate, digits),
+                };
+                let Ok(magnitude) = digits.parse::<u128>() else {
                     return Err(self.out_of_range(i.base10_digits(), &ty, span));
                 };
                 match &ty {
@@ -424,7 +978,7 @@ impl<'d> FnLowerer<'d> {
                         _ => Type::Float(FloatTy::F64),
                     },
                 };
-                let x: f64 = match f.base10_parse() {
+                let x: f64 = match f.base10_digits().parse() {
                     Ok(x) => x,
                     Err(_) => return Err(self.out_of_range(f.base10_digits(), &ty, span)),
                 };
@@ -463,10 +1017,16 @@ impl<'d> FnLowerer<'d> {
         let span = span_of(p);
         if let Some(ident) = p.path.get_ident() {
             let name = ident.to_string();
-            match self.lookup(&name) {
-                Some(Some(v)) => return Ok(v.clone()),
+            match self.lookup(&name).cloned() {
+                Some(Some(Binding::Value(v))) => return Ok(v),
+                Some(Some(Binding::Slot { slot, ty })) => {
+                    return Ok(self.emit1(OpKind::Read, &[slot], ty, span));
+                }
                 Some(None) => return Err(Reported),
                 None => {}
+            }
+            if let Some((ty, expr)) = self.prog.constant(&name) {
+                return self.const_item(&name, &ty, &expr, span);
             }
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
@@ -474,7 +1034,7 @@ impl<'d> FnLowerer<'d> {
             ));
         }
         Err(self.error(
-            Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{}` in kernels", snippet(self.source, span_of(&p.path))))
+            Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{}` in kernels", snippet(self.prog.source, span_of(&p.path))))
                 .at(span, "paths to host items cannot be used in kernels"),
         ))
     }
@@ -677,7 +1237,7 @@ impl<'d> FnLowerer<'d> {
 
     fn cast(&mut self, c: &syn::ExprCast) -> Lowered<Val> {
         let span = span_of(c);
-        let to = lower_type(&c.ty, self.source, self.diags)?;
+        let to = self.lower_type(&c.ty)?;
         let v = self.expr(&c.expr, None)?;
         if !(to.is_numeric() && (v.ty.is_numeric() || v.ty == Type::Bool)) {
             return Err(self.error(
@@ -768,11 +1328,139 @@ impl<'d> FnLowerer<'d> {
             self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
             return Ok(self.emit1(OpKind::Geometry(geometry, dim), &[], Type::U32, span));
         }
-        Err(self.error(
-            Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("cannot find function `{}` for kernels", snippet(self.source, span_of(&p.path))))
-                .at(span_of(&c.func), "not a builtin rkc knows")
-                .note("builtins: thread_idx_{x,y,z}, block_idx_{x,y,z}, block_dim_{x,y,z}, grid_dim_{x,y,z}"),
-        ))
+        let Some(item) = self.prog.function(&name) else {
+            return Err(self.error(
+                Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("cannot find function `{}` for kernels", snippet(self.prog.source, span_of(&p.path))))
+                    .at(span_of(&c.func), "not a function of this file, nor a builtin rkc knows")
+                    .note("kernels can call the functions of their own file and the builtins thread_idx_{x,y,z}, block_idx_{x,y,z}, block_dim_{x,y,z}, grid_dim_{x,y,z}"),
+            ));
+        };
+        self.device_call(item, c, p, &name, span)
+    }
+
+    /// A call of a function of the file: arguments checked against its parameters, generic
+    /// parameters inferred from the arguments (or given with `::<>`), the instance queued.
+    fn device_call(&mut self, item: &'s syn::ItemFn, c: &syn::ExprCall, p: &syn::ExprPath, name: &str, span: Span) -> Lowered<Val> {
+        if is_kernel_item(item) {
+            return Err(self.error(
+                Diagnostic::new(RK_CALL_KERNEL, format!("the kernel `{name}` cannot be called from a kernel"))
+                    .at(span_of(&c.func), "kernels are launched with `offload!`, not called")
+                    .help("move the shared code into a plain function that both kernels call"),
+            ));
+        }
+        if item.sig.unsafety.is_some() {
+            self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+        }
+        if self.prog.is_ambiguous(name) {
+            return Err(self.error(
+                Diagnostic::new(RK_AMBIGUOUS_FUNCTION, format!("more than one function is named `{name}`"))
+                    .at(span_of(&c.func), "rkc cannot tell which one is meant")
+                    .help("give the functions of kernels.rs distinct names"),
+            ));
+        }
+        let n_params = item.sig.inputs.len();
+        if c.args.len() != n_params {
+            return Err(self.error(
+                Diagnostic::new(RK_ARGUMENT_COUNT, format!("this function takes {n_params} argument{} but {} {} supplied", if n_params == 1 { "" } else { "s" }, c.args.len(), if c.args.len() == 1 { "argument was" } else { "arguments were" }))
+                    .at(span, format!("expected {n_params}"))
+                    .with_secondary(Span::from_pm2(item.sig.ident.span()), "defined here"),
+            ));
+        }
+        let generics: Vec<&syn::GenericParam> = item.sig.generics.params.iter().collect();
+        let mut subst = Subst::default();
+        // Explicit `f::<T, N>(...)` arguments first.
+        if let Some(syn::PathArguments::AngleBracketed(args)) = p.path.segments.last().map(|s| &s.arguments) {
+            for (param, arg) in generics.iter().zip(&args.args) {
+                match (param, arg) {
+                    (syn::GenericParam::Type(t), syn::GenericArgument::Type(ty)) => {
+                        let ty = self.lower_type(ty)?;
+                        subst.types.push((t.ident.to_string(), ty));
+                    }
+                    (syn::GenericParam::Const(k), syn::GenericArgument::Const(e)) => {
+                        let v = self.expr(e, Some(&Type::USIZE))?;
+                        match self.func_const_value(&v) {
+                            Some(n) => subst.consts.push((k.ident.to_string(), n)),
+                            None => {
+                                return Err(self.error(
+                                    Diagnostic::new(RK_UNSUPPORTED_EXPR, "const generic arguments must be integer literals or constants")
+                                        .at(span_of(e), "not a constant rkc can evaluate"),
+                                ));
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(self.error(
+                            Diagnostic::new(RK_UNSUPPORTED_EXPR, "this generic argument is not supported")
+                                .at(span_of(arg), "expected a type or an integer"),
+                        ));
+                    }
+                }
+            }
+        }
+        // A non-generic function's signature comes first, so that errors in it are reported
+        // as the callee's, with its call path.
+        let caller = self.func.name.clone();
+        if generics.is_empty() {
+            self.prog.instance(item, Subst::default(), &caller)?;
+        }
+        // Then the arguments: each is lowered with its parameter's type when that type is
+        // already known, and unified with it otherwise. Errors in the parameter types are left
+        // to the instance's signature, which reports them with the call path.
+        let mut args = Vec::new();
+        for (input, arg) in item.sig.inputs.iter().zip(&c.args) {
+            let syn::FnArg::Typed(pt) = input else { return Err(Reported) };
+            let known = if mentions_generic(&pt.ty, &generics, &subst) {
+                None
+            } else {
+                lower_type(&pt.ty, self.prog.source, &subst, &mut Vec::new()).ok()
+            };
+            let v = self.expr(arg, known.as_ref())?;
+            if known.is_none() {
+                unify(&pt.ty, &v.ty, &generics, &mut subst);
+            }
+            args.push((v, arg));
+        }
+        for g in &generics {
+            let (name, bound) = match g {
+                syn::GenericParam::Type(t) => (t.ident.to_string(), subst.ty(&t.ident.to_string()).is_some()),
+                syn::GenericParam::Const(k) => (k.ident.to_string(), subst.constant(&k.ident.to_string()).is_some()),
+                syn::GenericParam::Lifetime(_) => continue,
+            };
+            if !bound {
+                return Err(self.error(
+                    Diagnostic::new(RK_CANNOT_INFER, format!("cannot infer the generic parameter `{name}` of `{}`", item.sig.ident))
+                        .at(span, "cannot infer")
+                        .help(format!("give it explicitly: `{}::<...>(...)`", item.sig.ident)),
+                ));
+            }
+        }
+        // Generic parameters are listed in declaration order, whatever order inferred them.
+        let order: Vec<String> = generics.iter().filter_map(|g| match g {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(k) => Some(k.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        }).collect();
+        subst.types.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
+        subst.consts.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
+        let (instance, sig) = self.prog.instance(item, subst, &caller)?;
+        for ((v, arg), ty) in args.iter().zip(&sig.params) {
+            if v.ty != *ty {
+                return Err(self.mismatch(ty, &v.ty, span_of(*arg)));
+            }
+        }
+        let operands: Vec<ValueId> = args.iter().map(|(v, _)| id(v)).collect();
+        let result = if sig.ret == Type::Unit { None } else { Some(sig.ret.clone()) };
+        let id = self.emit(OpKind::Call { callee: instance }, &operands, result, span);
+        Ok(Val { id, ty: sig.ret })
+    }
+
+    /// The value of a constant that the front end just emitted, if it is one.
+    fn func_const_value(&self, v: &Val) -> Option<u64> {
+        let id = v.id?;
+        self.regions.iter().flat_map(|r| r.ops.iter()).find_map(|op| match (&op.kind, op.results.first()) {
+            (OpKind::Const(Literal::Int(n)), Some(r)) if *r == id => Some(*n),
+            _ => None,
+        })
     }
 
     fn method_call(&mut self, m: &syn::ExprMethodCall) -> Lowered<Val> {
@@ -783,10 +1471,10 @@ impl<'d> FnLowerer<'d> {
                 // `(*x).len()` on a pointer to an array is the array's constant length; nothing is
                 // read, and no unsafe is needed beyond what the deref itself needs.
                 let place = self.place(&m.receiver)?;
-                if let Some(Type::Array { len, .. }) = self.func.ty(place).and_then(Type::pointee).cloned() {
+                if let Some(Type::Array { len, .. }) = self.place_pointee(place) {
                     return Ok(self.emit1(OpKind::Const(Literal::Int(len)), &[], Type::USIZE, span));
                 }
-                let ty = self.func.ty(place).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
+                let ty = self.place_pointee(place).unwrap_or(Type::Unit);
                 Err(self.error(
                     Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method named `len` found for `{ty}`"))
                         .at(span_of(&m.method), "method not found"),
@@ -815,11 +1503,57 @@ impl<'d> FnLowerer<'d> {
         }
     }
 
-    /// Lowers a place expression (`*p`, `(*p)[i]`) to a pointer to it.
-    fn place(&mut self, e: &syn::Expr) -> Lowered<ValueId> {
+    /// The value of a `const` item, lowered where it is used (its expression is constant, so
+    /// LLVM folds it).
+    fn const_item(&mut self, name: &str, ty: &syn::Type, expr: &syn::Expr, span: Span) -> Lowered<Val> {
+        if self.prog.const_depth > 32 {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the constant `{name}` refers to itself"))
+                    .at(span, "used here"),
+            ));
+        }
+        let ty = self.lower_type(ty)?;
+        self.prog.const_depth += 1;
+        let v = self.expr(expr, Some(&ty));
+        self.prog.const_depth -= 1;
+        let v = v?;
+        if v.ty != ty {
+            return Err(self.mismatch(&ty, &v.ty, span_of(expr)));
+        }
+        Ok(v)
+    }
+
+    fn place_pointee(&self, place: Place) -> Option<Type> {
+        match place {
+            Place::Ptr(p) => self.func.ty(p).and_then(Type::pointee).cloned(),
+            Place::Slot(s) => match self.func.ty(s) {
+                Some(Type::Slot(t)) => Some((**t).clone()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Lowers a place expression (`*p`, `(*p)[i]`, a `let mut` variable).
+    fn place(&mut self, e: &syn::Expr) -> Lowered<Place> {
         let span = span_of(e);
         match e {
             syn::Expr::Paren(p) => self.place(&p.expr),
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                match self.lookup(&name).cloned() {
+                    Some(Some(Binding::Slot { slot, .. })) => Ok(Place::Slot(slot)),
+                    Some(Some(Binding::Value(_))) => Err(self.error(
+                        Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign twice to immutable variable `{name}`"))
+                            .at(span, "cannot assign twice to immutable variable")
+                            .help(format!("declare it mutable: `let mut {name}`")),
+                    )),
+                    Some(None) => Err(Reported),
+                    None => Err(self.error(
+                        Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
+                            .at(span, "not found in this scope"),
+                    )),
+                }
+            }
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 let p = self.expr(expr, None)?;
                 if p.ty.pointee().is_none() {
@@ -829,10 +1563,18 @@ impl<'d> FnLowerer<'d> {
                     ));
                 }
                 self.require_unsafe(span, "dereference of raw pointer")?;
-                Ok(id(&p))
+                Ok(Place::Ptr(id(&p)))
             }
             syn::Expr::Index(ix) => {
-                let base = self.place(&ix.expr)?;
+                let base = match self.place(&ix.expr)? {
+                    Place::Ptr(p) => p,
+                    Place::Slot(_) => {
+                        return Err(self.error(
+                            Diagnostic::new(RK_MISMATCHED_TYPES, "only arrays behind pointers can be indexed")
+                                .at(span_of(&ix.expr), "not an array"),
+                        ));
+                    }
+                };
                 let base_ty = self.func.ty(base).cloned().unwrap_or(Type::Unit);
                 let (mutable, elem, len) = match &base_ty {
                     Type::Ptr { mutable, pointee } => match pointee.as_ref() {
@@ -857,11 +1599,11 @@ impl<'d> FnLowerer<'d> {
                 let n = self.emit1(OpKind::Const(Literal::Int(len)), &[], Type::USIZE, span);
                 self.emit(OpKind::BoundsCheck, &[id(&i), id(&n)], None, span);
                 let p = self.emit1(OpKind::ElemPtr, &[base, id(&i)], Type::ptr(mutable, elem), span);
-                Ok(id(&p))
+                Ok(Place::Ptr(id(&p)))
             }
             _ => Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_EXPR, "this expression is not a place rkc can read or write")
-                    .at(span, "expected `*pointer` or `(*pointer)[index]`"),
+                    .at(span, "expected a `let mut` variable, `*pointer` or `(*pointer)[index]`"),
             )),
         }
     }
@@ -871,6 +1613,10 @@ impl<'d> FnLowerer<'d> {
     fn place_type(&self, e: &syn::Expr) -> Option<Type> {
         match e {
             syn::Expr::Paren(p) => self.place_type(&p.expr),
+            syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string())? {
+                Some(Binding::Slot { ty, .. }) => Some(ty.clone()),
+                _ => None,
+            },
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 self.value_type(expr)?.pointee().cloned()
             }
@@ -886,21 +1632,30 @@ impl<'d> FnLowerer<'d> {
     fn value_type(&self, e: &syn::Expr) -> Option<Type> {
         match e {
             syn::Expr::Paren(p) => self.value_type(&p.expr),
-            syn::Expr::Path(p) => self.lookup(&p.path.get_ident()?.to_string())?.as_ref().map(|v| v.ty.clone()),
+            syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string())? {
+                Some(Binding::Value(v)) => Some(v.ty.clone()),
+                Some(Binding::Slot { ty, .. }) => Some(ty.clone()),
+                None => None,
+            },
             syn::Expr::MethodCall(m) if m.method == "add" || m.method == "offset" => self.value_type(&m.receiver),
             _ => None,
         }
     }
 
-    fn load(&mut self, place: ValueId, span: Span) -> Lowered<Val> {
-        let ty = self.func.ty(place).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
-        if !ty.is_scalar() {
-            return Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("a whole `{ty}` cannot be read into a value yet"))
-                    .at(span, "read its elements one by one"),
-            ));
+    fn load(&mut self, place: Place, span: Span) -> Lowered<Val> {
+        let ty = self.place_pointee(place).unwrap_or(Type::Unit);
+        match place {
+            Place::Slot(slot) => Ok(self.emit1(OpKind::Read, &[slot], ty, span)),
+            Place::Ptr(p) => {
+                if !ty.is_scalar() {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("a whole `{ty}` cannot be read into a value yet"))
+                            .at(span, "read its elements one by one"),
+                    ));
+                }
+                Ok(self.emit1(OpKind::Load, &[p], ty, span))
+            }
         }
-        Ok(self.emit1(OpKind::Load, &[place], ty, span))
     }
 
     /// `place = value` and `place op= value`. As in Rust for primitive operands, the value is
@@ -913,13 +1668,12 @@ impl<'d> FnLowerer<'d> {
         };
         let r = self.expr(right, rhs_expected)?;
         let place = self.place(left)?;
-        let (mutable, ty) = match self.func.ty(place) {
-            Some(Type::Ptr { mutable, pointee }) => (*mutable, (**pointee).clone()),
-            _ => return Err(Reported),
-        };
-        if !mutable {
+        let ty = self.place_pointee(place).unwrap_or(Type::Unit);
+        if let Place::Ptr(p) = place
+            && matches!(self.func.ty(p), Some(Type::Ptr { mutable: false, .. }))
+        {
             return Err(self.error(
-                Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot assign to `{}`, which is behind a `*const` pointer", snippet(self.source, span_of(left))))
+                Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot assign to `{}`, which is behind a `*const` pointer", snippet(self.prog.source, span_of(left))))
                     .at(span_of(left), "cannot assign")
                     .help("declare the kernel parameter as `*mut`"),
             ));
@@ -937,7 +1691,10 @@ impl<'d> FnLowerer<'d> {
                 self.emit1(OpKind::Binary(op), &[id(&old), id(&r)], ty, span)
             }
         };
-        self.emit(OpKind::Store, &[id(&value), place], None, span);
+        match place {
+            Place::Ptr(p) => self.emit(OpKind::Store, &[id(&value), p], None, span),
+            Place::Slot(slot) => self.emit(OpKind::Write, &[id(&value), slot], None, span),
+        };
         Ok(Val::unit())
     }
 }
@@ -1000,4 +1757,106 @@ pub fn geometry_builtin(name: &str) -> Option<(Geometry, Dim)> {
         _ => return None,
     };
     Some((geometry, dim))
+}
+
+/// The unsigned integer type of the same width.
+fn unsigned_of(ty: &Type) -> Type {
+    match ty {
+        Type::Int(t) => Type::Int(match t.bits() {
+            8 => IntTy::U8,
+            16 => IntTy::U16,
+            32 => IntTy::U32,
+            _ if *t == IntTy::Isize || *t == IntTy::Usize => IntTy::Usize,
+            _ => IntTy::U64,
+        }),
+        other => other.clone(),
+    }
+}
+
+fn pattern_is_irrefutable(p: &syn::Pat) -> bool {
+    match p {
+        syn::Pat::Wild(_) => true,
+        syn::Pat::Ident(i) => i.subpat.is_none(),
+        syn::Pat::Paren(p) => pattern_is_irrefutable(&p.pat),
+        syn::Pat::Or(o) => o.cases.iter().any(pattern_is_irrefutable),
+        _ => false,
+    }
+}
+
+fn pattern_matches_bool(p: &syn::Pat, b: bool) -> bool {
+    match p {
+        syn::Pat::Lit(syn::PatLit { lit: syn::Lit::Bool(l), .. }) => l.value == b,
+        syn::Pat::Paren(p) => pattern_matches_bool(&p.pat, b),
+        syn::Pat::Or(o) => o.cases.iter().any(|c| pattern_matches_bool(c, b)),
+        other => pattern_is_irrefutable(other),
+    }
+}
+
+/// The name a match arm binds the scrutinee to (`x => ...`), if any.
+fn pattern_binding(p: &syn::Pat) -> Option<String> {
+    match p {
+        syn::Pat::Ident(i) if i.subpat.is_none() => Some(i.ident.to_string()),
+        syn::Pat::Paren(p) => pattern_binding(&p.pat),
+        _ => None,
+    }
+}
+
+fn is_kernel_item(f: &syn::ItemFn) -> bool {
+    f.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel"))
+}
+
+fn generic_names(generics: &[&syn::GenericParam]) -> Vec<String> {
+    generics
+        .iter()
+        .filter_map(|g| match g {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(k) => Some(k.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
+}
+
+/// Whether a parameter type mentions a generic parameter that is not bound yet.
+fn mentions_generic(ty: &syn::Type, generics: &[&syn::GenericParam], subst: &Subst) -> bool {
+    let names = generic_names(generics);
+    let unbound = |n: &str| names.iter().any(|g| g == n) && subst.ty(n).is_none() && subst.constant(n).is_none();
+    match ty {
+        syn::Type::Path(p) => p.path.get_ident().is_some_and(|i| unbound(&i.to_string())),
+        syn::Type::Ptr(p) => mentions_generic(&p.elem, generics, subst),
+        syn::Type::Paren(p) => mentions_generic(&p.elem, generics, subst),
+        syn::Type::Array(a) => {
+            mentions_generic(&a.elem, generics, subst)
+                || matches!(&a.len, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| unbound(&i.to_string())))
+        }
+        _ => false,
+    }
+}
+
+/// Binds the generic parameters in `pattern` so that it becomes `actual`, where it can.
+fn unify(pattern: &syn::Type, actual: &Type, generics: &[&syn::GenericParam], subst: &mut Subst) {
+    let names = generic_names(generics);
+    match (pattern, actual) {
+        (syn::Type::Path(p), t) => {
+            if let Some(i) = p.path.get_ident() {
+                let n = i.to_string();
+                if names.contains(&n) && subst.ty(&n).is_none() {
+                    subst.types.push((n, t.clone()));
+                }
+            }
+        }
+        (syn::Type::Paren(p), t) => unify(&p.elem, t, generics, subst),
+        (syn::Type::Ptr(p), Type::Ptr { pointee, .. }) => unify(&p.elem, pointee, generics, subst),
+        (syn::Type::Array(a), Type::Array { elem, len }) => {
+            unify(&a.elem, elem, generics, subst);
+            if let syn::Expr::Path(p) = &a.len
+                && let Some(i) = p.path.get_ident()
+            {
+                let n = i.to_string();
+                if names.contains(&n) && subst.constant(&n).is_none() {
+                    subst.consts.push((n, *len));
+                }
+            }
+        }
+        _ => {}
+    }
 }

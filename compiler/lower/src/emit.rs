@@ -28,6 +28,7 @@ pub fn mlir_type(ty: &Type) -> String {
         Type::Float(f) => f.name().into(),
         Type::Ptr { .. } => "!llvm.ptr<1>".into(),
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
+        Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
     }
 }
 
@@ -40,6 +41,11 @@ struct FuncEmitter<'f> {
     block: Vec<String>,
     n_blocks: usize,
     n_temps: usize,
+    /// `gpu.func` private attributions, one per `rk.var`: per-thread memory that each target
+    /// places in its own private address space, and that LLVM promotes to registers.
+    private: Vec<String>,
+    /// The enclosing loops' header and exit labels and result types, innermost last.
+    loops: Vec<(String, String, Vec<String>)>,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -51,6 +57,8 @@ impl<'f> FuncEmitter<'f> {
             block: Vec::new(),
             n_blocks: 0,
             n_temps: 0,
+            private: Vec::new(),
+            loops: Vec::new(),
         }
     }
 
@@ -61,11 +69,22 @@ impl<'f> FuncEmitter<'f> {
             .iter()
             .map(|p| format!("{}: {}", v(p.value), self.ty(p.value)))
             .collect();
-        let _ = writeln!(out, "    gpu.func @{}({}) kernel {{", self.func.name, params.join(", "));
+        // The index 0 that every slot access uses; folded away when unused.
+        self.line(format!("{ZERO_INDEX} = arith.constant 0 : index"));
         self.region(&self.func.body);
         self.flush();
+        let private = if self.private.is_empty() {
+            String::new()
+        } else {
+            format!(" private({})", self.private.join(", "))
+        };
+        let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
         out.push_str(&self.text);
         out.push_str("    }\n");
+    }
+
+    fn slot_type(&self, slot: ValueId) -> String {
+        mlir_type(self.rk_ty(slot))
     }
 
     fn ty(&self, value: ValueId) -> String {
@@ -199,7 +218,62 @@ impl<'f> FuncEmitter<'f> {
                 // Handled by `if_op`, which knows the join block.
             }
             OpKind::Return => self.line("gpu.return".into()),
+            OpKind::Var => {
+                let ty = self.slot_type(op.results[0]);
+                self.private.push(format!("{res}: {ty}"));
+            }
+            OpKind::Read => {
+                let ty = self.slot_type(op.operands[0]);
+                self.line(format!("{res} = memref.load {}[{ZERO_INDEX}] : {ty}", arg(0)));
+            }
+            OpKind::Write => {
+                let ty = self.slot_type(op.operands[1]);
+                self.line(format!("memref.store {}, {}[{ZERO_INDEX}] : {ty}", arg(0), arg(1)));
+            }
+            OpKind::Loop => self.loop_op(op),
+            OpKind::Break { depth } | OpKind::Continue { depth } => {
+                let Some((header, exit, tys)) = self.loops.len().checked_sub(*depth as usize + 1).map(|k| self.loops[k].clone()) else {
+                    return;
+                };
+                if matches!(op.kind, OpKind::Continue { .. }) {
+                    self.line(format!("cf.br {header}"));
+                } else if op.operands.is_empty() {
+                    self.line(format!("cf.br {exit}"));
+                } else {
+                    let vals: Vec<String> = op.operands.iter().map(|x| v(*x)).collect();
+                    self.line(format!("cf.br {exit}({} : {})", vals.join(", "), tys.join(", ")));
+                }
+            }
+            OpKind::Call { callee } => {
+                // The rk pipeline inlines every call before lowering (see rkc_rk::passes); a
+                // call here would be a driver bug, and MLIR's verifier would reject the module.
+                self.line(format!("// unexpected call to @{callee}: device functions are inlined before lowering"));
+            }
         }
+    }
+
+    /// `rk.loop`: a header block that the body re-enters, and an exit block whose arguments
+    /// are the loop's results.
+    fn loop_op(&mut self, op: &'f Op) {
+        let (header, exit) = (self.new_label(), self.new_label());
+        let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
+        self.line(format!("cf.br {header}"));
+        self.start_block(format!("{header}:"));
+        self.loops.push((header.clone(), exit.clone(), tys.clone()));
+        if let Some(body) = op.regions.first() {
+            self.region(body);
+            if body.falls_through() {
+                self.line(format!("cf.br {header}"));
+            }
+        }
+        self.loops.pop();
+        let header_line = if op.results.is_empty() {
+            format!("{exit}:")
+        } else {
+            let args: Vec<String> = op.results.iter().zip(&tys).map(|(r, t)| format!("{}: {t}", v(*r))).collect();
+            format!("{exit}({}):", args.join(", "))
+        };
+        self.start_block(header_line);
     }
 
     /// Continues only when `ok` holds; otherwise the thread panics (a trap, which the driver
@@ -357,7 +431,7 @@ impl<'f> FuncEmitter<'f> {
             self.start_block(format!("{label}:"));
             self.region(region);
             match region.ops.last() {
-                Some(last) if last.kind == OpKind::Return => {}
+                Some(last) if last.kind.diverges() => {}
                 Some(last) if last.kind == OpKind::Yield && !last.operands.is_empty() => {
                     let vals: Vec<String> = last.operands.iter().map(|x| v(*x)).collect();
                     self.line(format!("cf.br {join_label}({} : {})", vals.join(", "), result_tys.join(", ")));
@@ -379,6 +453,9 @@ impl<'f> FuncEmitter<'f> {
         self.start_block(header);
     }
 }
+
+/// The name of the `index` constant 0 defined at the top of every kernel.
+const ZERO_INDEX: &str = "%zero_index";
 
 fn v(id: ValueId) -> String {
     format!("%v{}", id.0)

@@ -149,6 +149,20 @@ pub enum OpKind {
     If,
     Yield,
     Return,
+    /// A mutable local slot.
+    Var,
+    /// Reads a slot.
+    Read,
+    /// Writes a slot.
+    Write,
+    /// A loop: its region runs again whenever it ends or `rk.continue`s.
+    Loop,
+    /// Leaves the loop `depth` levels out (0 = innermost), with the loop's results.
+    Break { depth: u32 },
+    /// Starts the next iteration of the loop `depth` levels out.
+    Continue { depth: u32 },
+    /// Calls a device function of the module.
+    Call { callee: String },
 }
 
 impl OpKind {
@@ -170,12 +184,28 @@ impl OpKind {
             OpKind::If => "if",
             OpKind::Yield => "yield",
             OpKind::Return => "return",
+            OpKind::Var => "var",
+            OpKind::Read => "read",
+            OpKind::Write => "write",
+            OpKind::Loop => "loop",
+            OpKind::Break { .. } => "break",
+            OpKind::Continue { .. } => "continue",
+            OpKind::Call { .. } => "call",
         }
     }
 
     /// Whether the op ends a region: nothing may follow it there.
     pub fn is_terminator(&self) -> bool {
-        matches!(self, OpKind::Yield | OpKind::Return)
+        matches!(
+            self,
+            OpKind::Yield | OpKind::Return | OpKind::Break { .. } | OpKind::Continue { .. }
+        )
+    }
+
+    /// Whether the op transfers control out of its region somewhere other than to the op
+    /// after its parent (everything but `rk.yield` among terminators).
+    pub fn diverges(&self) -> bool {
+        matches!(self, OpKind::Return | OpKind::Break { .. } | OpKind::Continue { .. })
     }
 }
 
@@ -271,5 +301,9 @@ pub struct Module {
 impl Module {
     pub fn kernels(&self) -> impl Iterator<Item = &Func> {
         self.funcs.iter().filter(|f| f.kernel)
+    }
+
+    pub fn func(&self, name: &str) -> Option<&Func> {
+        self.funcs.iter().find(|f| f.name == name)
     }
 }

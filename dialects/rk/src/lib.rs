@@ -54,6 +54,7 @@
 //! that reasons about kernels (verifier, printer) works without LLVM.
 
 pub mod ir;
+pub mod passes;
 pub mod print;
 pub mod types;
 pub mod verify;

@@ -164,10 +164,45 @@ impl Printer<'_> {
                     let _ = write!(line, " -> {}", tys.join(", "));
                 }
             }
-            OpKind::Yield | OpKind::Return => {
+            OpKind::Yield | OpKind::Return | OpKind::Break { .. } | OpKind::Continue { .. } => {
+                if let OpKind::Break { depth } | OpKind::Continue { depth } = op.kind
+                    && depth > 0
+                {
+                    let _ = write!(line, " [{depth}]");
+                }
                 if !op.operands.is_empty() {
                     let tys: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
                     let _ = write!(line, " {operands} : {}", tys.join(", "));
+                }
+            }
+            OpKind::Var => {
+                let content = match op.results.first().and_then(|r| self.func.ty(*r)) {
+                    Some(Type::Slot(t)) => t.to_string(),
+                    _ => "<not a slot>".into(),
+                };
+                let _ = write!(line, " : {content}");
+            }
+            OpKind::Read => {
+                let _ = write!(line, " {operands} : {}", result_ty.unwrap_or_default());
+            }
+            OpKind::Write => {
+                let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
+                let _ = write!(line, " {operands} : {ty}");
+            }
+            OpKind::Loop => {
+                if !op.results.is_empty() {
+                    let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
+                    let _ = write!(line, " -> {}", tys.join(", "));
+                }
+            }
+            OpKind::Call { callee } => {
+                let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
+                let rets: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
+                let _ = write!(line, " @{callee}({operands}) : ({}) -> ", args.join(", "));
+                if rets.is_empty() {
+                    line.push_str("()");
+                } else {
+                    line.push_str(&rets.join(", "));
                 }
             }
         }

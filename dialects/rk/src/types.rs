@@ -114,6 +114,9 @@ pub enum Type {
     Ptr { mutable: bool, pointee: Box<Type> },
     /// `[T; N]`, reached through pointers.
     Array { elem: Box<Type>, len: u64 },
+    /// A function-local, mutable storage slot holding a `T` (a `let mut` variable). Slots are
+    /// an IR notion: they never appear in a kernel's signature.
+    Slot(Box<Type>),
 }
 
 impl Type {
@@ -143,6 +146,10 @@ impl Type {
         matches!(self, Type::Bool | Type::Int(_) | Type::Float(_))
     }
 
+    pub fn slot(content: Type) -> Type {
+        Type::Slot(Box::new(content))
+    }
+
     pub fn pointee(&self) -> Option<&Type> {
         match self {
             Type::Ptr { pointee, .. } => Some(pointee),
@@ -159,6 +166,7 @@ impl Type {
             Type::Float(t) => u64::from(t.bits() / 8),
             Type::Ptr { .. } => 8,
             Type::Array { elem, len } => elem.size_of().saturating_mul(*len),
+            Type::Slot(t) => t.size_of(),
         }
     }
 }
@@ -174,6 +182,7 @@ impl fmt::Display for Type {
                 write!(f, "*{} {pointee}", if *mutable { "mut" } else { "const" })
             }
             Type::Array { elem, len } => write!(f, "[{elem}; {len}]"),
+            Type::Slot(t) => write!(f, "slot<{t}>"),
         }
     }
 }

@@ -52,21 +52,26 @@ pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
                 message: "a function of this name is already defined".into(),
             });
         }
-        verify_func(func)?;
+        verify_func(module, func)?;
     }
     Ok(Verified { module })
 }
 
 struct Checker<'f> {
+    module: &'f Module,
     func: &'f Func,
     /// Values defined so far, for the single-definition rule.
     defined: HashSet<ValueId>,
+    /// The result types of the enclosing loops, innermost last.
+    loops: Vec<Vec<Type>>,
 }
 
-fn verify_func(func: &Func) -> Result<(), VerifyError> {
+fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
     let mut c = Checker {
+        module,
         func,
         defined: HashSet::new(),
+        loops: Vec::new(),
     };
     let mut scope = Vec::new();
     for p in &func.params {
@@ -89,8 +94,10 @@ fn verify_func(func: &Func) -> Result<(), VerifyError> {
 #[derive(Clone, Copy, PartialEq)]
 enum RegionKind {
     Body,
-    /// A region of an `rk.if` with these many results.
+    /// A region of an `rk.if`.
     IfArm,
+    /// The region of an `rk.loop`.
+    LoopBody,
 }
 
 impl Checker<'_> {
@@ -162,7 +169,7 @@ impl Checker<'_> {
                 op.results.len()
             )));
         }
-        if op.kind != OpKind::If && !op.regions.is_empty() {
+        if !matches!(op.kind, OpKind::If | OpKind::Loop) && !op.regions.is_empty() {
             return Err(self.err(op, "takes no regions"));
         }
         Ok(())
@@ -320,7 +327,7 @@ impl Checker<'_> {
                                 return Err(self.err(op, "a yield does not match the results"));
                             }
                         }
-                        Some(last) if last.kind == OpKind::Return => {}
+                        Some(last) if last.kind.diverges() => {}
                         _ if result_tys.is_empty() => {}
                         _ => {
                             return Err(self.err(op, "with results, each region must yield them"));
@@ -332,6 +339,68 @@ impl Checker<'_> {
             OpKind::Yield => {
                 if !op.results.is_empty() {
                     return Err(self.err(op, "has no results"));
+                }
+            }
+            OpKind::Var => {
+                self.expect_counts(op, 0, 1)?;
+                match self.ty(op.results[0]) {
+                    Type::Slot(t) if t.is_scalar() => {}
+                    other => return Err(self.err(op, format!("makes a slot of a scalar, not `{other}`"))),
+                }
+            }
+            OpKind::Read => {
+                self.expect_counts(op, 1, 1)?;
+                match operand(0) {
+                    Type::Slot(t) if *t == *self.ty(op.results[0]) => {}
+                    other => return Err(self.err(op, format!("reads a slot into its content type, not `{other}`"))),
+                }
+            }
+            OpKind::Write => {
+                self.expect_counts(op, 2, 0)?;
+                match operand(1) {
+                    Type::Slot(t) if *t == operand(0) => {}
+                    other => {
+                        return Err(self.err(op, format!("writes a `{}` into a slot of it, not into `{other}`", operand(0))));
+                    }
+                }
+            }
+            OpKind::Loop => {
+                if !op.operands.is_empty() || op.regions.len() != 1 {
+                    return Err(self.err(op, "takes no operands and one region"));
+                }
+                let result_tys: Vec<Type> = op.results.iter().map(|r| self.ty(*r).clone()).collect();
+                self.loops.push(result_tys);
+                let r = self.region(&op.regions[0], scope, RegionKind::LoopBody);
+                self.loops.pop();
+                r?;
+            }
+            OpKind::Break { depth } | OpKind::Continue { depth } => {
+                if !op.results.is_empty() {
+                    return Err(self.err(op, "has no results"));
+                }
+                let n = self.loops.len();
+                let Some(tys) = (*depth as usize).checked_add(1).filter(|d| *d <= n).map(|d| &self.loops[n - d]) else {
+                    return Err(self.err(op, format!("is not inside {} loop(s)", depth + 1)));
+                };
+                let given: Vec<Type> = op.operands.iter().map(|v| self.ty(*v).clone()).collect();
+                let expected: &[Type] = if matches!(op.kind, OpKind::Break { .. }) { tys } else { &[] };
+                if given != expected {
+                    return Err(self.err(op, "its operands do not match the loop's results"));
+                }
+            }
+            OpKind::Call { callee } => {
+                let Some(f) = self.module.func(callee) else {
+                    return Err(self.err(op, format!("calls @{callee}, which is not in the module")));
+                };
+                if f.kernel {
+                    return Err(self.err(op, format!("calls the kernel @{callee}; kernels are launched, not called")));
+                }
+                let params: Vec<&Type> = f.param_types().collect();
+                let args: Vec<&Type> = op.operands.iter().map(|v| self.ty(*v)).collect();
+                let rets: Vec<&Type> = op.results.iter().map(|r| self.ty(*r)).collect();
+                let expected_rets: Vec<&Type> = if f.ret == Type::Unit { vec![] } else { vec![&f.ret] };
+                if params != args || rets != expected_rets {
+                    return Err(self.err(op, format!("does not match the signature of @{callee}")));
                 }
             }
             OpKind::Return => {

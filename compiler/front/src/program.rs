@@ -1,0 +1,376 @@
+//! The file-level view: every function and constant of `kernels.rs`, the kernels, and the
+//! device functions they reach, lowered on demand (generic ones once per instance) with the
+//! call path from the kernel kept for diagnostics.
+
+use crate::codes::*;
+use crate::diag::{Diagnostic, Span, snippet};
+use crate::lower::{FnLowerer, Reported, Subst, lower_type};
+use rkc_rk::{Func, Loc, Type};
+use std::collections::{HashMap, VecDeque};
+use syn::spanned::Spanned;
+
+/// A device function instance waiting to be lowered.
+struct Pending<'s> {
+    instance: String,
+    item: &'s syn::ItemFn,
+    subst: Subst,
+    /// The calls that reach it, from the kernel: `["kernel", "f", "g"]`.
+    path: Vec<String>,
+}
+
+/// The signature of a lowered (or queued) function instance.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub params: Vec<Type>,
+    pub ret: Type,
+}
+
+pub struct Program<'s> {
+    pub source: &'s str,
+    pub diags: Vec<Diagnostic>,
+    fns: HashMap<String, Vec<&'s syn::ItemFn>>,
+    consts: HashMap<String, (syn::Type, syn::Expr)>,
+    instances: HashMap<String, Option<Signature>>,
+    queue: VecDeque<Pending<'s>>,
+    pub funcs: Vec<Func>,
+    /// The call path of the function being lowered (empty for a kernel).
+    path: Vec<String>,
+    /// Where each function instance is defined, for diagnostics about the call graph.
+    pub spans: HashMap<String, Span>,
+    pub const_depth: u32,
+}
+
+fn is_kernel(f: &syn::ItemFn) -> bool {
+    f.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel"))
+}
+
+fn span_of(node: &impl Spanned) -> Span {
+    Span::from_pm2(node.span())
+}
+
+impl<'s> Program<'s> {
+    pub fn new(source: &'s str, file: &'s syn::File) -> Program<'s> {
+        let mut prog = Program {
+            source,
+            diags: Vec::new(),
+            fns: HashMap::new(),
+            consts: HashMap::new(),
+            instances: HashMap::new(),
+            queue: VecDeque::new(),
+            funcs: Vec::new(),
+            path: Vec::new(),
+            spans: HashMap::new(),
+            const_depth: 0,
+        };
+        prog.collect(&file.items);
+        prog
+    }
+
+    /// Collects functions and constants at the top level and in inline modules.
+    fn collect(&mut self, items: &'s [syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Fn(f) => self.fns.entry(f.sig.ident.to_string()).or_default().push(f),
+                syn::Item::Const(c) => {
+                    self.consts.insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        self.collect(items);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The kernels, in source order.
+    pub fn kernels(file: &'s syn::File) -> Vec<&'s syn::ItemFn> {
+        fn walk<'a>(items: &'a [syn::Item], out: &mut Vec<&'a syn::ItemFn>) {
+            for item in items {
+                match item {
+                    syn::Item::Fn(f) if is_kernel(f) => out.push(f),
+                    syn::Item::Mod(m) => {
+                        if let Some((_, items)) = &m.content {
+                            walk(items, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&file.items, &mut out);
+        out
+    }
+
+    pub fn constant(&self, name: &str) -> Option<(syn::Type, syn::Expr)> {
+        self.consts.get(name).cloned()
+    }
+
+    /// The note that says how a device function is reached, when lowering one.
+    pub fn call_path_note(&self) -> Option<String> {
+        if self.path.len() < 2 {
+            return None;
+        }
+        Some(format!(
+            "`{}` is reached from the kernel `{}` through {}",
+            self.path.last().map(String::as_str).unwrap_or(""),
+            self.path[0],
+            self.path.join(" → ")
+        ))
+    }
+
+    /// Looks a called function up by name.
+    pub fn function(&self, name: &str) -> Option<&'s syn::ItemFn> {
+        self.fns.get(name).and_then(|v| v.first().copied())
+    }
+
+    /// Whether more than one function has this name (in different inline modules).
+    pub fn is_ambiguous(&self, name: &str) -> bool {
+        self.fns.get(name).is_some_and(|v| v.len() > 1)
+    }
+
+    /// The signature of an instance of `item` under `subst`, queueing its body for lowering
+    /// the first time it is asked for. `caller` is the function whose body makes the call.
+    pub fn instance(&mut self, item: &'s syn::ItemFn, subst: Subst, caller: &str) -> Result<(String, Signature), Reported> {
+        let instance = format!("{}{}", item.sig.ident, subst.suffix());
+        if let Some(sig) = self.instances.get(&instance) {
+            return sig.clone().map(|s| (instance, s)).ok_or(Reported);
+        }
+        let mut path = if self.path.is_empty() { vec![caller.to_string()] } else { self.path.clone() };
+        path.push(instance.clone());
+        // Errors in the signature belong to the callee: they carry its call path.
+        let saved = std::mem::replace(&mut self.path, path.clone());
+        let before = self.diags.len();
+        let sig = self.signature(item, &subst);
+        if let Some(note) = self.call_path_note() {
+            for d in &mut self.diags[before..] {
+                if !d.notes.contains(&note) {
+                    d.notes.push(note.clone());
+                }
+            }
+        }
+        self.path = saved;
+        self.instances.insert(instance.clone(), sig.clone().ok());
+        let sig = sig?;
+        self.spans.insert(instance.clone(), Span::from_pm2(item.sig.ident.span()));
+        self.queue.push_back(Pending { instance: instance.clone(), item, subst, path });
+        Ok((instance, sig))
+    }
+
+    /// A device function's parameter and return types under a substitution.
+    fn signature(&mut self, item: &'s syn::ItemFn, subst: &Subst) -> Result<Signature, Reported> {
+        let mut params = Vec::new();
+        let mut failed = false;
+        for input in &item.sig.inputs {
+            match input {
+                syn::FnArg::Typed(pt) => match lower_type(&pt.ty, self.source, subst, &mut self.diags) {
+                    Ok(t) => params.push(t),
+                    Err(_) => failed = true,
+                },
+                syn::FnArg::Receiver(r) => {
+                    self.push(
+                        Diagnostic::new(RK_UNSUPPORTED_ITEM, "methods are not supported in kernels yet")
+                            .at(span_of(r), "a `self` parameter"),
+                    );
+                    failed = true;
+                }
+            }
+        }
+        let ret = match &item.sig.output {
+            syn::ReturnType::Default => Type::Unit,
+            syn::ReturnType::Type(_, ret_ty) => match lower_type(ret_ty, self.source, subst, &mut self.diags) {
+                Ok(t) if matches!(t, Type::Array { .. }) => {
+                    self.push(
+                        Diagnostic::new(RK_UNSUPPORTED_TYPE, "device functions cannot return arrays yet")
+                            .at(span_of(ret_ty), "returns an array"),
+                    );
+                    failed = true;
+                    t
+                }
+                Ok(t) => t,
+                Err(_) => {
+                    failed = true;
+                    Type::Unit
+                }
+            },
+        };
+        if item.sig.asyncness.is_some() {
+            self.push(
+                Diagnostic::new(RK_ASYNC_KERNEL, "`async` functions cannot be called from kernels")
+                    .at(span_of(&item.sig), "declared `async`"),
+            );
+            failed = true;
+        }
+        if failed { Err(Reported) } else { Ok(Signature { params, ret }) }
+    }
+
+    fn push(&mut self, mut d: Diagnostic) {
+        if let Some(note) = self.call_path_note() {
+            d = d.note(note);
+        }
+        self.diags.push(d);
+    }
+
+    /// Lowers every queued device function, including those they queue in turn.
+    pub fn drain(&mut self) {
+        while let Some(p) = self.queue.pop_front() {
+            let saved = std::mem::replace(&mut self.path, p.path.clone());
+            if let Some(sig) = self.instances.get(&p.instance).cloned().flatten()
+                && let Ok(func) = self.lower_body(p.item, &p.instance, false, sig, p.subst)
+            {
+                self.funcs.push(func);
+            }
+            self.path = saved;
+        }
+    }
+
+    /// Lowers a kernel, after checking its signature.
+    pub fn lower_kernel(&mut self, item: &'s syn::ItemFn) -> Result<(), Reported> {
+        let sig = &item.sig;
+        let name = sig.ident.to_string();
+        let name_span = Span::from_pm2(sig.ident.span());
+        let before = self.diags.len();
+        if !sig.generics.params.is_empty() {
+            self.push(
+                Diagnostic::new(RK_GENERIC_KERNEL, format!("the kernel `{name}` cannot be generic"))
+                    .at(Span::from_pm2(sig.generics.span()), "generic parameters declared here")
+                    .with_secondary(name_span, "kernels are launched by name")
+                    .help("make the kernel non-generic and call a generic device function from it"),
+            );
+        }
+        if let Some(a) = &sig.asyncness {
+            self.push(
+                Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `async`"))
+                    .at(Span::from_pm2(a.span), "remove `async`"),
+            );
+        }
+        if let Some(c) = &sig.constness {
+            self.push(
+                Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `const`"))
+                    .at(Span::from_pm2(c.span), "remove `const`"),
+            );
+        }
+        if let Some(abi) = &sig.abi {
+            self.push(
+                Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot declare an ABI"))
+                    .at(span_of(abi), "`#[offload_kernel]` chooses the device ABI"),
+            );
+        }
+        if let syn::ReturnType::Type(_, ty) = &sig.output {
+            let is_unit = matches!(ty.as_ref(), syn::Type::Tuple(t) if t.elems.is_empty());
+            if !is_unit {
+                self.push(
+                    Diagnostic::new(RK_KERNEL_RETURNS_VALUE, format!("the kernel `{name}` cannot return a value"))
+                        .at(span_of(ty), "remove the return type")
+                        .note("a kernel's results go through its `*mut` pointer arguments"),
+                );
+            }
+        }
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            let syn::FnArg::Typed(pt) = input else {
+                self.push(
+                    Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot take `self`"))
+                        .at(span_of(input), "kernels are free functions"),
+                );
+                continue;
+            };
+            let ty_before = self.diags.len();
+            let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &mut self.diags) else {
+                // Say what upstream says ("type `X` cannot be offloaded"), with the span it lacks.
+                self.diags.truncate(ty_before);
+                self.push(
+                    Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", snippet(self.source, span_of(&pt.ty))))
+                        .at(span_of(&pt.ty), format!("the parameter `{}` has this type", param_name(&pt.pat)))
+                        .note("kernel parameters are scalars (by value) or raw pointers to scalars or arrays (copied in, and back for `*mut`)"),
+                );
+                continue;
+            };
+            if matches!(ty, Type::Array { .. } | Type::Unit) {
+                self.push(
+                    Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{ty}` cannot be offloaded by value yet"))
+                        .at(span_of(&pt.ty), "pass a pointer to it instead")
+                        .help(format!("declare the parameter as `*const {ty}` or `*mut {ty}`")),
+                );
+                continue;
+            }
+            params.push(ty);
+        }
+        if self.diags.len() > before {
+            return Err(Reported);
+        }
+        self.spans.insert(name.clone(), name_span);
+        let func = self.lower_body(item, &name, true, Signature { params, ret: Type::Unit }, Subst::default())?;
+        self.funcs.push(func);
+        Ok(())
+    }
+
+    /// Lowers a function body with the given signature.
+    fn lower_body(&mut self, item: &'s syn::ItemFn, name: &str, kernel: bool, sig: Signature, subst: Subst) -> Result<Func, Reported> {
+        let name_span = Span::from_pm2(item.sig.ident.span());
+        let loc = Loc { line: name_span.line(), col: name_span.col() };
+        let mut func = Func::new(name.to_string(), kernel, sig.ret.clone(), loc);
+        let mut params = Vec::new();
+        for (input, ty) in item.sig.inputs.iter().zip(sig.params) {
+            let syn::FnArg::Typed(pt) = input else { continue };
+            let (pname, mutable) = match pt.pat.as_ref() {
+                syn::Pat::Ident(pi) if pi.subpat.is_none() && pi.by_ref.is_none() => (pi.ident.to_string(), pi.mutability.is_some()),
+                syn::Pat::Wild(_) => ("_".to_string(), false),
+                other => {
+                    self.push(
+                        Diagnostic::new(RK_UNSUPPORTED_PATTERN, "parameters must be plain names")
+                            .at(span_of(other), "patterns are not allowed here"),
+                    );
+                    return Err(Reported);
+                }
+            };
+            if mutable && !ty.is_scalar() {
+                self.push(
+                    Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a `mut` parameter of type `{ty}` is not supported yet"))
+                        .at(span_of(&pt.pat), "mutable parameters hold scalars"),
+                );
+                return Err(Reported);
+            }
+            let id = func.add_param(pname.clone(), ty.clone());
+            params.push((pname, id, ty, mutable));
+        }
+        let close = item.block.brace_token.span.close();
+        let body_loc = Loc { line: Span::from_pm2(close).line(), col: Span::from_pm2(close).col() };
+        let body_span = tail_span(&item.block);
+        let lowerer = FnLowerer::new(func, params, subst, self);
+        // An `unsafe fn`'s body is an unsafe context, as rustc accepts it (with a lint in
+        // edition 2024).
+        if item.sig.unsafety.is_some() {
+            let block = syn::Block {
+                brace_token: item.block.brace_token,
+                stmts: vec![syn::Stmt::Expr(
+                    syn::Expr::Unsafe(syn::ExprUnsafe {
+                        attrs: vec![],
+                        unsafe_token: Default::default(),
+                        block: (*item.block).clone(),
+                    }),
+                    None,
+                )],
+            };
+            return lowerer.finish(&block, body_loc, body_span);
+        }
+        lowerer.finish(&item.block, body_loc, body_span)
+    }
+}
+
+fn param_name(pat: &syn::Pat) -> String {
+    match pat {
+        syn::Pat::Ident(p) => p.ident.to_string(),
+        _ => "_".into(),
+    }
+}
+
+/// The span of a block's value: its tail expression, or the whole block.
+fn tail_span(block: &syn::Block) -> Span {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(e, None)) => span_of(e),
+        _ => span_of(block),
+    }
+}
