@@ -694,10 +694,11 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         }
         // Exhaustiveness, as rustc requires: a catch-all arm, or both `bool` values.
-        let catch_all = m.arms.iter().any(|a| a.guard.is_none() && pattern_is_irrefutable(&a.pat));
+        let is_const = |n: &str| self.prog.constant(n).is_some();
+        let catch_all = m.arms.iter().any(|a| a.guard.is_none() && pattern_is_irrefutable(&a.pat, &is_const));
         let bools_covered = scrutinee.ty == Type::Bool && {
             let unguarded: Vec<&syn::Pat> = m.arms.iter().filter(|a| a.guard.is_none()).map(|a| &a.pat).collect();
-            [true, false].iter().all(|b| unguarded.iter().any(|p| pattern_matches_bool(p, *b)))
+            [true, false].iter().all(|b| unguarded.iter().any(|p| pattern_matches_bool(p, *b, &is_const)))
         };
         if !catch_all && !bools_covered {
             return Err(self.error(
@@ -717,7 +718,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let last = rest.is_empty();
         let test = self.pattern_test(scrutinee, &arm.pat)?;
         self.scopes.push(HashMap::new());
-        if let Some(name) = pattern_binding(&arm.pat) {
+        if let Some(name) = pattern_binding(&arm.pat).filter(|n| self.prog.constant(n).is_none()) {
             self.bind(name, Some(Binding::Value(scrutinee.clone())));
         }
         let guard = match &arm.guard {
@@ -797,6 +798,16 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let span = span_of(pat);
         match pat {
             syn::Pat::Wild(_) => Ok(None),
+            // An identifier that names a constant is a constant pattern, as in Rust.
+            syn::Pat::Ident(p) if p.subpat.is_none() && self.prog.constant(&p.ident.to_string()).is_some() => {
+                let name = p.ident.to_string();
+                let Some((ty, expr)) = self.prog.constant(&name) else { return Ok(None) };
+                let v = self.const_item(&name, &ty, &expr, span)?;
+                if v.ty != scrutinee.ty {
+                    return Err(self.mismatch(&scrutinee.ty, &v.ty, span));
+                }
+                Ok(Some(self.emit1(OpKind::Cmp(CmpOp::Eq), &[id(scrutinee), id(&v)], Type::Bool, span)))
+            }
             syn::Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() && p.mutability.is_none() => Ok(None),
             syn::Pat::Paren(p) => self.pattern_test(scrutinee, &p.pat),
             syn::Pat::Or(o) => {
@@ -1773,22 +1784,24 @@ fn unsigned_of(ty: &Type) -> Type {
     }
 }
 
-fn pattern_is_irrefutable(p: &syn::Pat) -> bool {
+/// Whether a pattern matches every value; `is_const` tells identifiers that name constants
+/// (constant patterns) from bindings.
+fn pattern_is_irrefutable(p: &syn::Pat, is_const: &dyn Fn(&str) -> bool) -> bool {
     match p {
         syn::Pat::Wild(_) => true,
-        syn::Pat::Ident(i) => i.subpat.is_none(),
-        syn::Pat::Paren(p) => pattern_is_irrefutable(&p.pat),
-        syn::Pat::Or(o) => o.cases.iter().any(pattern_is_irrefutable),
+        syn::Pat::Ident(i) => i.subpat.is_none() && !is_const(&i.ident.to_string()),
+        syn::Pat::Paren(p) => pattern_is_irrefutable(&p.pat, is_const),
+        syn::Pat::Or(o) => o.cases.iter().any(|c| pattern_is_irrefutable(c, is_const)),
         _ => false,
     }
 }
 
-fn pattern_matches_bool(p: &syn::Pat, b: bool) -> bool {
+fn pattern_matches_bool(p: &syn::Pat, b: bool, is_const: &dyn Fn(&str) -> bool) -> bool {
     match p {
         syn::Pat::Lit(syn::PatLit { lit: syn::Lit::Bool(l), .. }) => l.value == b,
-        syn::Pat::Paren(p) => pattern_matches_bool(&p.pat, b),
-        syn::Pat::Or(o) => o.cases.iter().any(|c| pattern_matches_bool(c, b)),
-        other => pattern_is_irrefutable(other),
+        syn::Pat::Paren(p) => pattern_matches_bool(&p.pat, b, is_const),
+        syn::Pat::Or(o) => o.cases.iter().any(|c| pattern_matches_bool(c, b, is_const)),
+        other => pattern_is_irrefutable(other, is_const),
     }
 }
 

@@ -53,6 +53,7 @@
 //! This crate depends on neither syn nor MLIR: it builds and tests in seconds, and everything
 //! that reasons about kernels (verifier, printer) works without LLVM.
 
+pub mod interp;
 pub mod ir;
 pub mod passes;
 pub mod print;

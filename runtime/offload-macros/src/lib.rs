@@ -160,6 +160,12 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
                 let (#(#vars,)*) = params;
                 #call
             }
+            #[allow(unused_variables, reason = "a kernel without parameters ignores its arguments")]
+            fn run_raw(args: &[u64]) {
+                let mut raw = args.iter().copied();
+                #(let #vars = <#types as ::rkc_offload::FromRawArg>::from_raw_arg(raw.next().unwrap_or(0));)*
+                #call
+            }
         }
     })
 }

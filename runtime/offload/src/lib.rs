@@ -55,6 +55,7 @@ pub use error::OffloadError;
 pub use registry::register_fatbin;
 pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
 pub use runtime::{Backend, DeviceInfo, default_device, devices, offload_get_num_devices};
+pub use sim::simulate_raw;
 
 /// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at
 /// launch against the fat binary's metadata.
@@ -67,6 +68,58 @@ pub trait Kernel {
     type Params: Copy;
     /// Runs the kernel body for one thread on the host (the CPU simulator).
     fn run_on_host(params: Self::Params);
+    /// [`Kernel::run_on_host`] with each parameter given as raw bits: a scalar's bits
+    /// zero-extended to 64, a pointer's address. Used by differential tests that drive every
+    /// kernel the same way.
+    fn run_raw(args: &[u64]);
+}
+
+/// A kernel parameter type that can be rebuilt from 64 raw bits (see [`Kernel::run_raw`]).
+pub trait FromRawArg: Copy {
+    fn from_raw_arg(bits: u64) -> Self;
+}
+
+macro_rules! from_raw_int {
+    ($($t:ty),*) => {$(
+        impl FromRawArg for $t {
+            fn from_raw_arg(bits: u64) -> Self {
+                // Truncation to the parameter's width is the point: the bits were zero-extended.
+                bits as $t
+            }
+        }
+    )*};
+}
+
+from_raw_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl FromRawArg for bool {
+    fn from_raw_arg(bits: u64) -> Self {
+        bits & 0xff != 0
+    }
+}
+
+impl FromRawArg for f32 {
+    fn from_raw_arg(bits: u64) -> Self {
+        f32::from_bits(bits as u32)
+    }
+}
+
+impl FromRawArg for f64 {
+    fn from_raw_arg(bits: u64) -> Self {
+        f64::from_bits(bits)
+    }
+}
+
+impl<T> FromRawArg for *const T {
+    fn from_raw_arg(bits: u64) -> Self {
+        bits as usize as *const T
+    }
+}
+
+impl<T> FromRawArg for *mut T {
+    fn from_raw_arg(bits: u64) -> Self {
+        bits as usize as *mut T
+    }
 }
 
 /// The launch shape and device of one `offload!`.

@@ -63,7 +63,13 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         }
     }
     let params = Shared(args.params(&addresses));
-    run_grid::<K>(name, &params, config)?;
+    let shared = &params;
+    // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
+    // (raw-pointer) field that edition 2024's disjoint captures would take.
+    run_grid(name, config, &|| {
+        let p: &Shared<K::Params> = shared;
+        K::run_on_host(p.0)
+    })?;
     for (k, m) in mappings.iter().enumerate() {
         if let ArgMapping::Buffer { host, len, writable: true } = *m
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
@@ -76,7 +82,21 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     Ok(())
 }
 
-fn run_grid<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchConfig) -> Result<(), OffloadError> {
+/// Runs a kernel over raw arguments (scalar bits, buffer addresses) on the simulator: the
+/// same threads, positions and panic capture as a launch, without mapping. The caller owns
+/// the buffers the addresses point into.
+///
+/// # Safety
+///
+/// Every pointer argument must be the address of memory that is valid for everything the
+/// kernel does through it.
+pub unsafe fn simulate_raw<K: Kernel>(config: &LaunchConfig, args: &[u64]) -> Result<(), OffloadError> {
+    check_limits(K::NAME, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
+    run_grid(K::NAME, config, &|| K::run_raw(args))
+}
+
+/// Runs `body` once per simulated thread of the grid.
+fn run_grid(name: &str, config: &LaunchConfig, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     let [gx, gy, gz] = config.workgroup_dim.map(u64::from);
     let total = gx * gy * gz;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
@@ -92,7 +112,7 @@ fn run_grid<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchCo
                         break;
                     }
                     let block = [(b % gx) as u32, (b / gx % gy) as u32, (b / (gx * gy)) as u32];
-                    if let Err(e) = run_block::<K>(name, params, config, block) {
+                    if let Err(e) = run_block(name, config, block, body) {
                         stop.store(true, Ordering::Relaxed);
                         let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
                         slot.get_or_insert(e);
@@ -108,7 +128,7 @@ fn run_grid<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchCo
     }
 }
 
-fn run_block<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchConfig, block: [u32; 3]) -> Result<(), OffloadError> {
+fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     let [bx, by, bz] = config.thread_dim;
     for tz in 0..bz {
         for ty in 0..by {
@@ -120,8 +140,7 @@ fn run_block<K: Kernel>(name: &str, params: &Shared<K::Params>, config: &LaunchC
                     block_dim: config.thread_dim,
                     grid_dim: config.workgroup_dim,
                 }));
-                let p = params.0;
-                if let Err(payload) = catch_unwind(AssertUnwindSafe(|| K::run_on_host(p))) {
+                if let Err(payload) = catch_unwind(AssertUnwindSafe(body)) {
                     let message = payload
                         .downcast_ref::<&str>()
                         .map(|s| s.to_string())

@@ -1,0 +1,587 @@
+//! The rk interpreter: executes a kernel over a launch shape with the dialect's exact
+//! semantics (integer widths, wrapping, Rust's casts, bounds checks, panics), in the spirit of
+//! Cranelift's interpreter. It is the executable form of the specification in lib.rs, and
+//! how CI checks, without a GPU, that rkc means what rustc means.
+//!
+//! Memory is a set of buffers, one per pointer argument; a pointer is the buffer's number in
+//! its upper bits and a byte offset in its lower 40. Any access outside a buffer is an error
+//! (on a GPU it would be undefined behaviour). The threads of a block run one after another,
+//! in x-fastest order, blocks likewise.
+
+use crate::ir::{BinOp, CmpOp, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId};
+use crate::types::{FloatTy, IntTy, Type};
+use std::fmt;
+
+const OFFSET_BITS: u32 = 40;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+
+/// A kernel argument: a scalar's bits (little-endian in a u64) or a buffer's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Scalar(u64),
+    Buffer(Vec<u8>),
+}
+
+/// The launch shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+}
+
+/// Why an interpretation stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InterpError {
+    NoKernel(String),
+    ArgumentCount { expected: usize, found: usize },
+    /// A device panic: a failed bounds check or a division check.
+    Panic { message: String, loc: Loc, block: [u32; 3], thread: [u32; 3] },
+    /// An access no buffer covers (undefined behaviour on a GPU).
+    OutOfBounds { loc: Loc, address: u64, bytes: u64 },
+    /// The module broke a rule the verifier should have caught.
+    Malformed(String),
+    /// The step limit was hit: a kernel that does not terminate.
+    StepLimit,
+}
+
+impl fmt::Display for InterpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InterpError::NoKernel(k) => write!(f, "no kernel `{k}` in the module"),
+            InterpError::ArgumentCount { expected, found } => {
+                write!(f, "the kernel takes {expected} arguments, {found} were given")
+            }
+            InterpError::Panic { message, loc, block, thread } => write!(
+                f,
+                "device panic at {}:{} in block {block:?}, thread {thread:?}: {message}",
+                loc.line, loc.col
+            ),
+            InterpError::OutOfBounds { loc, address, bytes } => write!(
+                f,
+                "out-of-bounds access of {bytes} bytes at {address:#x} ({}:{})",
+                loc.line, loc.col
+            ),
+            InterpError::Malformed(m) => write!(f, "malformed module: {m}"),
+            InterpError::StepLimit => write!(f, "the step limit was reached"),
+        }
+    }
+}
+
+impl std::error::Error for InterpError {}
+
+/// A runtime value: the bits of a scalar (integers zero-extended from their width, floats as
+/// their IEEE bits, bools as 0/1, pointers as addresses), or a slot's index.
+type Bits = u64;
+
+enum Flow {
+    Normal(Vec<Bits>),
+    Return,
+    Break(u32, Vec<Bits>),
+    Continue(u32),
+}
+
+struct Machine<'m> {
+    module: &'m Module,
+    buffers: Vec<Vec<u8>>,
+    /// Slot storage of the current thread.
+    slots: Vec<Bits>,
+    block: [u32; 3],
+    thread: [u32; 3],
+    launch: Launch,
+    steps: u64,
+    step_limit: u64,
+    /// The value of the last `rk.return`, on its way to the caller.
+    returned: Option<Bits>,
+}
+
+/// Runs `kernel` over the launch; buffers in `args` are updated in place.
+pub fn run(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg]) -> Result<(), InterpError> {
+    run_with_limit(module, kernel, launch, args, 1 << 32)
+}
+
+/// [`run`] with a bound on executed ops, for fuzzing and generated kernels.
+pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg], step_limit: u64) -> Result<(), InterpError> {
+    let func = module
+        .funcs
+        .iter()
+        .find(|f| f.kernel && f.name == kernel)
+        .ok_or_else(|| InterpError::NoKernel(kernel.into()))?;
+    if func.params.len() != args.len() {
+        return Err(InterpError::ArgumentCount { expected: func.params.len(), found: args.len() });
+    }
+    let mut m = Machine {
+        module,
+        buffers: Vec::new(),
+        slots: Vec::new(),
+        block: [0; 3],
+        thread: [0; 3],
+        launch,
+        steps: 0,
+        step_limit,
+        returned: None,
+    };
+    let mut params = Vec::with_capacity(args.len());
+    for arg in args.iter_mut() {
+        match arg {
+            Arg::Scalar(bits) => params.push(*bits),
+            Arg::Buffer(bytes) => {
+                m.buffers.push(std::mem::take(bytes));
+                params.push((m.buffers.len() as u64) << OFFSET_BITS);
+            }
+        }
+    }
+    let result = m.grid(func, &params);
+    // Hand the buffers back, also after an error, so the caller can inspect them.
+    let mut buffers = m.buffers.into_iter();
+    for arg in args.iter_mut() {
+        if let Arg::Buffer(bytes) = arg
+            && let Some(b) = buffers.next()
+        {
+            *bytes = b;
+        }
+    }
+    result
+}
+
+fn int_ty(t: &Type) -> Option<IntTy> {
+    match t {
+        Type::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// Truncates bits to an integer type's width.
+fn wrap(bits: u64, t: IntTy) -> u64 {
+    if t.bits() == 64 { bits } else { bits & ((1u64 << t.bits()) - 1) }
+}
+
+/// The integer's value, sign-extended when the type is signed.
+fn int_value(bits: u64, t: IntTy) -> i128 {
+    let b = wrap(bits, t);
+    if t.is_signed() {
+        let shift = 64 - t.bits();
+        i128::from(((b << shift) as i64) >> shift)
+    } else {
+        i128::from(b)
+    }
+}
+
+fn f32_of(bits: u64) -> f32 {
+    f32::from_bits(bits as u32)
+}
+
+fn f64_of(bits: u64) -> f64 {
+    f64::from_bits(bits)
+}
+
+impl<'m> Machine<'m> {
+    fn grid(&mut self, func: &'m Func, params: &[Bits]) -> Result<(), InterpError> {
+        let [gx, gy, gz] = self.launch.grid;
+        let [bx, by, bz] = self.launch.block;
+        for z in 0..gz {
+            for y in 0..gy {
+                for x in 0..gx {
+                    self.block = [x, y, z];
+                    for tz in 0..bz {
+                        for ty in 0..by {
+                            for tx in 0..bx {
+                                self.thread = [tx, ty, tz];
+                                self.call(func, params)?;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, func: &'m Func, args: &[Bits]) -> Result<Option<Bits>, InterpError> {
+        let mut values: Vec<Bits> = vec![0; func.values.len()];
+        for (p, a) in func.params.iter().zip(args) {
+            if let Some(slot) = values.get_mut(p.value.0 as usize) {
+                *slot = *a;
+            }
+        }
+        let slots_mark = self.slots.len();
+        let flow = self.region(func, &func.body, &mut values);
+        self.slots.truncate(slots_mark);
+        match flow? {
+            Flow::Normal(v) | Flow::Break(_, v) => Ok(v.first().copied()),
+            Flow::Return | Flow::Continue(_) => Ok(self.returned.take()),
+        }
+    }
+
+    fn region(&mut self, func: &'m Func, region: &'m Region, values: &mut Vec<Bits>) -> Result<Flow, InterpError> {
+        for op in &region.ops {
+            self.steps += 1;
+            if self.steps > self.step_limit {
+                return Err(InterpError::StepLimit);
+            }
+            if let Some(flow) = self.op(func, op, values)? {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Normal(Vec::new()))
+    }
+
+    fn ty(&self, func: &Func, v: ValueId) -> Result<Type, InterpError> {
+        func.ty(v).cloned().ok_or_else(|| InterpError::Malformed(format!("value {} has no type", v.0)))
+    }
+
+    fn get(&self, values: &[Bits], v: ValueId) -> Bits {
+        values.get(v.0 as usize).copied().unwrap_or(0)
+    }
+
+    fn panic(&self, message: String, loc: Loc) -> InterpError {
+        InterpError::Panic { message, loc, block: self.block, thread: self.thread }
+    }
+
+    /// The buffer and offset an address names, if `bytes` bytes from it are in bounds.
+    fn locate(&self, address: u64, bytes: u64, loc: Loc) -> Result<(usize, usize), InterpError> {
+        let oob = InterpError::OutOfBounds { loc, address, bytes };
+        let buffer = (address >> OFFSET_BITS) as usize;
+        let offset = address & OFFSET_MASK;
+        let Some(b) = buffer.checked_sub(1).and_then(|k| self.buffers.get(k)) else {
+            return Err(oob);
+        };
+        if offset.checked_add(bytes).is_none_or(|end| end > b.len() as u64) {
+            return Err(oob);
+        }
+        Ok((buffer - 1, offset as usize))
+    }
+
+    fn load(&self, address: u64, ty: &Type, loc: Loc) -> Result<Bits, InterpError> {
+        let n = ty.size_of();
+        let (b, off) = self.locate(address, n, loc)?;
+        let mut raw = [0u8; 8];
+        raw[..n as usize].copy_from_slice(&self.buffers[b][off..off + n as usize]);
+        let bits = u64::from_le_bytes(raw);
+        Ok(if *ty == Type::Bool { u64::from(bits & 0xff != 0) } else { bits })
+    }
+
+    fn store(&mut self, address: u64, ty: &Type, bits: Bits, loc: Loc) -> Result<(), InterpError> {
+        let n = ty.size_of() as usize;
+        let (b, off) = self.locate(address, n as u64, loc)?;
+        self.buffers[b][off..off + n].copy_from_slice(&bits.to_le_bytes()[..n]);
+        Ok(())
+    }
+
+    fn op(&mut self, func: &'m Func, op: &'m Op, values: &mut Vec<Bits>) -> Result<Option<Flow>, InterpError> {
+        let arg = |k: usize| values.get(op.operands.get(k).map_or(usize::MAX, |v| v.0 as usize)).copied().unwrap_or(0);
+        let result_ty = match op.results.first() {
+            Some(r) => Some(self.ty(func, *r)?),
+            None => None,
+        };
+        let out: Option<Bits> = match &op.kind {
+            OpKind::Const(lit) => Some(match lit {
+                Literal::Bool(b) => u64::from(*b),
+                Literal::Int(bits) => *bits,
+                Literal::Float(x) => match result_ty {
+                    Some(Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
+                    _ => x.to_bits(),
+                },
+            }),
+            OpKind::Geometry(g, d) => {
+                let k = match d {
+                    crate::Dim::X => 0,
+                    crate::Dim::Y => 1,
+                    crate::Dim::Z => 2,
+                };
+                Some(u64::from(match g {
+                    Geometry::ThreadId => self.thread[k],
+                    Geometry::BlockId => self.block[k],
+                    Geometry::BlockDim => self.launch.block[k],
+                    Geometry::GridDim => self.launch.grid[k],
+                }))
+            }
+            OpKind::Binary(b) => {
+                let ty = self.ty(func, op.operands[0])?;
+                let rty = self.ty(func, op.operands[1])?;
+                Some(self.binary(*b, &ty, &rty, arg(0), arg(1), op.loc)?)
+            }
+            OpKind::Cmp(c) => {
+                let ty = self.ty(func, op.operands[0])?;
+                Some(u64::from(compare(*c, &ty, arg(0), arg(1))))
+            }
+            OpKind::Neg => {
+                let ty = self.ty(func, op.operands[0])?;
+                Some(match ty {
+                    Type::Float(FloatTy::F32) => u64::from((-f32_of(arg(0))).to_bits()),
+                    Type::Float(FloatTy::F64) => (-f64_of(arg(0))).to_bits(),
+                    Type::Int(t) => wrap(arg(0).wrapping_neg(), t),
+                    _ => return Err(InterpError::Malformed("neg of a non-number".into())),
+                })
+            }
+            OpKind::Not => {
+                let ty = self.ty(func, op.operands[0])?;
+                Some(match ty {
+                    Type::Bool => u64::from(arg(0) == 0),
+                    Type::Int(t) => wrap(!arg(0), t),
+                    _ => return Err(InterpError::Malformed("not of a non-integer".into())),
+                })
+            }
+            OpKind::Cast => {
+                let from = self.ty(func, op.operands[0])?;
+                Some(cast(&from, result_ty.as_ref().unwrap_or(&Type::Unit), arg(0)))
+            }
+            OpKind::PtrOffset => {
+                let ty = self.ty(func, op.operands[0])?;
+                let ity = self.ty(func, op.operands[1])?;
+                let size = ty.pointee().map_or(1, Type::size_of);
+                let i = int_value(arg(1), int_ty(&ity).unwrap_or(IntTy::Usize)) as i64;
+                Some(arg(0).wrapping_add((i as u64).wrapping_mul(size)))
+            }
+            OpKind::ElemPtr => {
+                let ty = self.ty(func, op.operands[0])?;
+                let size = match ty.pointee() {
+                    Some(Type::Array { elem, .. }) => elem.size_of(),
+                    _ => return Err(InterpError::Malformed("elem_ptr of a non-array pointer".into())),
+                };
+                Some(arg(0).wrapping_add(arg(1).wrapping_mul(size)))
+            }
+            OpKind::Load => {
+                let ty = result_ty.clone().unwrap_or(Type::Unit);
+                Some(self.load(arg(0), &ty, op.loc)?)
+            }
+            OpKind::Store => {
+                let ty = self.ty(func, op.operands[0])?;
+                self.store(arg(1), &ty, arg(0), op.loc)?;
+                None
+            }
+            OpKind::BoundsCheck => {
+                if arg(0) >= arg(1) {
+                    return Err(self.panic(
+                        format!("index out of bounds: the len is {} but the index is {}", arg(1), arg(0)),
+                        op.loc,
+                    ));
+                }
+                None
+            }
+            OpKind::Var => {
+                self.slots.push(0);
+                Some((self.slots.len() - 1) as u64)
+            }
+            OpKind::Read => Some(self.slots.get(arg(0) as usize).copied().unwrap_or(0)),
+            OpKind::Write => {
+                let v = arg(0);
+                if let Some(s) = self.slots.get_mut(arg(1) as usize) {
+                    *s = v;
+                }
+                None
+            }
+            OpKind::If => {
+                let region = if arg(0) != 0 { &op.regions[0] } else { &op.regions[1] };
+                match self.region(func, region, values)? {
+                    Flow::Normal(v) => {
+                        // `rk.yield` leaves its values in `Normal`; see below.
+                        for (r, b) in op.results.iter().zip(v) {
+                            values[r.0 as usize] = b;
+                        }
+                        return Ok(None);
+                    }
+                    other => return Ok(Some(other)),
+                }
+            }
+            OpKind::Yield => {
+                let v = op.operands.iter().map(|x| self.get(values, *x)).collect();
+                return Ok(Some(Flow::Normal(v)));
+            }
+            OpKind::Loop => loop {
+                match self.region(func, &op.regions[0], values)? {
+                    Flow::Normal(_) | Flow::Continue(0) => continue,
+                    Flow::Continue(d) => return Ok(Some(Flow::Continue(d - 1))),
+                    Flow::Break(0, v) => {
+                        for (r, b) in op.results.iter().zip(v) {
+                            values[r.0 as usize] = b;
+                        }
+                        return Ok(None);
+                    }
+                    Flow::Break(d, v) => return Ok(Some(Flow::Break(d - 1, v))),
+                    Flow::Return => return Ok(Some(Flow::Return)),
+                }
+            },
+            OpKind::Break { depth } => {
+                let v = op.operands.iter().map(|x| self.get(values, *x)).collect();
+                return Ok(Some(Flow::Break(*depth, v)));
+            }
+            OpKind::Continue { depth } => return Ok(Some(Flow::Continue(*depth))),
+            OpKind::Return => {
+                self.returned = op.operands.first().map(|v| self.get(values, *v));
+                return Ok(Some(Flow::Return));
+            }
+            OpKind::Call { callee } => {
+                let f = self
+                    .module
+                    .funcs
+                    .iter()
+                    .find(|f| &f.name == callee)
+                    .ok_or_else(|| InterpError::Malformed(format!("call to missing @{callee}")))?;
+                let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
+                self.call(f, &args)?
+            }
+        };
+        if let (Some(r), Some(bits)) = (op.results.first(), out) {
+            let bits = match &result_ty {
+                Some(Type::Int(t)) => wrap(bits, *t),
+                _ => bits,
+            };
+            values[r.0 as usize] = bits;
+        }
+        Ok(None)
+    }
+
+    fn binary(&self, b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits, loc: Loc) -> Result<Bits, InterpError> {
+        match ty {
+            Type::Float(FloatTy::F32) => {
+                let (x, y) = (f32_of(l), f32_of(r));
+                let z = match b {
+                    BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
+                    BinOp::Mul => x * y,
+                    BinOp::Div => x / y,
+                    _ => x % y,
+                };
+                Ok(u64::from(z.to_bits()))
+            }
+            Type::Float(FloatTy::F64) => {
+                let (x, y) = (f64_of(l), f64_of(r));
+                let z = match b {
+                    BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
+                    BinOp::Mul => x * y,
+                    BinOp::Div => x / y,
+                    _ => x % y,
+                };
+                Ok(z.to_bits())
+            }
+            Type::Bool => Ok(match b {
+                BinOp::And => l & r,
+                BinOp::Or => l | r,
+                _ => l ^ r,
+            }),
+            Type::Int(t) => {
+                let t = *t;
+                let bits = t.bits();
+                Ok(wrap(
+                    match b {
+                        BinOp::Add => l.wrapping_add(r),
+                        BinOp::Sub => l.wrapping_sub(r),
+                        BinOp::Mul => l.wrapping_mul(r),
+                        BinOp::And => l & r,
+                        BinOp::Or => l | r,
+                        BinOp::Xor => l ^ r,
+                        BinOp::Shl | BinOp::Shr => {
+                            let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u64 as u32) & (bits - 1);
+                            if b == BinOp::Shl {
+                                l << amount
+                            } else if t.is_signed() {
+                                (int_value(l, t) >> amount) as u64
+                            } else {
+                                wrap(l, t) >> amount
+                            }
+                        }
+                        BinOp::Div | BinOp::Rem => {
+                            let (x, y) = (int_value(l, t), int_value(r, t));
+                            if y == 0 {
+                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                                let message = if b == BinOp::Div {
+                                    "attempt to divide by zero".to_string()
+                                } else {
+                                    format!("attempt to {what} with a divisor of zero")
+                                };
+                                return Err(self.panic(message, loc));
+                            }
+                            if t.is_signed() && y == -1 && x == t.range().0 {
+                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                                return Err(self.panic(format!("attempt to {what} with overflow"), loc));
+                            }
+                            (if b == BinOp::Div { x / y } else { x % y }) as u64
+                        }
+                    },
+                    t,
+                ))
+            }
+            _ => Err(InterpError::Malformed(format!("arithmetic on `{ty}`"))),
+        }
+    }
+}
+
+fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
+    use std::cmp::Ordering::*;
+    let ord = match ty {
+        Type::Float(FloatTy::F32) => f32_of(l).partial_cmp(&f32_of(r)),
+        Type::Float(FloatTy::F64) => f64_of(l).partial_cmp(&f64_of(r)),
+        Type::Int(t) => Some(int_value(l, *t).cmp(&int_value(r, *t))),
+        _ => Some(l.cmp(&r)),
+    };
+    match (c, ord) {
+        (CmpOp::Ne, None) => true,
+        (_, None) => false,
+        (CmpOp::Eq, Some(o)) => o == Equal,
+        (CmpOp::Ne, Some(o)) => o != Equal,
+        (CmpOp::Lt, Some(o)) => o == Less,
+        (CmpOp::Le, Some(o)) => o != Greater,
+        (CmpOp::Gt, Some(o)) => o == Greater,
+        (CmpOp::Ge, Some(o)) => o != Less,
+    }
+}
+
+/// Rust's `as` between the numeric types (and from `bool`), by Rust's own `as`.
+fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
+    // The source value, exactly, as an integer or a float.
+    enum V {
+        I(i128),
+        F(f64),
+        F32(f32),
+    }
+    let v = match from {
+        Type::Bool => V::I(i128::from(bits != 0)),
+        Type::Int(t) => V::I(int_value(bits, *t)),
+        Type::Float(FloatTy::F32) => V::F32(f32_of(bits)),
+        Type::Float(FloatTy::F64) => V::F(f64_of(bits)),
+        _ => V::I(i128::from(bits)),
+    };
+    match to {
+        Type::Int(t) => {
+            let t = *t;
+            let raw: u64 = match v {
+                // Integer to integer: the low bits of the two's-complement value.
+                V::I(i) => i as u64,
+                // Float to integer saturates; NaN is 0. Rust's `as` does exactly this.
+                V::F(x) => float_to_int(x, t),
+                V::F32(x) => float_to_int(f64::from(x), t),
+            };
+            wrap(raw, t)
+        }
+        Type::Float(FloatTy::F32) => u64::from(
+            match v {
+                // i128 → f32 rounds to nearest like the narrower sources do.
+                V::I(i) => i as f32,
+                V::F(x) => x as f32,
+                V::F32(x) => x,
+            }
+            .to_bits(),
+        ),
+        Type::Float(FloatTy::F64) => match v {
+            V::I(i) => (i as f64).to_bits(),
+            V::F(x) => x.to_bits(),
+            V::F32(x) => f64::from(x).to_bits(),
+        },
+        _ => bits,
+    }
+}
+
+/// A float to an integer type, saturating, NaN to 0 (exact: every f32 is an f64).
+fn float_to_int(x: f64, t: IntTy) -> u64 {
+    match t {
+        IntTy::I8 => x as i8 as u64,
+        IntTy::I16 => x as i16 as u64,
+        IntTy::I32 => x as i32 as u64,
+        IntTy::I64 | IntTy::Isize => x as i64 as u64,
+        IntTy::U8 => u64::from(x as u8),
+        IntTy::U16 => u64::from(x as u16),
+        IntTy::U32 => u64::from(x as u32),
+        IntTy::U64 | IntTy::Usize => x as u64,
+    }
+}
