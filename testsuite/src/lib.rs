@@ -1,8 +1,9 @@
-//! The testsuite's kernels, compiled by rustc: the reference side of the differential test
-//! (tests/differential.rs), which runs each on the CPU simulator and in the rk interpreter.
+//! The testsuite: its kernels as rustc compiles them (the reference for rkc), and the cases
+//! that drive each kernel the same way everywhere: the differential test against the rk
+//! interpreter (tests/differential.rs) and the GPU conformance run (src/bin/conformance.rs).
 //!
-//! The workspace builds this crate without overflow checks (see the root Cargo.toml), because
-//! rkc gives kernels the semantics of a Rust release build.
+//! The workspace builds this crate without overflow checks or debug assertions (see the root
+//! Cargo.toml), because rkc gives kernels the semantics of a Rust release build.
 
 #[path = "../kernels/arithmetic.rs"]
 pub mod arithmetic;
@@ -16,3 +17,208 @@ pub mod loops;
 pub mod matching;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
+
+use rkc_offload::{LaunchConfig, OffloadError};
+use rkc_rk::interp::{self, Arg, InterpError, Launch};
+use rkc_rk::{FloatTy, Module, Type};
+
+/// How one argument is made.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// A scalar's bits.
+    Scalar(u64),
+    /// A buffer of `len` elements of the parameter's pointee element type, random.
+    Random(usize),
+}
+
+pub struct Case {
+    pub file: &'static str,
+    pub kernel: &'static str,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// `None`: derived from the parameter types (every parameter a pointer to an array).
+    pub inputs: Option<Vec<Input>>,
+    pub simulate: fn(&LaunchConfig, &[u64]) -> Result<(), OffloadError>,
+}
+
+macro_rules! sim {
+    ($k:path) => {
+        // SAFETY: the harness passes addresses of buffers sized from the kernel's own types.
+        |config, args| unsafe { rkc_offload::simulate_raw::<$k>(config, args) }
+    };
+}
+
+pub fn cases() -> Vec<Case> {
+    let f32b = |x: f32| u64::from(x.to_bits());
+    vec![
+        Case { file: "canonical.rs", kernel: "kernel", grid: [256, 1, 1], block: [1, 1, 1], inputs: None, simulate: sim!(canonical::kernel) },
+        Case {
+            file: "saxpy.rs",
+            kernel: "saxpy",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Scalar(250), Input::Scalar(f32b(2.5)), Input::Random(256), Input::Random(256)]),
+            simulate: sim!(saxpy::saxpy),
+        },
+        Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, simulate: sim!(loops::loops) },
+        Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, simulate: sim!(matching::classify) },
+        Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, simulate: sim!(device_functions::device_functions) },
+        Case { file: "arithmetic.rs", kernel: "arithmetic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, simulate: sim!(arithmetic::arithmetic) },
+    ]
+}
+
+/// xorshift64*, seeded per case: the same inputs on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// The element type of a pointer parameter (the array's element, or the pointee).
+pub fn element(ty: &Type) -> Type {
+    match ty.pointee() {
+        Some(Type::Array { elem, .. }) => (**elem).clone(),
+        Some(t) => t.clone(),
+        None => ty.clone(),
+    }
+}
+
+fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len * elem.size_of() as usize);
+    for _ in 0..len {
+        let r = rng.next();
+        let bytes: Vec<u8> = match elem {
+            // Floats in [-100, 100), so that results are mostly finite and interesting.
+            Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
+            Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
+            Type::Bool => vec![(r & 1) as u8],
+            other => r.to_le_bytes()[..other.size_of() as usize].to_vec(),
+        };
+        out.extend(bytes);
+    }
+    out
+}
+
+pub fn inputs_for(case: &Case, module: &Module) -> Vec<Arg> {
+    let func = module.funcs.iter().find(|f| f.kernel && f.name == case.kernel).expect("kernel in module");
+    let tys: Vec<Type> = func.param_types().cloned().collect();
+    let mut rng = Rng(case.kernel.bytes().fold(0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)) | 1);
+    match &case.inputs {
+        Some(inputs) => inputs
+            .iter()
+            .zip(&tys)
+            .map(|(input, ty)| match input {
+                Input::Scalar(bits) => Arg::Scalar(*bits),
+                Input::Random(len) => Arg::Buffer(random_buffer(&mut rng, &element(ty), *len)),
+            })
+            .collect(),
+        None => tys
+            .iter()
+            .map(|ty| match ty.pointee() {
+                Some(Type::Array { elem, len }) => Arg::Buffer(random_buffer(&mut rng, elem, *len as usize)),
+                _ => panic!("{}: give inputs for parameter type `{ty}`", case.kernel),
+            })
+            .collect(),
+    }
+}
+
+/// A run's outcome: the buffers, or a panic message.
+#[derive(Debug)]
+pub enum Outcome {
+    Buffers(Vec<Vec<u8>>),
+    Panicked(String),
+    /// The run could not be made (not a kernel panic).
+    Failed(String),
+}
+
+pub fn run_interpreter(module: &Module, case: &Case, inputs: &[Arg]) -> Outcome {
+    let mut args = inputs.to_vec();
+    match interp::run(module, case.kernel, Launch { grid: case.grid, block: case.block }, &mut args) {
+        Ok(()) => Outcome::Buffers(buffers(&args)),
+        Err(InterpError::Panic { message, .. }) => Outcome::Panicked(message),
+        Err(e) => Outcome::Failed(e.to_string()),
+    }
+}
+
+pub fn buffers(args: &[Arg]) -> Vec<Vec<u8>> {
+    args.iter()
+        .filter_map(|a| match a {
+            Arg::Buffer(b) => Some(b.clone()),
+            Arg::Scalar(_) => None,
+        })
+        .collect()
+}
+
+pub fn run_rustc(case: &Case, inputs: &[Arg]) -> Outcome {
+    // 16-byte aligned copies, as a device allocation would be.
+    let mut storage: Vec<Vec<u128>> = Vec::new();
+    let mut raw = Vec::new();
+    for a in inputs {
+        match a {
+            Arg::Scalar(bits) => raw.push(*bits),
+            Arg::Buffer(b) => {
+                let mut s = vec![0u128; b.len().div_ceil(16).max(1)];
+                // SAFETY: `s` holds at least b.len() bytes.
+                unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), s.as_mut_ptr().cast::<u8>(), b.len()) };
+                raw.push(s.as_mut_ptr() as usize as u64);
+                storage.push(s);
+            }
+        }
+    }
+    let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: 0, device: None };
+    let result = (case.simulate)(&config, &raw);
+    let mut lens = inputs.iter().filter_map(|a| match a {
+        Arg::Buffer(b) => Some(b.len()),
+        Arg::Scalar(_) => None,
+    });
+    match result {
+        Ok(()) => Outcome::Buffers(
+            storage
+                .iter()
+                .map(|s| {
+                    let n = lens.next().unwrap_or(0);
+                    // SAFETY: `s` holds at least n bytes.
+                    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), n) }.to_vec()
+                })
+                .collect(),
+        ),
+        Err(OffloadError::KernelPanic { message, .. }) => Outcome::Panicked(message),
+        Err(e) => Outcome::Failed(e.to_string()),
+    }
+}
+
+/// Compares buffers element by element in the parameter's element type.
+pub fn same(a: &Outcome, b: &Outcome, elems: &[Type]) -> Result<(), String> {
+    match (a, b) {
+        (Outcome::Panicked(x), Outcome::Panicked(y)) if x == y => Ok(()),
+        (Outcome::Buffers(xs), Outcome::Buffers(ys)) => {
+            for (k, ((x, y), elem)) in xs.iter().zip(ys).zip(elems).enumerate() {
+                let n = elem.size_of() as usize;
+                for (i, (ex, ey)) in x.chunks(n).zip(y.chunks(n)).enumerate() {
+                    let equal = match elem {
+                        Type::Float(FloatTy::F32) => {
+                            let (p, q) = (f32::from_le_bytes(ex.try_into().unwrap()), f32::from_le_bytes(ey.try_into().unwrap()));
+                            p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())
+                        }
+                        Type::Float(FloatTy::F64) => {
+                            let (p, q) = (f64::from_le_bytes(ex.try_into().unwrap()), f64::from_le_bytes(ey.try_into().unwrap()));
+                            p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())
+                        }
+                        _ => ex == ey,
+                    };
+                    if !equal {
+                        return Err(format!("buffer {k}, element {i}: {ex:?} vs {ey:?}"));
+                    }
+                }
+            }
+            Ok(())
+        }
+        _ => Err(format!("{a:?} vs {b:?}")),
+    }
+}
+

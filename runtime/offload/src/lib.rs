@@ -54,7 +54,7 @@ pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
 pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
-pub use runtime::{Backend, DeviceInfo, default_device, devices, offload_get_num_devices};
+pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices};
 pub use sim::simulate_raw;
 
 /// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at

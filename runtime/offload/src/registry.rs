@@ -64,6 +64,17 @@ pub(crate) fn find(name: &str, host_signature: &str) -> Result<Found, OffloadErr
     Err(OffloadError::KernelNotFound { kernel: name.into() })
 }
 
+/// Finds a kernel by name alone (for raw launches, which have no host signature).
+pub(crate) fn find_by_name(name: &str) -> Result<Found, OffloadError> {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    for fatbin in registry.iter().rev() {
+        if let Some(info) = fatbin.kernels.iter().flatten().find(|k| k.name == name) {
+            return Ok(Found { fatbin: Arc::clone(fatbin), info: info.clone() });
+        }
+    }
+    Err(OffloadError::KernelNotFound { kernel: name.into() })
+}
+
 /// The `sm_XY` number of an arch string (`sm_90` → 90).
 fn sm_number(arch: &str) -> Option<u32> {
     arch.strip_prefix("sm_")?.parse().ok()

@@ -124,3 +124,44 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) 
         },
     }
 }
+
+/// A raw argument of [`launch_raw`].
+#[derive(Debug)]
+pub enum RawArg<'a> {
+    /// A scalar's bits, zero-extended to 64.
+    Scalar(u64),
+    /// A host buffer mapped for the launch; copied back when `writable`.
+    Buffer { bytes: &'a mut [u8], writable: bool },
+}
+
+/// Launches a kernel of a registered fat binary by name on a GPU, with raw arguments and
+/// without the host-side signature check (the caller vouches for the arguments; the fat
+/// binary's metadata still decides the copies). For conformance and differential tests that
+/// drive many kernels the same way; programs use `offload!`.
+pub fn launch_raw(kernel: &str, config: LaunchConfig, args: &mut [RawArg<'_>]) -> Result<(), OffloadError> {
+    let rt = runtime()?;
+    let found = registry::find_by_name(kernel)?;
+    if found.info.params.len() != args.len() {
+        return Err(OffloadError::InvalidLaunch {
+            kernel: kernel.into(),
+            reason: format!("{} arguments for {} parameters", args.len(), found.info.params.len()),
+        });
+    }
+    let mappings: Vec<crate::ArgMapping> = args
+        .iter_mut()
+        .map(|a| match a {
+            RawArg::Scalar(bits) => crate::ArgMapping::Value { bytes: bits.to_le_bytes(), len: 8 },
+            RawArg::Buffer { bytes, writable } => crate::ArgMapping::Buffer { host: bytes.as_mut_ptr(), len: bytes.len(), writable: *writable },
+        })
+        .collect();
+    let device = match config.device {
+        Some(d) if d < 0 || d as usize >= rt.gpu_count() => return Err(OffloadError::DeviceUnavailable { device: d }),
+        Some(d) => d as usize,
+        None if rt.gpu_count() > 0 => 0,
+        None => return Err(OffloadError::NoDeviceMandatory),
+    };
+    match &rt.cuda {
+        Some(cuda) => cuda.launch(device, &found, &mappings, &config),
+        None => Err(OffloadError::NoDeviceMandatory),
+    }
+}

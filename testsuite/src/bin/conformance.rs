@@ -1,0 +1,90 @@
+//! GPU conformance: every testsuite kernel, compiled by rkc (fat binaries in a folder, one per
+//! kernel file), runs on the GPU through the CUDA driver and on the CPU simulator (the
+//! rustc-compiled body) with the same seeded inputs; the outputs must agree (floats: equal
+//! values, any NaN equal to any NaN). Prints one line per kernel and a summary.
+//!
+//! Usage: conformance <folder of <kernel file stem>.fatbin>
+
+use rkc_offload::{LaunchConfig, RawArg};
+use rkc_rk::interp::Arg;
+use rkc_rk::Type;
+use rkc_testsuite::{Outcome, cases, element, inputs_for, run_rustc, same};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let Some(dir) = std::env::args().nth(1).map(PathBuf::from) else {
+        eprintln!("usage: conformance <folder of fat binaries>");
+        return ExitCode::from(2);
+    };
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let kernels = if kernels.is_dir() { kernels } else { PathBuf::from("testsuite/kernels") };
+    match rkc_offload::devices().first() {
+        Some(d) => println!("device: {} ({}, {})", d.name, d.arch, d.driver),
+        None => {
+            eprintln!("error: no GPU: conformance compares the GPU with the simulator");
+            return ExitCode::from(2);
+        }
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for case in cases() {
+        let stem = case.file.trim_end_matches(".rs");
+        let result = (|| -> Result<String, String> {
+            let fatbin = std::fs::read(dir.join(format!("{stem}.fatbin"))).map_err(|e| format!("{stem}.fatbin: {e}"))?;
+            rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
+            let source = std::fs::read_to_string(kernels.join(case.file)).map_err(|e| e.to_string())?;
+            let module = rkc_front::compile(&source).map_err(|d| format!("{} front-end errors", d.len()))?;
+            let inputs = inputs_for(&case, &module);
+            let func = module.funcs.iter().find(|f| f.name == case.kernel).ok_or("no kernel")?;
+            let tys: Vec<Type> = func.param_types().cloned().collect();
+            let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some()).map(element).collect();
+
+            let reference = run_rustc(&case, &inputs);
+            let mut gpu_buffers: Vec<Vec<u8>> = inputs
+                .iter()
+                .filter_map(|a| match a {
+                    Arg::Buffer(b) => Some(b.clone()),
+                    Arg::Scalar(_) => None,
+                })
+                .collect();
+            let mut bufs = gpu_buffers.iter_mut();
+            let mut raw: Vec<RawArg<'_>> = Vec::new();
+            for (a, ty) in inputs.iter().zip(&tys) {
+                match a {
+                    Arg::Scalar(bits) => raw.push(RawArg::Scalar(*bits)),
+                    Arg::Buffer(_) => {
+                        let writable = matches!(ty, Type::Ptr { mutable: true, .. });
+                        let bytes = bufs.next().ok_or("buffer count")?;
+                        raw.push(RawArg::Buffer { bytes, writable });
+                    }
+                }
+            }
+            let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: 0, device: None };
+            let t = Instant::now();
+            let gpu = match rkc_offload::launch_raw(case.kernel, config, &mut raw) {
+                Ok(()) => {
+                    drop(raw);
+                    Outcome::Buffers(gpu_buffers)
+                }
+                Err(e) => Outcome::Failed(e.to_string()),
+            };
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            same(&reference, &gpu, &elems)?;
+            let threads: u32 = case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
+            Ok(format!("{threads} threads, {ms:.2} ms"))
+        })();
+        match result {
+            Ok(detail) => {
+                passed += 1;
+                println!("PASS {:<18} {:<20} {detail}", case.kernel, case.file);
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {:<18} {:<20} {e}", case.kernel, case.file);
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
