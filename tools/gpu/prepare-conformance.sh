@@ -3,7 +3,8 @@
 #! conformance binary and one fat binary per testsuite kernel file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -q -p rkc -p rkc-testsuite --bin conformance
+cargo build --release -q -p rkc
+cargo build --release -q -p rkc-testsuite --bin conformance
 mkdir -p .device/conformance
 cp target/release/conformance .device/conformance/conformance
 for k in testsuite/kernels/*.rs; do
