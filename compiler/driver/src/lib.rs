@@ -191,11 +191,21 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     } else {
         None
     };
+    // libdevice, for the math functions that NVIDIA GPUs have no instruction for. Without it
+    // a kernel that uses one fails in serialisation with MLIR's message.
+    let cuda_toolkit = tools::find_cuda_toolkit();
+    if cuda_toolkit.is_none() && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia) && gpu.contains("math.") {
+        return Err(stage_error(
+            RK_TOOL_MISSING,
+            "the kernels call math functions that need libdevice, and no CUDA toolkit with nvvm/libdevice was found".into(),
+            &["run tools/setup.sh, or set RKC_CUDA_TOOLKIT to a folder holding nvvm/libdevice/libdevice.10.bc".into()],
+        ));
+    }
     let mut targets = Vec::new();
     for target in &options.targets {
         let toolkit = match target.kind() {
             TargetKind::Amd => amd_toolkit.as_deref(),
-            TargetKind::Nvidia => None,
+            TargetKind::Nvidia => cuda_toolkit.as_deref(),
         };
         let t = Instant::now();
         let mut module = mlir.parse(&gpu, "lower").map_err(mlir_error)?;

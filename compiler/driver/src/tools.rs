@@ -42,6 +42,24 @@ pub fn find_ptxas() -> Option<PathBuf> {
         .or_else(|| on_path("ptxas"))
 }
 
+/// Finds a CUDA toolkit folder holding `nvvm/libdevice/libdevice.10.bc`, which MLIR's NVVM
+/// serializer links for the math functions that have no instruction (`exp`, `sin`...):
+/// `$RKC_CUDA_TOOLKIT`, the workspace's `.toolchain`, `$CUDA_PATH`, `/usr/local/cuda`.
+pub fn find_cuda_toolkit() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(dir) = std::env::var_os("RKC_CUDA_TOOLKIT") {
+        candidates.push(PathBuf::from(dir));
+    }
+    candidates.push(workspace_toolchain().join("pypi/nvidia/cu13"));
+    if let Some(dir) = std::env::var_os("CUDA_PATH") {
+        candidates.push(PathBuf::from(dir));
+    }
+    candidates.push(PathBuf::from("/usr/local/cuda"));
+    candidates
+        .into_iter()
+        .find(|d| d.join("nvvm/libdevice/libdevice.10.bc").is_file())
+}
+
 /// Finds LLVM 22's `ld.lld`, which links AMD code objects.
 pub fn find_ld_lld() -> Option<PathBuf> {
     [PathBuf::from("/usr/lib/llvm-22/bin/ld.lld")]

@@ -4,6 +4,7 @@
 use crate::codes::*;
 use crate::diag::{Diagnostic, Span, snippet};
 use crate::program::Program;
+use rkc_rk::math::MathFn;
 use rkc_rk::{
     BinOp, CmpOp, Dim, FloatTy, Func, Geometry, IntTy, Literal, Loc, Op, OpKind, Region, Type,
     ValueId,
@@ -323,6 +324,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     Diagnostic::new(RK_UNSUPPORTED_ITEM, "items inside kernel bodies are not supported")
                         .at(span_of(item), "declare this outside the kernel"),
                 )),
+                syn::Stmt::Macro(m) if self.is_panic_macro(&m.mac) => {
+                    self.panic_macro(&m.mac, span_of(&m.mac)).unwrap_or(Err(Reported))
+                }
                 syn::Stmt::Macro(m) => Err(self.error(
                     Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the macro `{}!` is not supported in kernels", snippet(self.prog.source, span_of(&m.mac.path))))
                         .at(span_of(&m.mac), "not supported in kernels"),
@@ -916,6 +920,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Continue(c) => self.continue_expr(c, span),
             syn::Expr::Match(m) => self.match_expr(m, expected),
             syn::Expr::Tuple(t) if t.elems.is_empty() => Ok(Val::unit()),
+            syn::Expr::Macro(m) if self.is_panic_macro(&m.mac) => self.panic_macro(&m.mac, span).unwrap_or(Err(Reported)),
             syn::Expr::Closure(_) => Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_EXPR, "closures are not supported in kernels")
                     .at(span, "closure defined here")
@@ -1043,6 +1048,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
                     .at(span, "not found in this scope"),
             ));
+        }
+        if let Some(v) = self.associated_const(&p.path, span) {
+            return v;
         }
         Err(self.error(
             Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{}` in kernels", snippet(self.prog.source, span_of(&p.path))))
@@ -1339,6 +1347,11 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
             return Ok(self.emit1(OpKind::Geometry(geometry, dim), &[], Type::U32, span));
         }
+        if self.prog.function(&name).is_none()
+            && let Some(r) = self.path_call(c, p, span)
+        {
+            return r;
+        }
         let Some(item) = self.prog.function(&name) else {
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("cannot find function `{}` for kernels", snippet(self.prog.source, span_of(&p.path))))
@@ -1507,10 +1520,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 self.require_unsafe(span, &format!("call to unsafe method `{}::{method}`", p.ty))?;
                 Ok(self.emit1(OpKind::PtrOffset, &[id(&p), id(&i)], p.ty.clone(), span))
             }
-            _ => Err(self.error(
-                Diagnostic::new(RK_UNKNOWN_METHOD, format!("the method `{method}` is not supported in kernels yet"))
-                    .at(span_of(&m.method), "unknown method"),
-            )),
+            _ => self.value_method(m, span),
         }
     }
 
@@ -1541,6 +1551,467 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(Type::Slot(t)) => Some((**t).clone()),
                 _ => None,
             },
+        }
+    }
+
+    // ----- methods of primitive types ----------------------------------------------------
+
+    fn is_panic_macro(&self, mac: &syn::Macro) -> bool {
+        mac.path.segments.last().is_some_and(|s| {
+            matches!(s.ident.to_string().as_str(), "assert" | "debug_assert" | "panic" | "unreachable" | "todo" | "unimplemented")
+        })
+    }
+
+    fn int_const(&mut self, v: i128, ty: &Type, span: Span) -> Val {
+        let bits = match ty {
+            Type::Int(t) => (v as u64) & mask(t.bits()),
+            _ => v as u64,
+        };
+        self.emit1(OpKind::Const(Literal::Int(bits)), &[], ty.clone(), span)
+    }
+
+    fn float_val(&mut self, x: f64, ty: &Type, span: Span) -> Val {
+        let x = if *ty == Type::Float(FloatTy::F32) { f64::from(x as f32) } else { x };
+        self.emit1(OpKind::Const(Literal::Float(x)), &[], ty.clone(), span)
+    }
+
+    fn bin(&mut self, op: BinOp, a: &Val, b: &Val, span: Span) -> Val {
+        self.emit1(OpKind::Binary(op), &[id(a), id(b)], a.ty.clone(), span)
+    }
+
+    fn cmp(&mut self, op: CmpOp, a: &Val, b: &Val, span: Span) -> Val {
+        self.emit1(OpKind::Cmp(op), &[id(a), id(b)], Type::Bool, span)
+    }
+
+    fn math(&mut self, f: MathFn, args: &[&Val], ty: Type, span: Span) -> Val {
+        let ids: Vec<ValueId> = args.iter().map(|v| id(v)).collect();
+        self.emit1(OpKind::Math(f), &ids, ty, span)
+    }
+
+    /// A new slot holding `v`.
+    fn slot_of(&mut self, v: &Val, span: Span) -> ValueId {
+        let slot = self.emit(OpKind::Var, &[], Some(Type::slot(v.ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+        self.emit(OpKind::Write, &[id(v), slot], None, span);
+        slot
+    }
+
+    fn read(&mut self, slot: ValueId, ty: &Type, span: Span) -> Val {
+        self.emit1(OpKind::Read, &[slot], ty.clone(), span)
+    }
+
+    fn write(&mut self, v: &Val, slot: ValueId, span: Span) {
+        self.emit(OpKind::Write, &[id(v), slot], None, span);
+    }
+
+    /// `if cond { body }` with a unit body built by a closure.
+    fn when(&mut self, cond: &Val, span: Span, body: impl FnOnce(&mut Self)) {
+        self.regions.push(Region::default());
+        body(self);
+        let then = self.regions.pop().unwrap_or_default();
+        self.push_if(id(cond), vec![then, Region::default()], vec![], span);
+    }
+
+    /// A method call on a value of a primitive type.
+    fn value_method(&mut self, m: &syn::ExprMethodCall, span: Span) -> Lowered<Val> {
+        let method = m.method.to_string();
+        if is_untyped_literal(&m.receiver) {
+            return Err(self.error(
+                Diagnostic::new(RK_AMBIGUOUS_NUMERIC, format!("can't call method `{method}` on ambiguous numeric type"))
+                    .at(span_of(&m.receiver), "the literal's type is not known here")
+                    .help("give the literal a suffix, such as `2.0f32` or `3u32` (rustc's E0689)"),
+            ));
+        }
+        let x = self.expr(&m.receiver, None)?;
+        self.primitive_method(&method, x, &m.args.iter().collect::<Vec<_>>(), span, span_of(&m.method))
+    }
+
+    /// `x.method(args)`, also reached from `T::method(x, args)`.
+    fn primitive_method(&mut self, method: &str, x: Val, arg_exprs: &[&syn::Expr], span: Span, method_span: Span) -> Lowered<Val> {
+        let ty = x.ty.clone();
+        let mut args = Vec::new();
+        // The arguments' expected types: the receiver's type, except for the few that take a
+        // `u32` or an `i32`.
+        let expected = match method {
+            "rotate_left" | "rotate_right" | "pow" => Type::U32,
+            "powi" => Type::Int(IntTy::I32),
+            _ => ty.clone(),
+        };
+        for a in arg_exprs {
+            let v = self.expr(a, Some(&expected))?;
+            if v.ty != expected {
+                return Err(self.mismatch(&expected, &v.ty, span_of(*a)));
+            }
+            args.push(v);
+        }
+        let n = args.len();
+        let unknown = |me: &mut Self| {
+            Err(me.error(
+                Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method `{method}` on `{ty}` is supported in kernels"))
+                    .at(method_span, "unknown method")
+                    .note("supported: sqrt, exp, exp2, ln, log2, log10, sin, cos, tan, tanh, floor, ceil, round, trunc, abs, powf, powi, atan2, copysign, min, max, clamp, mul_add, recip, is_nan, is_finite, is_infinite, to_bits on floats; min, max, abs, clamp, pow, wrapping_*, saturating_add/sub, count_ones, leading_zeros, trailing_zeros, rotate_left/right, is_power_of_two on integers"),
+            ))
+        };
+        if let Some(f) = MathFn::from_name(method) {
+            use MathFn::*;
+            let arity = match f {
+                Powf | Hypot | Atan2 | Copysign | Min | Max | SaturatingAdd | SaturatingSub | RotateLeft | RotateRight => 1,
+                MulAdd => 2,
+                _ => 0,
+            };
+            if f == Hypot {
+                return Err(self.error(
+                    Diagnostic::new(RK_UNKNOWN_METHOD, "`hypot` is not supported on GPUs yet")
+                        .at(method_span, "not supported yet")
+                        .help("compute `(x * x + y * y).sqrt()` if overflow is not a concern"),
+                ));
+            }
+            if n == arity && !matches!(f, FromBits) {
+                let result = match f {
+                    ToBits => match ty {
+                        Type::Float(FloatTy::F32) => Type::U32,
+                        Type::Float(FloatTy::F64) => Type::Int(IntTy::U64),
+                        _ => return unknown(self),
+                    },
+                    // `i32::abs` wraps at `MIN` in a release build: that is `wrapping_abs`.
+                    Abs if ty.is_int() => return self.int_abs(&x, span),
+                    _ => ty.clone(),
+                };
+                let operand_tys: Vec<&Type> = std::iter::once(&x).chain(&args).map(|v| &v.ty).collect();
+                if f.result_type(&operand_tys, &result) == Some(result.clone()) {
+                    let all: Vec<&Val> = std::iter::once(&x).chain(&args).collect();
+                    return Ok(self.math(f, &all, result, span));
+                }
+            }
+            return unknown(self);
+        }
+        match (method, n) {
+            ("recip", 0) if ty.is_float() => {
+                let one = self.float_val(1.0, &ty, span);
+                Ok(self.bin(BinOp::Div, &one, &x, span))
+            }
+            ("is_nan", 0) if ty.is_float() => Ok(self.cmp(CmpOp::Ne, &x, &x, span)),
+            ("is_finite" | "is_infinite", 0) if ty.is_float() => {
+                let a = self.math(MathFn::Abs, &[&x], ty.clone(), span);
+                let inf = self.float_val(f64::INFINITY, &ty, span);
+                let op = if method == "is_finite" { CmpOp::Lt } else { CmpOp::Eq };
+                Ok(self.cmp(op, &a, &inf, span))
+            }
+            ("powi", 1) if ty.is_float() => Ok(self.powi(&x, &args[0], span)),
+            ("pow", 1) if ty.is_int() => Ok(self.int_pow(&x, &args[0], span)),
+            ("clamp", 2) if ty.is_numeric() => self.clamp(&x, &args[0], &args[1], span),
+            ("wrapping_add" | "wrapping_sub" | "wrapping_mul", 1) if ty.is_int() => {
+                let op = match method {
+                    "wrapping_add" => BinOp::Add,
+                    "wrapping_sub" => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                Ok(self.bin(op, &x, &args[0], span))
+            }
+            ("wrapping_neg", 0) if ty.is_int() => {
+                let zero = self.int_const(0, &ty, span);
+                Ok(self.bin(BinOp::Sub, &zero, &x, span))
+            }
+            ("is_power_of_two", 0) if matches!(ty, Type::Int(t) if !t.is_signed()) => {
+                let c = self.math(MathFn::CountOnes, &[&x], Type::U32, span);
+                let one = self.int_const(1, &Type::U32, span);
+                Ok(self.cmp(CmpOp::Eq, &c, &one, span))
+            }
+            _ => unknown(self),
+        }
+    }
+
+    fn int_abs(&mut self, x: &Val, span: Span) -> Lowered<Val> {
+        if matches!(x.ty, Type::Int(t) if t.is_signed()) {
+            return Ok(self.math(MathFn::WrappingAbs, &[x], x.ty.clone(), span));
+        }
+        Err(self.error(
+            Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method `abs` on `{}`", x.ty))
+                .at(span, "unsigned integers have no `abs`"),
+        ))
+    }
+
+    /// `f.powi(n)` exactly as compiler-rt's `__powisf2` computes it (which is what rustc's
+    /// `powi` calls on the host): square-and-multiply, then a reciprocal for negative `n`.
+    fn powi(&mut self, x: &Val, n: &Val, span: Span) -> Val {
+        let ty = x.ty.clone();
+        let i32t = Type::Int(IntTy::I32);
+        let a = self.slot_of(x, span);
+        let b = self.slot_of(n, span);
+        let one = self.float_val(1.0, &ty, span);
+        let r = self.slot_of(&one, span);
+        let zero = self.int_const(0, &i32t, span);
+        let recip = self.cmp(CmpOp::Lt, n, &zero, span);
+        let ctx = LoopCtx { label: None, takes_value: false, break_ty: None, expected: None };
+        let (region, _, _) = self.loop_region(ctx, |me| {
+            let bv = me.read(b, &i32t, span);
+            let one_i = me.int_const(1, &i32t, span);
+            let low = me.bin(BinOp::And, &bv, &one_i, span);
+            let zero_i = me.int_const(0, &i32t, span);
+            let odd = me.cmp(CmpOp::Ne, &low, &zero_i, span);
+            me.when(&odd, span, |me| {
+                let rv = me.read(r, &ty, span);
+                let av = me.read(a, &ty, span);
+                let p = me.bin(BinOp::Mul, &rv, &av, span);
+                me.write(&p, r, span);
+            });
+            let two = me.int_const(2, &i32t, span);
+            let half = me.bin(BinOp::Div, &bv, &two, span);
+            me.write(&half, b, span);
+            let done = me.cmp(CmpOp::Eq, &half, &zero_i, span);
+            let go = me.emit1(OpKind::Not, &[id(&done)], Type::Bool, span);
+            me.exit_unless(id(&go), span);
+            let av = me.read(a, &ty, span);
+            let sq = me.bin(BinOp::Mul, &av, &av, span);
+            me.write(&sq, a, span);
+            Ok(())
+        });
+        self.push_loop(region, None, span);
+        let rv = self.read(r, &ty, span);
+        let one = self.float_val(1.0, &ty, span);
+        let inv = self.bin(BinOp::Div, &one, &rv, span);
+        // `recip ? 1/r : r`, as a value-yielding `rk.if`.
+        let mut then = Region::default();
+        let mut els = Region::default();
+        let loc = Loc { line: span.line(), col: span.col() };
+        then.ops.push(Op { kind: OpKind::Yield, operands: vec![id(&inv)], results: vec![], regions: vec![], loc });
+        els.ops.push(Op { kind: OpKind::Yield, operands: vec![id(&rv)], results: vec![], regions: vec![], loc });
+        let result = self.func.new_value(ty.clone());
+        self.push_if(id(&recip), vec![then, els], vec![result], span);
+        Val { id: Some(result), ty }
+    }
+
+    /// `i.pow(n)` by square-and-multiply, wrapping as in a release build.
+    fn int_pow(&mut self, x: &Val, n: &Val, span: Span) -> Val {
+        let ty = x.ty.clone();
+        let base = self.slot_of(x, span);
+        let exp = self.slot_of(n, span);
+        let one = self.int_const(1, &ty, span);
+        let acc = self.slot_of(&one, span);
+        let ctx = LoopCtx { label: None, takes_value: false, break_ty: None, expected: None };
+        let (region, _, _) = self.loop_region(ctx, |me| {
+            let e = me.read(exp, &Type::U32, span);
+            let zero = me.int_const(0, &Type::U32, span);
+            let more = me.cmp(CmpOp::Ne, &e, &zero, span);
+            me.exit_unless(id(&more), span);
+            let one_u = me.int_const(1, &Type::U32, span);
+            let low = me.bin(BinOp::And, &e, &one_u, span);
+            let odd = me.cmp(CmpOp::Ne, &low, &zero, span);
+            me.when(&odd, span, |me| {
+                let a = me.read(acc, &ty, span);
+                let b = me.read(base, &ty, span);
+                let p = me.bin(BinOp::Mul, &a, &b, span);
+                me.write(&p, acc, span);
+            });
+            let half = me.bin(BinOp::Shr, &e, &one_u, span);
+            me.write(&half, exp, span);
+            let b = me.read(base, &ty, span);
+            let sq = me.bin(BinOp::Mul, &b, &b, span);
+            me.write(&sq, base, span);
+            Ok(())
+        });
+        self.push_loop(region, None, span);
+        self.read(acc, &ty, span)
+    }
+
+    /// `x.clamp(lo, hi)`: Rust asserts `lo <= hi` (floats: and neither is NaN), then takes
+    /// `lo` below it, `hi` above it, `x` otherwise (a NaN `x` stays NaN).
+    fn clamp(&mut self, x: &Val, lo: &Val, hi: &Val, span: Span) -> Lowered<Val> {
+        let ok = self.cmp(CmpOp::Le, lo, hi, span);
+        let loc = Loc { line: span.line(), col: span.col() };
+        let message = if x.ty.is_float() { "min > max, or either was NaN" } else { "assertion failed: min <= max" };
+        self.push_op(OpKind::Assert { message: message.into() }, vec![id(&ok)], vec![], loc);
+        let slot = self.slot_of(x, span);
+        let below = self.cmp(CmpOp::Lt, x, lo, span);
+        self.when(&below, span, |me| me.write(lo, slot, span));
+        let cur = self.read(slot, &x.ty, span);
+        let above = self.cmp(CmpOp::Gt, &cur, hi, span);
+        self.when(&above, span, |me| me.write(hi, slot, span));
+        Ok(self.read(slot, &x.ty, span))
+    }
+
+    /// `T::CONST` and `T::consts::NAME` for the primitive types.
+    fn associated_const(&mut self, p: &syn::Path, span: Span) -> Option<Lowered<Val>> {
+        let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+        let n = segs.len();
+        if n < 2 {
+            return None;
+        }
+        let name = segs[n - 1].as_str();
+        let owner = if segs[n - 2] == "consts" && n >= 3 { segs[n - 3].as_str() } else { segs[n - 2].as_str() };
+        if let Some(t) = IntTy::from_name(owner) {
+            let ty = Type::Int(t);
+            let (lo, hi) = t.range();
+            return match name {
+                "MAX" => Some(Ok(self.int_const(hi, &ty, span))),
+                "MIN" => Some(Ok(self.int_const(lo, &ty, span))),
+                "BITS" => Some(Ok(self.int_const(i128::from(t.bits()), &Type::U32, span))),
+                _ => None,
+            };
+        }
+        let (ty, is64) = match owner {
+            "f32" => (Type::Float(FloatTy::F32), false),
+            "f64" => (Type::Float(FloatTy::F64), true),
+            _ => return None,
+        };
+        use std::f64::consts as c;
+        let v = match name {
+            "MAX" => if is64 { f64::MAX } else { f64::from(f32::MAX) },
+            "MIN" => if is64 { f64::MIN } else { f64::from(f32::MIN) },
+            "MIN_POSITIVE" => if is64 { f64::MIN_POSITIVE } else { f64::from(f32::MIN_POSITIVE) },
+            "EPSILON" => if is64 { f64::EPSILON } else { f64::from(f32::EPSILON) },
+            "INFINITY" => f64::INFINITY,
+            "NEG_INFINITY" => f64::NEG_INFINITY,
+            "NAN" => f64::NAN,
+            "PI" => c::PI,
+            "TAU" => c::TAU,
+            "E" => c::E,
+            "SQRT_2" => c::SQRT_2,
+            "LN_2" => c::LN_2,
+            "LN_10" => c::LN_10,
+            "LOG2_E" => c::LOG2_E,
+            "LOG10_E" => c::LOG10_E,
+            "FRAC_PI_2" => c::FRAC_PI_2,
+            "FRAC_PI_4" => c::FRAC_PI_4,
+            "FRAC_1_PI" => c::FRAC_1_PI,
+            "FRAC_1_SQRT_2" => c::FRAC_1_SQRT_2,
+            _ => return None,
+        };
+        Some(Ok(self.float_val(v, &ty, span)))
+    }
+
+    /// `T::method(x, ...)` for a primitive `T`, `T::from_bits(u)`, `size_of::<T>()`,
+    /// `core::mem::swap(&mut a, &mut b)`.
+    fn path_call(&mut self, c: &syn::ExprCall, p: &syn::ExprPath, span: Span) -> Option<Lowered<Val>> {
+        let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let name = segs.last()?.as_str();
+        let owner = segs.len().checked_sub(2).map(|k| segs[k].as_str());
+        if name == "size_of" && c.args.is_empty() {
+            let ty = match p.path.segments.last().map(|s| &s.arguments) {
+                Some(syn::PathArguments::AngleBracketed(a)) => match a.args.first() {
+                    Some(syn::GenericArgument::Type(t)) => t.clone(),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            return Some(self.lower_type(&ty).map(|t| {
+                let size = t.size_of();
+                self.int_const(i128::from(size), &Type::USIZE, span)
+            }));
+        }
+        if name == "swap" && c.args.len() == 2 && matches!(owner, Some("mem") | None) && self.prog.function("swap").is_none() {
+            return Some(self.swap(&c.args[0], &c.args[1], span));
+        }
+        let owner_ty = match owner? {
+            "f32" => Type::Float(FloatTy::F32),
+            "f64" => Type::Float(FloatTy::F64),
+            other => Type::Int(IntTy::from_name(other)?),
+        };
+        if name == "from_bits" && c.args.len() == 1 && owner_ty.is_float() {
+            let bits_ty = if owner_ty == Type::Float(FloatTy::F32) { Type::U32 } else { Type::Int(IntTy::U64) };
+            return Some((|| {
+                let v = self.expr(&c.args[0], Some(&bits_ty))?;
+                if v.ty != bits_ty {
+                    return Err(self.mismatch(&bits_ty, &v.ty, span_of(&c.args[0])));
+                }
+                Ok(self.math(MathFn::FromBits, &[&v], owner_ty.clone(), span))
+            })());
+        }
+        // UFCS: `f32::sqrt(x)` is `x.sqrt()` with `x: f32`.
+        let (first, rest) = c.args.iter().collect::<Vec<_>>().split_first().map(|(a, b)| (*a, b.to_vec()))?;
+        Some((|| {
+            let x = self.expr(first, Some(&owner_ty))?;
+            if x.ty != owner_ty {
+                return Err(self.mismatch(&owner_ty, &x.ty, span_of(first)));
+            }
+            self.primitive_method(name, x, &rest, span, span_of(&p.path))
+        })())
+    }
+
+    /// `core::mem::swap(&mut a, &mut b)` on two places of one scalar type.
+    fn swap(&mut self, a: &syn::Expr, b: &syn::Expr, span: Span) -> Lowered<Val> {
+        let inner = |e: &syn::Expr| match e {
+            syn::Expr::Reference(r) if r.mutability.is_some() => Some((*r.expr).clone()),
+            _ => None,
+        };
+        let (Some(ea), Some(eb)) = (inner(a), inner(b)) else {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`swap` takes two `&mut` places")
+                    .at(span, "write `core::mem::swap(&mut a, &mut b)`"),
+            ));
+        };
+        let pa = self.place(&ea)?;
+        let pb = self.place(&eb)?;
+        let va = self.load(pa, span)?;
+        let vb = self.load(pb, span)?;
+        if va.ty != vb.ty {
+            return Err(self.mismatch(&va.ty, &vb.ty, span_of(b)));
+        }
+        for (place, v) in [(pa, &vb), (pb, &va)] {
+            match place {
+                Place::Ptr(p) => self.emit(OpKind::Store, &[id(v), p], None, span),
+                Place::Slot(s) => self.emit(OpKind::Write, &[id(v), s], None, span),
+            };
+        }
+        Ok(Val::unit())
+    }
+
+    /// `assert!(cond)`, `assert!(cond, "msg")`, `debug_assert!` (kept: rkc's default build has
+    /// checks on, like a debug build's), `panic!("msg")`, `unreachable!()`.
+    fn panic_macro(&mut self, mac: &syn::Macro, span: Span) -> Option<Lowered<Val>> {
+        let name = mac.path.segments.last()?.ident.to_string();
+        let loc = Loc { line: span.line(), col: span.col() };
+        let literal_message = |tokens: &proc_macro2::TokenStream| -> Result<Option<String>, ()> {
+            if tokens.is_empty() {
+                return Ok(None);
+            }
+            match syn::parse2::<syn::LitStr>(tokens.clone()) {
+                Ok(s) => Ok(Some(s.value())),
+                Err(_) => Err(()),
+            }
+        };
+        let bad_message = |me: &mut Self| {
+            Err(me.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` in a kernel takes a literal message"))
+                    .at(span, "formatting has no device form")
+                    .help(format!("write `{name}!(\"...\")` with a plain string")),
+            ))
+        };
+        match name.as_str() {
+            "assert" | "debug_assert" => Some((|| {
+                let args = mac
+                    .parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
+                    .map_err(|_| self.error(Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here")))?;
+                let mut it = args.iter();
+                let Some(cond) = it.next() else { return bad_message(self) };
+                let message = match it.next() {
+                    None => format!("assertion failed: {}", snippet(self.prog.source, span_of(cond))),
+                    Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) if it.next().is_none() => s.value(),
+                    Some(_) => return bad_message(self),
+                };
+                let c = self.expr(cond, Some(&Type::Bool))?;
+                if c.ty != Type::Bool {
+                    return Err(self.mismatch(&Type::Bool, &c.ty, span_of(cond)));
+                }
+                self.push_op(OpKind::Assert { message }, vec![id(&c)], vec![], loc);
+                Ok(Val::unit())
+            })()),
+            "panic" | "unreachable" | "todo" | "unimplemented" => Some((|| {
+                let message = match literal_message(&mac.tokens) {
+                    Ok(Some(m)) if name == "unreachable" => format!("internal error: entered unreachable code: {m}"),
+                    Ok(Some(m)) => m,
+                    Ok(None) => match name.as_str() {
+                        "unreachable" => "internal error: entered unreachable code".into(),
+                        "todo" => "not yet implemented".into(),
+                        "unimplemented" => "not implemented".into(),
+                        _ => "explicit panic".into(),
+                    },
+                    Err(()) => return bad_message(self),
+                };
+                let never = self.emit1(OpKind::Const(Literal::Bool(false)), &[], Type::Bool, span);
+                self.push_op(OpKind::Assert { message }, vec![id(&never)], vec![], loc);
+                Ok(Val::unit())
+            })()),
+            _ => None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! `if`'s results. An `rk.return` inside an arm becomes `gpu.return` in that arm's block.
 
 use crate::LowerOptions;
+use rkc_rk::math::MathFn;
 use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
 use std::fmt::Write as _;
 
@@ -244,11 +245,132 @@ impl<'f> FuncEmitter<'f> {
                     self.line(format!("cf.br {exit}({} : {})", vals.join(", "), tys.join(", ")));
                 }
             }
+            OpKind::Math(f) => self.math(*f, op),
+            OpKind::Assert { .. } => {
+                let ok = arg(0);
+                self.check(&ok);
+            }
             OpKind::Call { callee } => {
                 // The rk pipeline inlines every call before lowering (see rkc_rk::passes); a
                 // call here would be a driver bug, and MLIR's verifier would reject the module.
                 self.line(format!("// unexpected call to @{callee}: device functions are inlined before lowering"));
             }
+        }
+    }
+
+    /// `rk.math`: LLVM intrinsics where the targets have instructions (correctly rounded
+    /// `sqrt`, `fma`, `floor`..., bit counts, rotates, saturation), MLIR's `math` ops
+    /// otherwise, which `convert-gpu-to-nvvm` / `-rocdl` turn into libdevice / ocml calls.
+    fn math(&mut self, f: MathFn, op: &Op) {
+        use MathFn::*;
+        let res = v(op.results[0]);
+        let args: Vec<String> = op.operands.iter().map(|x| v(*x)).collect();
+        let ty = self.rk_ty(op.operands[0]);
+        let t = mlir_type(ty);
+        let rt = self.ty(op.results[0]);
+        let intrinsic = |me: &mut Self, name: &str, args: &[String], arg_tys: &[String]| {
+            me.line(format!(
+                "{res} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}) : ({}) -> {t}",
+                args.join(", "),
+                arg_tys.join(", ")
+            ));
+        };
+        let signed = matches!(ty, Type::Int(i) if i.is_signed());
+        match f {
+            Sqrt | Floor | Ceil | Trunc | Round | Abs => {
+                let name = match f {
+                    Sqrt => "sqrt",
+                    Floor => "floor",
+                    Ceil => "ceil",
+                    Trunc => "trunc",
+                    Round => "round",
+                    _ => "fabs",
+                };
+                intrinsic(self, name, &args, std::slice::from_ref(&t));
+            }
+            Copysign => intrinsic(self, "copysign", &args, &[t.clone(), t.clone()]),
+            Min | Max if ty.is_float() => {
+                let name = if f == Min { "minnum" } else { "maxnum" };
+                intrinsic(self, name, &args, &[t.clone(), t.clone()]);
+            }
+            MulAdd => intrinsic(self, "fma", &args, &[t.clone(), t.clone(), t.clone()]),
+            Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh => {
+                let name = match f {
+                    Exp => "exp",
+                    Exp2 => "exp2",
+                    Ln => "log",
+                    Log2 => "log2",
+                    Log10 => "log10",
+                    Sin => "sin",
+                    Cos => "cos",
+                    Tan => "tan",
+                    _ => "tanh",
+                };
+                self.line(format!("{res} = math.{name} {} : {t}", args[0]));
+            }
+            Powf | Atan2 | Hypot => {
+                let name = match f {
+                    Powf => "powf",
+                    _ => "atan2",
+                };
+                self.line(format!("{res} = math.{name} {}, {} : {t}", args[0], args[1]));
+            }
+            Min | Max => {
+                let name = match (f, signed) {
+                    (Min, true) => "minsi",
+                    (Min, false) => "minui",
+                    (_, true) => "maxsi",
+                    _ => "maxui",
+                };
+                self.line(format!("{res} = arith.{name} {}, {} : {t}", args[0], args[1]));
+            }
+            WrappingAbs => {
+                let no_poison = self.temp();
+                self.line(format!("{no_poison} = llvm.mlir.constant(false) : i1"));
+                intrinsic(self, "abs", &[args[0].clone(), no_poison], &[t.clone(), "i1".into()]);
+            }
+            SaturatingAdd | SaturatingSub => {
+                let name = match (f, signed) {
+                    (SaturatingAdd, true) => "sadd.sat",
+                    (SaturatingAdd, false) => "uadd.sat",
+                    (_, true) => "ssub.sat",
+                    _ => "usub.sat",
+                };
+                intrinsic(self, name, &args, &[t.clone(), t.clone()]);
+            }
+            RotateLeft | RotateRight => {
+                // A funnel shift of x with itself is a rotate; the amount is taken modulo the
+                // width by the intrinsic, as Rust's rotate does.
+                let amount = self.resize_int(&args[1], &Type::U32, ty);
+                let name = if f == RotateLeft { "fshl" } else { "fshr" };
+                intrinsic(self, name, &[args[0].clone(), args[0].clone(), amount], &[t.clone(), t.clone(), t.clone()]);
+            }
+            CountOnes | LeadingZeros | TrailingZeros => {
+                let width = ty.size_of() * 8;
+                let wide = if width == 32 { res.clone() } else { self.temp() };
+                let name = match f {
+                    CountOnes => "ctpop",
+                    LeadingZeros => "ctlz",
+                    _ => "cttz",
+                };
+                if f == CountOnes {
+                    self.line(format!("{wide} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}) : ({t}) -> {t}", args[0]));
+                } else {
+                    // A zero input gives the width, as Rust's methods do.
+                    let no_poison = self.temp();
+                    self.line(format!("{no_poison} = llvm.mlir.constant(false) : i1"));
+                    self.line(format!(
+                        "{wide} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}, {no_poison}) : ({t}, i1) -> {t}",
+                        args[0]
+                    ));
+                }
+                if width > 32 {
+                    self.line(format!("{res} = arith.trunci {wide} : {t} to i32"));
+                } else if width < 32 {
+                    self.line(format!("{res} = arith.extui {wide} : {t} to i32"));
+                }
+            }
+            ToBits | FromBits => self.line(format!("{res} = arith.bitcast {} : {t} to {rt}", args[0])),
         }
     }
 

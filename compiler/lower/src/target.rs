@@ -98,8 +98,11 @@ impl Target for Rocdl {
     }
     fn lowering_pipeline(&self, opt_level: u8) -> String {
         format!(
-            "builtin.module(rocdl-attach-target{{chip={} O={opt_level}}},gpu.module(convert-gpu-to-rocdl,reconcile-unrealized-casts))",
-            self.chip
+            // convert-math-to-rocdl turns the math ops into ocml calls first: left to
+            // convert-gpu-to-rocdl, math.tanh reaches the AMDGPU back end as an intrinsic it
+            // has no lowering for, and LLVM aborts.
+            "builtin.module(rocdl-attach-target{{chip={chip} O={opt_level}}},convert-math-to-rocdl{{chipset={chip}}},gpu.module(convert-gpu-to-rocdl,reconcile-unrealized-casts))",
+            chip = self.chip
         )
     }
     fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {

@@ -410,6 +410,17 @@ impl<'m> Machine<'m> {
                 self.returned = op.operands.first().map(|v| self.get(values, *v));
                 return Ok(Some(Flow::Return));
             }
+            OpKind::Math(f) => {
+                let tys: Vec<Type> = op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
+                let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
+                Some(math(*f, &tys, &args, result_ty.as_ref().unwrap_or(&Type::Unit)))
+            }
+            OpKind::Assert { message } => {
+                if arg(0) == 0 {
+                    return Err(self.panic(message.clone(), op.loc));
+                }
+                None
+            }
             OpKind::Call { callee } => {
                 let f = self
                     .module
@@ -583,5 +594,101 @@ fn float_to_int(x: f64, t: IntTy) -> u64 {
         IntTy::U16 => u64::from(x as u16),
         IntTy::U32 => u64::from(x as u32),
         IntTy::U64 | IntTy::Usize => x as u64,
+    }
+}
+
+/// `rk.math`, by Rust's own methods.
+fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> Bits {
+    use crate::math::MathFn::*;
+    let a = |k: usize| args.get(k).copied().unwrap_or(0);
+    match tys.first() {
+        Some(Type::Float(FloatTy::F32)) if f != ToBits => {
+            let x = |k: usize| f32_of(a(k));
+            let r = match f {
+                Sqrt => x(0).sqrt(),
+                Exp => x(0).exp(),
+                Exp2 => x(0).exp2(),
+                Ln => x(0).ln(),
+                Log2 => x(0).log2(),
+                Log10 => x(0).log10(),
+                Sin => x(0).sin(),
+                Cos => x(0).cos(),
+                Tan => x(0).tan(),
+                Tanh => x(0).tanh(),
+                Floor => x(0).floor(),
+                Ceil => x(0).ceil(),
+                Round => x(0).round(),
+                Trunc => x(0).trunc(),
+                Abs => x(0).abs(),
+                Powf => x(0).powf(x(1)),
+                Hypot => x(0).hypot(x(1)),
+                Atan2 => x(0).atan2(x(1)),
+                Copysign => x(0).copysign(x(1)),
+                Min => x(0).min(x(1)),
+                Max => x(0).max(x(1)),
+                MulAdd => x(0).mul_add(x(1), x(2)),
+                _ => f32::NAN,
+            };
+            u64::from(r.to_bits())
+        }
+        Some(Type::Float(FloatTy::F64)) if f != ToBits => {
+            let x = |k: usize| f64_of(a(k));
+            let r = match f {
+                Sqrt => x(0).sqrt(),
+                Exp => x(0).exp(),
+                Exp2 => x(0).exp2(),
+                Ln => x(0).ln(),
+                Log2 => x(0).log2(),
+                Log10 => x(0).log10(),
+                Sin => x(0).sin(),
+                Cos => x(0).cos(),
+                Tan => x(0).tan(),
+                Tanh => x(0).tanh(),
+                Floor => x(0).floor(),
+                Ceil => x(0).ceil(),
+                Round => x(0).round(),
+                Trunc => x(0).trunc(),
+                Abs => x(0).abs(),
+                Powf => x(0).powf(x(1)),
+                Hypot => x(0).hypot(x(1)),
+                Atan2 => x(0).atan2(x(1)),
+                Copysign => x(0).copysign(x(1)),
+                Min => x(0).min(x(1)),
+                Max => x(0).max(x(1)),
+                MulAdd => x(0).mul_add(x(1), x(2)),
+                _ => f64::NAN,
+            };
+            r.to_bits()
+        }
+        Some(Type::Float(_)) => a(0), // to_bits: the bits are the value
+        Some(Type::Int(t)) => {
+            let t = *t;
+            let bits = t.bits();
+            let v = |k: usize| int_value(a(k), t);
+            let (lo, hi) = t.range();
+            match f {
+                Min => v(0).min(v(1)) as u64,
+                Max => v(0).max(v(1)) as u64,
+                WrappingAbs => v(0).unsigned_abs() as u64,
+                SaturatingAdd => (v(0) + v(1)).clamp(lo, hi) as u64,
+                SaturatingSub => (v(0) - v(1)).clamp(lo, hi) as u64,
+                RotateLeft | RotateRight => {
+                    let x = wrap(a(0), t);
+                    let n = (a(1) as u32) % bits;
+                    let n = if f == RotateRight { (bits - n) % bits } else { n };
+                    if n == 0 { x } else { wrap((x << n) | (x >> (bits - n)), t) }
+                }
+                CountOnes => u64::from(wrap(a(0), t).count_ones()),
+                LeadingZeros => u64::from(wrap(a(0), t).leading_zeros() - (64 - bits)),
+                TrailingZeros => u64::from(wrap(a(0), t).trailing_zeros().min(bits)),
+                // from_bits: the result type decides how the bits are read.
+                FromBits => match result {
+                    Type::Float(FloatTy::F32) => wrap(a(0), IntTy::U32),
+                    _ => a(0),
+                },
+                _ => a(0),
+            }
+        }
+        _ => a(0),
     }
 }

@@ -163,6 +163,10 @@ pub enum OpKind {
     Continue { depth: u32 },
     /// Calls a device function of the module.
     Call { callee: String },
+    /// A method of a primitive type (see [`crate::math::MathFn`]).
+    Math(crate::math::MathFn),
+    /// A device panic with `message` unless the `bool` operand holds (`assert!`, `panic!`).
+    Assert { message: String },
 }
 
 impl OpKind {
@@ -191,6 +195,8 @@ impl OpKind {
             OpKind::Break { .. } => "break",
             OpKind::Continue { .. } => "continue",
             OpKind::Call { .. } => "call",
+            OpKind::Math(_) => "math",
+            OpKind::Assert { .. } => "assert",
         }
     }
 

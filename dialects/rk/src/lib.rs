@@ -41,6 +41,13 @@
 //! | `rk.load` | `*T` | `T` | `T` scalar |
 //! | `rk.store` | `T, *mut T` | — | `T` scalar |
 //! | `rk.bounds_check at L:C` | `usize i, usize n` | — | device panic "index out of bounds" at `L:C` unless `i < n` |
+//! | `rk.assert "msg" at L:C` | `bool` | — | device panic with `msg` at `L:C` unless the operand holds (`assert!`, `panic!`) |
+//! | `rk.math f` | per [`math::MathFn::result_type`] | one | the Rust method `f` of a primitive type: `sqrt`, `exp`, `sin`, `min`, `mul_add` (fused), `count_ones`, `to_bits`... with Rust's semantics |
+//! | `rk.var : T` | — | `slot<T>` | a mutable local (`let mut`), `T` scalar |
+//! | `rk.read` / `rk.write` | `slot<T>` / `T, slot<T>` | `T` / — | read or write a slot |
+//! | `rk.loop` | — | any | runs its region again whenever it ends or `rk.continue`s; its results come from `rk.break` |
+//! | `rk.break [d]` / `rk.continue [d]` | the loop's result types / — | — | leave / restart the loop `d` levels out (0 = innermost) |
+//! | `rk.call @f` | `f`'s parameters | `f`'s result | calls the device function `f` (inlined before lowering) |
 //! | `rk.if` | `bool` | any | two regions (then, else); each ends in `rk.yield` of the results' types, or in `rk.return`; without results an arm may also just end |
 //! | `rk.yield` | any | — | ends an `rk.if` arm |
 //! | `rk.return` | the function's return type, or nothing for `()` | — | ends the function |
@@ -55,6 +62,7 @@
 
 pub mod interp;
 pub mod ir;
+pub mod math;
 pub mod passes;
 pub mod print;
 pub mod types;

@@ -195,6 +195,13 @@ impl Printer<'_> {
                     let _ = write!(line, " -> {}", tys.join(", "));
                 }
             }
+            OpKind::Math(f) => {
+                let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
+                let _ = write!(line, " {} {operands} : ({}) -> {}", f.name(), args.join(", "), result_ty.unwrap_or_default());
+            }
+            OpKind::Assert { message } => {
+                let _ = write!(line, " {operands} {message:?} at {}:{}", op.loc.line, op.loc.col);
+            }
             OpKind::Call { callee } => {
                 let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
                 let rets: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();

@@ -388,6 +388,21 @@ impl Checker<'_> {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
             }
+            OpKind::Math(f) => {
+                self.expect_counts(op, op.operands.len(), 1)?;
+                let operands: Vec<&Type> = op.operands.iter().map(|v| self.ty(*v)).collect();
+                let result = self.ty(op.results[0]).clone();
+                if f.result_type(&operands, &result) != Some(result.clone()) {
+                    let shown: Vec<String> = operands.iter().map(|t| t.to_string()).collect();
+                    return Err(self.err(op, format!("no rule for `{}` on ({}) -> `{result}`", f.name(), shown.join(", "))));
+                }
+            }
+            OpKind::Assert { .. } => {
+                self.expect_counts(op, 1, 0)?;
+                if operand(0) != Type::Bool {
+                    return Err(self.err(op, "asserts a `bool`"));
+                }
+            }
             OpKind::Call { callee } => {
                 let Some(f) = self.module.func(callee) else {
                     return Err(self.err(op, format!("calls @{callee}, which is not in the module")));

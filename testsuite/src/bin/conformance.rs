@@ -8,7 +8,7 @@
 use rkc_offload::{LaunchConfig, RawArg};
 use rkc_rk::interp::Arg;
 use rkc_rk::Type;
-use rkc_testsuite::{Outcome, cases, element, inputs_for, run_rustc, same};
+use rkc_testsuite::{Outcome, cases, element, inputs_for, run_rustc, same_within};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
                 Err(e) => Outcome::Failed(e.to_string()),
             };
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            same(&reference, &gpu, &elems)?;
+            same_within(&reference, &gpu, &elems, case.gpu_ulps)?;
             let threads: u32 = case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
             Ok(format!("{threads} threads, {ms:.2} ms"))
         })();
