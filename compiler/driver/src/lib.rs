@@ -39,6 +39,8 @@ pub struct Options {
     pub opt_level: u8,
     pub bounds_checks: bool,
     pub cubin: Cubin,
+    /// The kernel file's name as the user gave it, for panic locations.
+    pub source_name: String,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             opt_level: 3,
             bounds_checks: true,
             cubin: Cubin::WhenAvailable,
+            source_name: "kernels.rs".into(),
         }
     }
 }
@@ -152,7 +155,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         .map_err(|r| internal("recursion reached the inliner", r.cycle.join(" → ")))?;
     let verified = rkc_rk::verify(&optimized).map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
     let rk_optimized = rkc_rk::print_module(verified.module());
-    let kernels = metadata::kernels(verified.module());
+    let kernels = metadata::kernels(verified.module(), &options.source_name);
     timed("rk passes", t);
 
     let t = Instant::now();

@@ -176,17 +176,10 @@ fn compilation_is_deterministic() {
 #[test]
 fn kernel_metadata() {
     let out = compile_file(&repo().join("testsuite/kernels/saxpy.rs"), &options("sm_90"));
-    insta::assert_snapshot!(offload_binary::metadata::encode(&out.kernels), @r"
-    rkc-kernels 1
-    kernel	saxpy
-    param	n	usize	value	8	read
-    param	a	f32	value	4	read
-    param	x	*const f32	pointer	4	read
-    param	y	*mut f32	pointer-mut	4	read-write
-    ");
+    insta::assert_snapshot!(offload_binary::metadata::encode(&out.kernels));
 }
 
-/// Bounds checks can be turned off; the check then leaves no trap in the PTX.
+/// Bounds checks can be turned off; the canonical kernel then has no panic block at all.
 #[test]
 fn bounds_checks_switch() {
     let file = repo().join("testsuite/kernels/canonical.rs");
@@ -195,8 +188,33 @@ fn bounds_checks_switch() {
     let on = compile_file(&file, &opts);
     opts.bounds_checks = false;
     let off = compile_file(&file, &opts);
-    assert!(on.gpu.contains("llvm.trap"), "{}", on.gpu);
-    assert!(!off.gpu.contains("llvm.trap"), "{}", off.gpu);
+    assert!(on.gpu.contains("llvm.cmpxchg"), "{}", on.gpu);
+    assert!(!off.gpu.contains("llvm.cmpxchg"), "{}", off.gpu);
+    // The site stays in the metadata either way: numbering must not depend on the switch.
+    assert_eq!(on.kernels[0].panic_sites, off.kernels[0].panic_sites);
+}
+
+/// A failed check records its site, block and thread, and returns instead of trapping, so
+/// that the CUDA context survives a panicking launch.
+#[test]
+fn panics_record_and_return() {
+    let out = compile_file(&repo().join("testsuite/kernels/panics.rs"), &options("sm_90"));
+    let ptx = String::from_utf8_lossy(&out.targets[0].assembly);
+    assert!(ptx.contains("atom.relaxed.sys.global.cas.b32") || ptx.contains("atom.global.cas.b32"), "{ptx}");
+    assert!(!ptx.contains("trap"), "{ptx}");
+    let k = out.kernels.iter().find(|k| k.name == "failed_assert").unwrap();
+    let messages: Vec<&str> = k.panic_sites.iter().map(|s| s.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "index out of bounds: the len is {len} but the index is {index}",
+            "attempt to calculate the remainder with a divisor of zero",
+            "assertion failed: x % 16 != 3",
+            "attempt to calculate the remainder with a divisor of zero",
+            "attempt to divide by zero",
+            "index out of bounds: the len is {len} but the index is {index}",
+        ]
+    );
 }
 
 /// An architecture this ptxas cannot assemble for gets PTX only, with a warning, unless a

@@ -47,6 +47,11 @@ struct FuncEmitter<'f> {
     private: Vec<String>,
     /// The enclosing loops' header and exit labels and result types, innermost last.
     loops: Vec<(String, String, Vec<String>)>,
+    /// Panic sites used so far; they are numbered in the walk order of
+    /// `rkc_rk::panics::panic_sites`.
+    n_sites: usize,
+    /// Whether any check branches to the panic block.
+    panics: bool,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -60,6 +65,8 @@ impl<'f> FuncEmitter<'f> {
             n_temps: 0,
             private: Vec::new(),
             loops: Vec::new(),
+            n_sites: 0,
+            panics: false,
         }
     }
 
@@ -79,6 +86,14 @@ impl<'f> FuncEmitter<'f> {
         } else {
             format!(" private({})", self.private.join(", "))
         };
+        if self.panics {
+            self.panic_block();
+            self.flush();
+        }
+        // The hidden last parameter: the panic record (see `panic_block`). Every kernel has
+        // it, so that the runtime passes it the same way to all.
+        let mut params = params;
+        params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
         let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
         out.push_str(&self.text);
         out.push_str("    }\n");
@@ -208,10 +223,13 @@ impl<'f> FuncEmitter<'f> {
                 ));
             }
             OpKind::BoundsCheck => {
-                if self.options.bounds_checks {
+                if !self.options.bounds_checks {
+                    // The site keeps its number, so that the numbering matches the metadata's.
+                    self.n_sites += 1;
+                } else {
                     let ok = self.temp();
                     self.line(format!("{ok} = arith.cmpi ult, {}, {} : i64", arg(0), arg(1)));
-                    self.check(&ok);
+                    self.check(&ok, Some((&arg(0), &arg(1))));
                 }
             }
             OpKind::If => self.if_op(op),
@@ -248,7 +266,7 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Math(f) => self.math(*f, op),
             OpKind::Assert { .. } => {
                 let ok = arg(0);
-                self.check(&ok);
+                self.check(&ok, None);
             }
             OpKind::Call { callee } => {
                 // The rk pipeline inlines every call before lowering (see rkc_rk::passes); a
@@ -398,15 +416,67 @@ impl<'f> FuncEmitter<'f> {
         self.start_block(header_line);
     }
 
-    /// Continues only when `ok` holds; otherwise the thread panics (a trap, which the driver
-    /// API reports as a failed launch).
-    fn check(&mut self, ok: &str) {
-        let (cont, panic) = (self.new_label(), self.new_label());
-        self.line(format!("cf.cond_br {ok}, {cont}, {panic}"));
-        self.start_block(format!("{panic}:"));
-        self.line("llvm.call_intrinsic \"llvm.trap\"() : () -> ()".into());
-        self.line("llvm.unreachable".into());
+    /// Continues only when `ok` holds; otherwise the thread goes to the kernel's panic block
+    /// with the next site's number and two values for the message (a bounds check's index
+    /// and length).
+    fn check(&mut self, ok: &str, values: Option<(&str, &str)>) {
+        let site = self.n_sites;
+        self.n_sites += 1;
+        self.panics = true;
+        let cont = self.new_label();
+        let number = self.temp();
+        self.line(format!("{number} = arith.constant {site} : i32"));
+        let (a, b) = match values {
+            Some((a, b)) => (a.to_string(), b.to_string()),
+            None => {
+                let z = self.temp();
+                self.line(format!("{z} = arith.constant 0 : i64"));
+                (z.clone(), z)
+            }
+        };
+        self.line(format!("cf.cond_br {ok}, {cont}, {PANIC_BLOCK}({number}, {a}, {b} : i32, i64, i64)"));
         self.start_block(format!("{cont}:"));
+    }
+
+    /// The kernel's one panic block. The first thread to panic claims the record with a
+    /// compare-and-swap of word 0 from 0 to 1 and writes, as 32-bit words, the site number
+    /// (1), its block (2..5) and thread (5..8) indices, then the two values as 64-bit words at
+    /// bytes 32 and 40. Every panicking thread then returns: the context stays usable, and
+    /// the runtime turns the record into Rust's message and location.
+    fn panic_block(&mut self) {
+        self.start_block(format!("{PANIC_BLOCK}(%panic_site: i32, %panic_a: i64, %panic_b: i64):"));
+        let (zero, one) = (self.temp(), self.temp());
+        self.line(format!("{zero} = arith.constant 0 : i32"));
+        self.line(format!("{one} = arith.constant 1 : i32"));
+        let pair = self.temp();
+        self.line(format!("{pair} = llvm.cmpxchg {PANIC_RECORD}, {zero}, {one} monotonic monotonic : !llvm.ptr<1>, i32"));
+        let won = self.temp();
+        self.line(format!("{won} = llvm.extractvalue {pair}[1] : !llvm.struct<(i32, i1)>"));
+        let (record, done) = (self.new_label(), self.new_label());
+        self.line(format!("cf.cond_br {won}, {record}, {done}"));
+        self.start_block(format!("{record}:"));
+        let mut words = vec!["%panic_site".to_string()];
+        for op in ["block_id", "thread_id"] {
+            for dim in ["x", "y", "z"] {
+                let (i, w) = (self.temp(), self.temp());
+                self.line(format!("{i} = gpu.{op} {dim}"));
+                self.line(format!("{w} = arith.index_castui {i} : index to i32"));
+                words.push(w);
+            }
+        }
+        for (k, w) in words.iter().enumerate() {
+            let p = self.temp();
+            self.line(format!("{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32", k + 1));
+            self.line(format!("llvm.store {w}, {p} : i32, !llvm.ptr<1>"));
+        }
+        for (k, v) in ["%panic_a", "%panic_b"].iter().enumerate() {
+            let p = self.temp();
+            self.line(format!("{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64", k + 4));
+            self.line(format!("llvm.store {v}, {p} : i64, !llvm.ptr<1>"));
+        }
+        self.line(format!("cf.br {done}"));
+        self.start_block(format!("{done}:"));
+        self.line("gpu.return".into());
     }
 
     /// Integer and float arithmetic. Integers wrap (Rust's release build); shifts take their
@@ -450,7 +520,7 @@ impl<'f> FuncEmitter<'f> {
                 let nonzero = self.temp();
                 self.line(format!("{zero} = arith.constant 0 : {t}"));
                 self.line(format!("{nonzero} = arith.cmpi ne, {r}, {zero} : {t}"));
-                self.check(&nonzero);
+                self.check(&nonzero, None);
                 if signed {
                     // MIN / -1 overflows: Rust panics, LLVM would be undefined.
                     let bits = ty.size_of() * 8;
@@ -464,7 +534,7 @@ impl<'f> FuncEmitter<'f> {
                     let tru = self.temp();
                     self.line(format!("{tru} = arith.constant true"));
                     self.line(format!("{ok} = arith.xori {both}, {tru} : i1"));
-                    self.check(&ok);
+                    self.check(&ok, None);
                 }
                 self.line(format!("{res} = arith.{name} {l}, {r} : {t}"));
             }
@@ -575,6 +645,11 @@ impl<'f> FuncEmitter<'f> {
         self.start_block(header);
     }
 }
+
+/// The hidden last parameter of every kernel: the panic record.
+const PANIC_RECORD: &str = "%panic_record";
+/// The block every failed check branches to.
+const PANIC_BLOCK: &str = "^panic";
 
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";

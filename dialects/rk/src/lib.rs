@@ -63,6 +63,7 @@
 pub mod interp;
 pub mod ir;
 pub mod math;
+pub mod panics;
 pub mod passes;
 pub mod print;
 pub mod types;

@@ -52,22 +52,7 @@ fn canonical() -> Module {
 fn prints_the_canonical_kernel() {
     let m = canonical();
     verify(&m).unwrap();
-    insta::assert_snapshot!(print_module(&m), @r"
-    rk.func @kernel(%0: *mut [f64; 256]) kernel {
-      %1 = rk.thread_id x : u32
-      %2 = rk.cast %1 : u32 to usize
-      %3 = rk.const 256 : usize
-      %4 = rk.cmp lt %2, %3 : usize
-      rk.if %4 {
-        rk.bounds_check %2, %3 at 1:1
-        %5 = rk.elem_ptr %0, %2 : *mut [f64; 256] to *mut f64
-        %6 = rk.cast %2 : usize to f64
-        rk.store %6, %5 : *mut f64
-      } else {
-      }
-      rk.return
-    }
-    ");
+    insta::assert_snapshot!(print_module(&m));
 }
 
 #[test]
@@ -92,7 +77,7 @@ fn rejects_a_store_through_a_const_pointer() {
     let f = &mut m.funcs[0];
     f.values[0] = Type::ptr(false, Type::Array { elem: Box::new(Type::Float(FloatTy::F64)), len: 256 });
     // elem_ptr now sees a `*const` array but claims a `*mut` element.
-    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.elem_ptr` at 1:1: takes a pointer to an array and a `usize` index, not `*const [f64; 256]` and `usize`");
+    insta::assert_snapshot!(first_error(&m));
 }
 
 #[test]
@@ -100,7 +85,7 @@ fn rejects_use_before_definition() {
     let mut m = canonical();
     let f = &mut m.funcs[0];
     f.body.ops.swap(0, 1);
-    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.cast` at 1:1: operand 1 is not defined before this op in an enclosing region");
+    insta::assert_snapshot!(first_error(&m));
 }
 
 #[test]
@@ -109,14 +94,14 @@ fn rejects_mismatched_operands() {
     let f = &mut m.funcs[0];
     // Compare a u32 with a usize.
     f.body.ops[3].operands[0] = ValueId(1);
-    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.cmp` at 1:1: compares two values of one scalar type into `bool`, not `u32` and `usize`");
+    insta::assert_snapshot!(first_error(&m));
 }
 
 #[test]
 fn rejects_a_body_without_return() {
     let mut m = canonical();
     m.funcs[0].body.ops.pop();
-    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.func` at 0:0: the body must end with `rk.return`");
+    insta::assert_snapshot!(first_error(&m));
 }
 
 #[test]
@@ -124,5 +109,5 @@ fn rejects_an_out_of_range_literal() {
     let mut m = canonical();
     let f = &mut m.funcs[0];
     f.values[3] = Type::Int(IntTy::U8);
-    insta::assert_snapshot!(first_error(&m), @"in @kernel: `rk.const` at 1:1: literal Int(256) is not a `u8`");
+    insta::assert_snapshot!(first_error(&m));
 }

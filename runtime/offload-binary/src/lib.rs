@@ -397,7 +397,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Image>, FormatError> {
 }
 
 pub mod metadata;
-pub use metadata::{Access, KernelInfo, ParamInfo, ParamKind};
+pub use metadata::{Access, KernelInfo, PanicSite, ParamInfo, ParamKind};
 
 #[cfg(test)]
 mod tests {

@@ -85,11 +85,24 @@ pub struct ParamInfo {
     pub access: Access,
 }
 
+/// One way a kernel can panic on a GPU, numbered by its position in
+/// [`KernelInfo::panic_sites`]; the kernel's panic record names the site.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PanicSite {
+    /// Rust's message; `{index}` and `{len}` stand for the two values the record carries.
+    pub message: String,
+    pub line: u32,
+    pub col: u32,
+}
+
 /// One kernel of an image.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KernelInfo {
     pub name: String,
+    /// The kernel file as given to rkc, for panic locations.
+    pub source: String,
     pub params: Vec<ParamInfo>,
+    pub panic_sites: Vec<PanicSite>,
 }
 
 impl KernelInfo {
@@ -127,6 +140,10 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
     out.push('\n');
     for k in kernels {
         let _ = writeln!(out, "kernel\t{}", k.name);
+        let _ = writeln!(out, "source\t{}", escape(&k.source));
+        for p in &k.panic_sites {
+            let _ = writeln!(out, "panic\t{}\t{}\t{}", p.line, p.col, escape(&p.message));
+        }
         for p in &k.params {
             let (kind, size) = match p.kind {
                 ParamKind::Value { size } => ("value", size),
@@ -145,6 +162,29 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
                 p.ty,
                 p.access.as_str()
             );
+        }
+    }
+    out
+}
+
+/// Escapes the characters that would break the line and field structure.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
         }
     }
     out
@@ -169,8 +209,19 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
         match fields.as_slice() {
             ["kernel", name] => kernels.push(KernelInfo {
                 name: (*name).to_string(),
+                source: String::new(),
                 params: Vec::new(),
+                panic_sites: Vec::new(),
             }),
+            ["source", path] => {
+                let kernel = kernels.last_mut().ok_or_else(|| bad(n, "a source before any kernel".into()))?;
+                kernel.source = unescape(path);
+            }
+            ["panic", line, col, message] => {
+                let kernel = kernels.last_mut().ok_or_else(|| bad(n, "a panic site before any kernel".into()))?;
+                let num = |s: &str| s.parse::<u32>().map_err(|_| bad(n, format!("`{s}` is not a line or column")));
+                kernel.panic_sites.push(PanicSite { line: num(line)?, col: num(col)?, message: unescape(message) });
+            }
             ["param", name, ty, kind, size, access] => {
                 let size: u64 = size
                     .parse()
@@ -226,6 +277,8 @@ mod tests {
         };
         KernelInfo {
             name: "saxpy".into(),
+            source: "k\ternels.rs".into(),
+            panic_sites: vec![PanicSite { message: "index out of bounds: the len is {len}\nbut".into(), line: 3, col: 9 }],
             params: vec![
                 p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
                 p("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
@@ -253,7 +306,7 @@ mod tests {
 
     #[test]
     fn encode_then_decode_is_identity() {
-        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), params: vec![] }];
+        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), source: String::new(), params: vec![], panic_sites: vec![] }];
         assert_eq!(decode(&encode(&kernels)).unwrap(), kernels);
     }
 

@@ -23,6 +23,11 @@ pub(crate) fn set_position(position: Option<ThreadPosition>) {
     POSITION.with(|p| p.set(position));
 }
 
+/// Whether the calling host thread is running a simulated kernel thread.
+pub(crate) fn in_kernel() -> bool {
+    POSITION.with(Cell::get).is_some()
+}
+
 #[track_caller]
 fn position(builtin: &str) -> ThreadPosition {
     match POSITION.with(Cell::get) {

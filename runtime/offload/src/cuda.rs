@@ -284,6 +284,13 @@ impl Cuda {
                 }
             }
         }
+        // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
+        // PANIC_RECORD_BYTES).
+        let record = buffers.alloc(PANIC_RECORD_BYTES)?;
+        let zeros = [0u8; PANIC_RECORD_BYTES];
+        // SAFETY: `record` has PANIC_RECORD_BYTES bytes; `zeros` is that long.
+        api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES) })?;
+        storage.push(record);
         // The driver reads each parameter through a pointer to its value. Values narrower
         // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
         // pointer to the u64 finds them.
@@ -316,6 +323,13 @@ impl Cuda {
             return Err(OffloadError::KernelTrapped { kernel: name.into(), detail });
         }
         api.check("cuCtxSynchronize", synced)?;
+        let mut raw = [0u8; PANIC_RECORD_BYTES];
+        // SAFETY: `raw` and the record both have PANIC_RECORD_BYTES bytes.
+        api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(raw.as_mut_ptr().cast(), record, PANIC_RECORD_BYTES) })?;
+        if let Some(panic) = read_panic_record(&raw, found) {
+            // A panicked launch copies nothing back: the host's data stays as it was.
+            return Err(panic);
+        }
         for (k, m) in mappings.iter().enumerate() {
             if let ArgMapping::Buffer { host, len, writable: true } = *m {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
@@ -458,4 +472,35 @@ pub(crate) fn check_limits(
         return Err(bad(format!("dyn_cache of {} bytes, above the device's {max_shared} bytes of shared memory per workgroup", config.dyn_cache)));
     }
     Ok(())
+}
+
+/// The size of a kernel's panic record: a claim flag, the site number, block and thread
+/// indices (u32 words 0..8), then two u64 values (bytes 32..48).
+pub(crate) const PANIC_RECORD_BYTES: usize = 48;
+
+/// Turns a filled panic record into the panic it describes, with Rust's message.
+pub(crate) fn read_panic_record(raw: &[u8; PANIC_RECORD_BYTES], found: &Found) -> Option<OffloadError> {
+    let word = |k: usize| u32::from_le_bytes([raw[4 * k], raw[4 * k + 1], raw[4 * k + 2], raw[4 * k + 3]]);
+    let wide = |k: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&raw[32 + 8 * k..40 + 8 * k]);
+        u64::from_le_bytes(b)
+    };
+    if word(0) == 0 {
+        return None;
+    }
+    let info = &found.info;
+    let site = info.panic_sites.get(word(1) as usize);
+    let message = site.map_or_else(
+        || format!("panic site {} (not in the fat binary's metadata)", word(1)),
+        |s| s.message.replace("{index}", &wide(0).to_string()).replace("{len}", &wide(1).to_string()),
+    );
+    let location = site.map_or(String::new(), |s| format!("{}:{}:{}", info.source, s.line, s.col));
+    Some(OffloadError::KernelPanic {
+        kernel: info.name.clone(),
+        message,
+        location,
+        block: [word(2), word(3), word(4)],
+        thread: [word(5), word(6), word(7)],
+    })
 }

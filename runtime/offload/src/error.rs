@@ -41,6 +41,8 @@ pub enum OffloadError {
     KernelPanic {
         kernel: String,
         message: String,
+        /// `file:line:col` in the kernel file, when known.
+        location: String,
         block: [u32; 3],
         thread: [u32; 3],
     },
@@ -108,12 +110,16 @@ impl fmt::Display for OffloadError {
             OffloadError::KernelPanic {
                 kernel,
                 message,
+                location,
                 block,
                 thread,
-            } => write!(
-                f,
-                "kernel `{kernel}` panicked in block {block:?}, thread {thread:?}: {message}"
-            ),
+            } => {
+                write!(f, "kernel `{kernel}` panicked")?;
+                if !location.is_empty() {
+                    write!(f, " at {location}")?;
+                }
+                write!(f, " in block {block:?}, thread {thread:?}: {message}")
+            }
             OffloadError::KernelTrapped { kernel, detail } => write!(
                 f,
                 "kernel `{kernel}` trapped on the device (a failed bounds check or a division by zero): {detail}"

@@ -128,7 +128,31 @@ fn run_grid(name: &str, config: &LaunchConfig, body: &(dyn Fn() + Sync)) -> Resu
     }
 }
 
+thread_local! {
+    /// Where the current simulated thread's last panic happened.
+    static PANIC_LOCATION: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Installs, once, a panic hook that records the location of panics in simulated threads (and
+/// keeps them off stderr: they become `OffloadError::KernelPanic`) and leaves every other
+/// panic to the hook that was there before.
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if crate::builtins::in_kernel() {
+                let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
+                PANIC_LOCATION.with(|p| *p.borrow_mut() = location);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
 fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+    install_panic_hook();
     let [bx, by, bz] = config.thread_dim;
     for tz in 0..bz {
         for ty in 0..by {
@@ -146,7 +170,9 @@ fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn(
                         .map(|s| s.to_string())
                         .or_else(|| payload.downcast_ref::<String>().cloned())
                         .unwrap_or_else(|| "a panic without a message".into());
-                    return Err(OffloadError::KernelPanic { kernel: name.into(), message, block, thread });
+                    set_position(None);
+                    let location = PANIC_LOCATION.with(|p| std::mem::take(&mut *p.borrow_mut()));
+                    return Err(OffloadError::KernelPanic { kernel: name.into(), message, location, block, thread });
                 }
             }
         }

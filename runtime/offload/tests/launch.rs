@@ -64,6 +64,8 @@ fn stale(x: *mut u32) {
 fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
     KernelInfo {
         name: name.into(),
+        source: "launch.rs".into(),
+        panic_sites: Vec::new(),
         params: params
             .iter()
             .map(|(n, ty, kind, access)| ParamInfo { name: (*n).into(), ty: (*ty).into(), kind: *kind, access: *access })
@@ -202,8 +204,9 @@ fn a_kernel_panic_names_block_and_thread_and_later_launches_work() {
     }
     .unwrap_err();
     match err {
-        OffloadError::KernelPanic { kernel, message, block, thread } => {
+        OffloadError::KernelPanic { kernel, message, location, block, thread } => {
             assert_eq!(kernel, "unguarded");
+            assert!(location.contains("launch.rs:"), "{location}");
             assert!(message.contains("index out of bounds"), "{message}");
             assert_eq!(block, [0, 0, 0]);
             assert_eq!(thread, [8, 0, 0]);

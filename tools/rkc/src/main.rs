@@ -101,7 +101,8 @@ fn run(cli: &Cli) -> Result<(), String> {
     let Some(input) = &cli.input else {
         return Err(error_line("no input file"));
     };
-    let options = options(cli)?;
+    let mut options = options(cli)?;
+    options.source_name = input.display().to_string();
     let source = std::fs::read(input)
         .map_err(|e| error_line(&format!("cannot read `{}`: {e}", input.display())))?;
     let source = String::from_utf8(source)
@@ -171,6 +172,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
         opt_level: cli.opt_level,
         bounds_checks,
         cubin: if cli.no_cubin { Cubin::Off } else { Cubin::WhenAvailable },
+        source_name: String::new(),
     })
 }
 
