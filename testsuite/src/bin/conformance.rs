@@ -67,6 +67,10 @@ fn main() -> ExitCode {
                     drop(raw);
                     Outcome::Buffers(gpu_buffers)
                 }
+                Err(rkc_offload::OffloadError::KernelPanic { message, location, block, thread, .. }) => {
+                    println!("     {} panicked on the GPU at {location} in block {block:?}, thread {thread:?}: {message}", case.kernel);
+                    Outcome::Panicked(message)
+                }
                 Err(e) => Outcome::Failed(e.to_string()),
             };
             let ms = t.elapsed().as_secs_f64() * 1e3;
