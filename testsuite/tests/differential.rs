@@ -26,6 +26,8 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         let mut inlined = module.clone();
         rkc_rk::passes::inline_calls(&mut inlined).unwrap();
         rkc_rk::verify(&inlined).unwrap();
+        rkc_rk::passes::simplify(&mut inlined);
+        rkc_rk::verify(&inlined).unwrap_or_else(|e| panic!("{}: simplify broke the module: {e}", case.kernel));
 
         let inputs = inputs_for(case, &module);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();

@@ -153,6 +153,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // The front end reported any recursion with its spans; a cycle here would be a bug.
     rkc_rk::passes::inline_calls(&mut optimized)
         .map_err(|r| internal("recursion reached the inliner", r.cycle.join(" → ")))?;
+    if options.opt_level > 0 {
+        rkc_rk::passes::simplify(&mut optimized);
+    }
     let verified = rkc_rk::verify(&optimized).map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
     let rk_optimized = rkc_rk::print_module(verified.module());
     let kernels = metadata::kernels(verified.module(), &options.source_name);

@@ -1,12 +1,13 @@
 //! The kernel metadata written into every image: derived from the verified rk module.
 
 use offload_binary::{Access, KernelInfo, PanicSite, ParamInfo, ParamKind};
+use rkc_rk::passes::access::ParamAccess;
 use rkc_rk::{Module, Type};
 
 /// Describes every kernel of a module for the runtime.
 ///
-/// The access of a pointer parameter follows its mutability, as upstream's mapping does:
-/// `*const T` is read (copied in), `*mut T` is read and written (copied in and back).
+/// The access of each parameter comes from `rkc_rk::passes::access_of_params`: a `*mut` the
+/// kernel never writes is only copied in, one it never uses is not copied at all.
 pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
     module
         .kernels()
@@ -20,17 +21,21 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
             params: f
                 .params
                 .iter()
-                .map(|p| {
+                .zip(rkc_rk::passes::access_of_params(f))
+                .map(|(p, facts)| {
                     let ty = f.ty(p.value).cloned().unwrap_or(Type::Unit);
-                    let (kind, access) = match &ty {
-                        Type::Ptr { mutable, pointee } => (
-                            ParamKind::Pointer {
-                                pointee_size: pointee.size_of(),
-                                mutable: *mutable,
-                            },
-                            if *mutable { Access::ReadWrite } else { Access::Read },
-                        ),
-                        other => (ParamKind::Value { size: other.size_of() }, Access::Read),
+                    let access = match facts {
+                        ParamAccess::Unused => Access::Unused,
+                        ParamAccess::Read => Access::Read,
+                        ParamAccess::Write => Access::Write,
+                        ParamAccess::ReadWrite => Access::ReadWrite,
+                    };
+                    let kind = match &ty {
+                        Type::Ptr { mutable, pointee } => ParamKind::Pointer {
+                            pointee_size: pointee.size_of(),
+                            mutable: *mutable,
+                        },
+                        other => ParamKind::Value { size: other.size_of() },
                     };
                     ParamInfo {
                         name: p.name.clone(),

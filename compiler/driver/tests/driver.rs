@@ -72,6 +72,7 @@ fn mlir_stages_of_every_kernel() {
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         let out = compile_file(&file, &options("sm_90,gfx942"));
         insta::assert_snapshot!(format!("{name}.rk"), out.rk);
+        insta::assert_snapshot!(format!("{name}.rk-opt"), out.rk_optimized);
         insta::assert_snapshot!(format!("{name}.gpu"), out.gpu);
         for t in &out.targets {
             insta::assert_snapshot!(format!("{name}.{}.{}", t.dialect, t.arch), t.lowered);
@@ -267,4 +268,37 @@ fn slice_kernels_end_to_end() {
         args = (n, a, &xs[..], &mut ys[..]),
     }
     assert_eq!(ys, expected);
+}
+
+/// The canonical kernel's `if i < n` proves its index in range: the rk passes remove the
+/// bounds check, and nothing of it is left to lower.
+#[test]
+fn the_canonical_guard_removes_the_bounds_check() {
+    let out = compile_file(&repo().join("testsuite/kernels/canonical.rs"), &options("sm_90"));
+    assert!(out.rk.contains("rk.bounds_check"), "{}", out.rk);
+    assert!(!out.rk_optimized.contains("rk.bounds_check"), "{}", out.rk_optimized);
+    assert!(!out.gpu.contains("llvm.cmpxchg"), "{}", out.gpu);
+}
+
+/// The access facts in the metadata: read-only pointers are not copied back, unused ones not
+/// copied at all.
+#[test]
+fn access_facts_reach_the_metadata() {
+    let source = "
+        #[offload_kernel]
+        fn k(a: *mut [f32; 4], b: *mut [f32; 4], c: *const f32, d: *mut f32, n: usize) {
+            unsafe {
+                let v = (*a)[0] + *c;
+                (*b)[1] = v;
+                let _unused = d;
+            }
+        }";
+    let out = compile(source, &options("sm_90")).unwrap_or_else(|_| panic!("compiles"));
+    let access: Vec<(String, offload_binary::Access)> =
+        out.kernels[0].params.iter().map(|p| (p.name.clone(), p.access)).collect();
+    use offload_binary::Access::*;
+    assert_eq!(
+        access,
+        [("a".into(), Read), ("b".into(), Write), ("c".into(), Read), ("d".into(), Unused), ("n".into(), Unused)]
+    );
 }

@@ -71,7 +71,7 @@ impl std::error::Error for InterpError {}
 
 /// A runtime value: the bits of a scalar (integers zero-extended from their width, floats as
 /// their IEEE bits, bools as 0/1, pointers as addresses), or a slot's index.
-type Bits = u64;
+pub type Bits = u64;
 
 enum Flow {
     Normal(Vec<Bits>),
@@ -443,82 +443,93 @@ impl<'m> Machine<'m> {
     }
 
     fn binary(&self, b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits, loc: Loc) -> Result<Bits, InterpError> {
-        match ty {
-            Type::Float(FloatTy::F32) => {
-                let (x, y) = (f32_of(l), f32_of(r));
-                let z = match b {
-                    BinOp::Add => x + y,
-                    BinOp::Sub => x - y,
-                    BinOp::Mul => x * y,
-                    BinOp::Div => x / y,
-                    _ => x % y,
-                };
-                Ok(u64::from(z.to_bits()))
-            }
-            Type::Float(FloatTy::F64) => {
-                let (x, y) = (f64_of(l), f64_of(r));
-                let z = match b {
-                    BinOp::Add => x + y,
-                    BinOp::Sub => x - y,
-                    BinOp::Mul => x * y,
-                    BinOp::Div => x / y,
-                    _ => x % y,
-                };
-                Ok(z.to_bits())
-            }
-            Type::Bool => Ok(match b {
-                BinOp::And => l & r,
-                BinOp::Or => l | r,
-                _ => l ^ r,
-            }),
-            Type::Int(t) => {
-                let t = *t;
-                let bits = t.bits();
-                Ok(wrap(
-                    match b {
-                        BinOp::Add => l.wrapping_add(r),
-                        BinOp::Sub => l.wrapping_sub(r),
-                        BinOp::Mul => l.wrapping_mul(r),
-                        BinOp::And => l & r,
-                        BinOp::Or => l | r,
-                        BinOp::Xor => l ^ r,
-                        BinOp::Shl | BinOp::Shr => {
-                            let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u64 as u32) & (bits - 1);
-                            if b == BinOp::Shl {
-                                l << amount
-                            } else if t.is_signed() {
-                                (int_value(l, t) >> amount) as u64
-                            } else {
-                                wrap(l, t) >> amount
-                            }
-                        }
-                        BinOp::Div | BinOp::Rem => {
-                            let (x, y) = (int_value(l, t), int_value(r, t));
-                            if y == 0 {
-                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
-                                let message = if b == BinOp::Div {
-                                    "attempt to divide by zero".to_string()
-                                } else {
-                                    format!("attempt to {what} with a divisor of zero")
-                                };
-                                return Err(self.panic(message, loc));
-                            }
-                            if t.is_signed() && y == -1 && x == t.range().0 {
-                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
-                                return Err(self.panic(format!("attempt to {what} with overflow"), loc));
-                            }
-                            (if b == BinOp::Div { x / y } else { x % y }) as u64
-                        }
-                    },
-                    t,
-                ))
-            }
-            _ => Err(InterpError::Malformed(format!("arithmetic on `{ty}`"))),
-        }
+        eval_binary(b, ty, rty, l, r).map_err(|e| match e {
+            Some(message) => self.panic(message, loc),
+            None => InterpError::Malformed(format!("arithmetic on `{ty}`")),
+        })
     }
 }
 
-fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
+/// A binary op on constant bits, with the dialect's semantics: `Err(Some(message))` is a
+/// device panic, `Err(None)` an op the typing rules forbid. Constant folding uses this too, so
+/// that folding and interpretation cannot disagree.
+pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<Bits, Option<String>> {
+    match ty {
+        Type::Float(FloatTy::F32) => {
+            let (x, y) = (f32_of(l), f32_of(r));
+            let z = match b {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                _ => x % y,
+            };
+            Ok(u64::from(z.to_bits()))
+        }
+        Type::Float(FloatTy::F64) => {
+            let (x, y) = (f64_of(l), f64_of(r));
+            let z = match b {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                _ => x % y,
+            };
+            Ok(z.to_bits())
+        }
+        Type::Bool => Ok(match b {
+            BinOp::And => l & r,
+            BinOp::Or => l | r,
+            _ => l ^ r,
+        }),
+        Type::Int(t) => {
+            let t = *t;
+            let bits = t.bits();
+            Ok(wrap(
+                match b {
+                    BinOp::Add => l.wrapping_add(r),
+                    BinOp::Sub => l.wrapping_sub(r),
+                    BinOp::Mul => l.wrapping_mul(r),
+                    BinOp::And => l & r,
+                    BinOp::Or => l | r,
+                    BinOp::Xor => l ^ r,
+                    BinOp::Shl | BinOp::Shr => {
+                        let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u64 as u32) & (bits - 1);
+                        if b == BinOp::Shl {
+                            l << amount
+                        } else if t.is_signed() {
+                            (int_value(l, t) >> amount) as u64
+                        } else {
+                            wrap(l, t) >> amount
+                        }
+                    }
+                    BinOp::Div | BinOp::Rem => {
+                        let (x, y) = (int_value(l, t), int_value(r, t));
+                        if y == 0 {
+                            let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                            let message = if b == BinOp::Div {
+                                "attempt to divide by zero".to_string()
+                            } else {
+                                format!("attempt to {what} with a divisor of zero")
+                            };
+                            return Err(Some(message));
+                        }
+                        if t.is_signed() && y == -1 && x == t.range().0 {
+                            let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                            return Err(Some(format!("attempt to {what} with overflow")));
+                        }
+                        (if b == BinOp::Div { x / y } else { x % y }) as u64
+                    }
+                },
+                t,
+            ))
+        }
+        _ => Err(None),
+    }
+}
+
+/// A comparison of constant bits, with the dialect's semantics.
+pub fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
     use std::cmp::Ordering::*;
     let ord = match ty {
         Type::Float(FloatTy::F32) => f32_of(l).partial_cmp(&f32_of(r)),
@@ -539,7 +550,7 @@ fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
 }
 
 /// Rust's `as` between the numeric types (and from `bool`), by Rust's own `as`.
-fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
+pub fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
     // The source value, exactly, as an integer or a float.
     enum V {
         I(i128),

@@ -1,6 +1,10 @@
 //! rk → rk transformations. Each pass takes a module and keeps it valid: the verifier accepts
 //! its output whenever it accepted its input.
 
+pub mod access;
 pub mod inline;
+pub mod simplify;
 
+pub use access::{access_of_params};
 pub use inline::{CallGraph, Recursion, inline_calls};
+pub use simplify::{Stats, simplify};

@@ -1,0 +1,242 @@
+//! Constant folding, bounds-check elimination under a dominating guard, and dead-code
+//! elimination.
+//!
+//! Folding evaluates ops on constants with the interpreter's own functions
+//! (`interp::eval_binary`, `compare`, `cast`), so a folded module means exactly what the
+//! unfolded one meant; an op that would panic (a division by a constant zero) is left alone.
+//!
+//! A bounds check `rk.bounds_check %i, %n` is removed when an enclosing `rk.if` arm is
+//! entered only if `%i < %m` with `%m` the same value as `%n`, or both constants with
+//! `m <= n`: the canonical kernel's `if i < n { (*x)[i] = ... }` needs no check.
+
+use crate::interp::{self, Bits};
+use crate::ir::{CmpOp, Func, Literal, Module, Op, OpKind, Region, ValueId};
+use crate::types::{FloatTy, Type};
+use std::collections::{HashMap, HashSet};
+
+/// What the passes changed, for `--time-passes`-style reports and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub folded: usize,
+    pub checks_removed: usize,
+    pub ops_removed: usize,
+}
+
+/// Runs the three passes on every function, to a fixed point.
+pub fn simplify(module: &mut Module) -> Stats {
+    let mut stats = Stats::default();
+    for func in &mut module.funcs {
+        loop {
+            let before = stats;
+            let mut consts = HashMap::new();
+            let mut body = std::mem::take(&mut func.body);
+            fold_region(func, &mut body, &mut consts, &mut stats);
+            eliminate_checks(func, &mut body, &consts, &mut HashMap::new(), &mut Vec::new(), &mut stats);
+            func.body = body;
+            dce(func, &mut stats);
+            if stats == before {
+                break;
+            }
+        }
+    }
+    stats
+}
+
+fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
+    match lit {
+        Literal::Bool(b) => u64::from(*b),
+        Literal::Int(b) => *b,
+        Literal::Float(x) if *ty == Type::Float(FloatTy::F32) => u64::from((*x as f32).to_bits()),
+        Literal::Float(x) => x.to_bits(),
+    }
+}
+
+fn bits_literal(bits: Bits, ty: &Type) -> Literal {
+    match ty {
+        Type::Bool => Literal::Bool(bits != 0),
+        Type::Float(FloatTy::F32) => Literal::Float(f64::from(f32::from_bits(bits as u32))),
+        Type::Float(FloatTy::F64) => Literal::Float(f64::from_bits(bits)),
+        _ => Literal::Int(bits),
+    }
+}
+
+/// Replaces ops whose operands are all constants with `rk.const`; `consts` collects every
+/// constant value in scope (constants dominate their uses, so a flat map is sound).
+fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, Bits>, stats: &mut Stats) {
+    for op in &mut region.ops {
+        for r in &mut op.regions {
+            fold_region(func, r, consts, stats);
+        }
+        let ty = |v: ValueId| func.ty(v).cloned().unwrap_or(Type::Unit);
+        if let OpKind::Const(lit) = &op.kind {
+            if let Some(r) = op.results.first() {
+                consts.insert(*r, literal_bits(lit, &ty(*r)));
+            }
+            continue;
+        }
+        let args: Option<Vec<Bits>> = op.operands.iter().map(|v| consts.get(v).copied()).collect();
+        let (Some(args), Some(&result)) = (args, op.results.first()) else { continue };
+        let rty = ty(result);
+        let folded = match &op.kind {
+            OpKind::Binary(b) => interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1]).ok(),
+            OpKind::Cmp(c) => Some(u64::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1]))),
+            OpKind::Cast => Some(interp::cast(&ty(op.operands[0]), &rty, args[0])),
+            _ => None,
+        };
+        if let Some(bits) = folded {
+            let bits = match &rty {
+                Type::Int(t) if t.bits() < 64 => bits & ((1u64 << t.bits()) - 1),
+                _ => bits,
+            };
+            op.kind = OpKind::Const(bits_literal(bits, &rty));
+            op.operands.clear();
+            consts.insert(result, bits);
+            stats.folded += 1;
+        }
+    }
+}
+
+/// A fact known inside a region: `lhs < rhs`, unsigned `usize`.
+#[derive(Clone, Copy)]
+struct Below {
+    lhs: ValueId,
+    rhs: ValueId,
+}
+
+/// `cmps` holds the comparisons defined so far in the walk: result → (predicate, lhs, rhs).
+fn eliminate_checks(
+    func: &Func,
+    region: &mut Region,
+    consts: &HashMap<ValueId, Bits>,
+    cmps: &mut HashMap<ValueId, (CmpOp, ValueId, ValueId)>,
+    facts: &mut Vec<Below>,
+    stats: &mut Stats,
+) {
+    let mut removed = Vec::new();
+    for (k, op) in region.ops.iter_mut().enumerate() {
+        if let (OpKind::Cmp(c), Some(r)) = (&op.kind, op.results.first()) {
+            cmps.insert(*r, (*c, op.operands[0], op.operands[1]));
+        }
+        match &op.kind {
+            OpKind::BoundsCheck => {
+                let (i, n) = (op.operands[0], op.operands[1]);
+                let proven = facts.iter().any(|f| {
+                    f.lhs == i
+                        && (f.rhs == n
+                            || matches!((consts.get(&f.rhs), consts.get(&n)), (Some(m), Some(n)) if m <= n))
+                });
+                if proven {
+                    removed.push(k);
+                }
+            }
+            OpKind::If => {
+                let cond = op.operands[0];
+                let fact = cmps.get(&cond).copied().and_then(|(pred, a, b)| match pred {
+                    CmpOp::Lt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: a, rhs: b }),
+                    CmpOp::Gt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: b, rhs: a }),
+                    _ => None,
+                });
+                for (arm, r) in op.regions.iter_mut().enumerate() {
+                    let pushed = match fact {
+                        Some(f) if arm == 0 => {
+                            facts.push(f);
+                            true
+                        }
+                        _ => false,
+                    };
+                    eliminate_checks(func, r, consts, cmps, facts, stats);
+                    if pushed {
+                        facts.pop();
+                    }
+                }
+            }
+            _ => {
+                for r in &mut op.regions {
+                    eliminate_checks(func, r, consts, cmps, facts, stats);
+                }
+            }
+        }
+    }
+    stats.checks_removed += removed.len();
+    for k in removed.into_iter().rev() {
+        region.ops.remove(k);
+    }
+}
+
+/// Whether an op can be removed when its results are unused: it has no effect but its value.
+fn is_pure(func: &Func, op: &Op) -> bool {
+    match &op.kind {
+        OpKind::Const(_)
+        | OpKind::Geometry(..)
+        | OpKind::Cmp(_)
+        | OpKind::Neg
+        | OpKind::Not
+        | OpKind::Cast
+        | OpKind::PtrOffset
+        | OpKind::ElemPtr
+        | OpKind::Load
+        | OpKind::Read
+        | OpKind::Math(_) => true,
+        // Integer division can panic; it stays unless it is a float op.
+        OpKind::Binary(crate::ir::BinOp::Div | crate::ir::BinOp::Rem) => {
+            op.operands.first().and_then(|v| func.ty(*v)).is_some_and(Type::is_float)
+        }
+        OpKind::Binary(_) => true,
+        _ => false,
+    }
+}
+
+fn collect_uses(region: &Region, uses: &mut HashSet<ValueId>) {
+    for op in &region.ops {
+        uses.extend(op.operands.iter().copied());
+        for r in &op.regions {
+            collect_uses(r, uses);
+        }
+    }
+}
+
+fn dce(func: &mut Func, stats: &mut Stats) {
+    loop {
+        let mut uses = HashSet::new();
+        collect_uses(&func.body, &mut uses);
+        // A slot that is only written is dead with its writes.
+        let mut read_slots = HashSet::new();
+        collect_reads(&func.body, &mut read_slots);
+        let mut body = std::mem::take(&mut func.body);
+        let removed = remove_dead(func, &mut body, &uses, &read_slots);
+        func.body = body;
+        stats.ops_removed += removed;
+        if removed == 0 {
+            break;
+        }
+    }
+}
+
+fn collect_reads(region: &Region, out: &mut HashSet<ValueId>) {
+    for op in &region.ops {
+        if op.kind == OpKind::Read {
+            out.extend(op.operands.first().copied());
+        }
+        for r in &op.regions {
+            collect_reads(r, out);
+        }
+    }
+}
+
+fn remove_dead(func: &Func, region: &mut Region, uses: &HashSet<ValueId>, read_slots: &HashSet<ValueId>) -> usize {
+    let mut removed = 0;
+    for op in &mut region.ops {
+        for r in &mut op.regions {
+            removed += remove_dead(func, r, uses, read_slots);
+        }
+    }
+    let before = region.ops.len();
+    region.ops.retain(|op| {
+        let unused = op.results.iter().all(|r| !uses.contains(r));
+        let dead_value = !op.results.is_empty() && unused && is_pure(func, op);
+        let dead_write = op.kind == OpKind::Write && op.operands.get(1).is_some_and(|s| !read_slots.contains(s));
+        let dead_var = op.kind == OpKind::Var && op.results.first().is_some_and(|s| !read_slots.contains(s) && !uses.iter().any(|u| u == s) );
+        !(dead_value || dead_write || dead_var)
+    });
+    removed + before - region.ops.len()
+}
