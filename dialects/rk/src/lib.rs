@@ -64,6 +64,7 @@ pub mod interp;
 pub mod ir;
 pub mod math;
 pub mod panics;
+pub mod parse;
 pub mod passes;
 pub mod print;
 pub mod types;
@@ -72,6 +73,7 @@ pub mod verify;
 pub use ir::{
     BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, Region, ValueId,
 };
+pub use parse::{ParseError, parse_module};
 pub use print::print_module;
 pub use types::{FloatTy, IntTy, Type};
 pub use verify::{Verified, VerifyError, verify};

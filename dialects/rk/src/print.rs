@@ -31,11 +31,13 @@ fn print_func(out: &mut String, func: &Func) {
         out,
     };
     let mut params = Vec::new();
+    // Parameters print their source name too (`n %0: usize`): the kernel metadata needs it,
+    // and the text must hold everything the IR does.
     for param in &func.params {
         let name = p.define(param.value);
-        params.push(format!("{name}: {}", p.ty(param.value)));
+        params.push(format!("{} {name}: {}", param.name, p.ty(param.value)));
     }
-    let _ = write!(p.out, "rk.func @{}({})", func.name, params.join(", "));
+    let _ = write!(p.out, "rk.func {}({})", symbol(&func.name), params.join(", "));
     if func.ret != Type::Unit {
         let _ = write!(p.out, " -> {}", func.ret);
     }
@@ -205,7 +207,7 @@ impl Printer<'_> {
             OpKind::Call { callee } => {
                 let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
                 let rets: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
-                let _ = write!(line, " @{callee}({operands}) : ({}) -> ", args.join(", "));
+                let _ = write!(line, " {}({operands}) : ({}) -> ", symbol(callee), args.join(", "));
                 if rets.is_empty() {
                     line.push_str("()");
                 } else {
@@ -221,5 +223,15 @@ impl Printer<'_> {
         }
         self.out.push_str(&line);
         self.out.push('\n');
+    }
+}
+
+/// A function name as a symbol: `@name`, or `@"name"` when it holds characters other than
+/// letters, digits and `_` (generic instances such as `@"square<f32>"`).
+pub fn symbol(name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        format!("@{name}")
+    } else {
+        format!("@{name:?}")
     }
 }

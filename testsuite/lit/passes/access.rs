@@ -1,0 +1,18 @@
+// Access facts per parameter.
+// RUN: rkc-opt %s --passes=inline,simplify --emit=access
+fn read(p: *const [f32; 8], i: usize) -> f32 {
+    unsafe { (*p)[i] }
+}
+
+#[offload_kernel]
+fn k(a: *const [f32; 8], b: *mut [f32; 8], c: *mut [f32; 8], unused: *mut f32) {
+    unsafe {
+        let i = thread_idx_x() as usize;
+        (*b)[i] = read(a, i) + (*c)[i];
+        (*c)[i] = 0.0;
+    }
+}
+// CHECK: @k a: Read
+// CHECK-NEXT: @k b: Write
+// CHECK-NEXT: @k c: ReadWrite
+// CHECK-NEXT: @k unused: Unused

@@ -1,0 +1,89 @@
+//! `rkc-opt`: runs the front end or parses rk text, then the rk passes asked for, and prints
+//! the result at the stage asked for. It links neither MLIR nor LLVM: the `gpu` stage is the
+//! lowering's text before MLIR parses it.
+//!
+//! ```text
+//! rkc-opt kernels.rs --passes=inline,simplify          # rk after the passes
+//! rkc-opt module.rk --passes=simplify --emit=access    # per-parameter access facts
+//! rkc-opt module.rk --emit=gpu                         # lowered MLIR text
+//! ```
+
+use clap::Parser;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "rkc-opt", version, about)]
+struct Cli {
+    /// A kernel file (.rs) or rk text (.rk); `-` reads rk text from stdin.
+    input: String,
+    /// Comma-separated rk passes to run, in order: inline, simplify.
+    #[arg(long, value_delimiter = ',')]
+    passes: Vec<String>,
+    /// What to print: rk (default), gpu, access, sites.
+    #[arg(long, default_value = "rk")]
+    emit: String,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}", e.trim_end());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<String, String> {
+    let text = if cli.input == "-" {
+        std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read stdin: {e}"))?
+    } else {
+        std::fs::read_to_string(&cli.input).map_err(|e| format!("cannot read `{}`: {e}", cli.input))?
+    };
+    let mut module = if cli.input.ends_with(".rs") {
+        rkc_front::compile(&text).map_err(|d| rkc_front::render(&d, &cli.input, &text, false))?
+    } else {
+        rkc_rk::parse_module(&text).map_err(|e| format!("{}: {e}", cli.input))?
+    };
+    rkc_rk::verify(&module).map_err(|e| format!("the input does not verify: {e}"))?;
+    for pass in &cli.passes {
+        match pass.as_str() {
+            "inline" => rkc_rk::passes::inline_calls(&mut module)
+                .map_err(|r| format!("recursion: {}", r.cycle.join(" → ")))?,
+            "simplify" => {
+                rkc_rk::passes::simplify(&mut module);
+            }
+            other => return Err(format!("unknown pass `{other}`; passes: inline, simplify")),
+        }
+        rkc_rk::verify(&module).map_err(|e| format!("after `{pass}`: {e}"))?;
+    }
+    let verified = rkc_rk::verify(&module).map_err(|e| e.to_string())?;
+    Ok(match cli.emit.as_str() {
+        "rk" => rkc_rk::print_module(&module),
+        "gpu" => rkc_lower::lower(&verified, &rkc_lower::LowerOptions::default()),
+        "access" => {
+            let mut out = String::new();
+            for f in module.kernels() {
+                let facts = rkc_rk::passes::access_of_params(f);
+                for (p, a) in f.params.iter().zip(facts) {
+                    out.push_str(&format!("@{} {}: {a:?}\n", f.name, p.name));
+                }
+            }
+            out
+        }
+        "sites" => {
+            let mut out = String::new();
+            for f in module.kernels() {
+                for (k, s) in rkc_rk::panics::panic_sites(f).iter().enumerate() {
+                    out.push_str(&format!("@{} site {k} at {}:{}: {}\n", f.name, s.loc.line, s.loc.col, s.message));
+                }
+            }
+            out
+        }
+        other => return Err(format!("unknown --emit `{other}`; one of rk, gpu, access, sites")),
+    })
+}
