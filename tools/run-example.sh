@@ -9,7 +9,9 @@ if ! command -v cargo >/dev/null; then
   echo "run-example: error: cargo is not installed; install a Rust toolchain (1.95 or newer) with rustup" >&2
   exit 1
 fi
-cargo build --release --locked -q -p rkc -p slice
+# rkc first: the example's build.rs compiles its kernels with it.
+cargo build --release --locked -q -p rkc
+cargo build --release --locked -q -p slice
 mkdir -p target/rkc
 echo '$ rkc examples/slice/src/kernels.rs -o target/rkc/slice.fatbin'
 target/release/rkc examples/slice/src/kernels.rs -o target/rkc/slice.fatbin

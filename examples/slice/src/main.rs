@@ -2,7 +2,7 @@
 //! canonical kernel and saxpy with `offload!`, and checks every element against a CPU
 //! reference. Runs on the first GPU, or on the CPU simulator when there is none.
 //!
-//! Usage: slice <kernels.fatbin>
+//! Usage: slice [kernels.fatbin]  (default: the fat binary build.rs compiled and embedded)
 
 mod kernels;
 
@@ -11,17 +11,20 @@ use rkc_offload::offload;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The fat binary build.rs made from src/kernels.rs.
+const EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.fatbin"));
+
 fn main() -> ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: slice <kernels.fatbin>");
-        return ExitCode::from(2);
-    };
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return ExitCode::from(2);
-        }
+    // The embedded fat binary, or one given on the command line (rkc's output).
+    let (path, bytes) = match std::env::args().nth(1) {
+        None => ("embedded kernels.fatbin".to_string(), EMBEDDED.to_vec()),
+        Some(path) => match std::fs::read(&path) {
+            Ok(b) => (path, b),
+            Err(e) => {
+                eprintln!("error: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+        },
     };
     match offload_binary::read(&bytes) {
         Ok(images) => {

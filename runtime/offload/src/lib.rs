@@ -135,6 +135,15 @@ pub struct LaunchConfig {
     pub device: Option<i32>,
 }
 
+/// Embeds the fat binary that `rkc_build::Build::compile(name)` wrote to `OUT_DIR` and
+/// registers it: `rkc_offload::include_fatbin!("kernels")?;`.
+#[macro_export]
+macro_rules! include_fatbin {
+    ($name:literal) => {
+        $crate::register_fatbin(include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".fatbin")).as_slice())
+    };
+}
+
 /// Everything a kernel file needs: the macros and the builtins.
 pub mod prelude {
     pub use crate::builtins::*;

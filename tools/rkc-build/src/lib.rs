@@ -1,0 +1,323 @@
+//! Compile Rust GPU kernels with rkc from a build script, the way `cc::Build` compiles C:
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() {
+//!     rkc_build::Build::new().file("src/kernels.rs").compile("kernels");
+//! }
+//! ```
+//!
+//! and in the crate, one line embeds and registers the fat binary:
+//!
+//! ```ignore
+//! rkc_offload::include_fatbin!("kernels")?;
+//! ```
+//!
+//! The fat binary goes to `$OUT_DIR/<name>.fatbin`. Cargo is told to rerun when the kernel
+//! file, any file it pulls in with `mod x;`, the compiler, or `RKC`/`RKC_FLAGS`/
+//! `RKC_OFFLOAD_ARCH` change; when nothing did (same content hash), rkc is not run again.
+//! rkc's diagnostics are forwarded with their spans. The compiler is found through `$RKC`,
+//! then `PATH`, then the rkc workspace's `target/{release,debug}/rkc`.
+
+use std::collections::hash_map::DefaultHasher;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A kernel compilation for a build script.
+#[derive(Clone, Debug, Default)]
+pub struct Build {
+    files: Vec<PathBuf>,
+    archs: Vec<String>,
+    flags: Vec<String>,
+    compiler: Option<PathBuf>,
+    out_dir: Option<PathBuf>,
+    quiet: bool,
+}
+
+/// Why a kernel compilation failed, with what to do about it.
+#[derive(Debug)]
+pub enum Error {
+    /// No rkc was found.
+    CompilerNotFound,
+    /// A needed environment variable (OUT_DIR) is missing: not run from a build script.
+    NotInBuildScript(&'static str),
+    /// The build asks for no file, or for more than one (rkc compiles one file).
+    Files(String),
+    Io { path: PathBuf, error: std::io::Error },
+    /// rkc ran and reported errors; `stderr` is its rendered diagnostics.
+    Compile { file: PathBuf, stderr: String },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::CompilerNotFound => write!(
+                f,
+                "rkc was not found: set RKC=/path/to/rkc, put rkc on PATH (cargo install --path tools/rkc, \
+                 in the rkc repository, after tools/setup.sh), or build it in the rkc workspace \
+                 (cargo build --release -p rkc)"
+            ),
+            Error::NotInBuildScript(var) => write!(f, "{var} is not set: rkc_build runs from a build script (build.rs)"),
+            Error::Files(m) => write!(f, "{m}"),
+            Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            Error::Compile { file, stderr } => write!(f, "rkc could not compile {}:\n{stderr}", file.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Build {
+    pub fn new() -> Build {
+        Build::default()
+    }
+
+    /// The kernel file (one per build; rkc compiles what its kernels reach).
+    pub fn file(&mut self, path: impl AsRef<Path>) -> &mut Build {
+        self.files.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds a GPU architecture (`sm_90`, `gfx942`...); without any, rkc's default
+    /// (`sm_90,gfx942`) or `$RKC_OFFLOAD_ARCH`.
+    pub fn offload_arch(&mut self, arch: &str) -> &mut Build {
+        self.archs.push(arch.to_string());
+        self
+    }
+
+    /// Adds an rkc flag, e.g. `-C checks=off`.
+    pub fn flag(&mut self, flag: &str) -> &mut Build {
+        self.flags.extend(flag.split_whitespace().map(str::to_string));
+        self
+    }
+
+    /// Uses this rkc instead of searching for one.
+    pub fn compiler(&mut self, path: impl AsRef<Path>) -> &mut Build {
+        self.compiler = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Writes the fat binary to this folder instead of `$OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Build {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Prints no `cargo:` lines (for use outside build scripts, e.g. in tests).
+    pub fn quiet(&mut self) -> &mut Build {
+        self.quiet = true;
+        self
+    }
+
+    /// Compiles, or stops the build with rkc's diagnostics and what to do.
+    pub fn compile(&self, name: &str) {
+        if let Err(e) = self.try_compile(name) {
+            // Cargo shows a failed build script's stderr; the panic ends the build.
+            eprintln!("{e}");
+            panic!("rkc_build: compiling the kernels `{name}` failed (see above)");
+        }
+    }
+
+    fn say(&self, line: String) {
+        if !self.quiet {
+            println!("{line}");
+        }
+    }
+
+    /// Compiles and returns the fat binary's path.
+    pub fn try_compile(&self, name: &str) -> Result<PathBuf, Error> {
+        let [file] = self.files.as_slice() else {
+            return Err(Error::Files(format!(
+                "rkc_build compiles one kernel file per build, {} given; put the kernels in one file (it may `mod` others)",
+                self.files.len()
+            )));
+        };
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or(Error::NotInBuildScript("OUT_DIR"))?),
+        };
+        let compiler = match &self.compiler {
+            Some(c) => c.clone(),
+            None => match find_compiler() {
+                Some(c) => c,
+                None => self.build_workspace_compiler().ok_or(Error::CompilerNotFound)?,
+            },
+        };
+        for var in ["RKC", "RKC_FLAGS", "RKC_OFFLOAD_ARCH"] {
+            self.say(format!("cargo:rerun-if-env-changed={var}"));
+        }
+        self.say(format!("cargo:rerun-if-changed={}", compiler.display()));
+        let sources = module_files(file);
+        for s in &sources {
+            self.say(format!("cargo:rerun-if-changed={}", s.display()));
+        }
+
+        let mut args: Vec<String> = Vec::new();
+        let archs = if self.archs.is_empty() {
+            std::env::var("RKC_OFFLOAD_ARCH").ok().into_iter().collect()
+        } else {
+            vec![self.archs.join(",")]
+        };
+        if let Some(a) = archs.first() {
+            args.push("--offload-arch".into());
+            args.push(a.clone());
+        }
+        // Cargo's optimisation level; bounds checks stay on in every profile, as Rust's do.
+        if let Ok(level) = std::env::var("OPT_LEVEL") {
+            let level = match level.as_str() {
+                "0" | "1" | "2" | "3" => level,
+                _ => "3".into(),
+            };
+            args.push(format!("-O{level}"));
+        }
+        args.extend(self.flags.iter().cloned());
+        if let Ok(extra) = std::env::var("RKC_FLAGS") {
+            args.extend(extra.split_whitespace().map(str::to_string));
+        }
+
+        // Skip the work when nothing that goes into the output changed.
+        let mut h = DefaultHasher::new();
+        for s in &sources {
+            std::fs::read(s).map_err(|error| Error::Io { path: s.clone(), error })?.hash(&mut h);
+        }
+        args.hash(&mut h);
+        if let Ok(meta) = std::fs::metadata(&compiler) {
+            meta.len().hash(&mut h);
+            meta.modified().ok().hash(&mut h);
+        }
+        let stamp = format!("{:016x}", h.finish());
+        let output = out_dir.join(format!("{name}.fatbin"));
+        let stamp_file = out_dir.join(format!("{name}.fatbin.hash"));
+        if output.is_file() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
+            return Ok(output);
+        }
+
+        let result = Command::new(&compiler)
+            .arg(file)
+            .arg("-o")
+            .arg(&output)
+            .args(&args)
+            .output()
+            .map_err(|error| Error::Io { path: compiler.clone(), error })?;
+        let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+        if !result.status.success() {
+            return Err(Error::Compile { file: file.clone(), stderr });
+        }
+        for line in stderr.lines().filter(|l| l.starts_with("warning:")) {
+            self.say(format!("cargo:warning={}", line.trim_start_matches("warning:").trim()));
+        }
+        std::fs::write(&stamp_file, stamp).map_err(|error| Error::Io { path: stamp_file.clone(), error })?;
+        Ok(output)
+    }
+}
+
+impl Build {
+    /// Inside the rkc workspace, before rkc is built: builds it with cargo in a target folder
+    /// of its own (the outer cargo holds the workspace's), once; slow the first time.
+    fn build_workspace_compiler(&self) -> Option<PathBuf> {
+        let start = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
+        let root = start.ancestors().find(|d| d.join("tools/rkc/Cargo.toml").is_file())?.to_path_buf();
+        let target = root.join("target/rkc-build-helper");
+        self.say("cargo:warning=rkc is not built yet: building it (once) in target/rkc-build-helper".into());
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--release", "-q", "-p", "rkc", "--target-dir"])
+            .arg(&target)
+            .current_dir(&root)
+            .status()
+            .ok()?;
+        let built = target.join("release/rkc");
+        (status.success() && built.is_file()).then_some(built)
+    }
+}
+
+/// `$RKC`, then `rkc` on PATH, then the rkc workspace's build of it (found above the crate
+/// being built, for the workspace's own examples).
+fn find_compiler() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("RKC") {
+        return Some(PathBuf::from(p));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(p) = std::env::split_paths(&path).map(|d| d.join("rkc")).find(|p| p.is_file()) {
+            return Some(p);
+        }
+    }
+    let start = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)?;
+    for dir in start.ancestors() {
+        for profile in ["release", "debug", "rkc-build-helper/release"] {
+            let candidate = dir.join("target").join(profile).join("rkc");
+            if candidate.is_file() && dir.join("tools/rkc").is_dir() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// The kernel file and every file it pulls in with `mod name;` (name.rs or name/mod.rs, also
+/// with `#[path]`), recursively; unparsable files are still watched.
+fn module_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = vec![root.to_path_buf()];
+    let mut k = 0;
+    while k < out.len() {
+        let file = out[k].clone();
+        k += 1;
+        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let Ok(parsed) = syn::parse_file(&text) else { continue };
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        // A `mod x;` in foo.rs (not mod.rs/lib.rs/main.rs) lives in foo/x.rs.
+        let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let base = if ["mod", "lib", "main"].contains(&stem.as_str()) || k == 1 { dir.clone() } else { dir.join(&stem) };
+        for item in &parsed.items {
+            let syn::Item::Mod(m) = item else { continue };
+            if m.content.is_some() {
+                continue;
+            }
+            let explicit = m.attrs.iter().find_map(|a| match &a.meta {
+                syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(dir.join(s.value())),
+                    _ => None,
+                },
+                _ => None,
+            });
+            let name = m.ident.to_string();
+            let candidates = match explicit {
+                Some(p) => vec![p],
+                None => vec![base.join(format!("{name}.rs")), base.join(&name).join("mod.rs")],
+            };
+            if let Some(found) = candidates.into_iter().find(|p| p.is_file())
+                && !out.contains(&found)
+            {
+                out.push(found);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_module_files() {
+        let dir = std::env::temp_dir().join(format!("rkc-build-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("kernels")).unwrap();
+        std::fs::write(dir.join("kernels.rs"), "mod helpers;\nmod inline { }\n#[path = \"other.rs\"] mod x;\n").unwrap();
+        std::fs::write(dir.join("helpers.rs"), "").unwrap();
+        std::fs::write(dir.join("other.rs"), "mod deep;").unwrap();
+        std::fs::write(dir.join("kernels/deep.rs"), "").unwrap();
+        let files = module_files(&dir.join("kernels.rs"));
+        let names: Vec<String> = files.iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        assert_eq!(names, ["kernels.rs", "helpers.rs", "other.rs"]);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn one_file_per_build() {
+        let e = Build::new().quiet().out_dir("/tmp").try_compile("k").unwrap_err();
+        assert!(e.to_string().contains("one kernel file per build, 0 given"));
+    }
+}
