@@ -46,8 +46,16 @@ pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
             );
             continue;
         }
-        seen.insert(name, span);
-        let _ = prog.lower_kernel(item);
+        seen.insert(name.clone(), span);
+        let before = prog.diags.len();
+        if prog.lower_kernel(item).is_err() && prog.diags.len() == before {
+            // Every failure must have been reported; should one not be, say so rather than
+            // leave the kernel out of the fat binary silently.
+            prog.diags.push(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the kernel `{name}` could not be compiled"))
+                    .at(span, "rkc found an unsupported construct here without a specific message; please report it"),
+            );
+        }
         prog.drain();
     }
     let module = Module { funcs: std::mem::take(&mut prog.funcs) };

@@ -1044,6 +1044,14 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             if let Some((ty, expr)) = self.prog.constant(&name) {
                 return self.const_item(&name, &ty, &expr, span);
             }
+            if let Some(defined) = self.prog.static_item(&name) {
+                return Err(self.error(
+                    Diagnostic::new(RK_STATIC, format!("the static `{name}` cannot be used in kernels yet"))
+                        .at(span, "a static of the host")
+                        .with_secondary(defined, "defined here")
+                        .help("make it a `const` (a table can also be passed to the kernel as a `*const` argument)"),
+                ));
+            }
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
                     .at(span, "not found in this scope"),
@@ -2030,10 +2038,15 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                             .help(format!("declare it mutable: `let mut {name}`")),
                     )),
                     Some(None) => Err(Reported),
-                    None => Err(self.error(
-                        Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
-                            .at(span, "not found in this scope"),
-                    )),
+                    // A constant or a static is no place: `path` says what is wrong with a
+                    // static or an unknown name; a constant gets its own error.
+                    None => match self.path(p) {
+                        Ok(_) => Err(self.error(
+                            Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign to the constant `{name}`"))
+                                .at(span, "a constant is not a place"),
+                        )),
+                        Err(r) => Err(r),
+                    },
                 }
             }
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {

@@ -30,6 +30,7 @@ pub struct Program<'s> {
     pub diags: Vec<Diagnostic>,
     fns: HashMap<String, Vec<&'s syn::ItemFn>>,
     consts: HashMap<String, (syn::Type, syn::Expr)>,
+    statics: HashMap<String, Span>,
     instances: HashMap<String, Option<Signature>>,
     queue: VecDeque<Pending<'s>>,
     pub funcs: Vec<Func>,
@@ -55,6 +56,7 @@ impl<'s> Program<'s> {
             diags: Vec::new(),
             fns: HashMap::new(),
             consts: HashMap::new(),
+            statics: HashMap::new(),
             instances: HashMap::new(),
             queue: VecDeque::new(),
             funcs: Vec::new(),
@@ -73,6 +75,9 @@ impl<'s> Program<'s> {
                 syn::Item::Fn(f) => self.fns.entry(f.sig.ident.to_string()).or_default().push(f),
                 syn::Item::Const(c) => {
                     self.consts.insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
+                }
+                syn::Item::Static(st) => {
+                    self.statics.insert(st.ident.to_string(), Span::from_pm2(st.ident.span()));
                 }
                 syn::Item::Mod(m) => {
                     if let Some((_, items)) = &m.content {
@@ -102,6 +107,11 @@ impl<'s> Program<'s> {
         let mut out = Vec::new();
         walk(&file.items, &mut out);
         out
+    }
+
+    /// Where a `static` of this name is defined, if one is.
+    pub fn static_item(&self, name: &str) -> Option<Span> {
+        self.statics.get(name).copied()
     }
 
     pub fn constant(&self, name: &str) -> Option<(syn::Type, syn::Expr)> {
@@ -269,7 +279,9 @@ impl<'s> Program<'s> {
             }
         }
         let mut params = Vec::new();
-        for input in &sig.inputs {
+        // A generic kernel's parameter types mention its generics: one error is enough.
+        let inputs = if sig.generics.params.is_empty() { sig.inputs.iter().collect::<Vec<_>>() } else { Vec::new() };
+        for input in inputs {
             let syn::FnArg::Typed(pt) = input else {
                 self.push(
                     Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot take `self`"))
