@@ -21,6 +21,8 @@ pub mod math;
 pub mod panics;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
+#[path = "../kernels/slices.rs"]
+pub mod slices;
 
 use rkc_offload::{LaunchConfig, OffloadError};
 use rkc_rk::interp::{self, Arg, InterpError, Launch};
@@ -70,6 +72,15 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             simulate: sim!(saxpy::saxpy),
         },
+        Case {
+            file: "slices.rs",
+            kernel: "slices",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Scalar(f32b(-1.5)), Input::Random(100), Input::Random(120), Input::Random(4)]),
+            gpu_ulps: 0,
+            simulate: sim!(slices::slices),
+        },
         Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(loops::loops) },
         Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(matching::classify) },
         Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(device_functions::device_functions) },
@@ -99,6 +110,9 @@ impl Rng {
 
 /// The element type of a pointer parameter (the array's element, or the pointee).
 pub fn element(ty: &Type) -> Type {
+    if let Type::Slice { elem, .. } = ty {
+        return (**elem).clone();
+    }
     match ty.pointee() {
         Some(Type::Array { elem, .. }) => (**elem).clone(),
         Some(t) => t.clone(),
@@ -172,11 +186,13 @@ pub fn buffers(args: &[Arg]) -> Vec<Vec<u8>> {
         .collect()
 }
 
-pub fn run_rustc(case: &Case, inputs: &[Arg]) -> Outcome {
+/// Runs the rustc-compiled kernel on the simulator. A slice argument is passed as its address
+/// and its length in elements, as the GPU gets it.
+pub fn run_rustc(case: &Case, inputs: &[Arg], tys: &[Type]) -> Outcome {
     // 16-byte aligned copies, as a device allocation would be.
     let mut storage: Vec<Vec<u128>> = Vec::new();
     let mut raw = Vec::new();
-    for a in inputs {
+    for (a, ty) in inputs.iter().zip(tys) {
         match a {
             Arg::Scalar(bits) => raw.push(*bits),
             Arg::Buffer(b) => {
@@ -184,6 +200,9 @@ pub fn run_rustc(case: &Case, inputs: &[Arg]) -> Outcome {
                 // SAFETY: `s` holds at least b.len() bytes.
                 unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), s.as_mut_ptr().cast::<u8>(), b.len()) };
                 raw.push(s.as_mut_ptr() as usize as u64);
+                if let Type::Slice { elem, .. } = ty {
+                    raw.push(b.len() as u64 / elem.size_of().max(1));
+                }
                 storage.push(s);
             }
         }

@@ -31,9 +31,10 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
 
         let inputs = inputs_for(case, &module);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
-        let elems: Vec<Type> = func.param_types().filter(|t| t.pointee().is_some()).map(element).collect();
+        let tys: Vec<Type> = func.param_types().cloned().collect();
+        let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. })).map(element).collect();
 
-        let reference = run_rustc(case, &inputs);
+        let reference = run_rustc(case, &inputs, &tys);
         let before = run_interpreter(&module, case, &inputs);
         let after = run_interpreter(&inlined, case, &inputs);
         if let Err(e) = same(&reference, &before, &elems) {

@@ -35,6 +35,10 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                             pointee_size: pointee.size_of(),
                             mutable: *mutable,
                         },
+                        Type::Slice { mutable, elem } => ParamKind::Slice {
+                            elem_size: elem.size_of(),
+                            mutable: *mutable,
+                        },
                         other => ParamKind::Value { size: other.size_of() },
                     };
                     ParamInfo {

@@ -136,7 +136,16 @@ pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<D
         }
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok(Type::Unit),
         syn::Type::Paren(p) => lower_type(&p.elem, source, subst, diags),
-        syn::Type::Reference(_) => Err(unsupported(diags, "references are not supported yet; use a raw pointer")),
+        syn::Type::Reference(r) => match r.elem.as_ref() {
+            syn::Type::Slice(sl) => {
+                let elem = lower_type(&sl.elem, source, subst, diags)?;
+                if !elem.is_scalar() {
+                    return Err(unsupported(diags, "slice elements must be scalars"));
+                }
+                Ok(Type::Slice { mutable: r.mutability.is_some(), elem: Box::new(elem) })
+            }
+            _ => Err(unsupported(diags, "references other than slices are not supported yet; use a raw pointer")),
+        },
         syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => {
             Err(unsupported(diags, "trait objects cannot be offloaded"))
         }
@@ -1475,15 +1484,31 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         subst.types.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
         subst.consts.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
         let (instance, sig) = self.prog.instance(item, subst, &caller)?;
+        let mut operands = Vec::with_capacity(args.len());
         for ((v, arg), ty) in args.iter().zip(&sig.params) {
-            if v.ty != *ty {
-                return Err(self.mismatch(ty, &v.ty, span_of(*arg)));
-            }
+            let v = self.coerce(v.clone(), ty, span_of(*arg))?;
+            operands.push(id(&v));
         }
-        let operands: Vec<ValueId> = args.iter().map(|(v, _)| id(v)).collect();
         let result = if sig.ret == Type::Unit { None } else { Some(sig.ret.clone()) };
         let id = self.emit(OpKind::Call { callee: instance }, &operands, result, span);
         Ok(Val { id, ty: sig.ret })
+    }
+
+    /// `v` as a `ty`, by Rust's implicit coercions (`*mut T` → `*const T`, `&mut [T]` →
+    /// `&[T]`), or a mismatch error.
+    fn coerce(&mut self, v: Val, ty: &Type, span: Span) -> Lowered<Val> {
+        if v.ty == *ty {
+            return Ok(v);
+        }
+        let ok = match (&v.ty, ty) {
+            (Type::Ptr { mutable: true, pointee: a }, Type::Ptr { mutable: false, pointee: b }) => a == b,
+            (Type::Slice { mutable: true, elem: a }, Type::Slice { mutable: false, elem: b }) => a == b,
+            _ => false,
+        };
+        if !ok {
+            return Err(self.mismatch(ty, &v.ty, span));
+        }
+        Ok(self.emit1(OpKind::Cast, &[id(&v)], ty.clone(), span))
     }
 
     /// The value of a constant that the front end just emitted, if it is one.
@@ -1499,6 +1524,15 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let span = span_of(m);
         let method = m.method.to_string();
         match method.as_str() {
+            "len" | "is_empty" if m.args.is_empty() && matches!(self.value_type(&m.receiver), Some(Type::Slice { .. })) => {
+                let slice = self.expr(&m.receiver, None)?;
+                let len = self.emit1(OpKind::SliceLen, &[id(&slice)], Type::USIZE, span);
+                if method == "len" {
+                    return Ok(len);
+                }
+                let zero = self.int_const(0, &Type::USIZE, span);
+                Ok(self.cmp(CmpOp::Eq, &len, &zero, span))
+            }
             "len" if m.args.is_empty() => {
                 // `(*x).len()` on a pointer to an array is the array's constant length; nothing is
                 // read, and no unsafe is needed beyond what the deref itself needs.
@@ -2060,6 +2094,24 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 self.require_unsafe(span, "dereference of raw pointer")?;
                 Ok(Place::Ptr(id(&p)))
             }
+            syn::Expr::Index(ix) if matches!(self.value_type(&ix.expr), Some(Type::Slice { .. })) => {
+                // `s[i]` on a slice: checked against its length, safe code as in Rust.
+                let slice = self.expr(&ix.expr, None)?;
+                let Type::Slice { mutable, elem } = slice.ty.clone() else { return Err(Reported) };
+                let i = self.expr(&ix.index, Some(&Type::USIZE))?;
+                if i.ty != Type::USIZE {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("the type `[{elem}]` cannot be indexed by `{}`", i.ty))
+                            .at(span_of(&ix.index), "slice indices are of type `usize`")
+                            .help("convert the index with `as usize`"),
+                    ));
+                }
+                let len = self.emit1(OpKind::SliceLen, &[id(&slice)], Type::USIZE, span);
+                self.emit(OpKind::BoundsCheck, &[id(&i), id(&len)], None, span);
+                let base = self.emit1(OpKind::SlicePtr, &[id(&slice)], Type::ptr(mutable, (*elem).clone()), span);
+                let p = self.emit1(OpKind::PtrOffset, &[id(&base), id(&i)], base.ty.clone(), span);
+                Ok(Place::Ptr(id(&p)))
+            }
             syn::Expr::Index(ix) => {
                 let base = match self.place(&ix.expr)? {
                     Place::Ptr(p) => p,
@@ -2115,9 +2167,12 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 self.value_type(expr)?.pointee().cloned()
             }
-            syn::Expr::Index(ix) => match self.place_type(&ix.expr)? {
-                Type::Array { elem, .. } => Some(*elem),
-                _ => None,
+            syn::Expr::Index(ix) => match self.value_type(&ix.expr) {
+                Some(Type::Slice { elem, .. }) => Some(*elem),
+                _ => match self.place_type(&ix.expr)? {
+                    Type::Array { elem, .. } => Some(*elem),
+                    _ => None,
+                },
             },
             _ => None,
         }

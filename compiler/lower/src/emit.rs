@@ -30,6 +30,7 @@ pub fn mlir_type(ty: &Type) -> String {
         Type::Ptr { .. } => "!llvm.ptr<1>".into(),
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
         Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
+        Type::Slice { .. } => "!llvm.ptr<1>".into(),
     }
 }
 
@@ -52,6 +53,9 @@ struct FuncEmitter<'f> {
     n_sites: usize,
     /// Whether any check branches to the panic block.
     panics: bool,
+    /// The MLIR names of each slice value's pointer and length: the parameters', and those of
+    /// the coercions (`&mut [T]` to `&[T]`) that alias them.
+    slices: std::collections::HashMap<ValueId, (String, String)>,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -67,15 +71,26 @@ impl<'f> FuncEmitter<'f> {
             loops: Vec::new(),
             n_sites: 0,
             panics: false,
+            slices: func
+                .params
+                .iter()
+                .filter(|p| matches!(func.ty(p.value), Some(Type::Slice { .. })))
+                .map(|p| (p.value, (v(p.value), format!("{}_len", v(p.value)))))
+                .collect(),
         }
     }
 
     fn emit(mut self, out: &mut String) {
+        // A slice parameter is two: the pointer and the length in elements (i64), in that
+        // order, which is how the runtime passes `&[T]` and `&mut [T]`.
         let params: Vec<String> = self
             .func
             .params
             .iter()
-            .map(|p| format!("{}: {}", v(p.value), self.ty(p.value)))
+            .map(|p| match self.rk_ty(p.value) {
+                Type::Slice { .. } => format!("{}: !llvm.ptr<1>, {}_len: i64", v(p.value), v(p.value)),
+                _ => format!("{}: {}", v(p.value), self.ty(p.value)),
+            })
             .collect();
         // The index 0 that every slot access uses; folded away when unused.
         self.line(format!("{ZERO_INDEX} = arith.constant 0 : index"));
@@ -264,6 +279,18 @@ impl<'f> FuncEmitter<'f> {
                 }
             }
             OpKind::Math(f) => self.math(*f, op),
+            // Slices are kernel parameters only (the verifier keeps them out of yields and
+            // breaks, and calls are inlined), so each names its two MLIR parameters.
+            OpKind::SliceLen => {
+                let (_, len) = self.slices.get(&op.operands[0]).cloned().unwrap_or_default();
+                let zero = self.temp();
+                self.line(format!("{zero} = arith.constant 0 : i64"));
+                self.line(format!("{res} = arith.addi {len}, {zero} : i64"));
+            }
+            OpKind::SlicePtr => {
+                let (ptr, _) = self.slices.get(&op.operands[0]).cloned().unwrap_or_default();
+                self.line(format!("{res} = llvm.getelementptr {ptr}[0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8"));
+            }
             OpKind::Assert { .. } => {
                 let ok = arg(0);
                 self.check(&ok, None);
@@ -572,6 +599,20 @@ impl<'f> FuncEmitter<'f> {
         let res = v(op.results[0]);
         let x = v(op.operands[0]);
         let (from, to) = (self.rk_ty(op.operands[0]), self.rk_ty(op.results[0]));
+        // Coercions change no bits: a slice's result aliases its parts; a pointer is copied.
+        match (from, to) {
+            (Type::Slice { .. }, _) => {
+                if let Some(parts) = self.slices.get(&op.operands[0]).cloned() {
+                    self.slices.insert(op.results[0], parts);
+                }
+                return;
+            }
+            (Type::Ptr { .. }, _) => {
+                self.line(format!("{res} = llvm.getelementptr {x}[0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8"));
+                return;
+            }
+            _ => {}
+        }
         let (ft, tt) = (mlir_type(from), mlir_type(to));
         let from_signed = matches!(from, Type::Int(i) if i.is_signed());
         let to_signed = matches!(to, Type::Int(i) if i.is_signed());

@@ -410,6 +410,18 @@ impl<'m> Machine<'m> {
                 self.returned = op.operands.first().map(|v| self.get(values, *v));
                 return Ok(Some(Flow::Return));
             }
+            // A slice argument is a whole buffer: its value is the buffer's address, and its
+            // length is the buffer's, in elements.
+            OpKind::SlicePtr => Some(arg(0)),
+            OpKind::SliceLen => {
+                let elem = match self.ty(func, op.operands[0])? {
+                    Type::Slice { elem, .. } => elem.size_of().max(1),
+                    _ => return Err(InterpError::Malformed("slice_len of a non-slice".into())),
+                };
+                let buffer = (arg(0) >> OFFSET_BITS) as usize;
+                let bytes = buffer.checked_sub(1).and_then(|k| self.buffers.get(k)).map_or(0, Vec::len) as u64;
+                Some(bytes / elem)
+            }
             OpKind::Math(f) => {
                 let tys: Vec<Type> = op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
                 let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();

@@ -167,6 +167,10 @@ pub enum OpKind {
     Math(crate::math::MathFn),
     /// A device panic with `message` unless the `bool` operand holds (`assert!`, `panic!`).
     Assert { message: String },
+    /// A slice's length in elements.
+    SliceLen,
+    /// A pointer to a slice's first element.
+    SlicePtr,
 }
 
 impl OpKind {
@@ -197,6 +201,8 @@ impl OpKind {
             OpKind::Call { .. } => "call",
             OpKind::Math(_) => "math",
             OpKind::Assert { .. } => "assert",
+            OpKind::SliceLen => "slice_len",
+            OpKind::SlicePtr => "slice_ptr",
         }
     }
 

@@ -35,7 +35,9 @@
 //! | `rk.cmp P` | `T, T` | `bool` | `P` ∈ {eq, ne, lt, le, gt, ge}; signedness from `T`; float comparisons are ordered (false on NaN) except `ne` |
 //! | `rk.neg` | `T` | `T` | signed integer (wrapping) or float |
 //! | `rk.not` | `T` | `T` | bitwise on integers, logical on `bool` |
-//! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`) |
+//! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`); also the coercions `*mut T` → `*const T` and `&mut [T]` → `&[T]` |
+//! | `rk.slice_len` | `&[T]` or `&mut [T]` | `usize` | the slice's length in elements |
+//! | `rk.slice_ptr : S to P` | a slice | `*const T` (`*mut T` for `&mut [T]`) | a pointer to the slice's first element |
 //! | `rk.ptr_offset` | `*T, usize\|isize` | `*T` | `p.add(i)` / `p.offset(i)`: advance by `i` elements |
 //! | `rk.elem_ptr` | `*[T; N], usize` | `*T` | address of element `i` (same mutability); no check, see `rk.bounds_check` |
 //! | `rk.load` | `*T` | `T` | `T` scalar |

@@ -58,6 +58,8 @@ enum Token {
     Lt,
     #[token(">")]
     Gt,
+    #[token("&")]
+    Amp,
 }
 
 /// Reads a string printed with Rust's `{:?}`.
@@ -224,6 +226,16 @@ impl Parser {
             Some(Token::LParen) => {
                 self.expect(Token::RParen, "`)`")?;
                 Ok(Type::Unit)
+            }
+            Some(Token::Amp) => {
+                let mutable = self.is_keyword("mut");
+                if mutable {
+                    self.pos += 1;
+                }
+                self.expect(Token::LBracket, "`[`")?;
+                let elem = self.ty()?;
+                self.expect(Token::RBracket, "`]`")?;
+                Ok(Type::Slice { mutable, elem: Box::new(elem) })
             }
             Some(Token::Ident(name)) => match name.as_str() {
                 "bool" => Ok(Type::Bool),
@@ -444,13 +456,24 @@ impl Parser {
                 };
                 (kind, ops, vec![result])
             }
-            "cast" | "elem_ptr" => {
+            "cast" | "elem_ptr" | "slice_ptr" => {
                 let ops = self.operands(func)?;
                 self.expect(Token::Colon, "`:`")?;
                 self.ty()?;
                 self.keyword("to")?;
                 let to = self.ty()?;
-                (if short == "cast" { OpKind::Cast } else { OpKind::ElemPtr }, ops, vec![to])
+                let kind = match short {
+                    "cast" => OpKind::Cast,
+                    "elem_ptr" => OpKind::ElemPtr,
+                    _ => OpKind::SlicePtr,
+                };
+                (kind, ops, vec![to])
+            }
+            "slice_len" => {
+                let ops = self.operands(func)?;
+                self.expect(Token::Colon, "`:`")?;
+                self.ty()?;
+                (OpKind::SliceLen, ops, vec![Type::USIZE])
             }
             "ptr_offset" => {
                 let ops = self.operands(func)?;

@@ -118,7 +118,7 @@ impl Printer<'_> {
             OpKind::Geometry(_, dim) => {
                 let _ = write!(line, " {} : {}", dim.name(), result_ty.unwrap_or_default());
             }
-            OpKind::Binary(_) | OpKind::Neg | OpKind::Not | OpKind::Load => {
+            OpKind::Binary(_) | OpKind::Neg | OpKind::Not | OpKind::Load | OpKind::SliceLen => {
                 let _ = write!(
                     line,
                     " {operands} : {}",
@@ -133,7 +133,7 @@ impl Printer<'_> {
                     first_operand_ty.unwrap_or_default()
                 );
             }
-            OpKind::Cast | OpKind::ElemPtr => {
+            OpKind::Cast | OpKind::ElemPtr | OpKind::SlicePtr => {
                 let _ = write!(
                     line,
                     " {operands} : {} to {}",

@@ -117,6 +117,8 @@ pub enum Type {
     /// A function-local, mutable storage slot holding a `T` (a `let mut` variable). Slots are
     /// an IR notion: they never appear in a kernel's signature.
     Slot(Box<Type>),
+    /// `&[T]` or `&mut [T]`: a parameter only, passed to the device as a pointer and a length.
+    Slice { mutable: bool, elem: Box<Type> },
 }
 
 impl Type {
@@ -167,6 +169,7 @@ impl Type {
             Type::Ptr { .. } => 8,
             Type::Array { elem, len } => elem.size_of().saturating_mul(*len),
             Type::Slot(t) => t.size_of(),
+            Type::Slice { .. } => 16,
         }
     }
 }
@@ -183,6 +186,7 @@ impl fmt::Display for Type {
             }
             Type::Array { elem, len } => write!(f, "[{elem}; {len}]"),
             Type::Slot(t) => write!(f, "slot<{t}>"),
+            Type::Slice { mutable, elem } => write!(f, "&{}[{elem}]", if *mutable { "mut " } else { "" }),
         }
     }
 }

@@ -241,7 +241,14 @@ impl Checker<'_> {
             OpKind::Cast => {
                 self.expect_counts(op, 1, 1)?;
                 let (from, to) = (operand(0), self.ty(op.results[0]).clone());
-                let ok = (from.is_numeric() || from == Type::Bool) && to.is_numeric();
+                // Besides numeric `as`, Rust's coercions of `*mut T` to `*const T` and of
+                // `&mut [T]` to `&[T]`.
+                let coercion = match (&from, &to) {
+                    (Type::Ptr { mutable: true, pointee: a }, Type::Ptr { mutable: false, pointee: b }) => a == b,
+                    (Type::Slice { mutable: true, elem: a }, Type::Slice { mutable: false, elem: b }) => a == b,
+                    _ => false,
+                };
+                let ok = coercion || ((from.is_numeric() || from == Type::Bool) && to.is_numeric());
                 if !ok {
                     return Err(self.err(op, format!("no cast from `{from}` to `{to}`")));
                 }
@@ -318,6 +325,9 @@ impl Checker<'_> {
                 }
                 let result_tys: Vec<Type> =
                     op.results.iter().map(|r| self.ty(*r).clone()).collect();
+                if result_tys.iter().any(|t| matches!(t, Type::Slice { .. } | Type::Slot(_))) {
+                    return Err(self.err(op, "cannot yield a slice or a slot"));
+                }
                 for region in &op.regions {
                     match region.ops.last() {
                         Some(last) if last.kind == OpKind::Yield => {
@@ -386,6 +396,22 @@ impl Checker<'_> {
                 let expected: &[Type] = if matches!(op.kind, OpKind::Break { .. }) { tys } else { &[] };
                 if given != expected {
                     return Err(self.err(op, "its operands do not match the loop's results"));
+                }
+            }
+            OpKind::SliceLen => {
+                self.expect_counts(op, 1, 1)?;
+                if !matches!(operand(0), Type::Slice { .. }) || *self.ty(op.results[0]) != Type::USIZE {
+                    return Err(self.err(op, "takes a slice and gives its `usize` length"));
+                }
+            }
+            OpKind::SlicePtr => {
+                self.expect_counts(op, 1, 1)?;
+                let ok = match (operand(0), self.ty(op.results[0])) {
+                    (Type::Slice { mutable, elem }, Type::Ptr { mutable: m, pointee }) => mutable == *m && elem == *pointee,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(op, "takes `&[T]` to `*const T` or `&mut [T]` to `*mut T`"));
                 }
             }
             OpKind::Math(f) => {

@@ -73,7 +73,45 @@ fn spell(ty: &syn::Type) -> Result<String, syn::Error> {
             ))
         }
         syn::Type::Paren(p) => spell(&p.elem),
+        syn::Type::Reference(r) => match r.elem.as_ref() {
+            syn::Type::Slice(sl) => {
+                let elem = spell(&sl.elem)?;
+                if elem.starts_with('*') {
+                    return Err(cannot());
+                }
+                Ok(format!("&{}[{elem}]", if r.mutability.is_some() { "mut " } else { "" }))
+            }
+            _ => Err(cannot()),
+        },
         _ => Err(cannot()),
+    }
+}
+
+/// The type a parameter has in `Kernel::Params`: slices become raw fat pointers, so that the
+/// tuple is `Copy` and needs no lifetime; everything else stays.
+fn params_type(ty: &syn::Type) -> TokenStream2 {
+    match ty {
+        syn::Type::Reference(r) => match r.elem.as_ref() {
+            syn::Type::Slice(sl) => {
+                let elem = &sl.elem;
+                if r.mutability.is_some() { quote!(*mut [#elem]) } else { quote!(*const [#elem]) }
+            }
+            _ => quote!(#ty),
+        },
+        other => quote!(#other),
+    }
+}
+
+/// Turns a `Kernel::Params` element back into the parameter's type (a slice from its raw
+/// fat pointer).
+fn from_params(var: &Ident, ty: &syn::Type) -> TokenStream2 {
+    match ty {
+        syn::Type::Reference(r) if matches!(r.elem.as_ref(), syn::Type::Slice(_)) => {
+            // SAFETY (in the generated code): the runtime builds the fat pointer from a
+            // buffer of exactly that many elements that lives for the launch.
+            if r.mutability.is_some() { quote!(unsafe { &mut *#var }) } else { quote!(unsafe { &*#var }) }
+        }
+        _ => quote!(#var),
     }
 }
 
@@ -141,10 +179,12 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
     let signature = format!("{name}({})", spelled.join(", "));
     let name_str = name.to_string();
     let vars: Vec<Ident> = (0..types.len()).map(|k| format_ident!("p{k}")).collect();
+    let args: Vec<TokenStream2> = vars.iter().zip(&types).map(|(v, t)| from_params(v, t)).collect();
+    let param_types: Vec<TokenStream2> = types.iter().map(params_type).collect();
     let call = if sig.unsafety.is_some() {
-        quote!(unsafe { #name(#(#vars),*) })
+        quote!(unsafe { #name(#(#args),*) })
     } else {
-        quote!(#name(#(#vars),*))
+        quote!(#name(#(#args),*))
     };
     let doc = format!("The kernel descriptor of [`{name}`](fn@{name}), made by `#[offload_kernel]`.");
     Ok(quote! {
@@ -155,7 +195,7 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
         impl ::rkc_offload::Kernel for #name {
             const NAME: &'static str = #name_str;
             const SIGNATURE: &'static str = #signature;
-            type Params = (#(#types,)*);
+            type Params = (#(#param_types,)*);
             fn run_on_host(params: Self::Params) {
                 let (#(#vars,)*) = params;
                 #call
@@ -163,7 +203,7 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
             #[allow(unused_variables, reason = "a kernel without parameters ignores its arguments")]
             fn run_raw(args: &[u64]) {
                 let mut raw = args.iter().copied();
-                #(let #vars = <#types as ::rkc_offload::FromRawArg>::from_raw_arg(raw.next().unwrap_or(0));)*
+                #(let #vars = <#param_types as ::rkc_offload::FromRawArg>::from_raw_args(&mut raw);)*
                 #call
             }
         }

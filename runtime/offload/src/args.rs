@@ -128,7 +128,7 @@ impl<T> KernelArg<*mut T> for &mut [T] {
 
 impl<T, const N: usize> KernelArg<*const T> for &[T; N] {
     fn mapping(&self) -> ArgMapping {
-        (&self[..]).mapping()
+        <&[T] as KernelArg<*const T>>::mapping(&&self[..])
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T
@@ -145,6 +145,36 @@ impl<T, const N: usize> KernelArg<*mut T> for &mut [T; N] {
     }
     fn param(&self, device_address: u64) -> *mut T {
         device_address as usize as *mut T
+    }
+}
+
+// Slice parameters: the kernel's `&[T]` / `&mut [T]` travel as raw fat pointers in
+// `Kernel::Params` (so that the tuple is `Copy` and has no lifetime); the launch borrows the
+// host slice for its duration.
+impl<T> KernelArg<*const [T]> for &[T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(*self), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const [T] {
+        std::ptr::slice_from_raw_parts(device_address as usize as *const T, self.len())
+    }
+}
+
+impl<T> KernelArg<*const [T]> for &mut [T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(&**self), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const [T] {
+        std::ptr::slice_from_raw_parts(device_address as usize as *const T, self.len())
+    }
+}
+
+impl<T> KernelArg<*mut [T]> for &mut [T] {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(&**self), writable: true }
+    }
+    fn param(&self, device_address: u64) -> *mut [T] {
+        std::ptr::slice_from_raw_parts_mut(device_address as usize as *mut T, self.len())
     }
 }
 

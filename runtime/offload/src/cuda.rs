@@ -268,7 +268,10 @@ impl Cuda {
         let function = self.function(&mut device, found)?;
 
         let mut buffers = Buffers { api, ptrs: Vec::new() };
-        let mut storage: Vec<u64> = Vec::with_capacity(mappings.len());
+        let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
+        // Each mapping's device buffer (a slice takes two parameter slots, so the parameter
+        // storage does not line up with the mappings).
+        let mut device_of: Vec<u64> = vec![0; mappings.len()];
         for (k, m) in mappings.iter().enumerate() {
             match *m {
                 ArgMapping::Value { bytes, .. } => storage.push(u64::from_le_bytes(bytes)),
@@ -281,6 +284,11 @@ impl Cuda {
                         api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
                     }
                     storage.push(dptr);
+                    device_of[k] = dptr;
+                    // A slice parameter is a pointer and a length in elements.
+                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) = found.info.params.get(k).map(|p| p.kind) {
+                        storage.push(len as u64 / elem_size.max(1));
+                    }
                 }
             }
         }
@@ -336,7 +344,7 @@ impl Cuda {
                 if copy_back && len > 0 {
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
-                    api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), storage[k], len) })?;
+                    api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_of[k], len) })?;
                 }
             }
         }

@@ -68,23 +68,24 @@ pub trait Kernel {
     type Params: Copy;
     /// Runs the kernel body for one thread on the host (the CPU simulator).
     fn run_on_host(params: Self::Params);
-    /// [`Kernel::run_on_host`] with each parameter given as raw bits: a scalar's bits
-    /// zero-extended to 64, a pointer's address. Used by differential tests that drive every
-    /// kernel the same way.
+    /// [`Kernel::run_on_host`] with the parameters given as raw 64-bit values (see
+    /// [`FromRawArg`]). Used by differential tests that drive every kernel the same way.
     fn run_raw(args: &[u64]);
 }
 
-/// A kernel parameter type that can be rebuilt from 64 raw bits (see [`Kernel::run_raw`]).
+/// A kernel parameter type that can be rebuilt from raw 64-bit arguments (see
+/// [`Kernel::run_raw`]): one for a scalar (its bits, zero-extended) or a pointer (its
+/// address), two for a slice (address, length in elements).
 pub trait FromRawArg: Copy {
-    fn from_raw_arg(bits: u64) -> Self;
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self;
 }
 
 macro_rules! from_raw_int {
     ($($t:ty),*) => {$(
         impl FromRawArg for $t {
-            fn from_raw_arg(bits: u64) -> Self {
+            fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
                 // Truncation to the parameter's width is the point: the bits were zero-extended.
-                bits as $t
+                args.next().unwrap_or(0) as $t
             }
         }
     )*};
@@ -93,32 +94,46 @@ macro_rules! from_raw_int {
 from_raw_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 impl FromRawArg for bool {
-    fn from_raw_arg(bits: u64) -> Self {
-        bits & 0xff != 0
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        args.next().unwrap_or(0) & 0xff != 0
     }
 }
 
 impl FromRawArg for f32 {
-    fn from_raw_arg(bits: u64) -> Self {
-        f32::from_bits(bits as u32)
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        f32::from_bits(args.next().unwrap_or(0) as u32)
     }
 }
 
 impl FromRawArg for f64 {
-    fn from_raw_arg(bits: u64) -> Self {
-        f64::from_bits(bits)
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        f64::from_bits(args.next().unwrap_or(0))
     }
 }
 
 impl<T> FromRawArg for *const T {
-    fn from_raw_arg(bits: u64) -> Self {
-        bits as usize as *const T
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        args.next().unwrap_or(0) as usize as *const T
     }
 }
 
 impl<T> FromRawArg for *mut T {
-    fn from_raw_arg(bits: u64) -> Self {
-        bits as usize as *mut T
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        args.next().unwrap_or(0) as usize as *mut T
+    }
+}
+
+impl<T> FromRawArg for *const [T] {
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        let (address, len) = (args.next().unwrap_or(0), args.next().unwrap_or(0));
+        std::ptr::slice_from_raw_parts(address as usize as *const T, len as usize)
+    }
+}
+
+impl<T> FromRawArg for *mut [T] {
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        let (address, len) = (args.next().unwrap_or(0), args.next().unwrap_or(0));
+        std::ptr::slice_from_raw_parts_mut(address as usize as *mut T, len as usize)
     }
 }
 

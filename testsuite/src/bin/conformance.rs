@@ -38,9 +38,9 @@ fn main() -> ExitCode {
             let inputs = inputs_for(&case, &module);
             let func = module.funcs.iter().find(|f| f.name == case.kernel).ok_or("no kernel")?;
             let tys: Vec<Type> = func.param_types().cloned().collect();
-            let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some()).map(element).collect();
+            let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. })).map(element).collect();
 
-            let reference = run_rustc(&case, &inputs);
+            let reference = run_rustc(&case, &inputs, &tys);
             let mut gpu_buffers: Vec<Vec<u8>> = inputs
                 .iter()
                 .filter_map(|a| match a {
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
                 match a {
                     Arg::Scalar(bits) => raw.push(RawArg::Scalar(*bits)),
                     Arg::Buffer(_) => {
-                        let writable = matches!(ty, Type::Ptr { mutable: true, .. });
+                        let writable = matches!(ty, Type::Ptr { mutable: true, .. } | Type::Slice { mutable: true, .. });
                         let bytes = bufs.next().ok_or("buffer count")?;
                         raw.push(RawArg::Buffer { bytes, writable });
                     }

@@ -44,7 +44,7 @@ pub fn access_of_params(func: &Func) -> Vec<ParamAccess> {
     walk(func, &func.body, &mut origin, &mut access);
     for (k, p) in func.params.iter().enumerate() {
         // A `*const` can only be read through, whatever the analysis saw.
-        if let Some(Type::Ptr { mutable: false, .. }) = func.ty(p.value)
+        if let Some(Type::Ptr { mutable: false, .. } | Type::Slice { mutable: false, .. }) = func.ty(p.value)
             && access[k] != ParamAccess::Unused
         {
             access[k] = ParamAccess::Read;
@@ -61,13 +61,15 @@ fn walk(func: &Func, region: &Region, origin: &mut HashMap<ValueId, usize>, acce
             }
         };
         match &op.kind {
-            OpKind::PtrOffset | OpKind::ElemPtr => {
+            OpKind::PtrOffset | OpKind::ElemPtr | OpKind::SlicePtr => {
                 if let (Some(&k), Some(r)) = (op.operands.first().and_then(|p| origin.get(p)), op.results.first()) {
                     origin.insert(*r, k);
                 }
                 // The index operand is a scalar; a pointer cannot be one.
             }
             OpKind::Load => mark(op.operands[0], ParamAccess::Read),
+            // The length is not data behind the pointer.
+            OpKind::SliceLen => {}
             OpKind::Store => {
                 mark(op.operands[1], ParamAccess::Write);
                 // Storing a pointer's value somewhere is an escape of it.

@@ -31,7 +31,9 @@ pub fn simplify(module: &mut Module) -> Stats {
             let mut consts = HashMap::new();
             let mut body = std::mem::take(&mut func.body);
             fold_region(func, &mut body, &mut consts, &mut stats);
-            eliminate_checks(func, &mut body, &consts, &mut HashMap::new(), &mut Vec::new(), &mut stats);
+            let mut lengths = HashMap::new();
+            slice_lengths(&body, &mut lengths);
+            eliminate_checks(func, &mut body, &consts, &lengths, &mut HashMap::new(), &mut Vec::new(), &mut stats);
             func.body = body;
             dce(func, &mut stats);
             if stats == before {
@@ -104,10 +106,25 @@ struct Below {
 }
 
 /// `cmps` holds the comparisons defined so far in the walk: result → (predicate, lhs, rhs).
+/// Every `rk.slice_len` result with its slice: two lengths of one slice are equal.
+fn slice_lengths(region: &Region, out: &mut HashMap<ValueId, ValueId>) {
+    for op in &region.ops {
+        if op.kind == OpKind::SliceLen
+            && let (Some(r), Some(s)) = (op.results.first(), op.operands.first())
+        {
+            out.insert(*r, *s);
+        }
+        for r in &op.regions {
+            slice_lengths(r, out);
+        }
+    }
+}
+
 fn eliminate_checks(
     func: &Func,
     region: &mut Region,
     consts: &HashMap<ValueId, Bits>,
+    lengths: &HashMap<ValueId, ValueId>,
     cmps: &mut HashMap<ValueId, (CmpOp, ValueId, ValueId)>,
     facts: &mut Vec<Below>,
     stats: &mut Stats,
@@ -120,9 +137,12 @@ fn eliminate_checks(
         match &op.kind {
             OpKind::BoundsCheck => {
                 let (i, n) = (op.operands[0], op.operands[1]);
+                let same_length = |a: ValueId, b: ValueId| {
+                    a == b || matches!((lengths.get(&a), lengths.get(&b)), (Some(x), Some(y)) if x == y)
+                };
                 let proven = facts.iter().any(|f| {
                     f.lhs == i
-                        && (f.rhs == n
+                        && (same_length(f.rhs, n)
                             || matches!((consts.get(&f.rhs), consts.get(&n)), (Some(m), Some(n)) if m <= n))
                 });
                 if proven {
@@ -144,7 +164,7 @@ fn eliminate_checks(
                         }
                         _ => false,
                     };
-                    eliminate_checks(func, r, consts, cmps, facts, stats);
+                    eliminate_checks(func, r, consts, lengths, cmps, facts, stats);
                     if pushed {
                         facts.pop();
                     }
@@ -152,7 +172,7 @@ fn eliminate_checks(
             }
             _ => {
                 for r in &mut op.regions {
-                    eliminate_checks(func, r, consts, cmps, facts, stats);
+                    eliminate_checks(func, r, consts, lengths, cmps, facts, stats);
                 }
             }
         }
@@ -176,6 +196,8 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::ElemPtr
         | OpKind::Load
         | OpKind::Read
+        | OpKind::SliceLen
+        | OpKind::SlicePtr
         | OpKind::Math(_) => true,
         // Integer division can panic; it stays unless it is a float op.
         OpKind::Binary(crate::ir::BinOp::Div | crate::ir::BinOp::Rem) => {
