@@ -5,10 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-if ! command -v cargo >/dev/null; then
-  echo "run-example: error: cargo is not installed; install a Rust toolchain (1.95 or newer) with rustup" >&2
-  exit 1
-fi
 # rkc first: the example's build.rs compiles its kernels with it.
 cargo build --release --locked -q -p rkc
 cargo build --release --locked -q -p slice

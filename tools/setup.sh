@@ -17,6 +17,11 @@ apt_packages=(
 # The PyPI CUDA toolkit: ptxas, fatbinary and nvlink, with libdevice through nvidia-nvvm.
 pypi_spec="nvidia-cuda-nvcc==13.0.88"
 
+if ! command -v cargo >/dev/null; then
+  echo "setup: error: cargo is not installed; install a Rust toolchain (1.95 or newer) with rustup" >&2
+  exit 1
+fi
+
 missing=()
 for p in "${apt_packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -3,10 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-if ! command -v cargo >/dev/null; then
-  echo "test: error: cargo is not installed; install a Rust toolchain (1.95 or newer) with rustup" >&2
-  exit 1
-fi
 # The examples' build scripts run rkc (through rkc-build): build it first, so that they find it.
 cargo build --release --locked -q -p rkc
 cargo test --workspace --locked

@@ -1786,16 +1786,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let ctx = LoopCtx { label: None, takes_value: false, break_ty: None, expected: None };
         let (region, _, _) = self.loop_region(ctx, |me| {
             let bv = me.read(b, &i32t, span);
-            let one_i = me.int_const(1, &i32t, span);
-            let low = me.bin(BinOp::And, &bv, &one_i, span);
+            me.multiply_if_odd(&bv, r, a, &ty, span);
             let zero_i = me.int_const(0, &i32t, span);
-            let odd = me.cmp(CmpOp::Ne, &low, &zero_i, span);
-            me.when(&odd, span, |me| {
-                let rv = me.read(r, &ty, span);
-                let av = me.read(a, &ty, span);
-                let p = me.bin(BinOp::Mul, &rv, &av, span);
-                me.write(&p, r, span);
-            });
             let two = me.int_const(2, &i32t, span);
             let half = me.bin(BinOp::Div, &bv, &two, span);
             me.write(&half, b, span);
@@ -1822,6 +1814,20 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         Val { id: Some(result), ty }
     }
 
+    /// The step both square-and-multiply loops share: `if exp & 1 != 0 { acc *= base }`.
+    fn multiply_if_odd(&mut self, exp: &Val, acc: ValueId, base: ValueId, ty: &Type, span: Span) {
+        let one = self.int_const(1, &exp.ty, span);
+        let low = self.bin(BinOp::And, exp, &one, span);
+        let zero = self.int_const(0, &exp.ty, span);
+        let odd = self.cmp(CmpOp::Ne, &low, &zero, span);
+        self.when(&odd, span, |me| {
+            let a = me.read(acc, ty, span);
+            let b = me.read(base, ty, span);
+            let p = me.bin(BinOp::Mul, &a, &b, span);
+            me.write(&p, acc, span);
+        });
+    }
+
     /// `i.pow(n)` by square-and-multiply, wrapping as in a release build.
     fn int_pow(&mut self, x: &Val, n: &Val, span: Span) -> Val {
         let ty = x.ty.clone();
@@ -1835,15 +1841,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let zero = me.int_const(0, &Type::U32, span);
             let more = me.cmp(CmpOp::Ne, &e, &zero, span);
             me.exit_unless(id(&more), span);
+            me.multiply_if_odd(&e, acc, base, &ty, span);
             let one_u = me.int_const(1, &Type::U32, span);
-            let low = me.bin(BinOp::And, &e, &one_u, span);
-            let odd = me.cmp(CmpOp::Ne, &low, &zero, span);
-            me.when(&odd, span, |me| {
-                let a = me.read(acc, &ty, span);
-                let b = me.read(base, &ty, span);
-                let p = me.bin(BinOp::Mul, &a, &b, span);
-                me.write(&p, acc, span);
-            });
             let half = me.bin(BinOp::Shr, &e, &one_u, span);
             me.write(&half, exp, span);
             let b = me.read(base, &ty, span);

@@ -49,10 +49,15 @@ pub struct Rocdl {
     pub chip: String,
 }
 
-fn toolkit_option(toolkit: Option<&Path>) -> String {
-    toolkit
-        .map(|p| format!(" toolkit={}", p.display()))
-        .unwrap_or_default()
+/// `gpu-module-to-binary`, the same for both vendors: the target attribute on the module
+/// decides what it makes.
+fn serialize(format: ImageFormat, toolkit: Option<&Path>) -> String {
+    let f = match format {
+        ImageFormat::Assembly => "isa",
+        ImageFormat::Binary => "bin",
+    };
+    let toolkit = toolkit.map(|p| format!(" toolkit={}", p.display())).unwrap_or_default();
+    format!("builtin.module(gpu-module-to-binary{{format={f}{toolkit}}})")
 }
 
 impl Target for Nvvm {
@@ -72,11 +77,7 @@ impl Target for Nvvm {
         )
     }
     fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
-        let f = match format {
-            ImageFormat::Assembly => "isa",
-            ImageFormat::Binary => "bin",
-        };
-        format!("builtin.module(gpu-module-to-binary{{format={f}{}}})", toolkit_option(toolkit))
+        serialize(format, toolkit)
     }
     fn dialect(&self) -> &'static str {
         "nvvm"
@@ -106,11 +107,7 @@ impl Target for Rocdl {
         )
     }
     fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
-        let f = match format {
-            ImageFormat::Assembly => "isa",
-            ImageFormat::Binary => "bin",
-        };
-        format!("builtin.module(gpu-module-to-binary{{format={f}{}}})", toolkit_option(toolkit))
+        serialize(format, toolkit)
     }
     fn dialect(&self) -> &'static str {
         "rocdl"

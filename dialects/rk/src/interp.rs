@@ -624,65 +624,42 @@ fn float_to_int(x: f64, t: IntTy) -> u64 {
 fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> Bits {
     use crate::math::MathFn::*;
     let a = |k: usize| args.get(k).copied().unwrap_or(0);
+    // One body for both float widths: `$x` reads operand k as the float type.
+    macro_rules! float_math {
+        ($x:expr) => {{
+            let x = $x;
+            match f {
+                Sqrt => x(0).sqrt(),
+                Exp => x(0).exp(),
+                Exp2 => x(0).exp2(),
+                Ln => x(0).ln(),
+                Log2 => x(0).log2(),
+                Log10 => x(0).log10(),
+                Sin => x(0).sin(),
+                Cos => x(0).cos(),
+                Tan => x(0).tan(),
+                Tanh => x(0).tanh(),
+                Floor => x(0).floor(),
+                Ceil => x(0).ceil(),
+                Round => x(0).round(),
+                Trunc => x(0).trunc(),
+                Abs => x(0).abs(),
+                Powf => x(0).powf(x(1)),
+                Hypot => x(0).hypot(x(1)),
+                Atan2 => x(0).atan2(x(1)),
+                Copysign => x(0).copysign(x(1)),
+                Min => x(0).min(x(1)),
+                Max => x(0).max(x(1)),
+                MulAdd => x(0).mul_add(x(1), x(2)),
+                // Integer-only functions never reach a float operand (the verifier's rule);
+                // NaN marks the impossible case.
+                _ => x(0) * 0.0 / 0.0,
+            }
+        }};
+    }
     match tys.first() {
-        Some(Type::Float(FloatTy::F32)) if f != ToBits => {
-            let x = |k: usize| f32_of(a(k));
-            let r = match f {
-                Sqrt => x(0).sqrt(),
-                Exp => x(0).exp(),
-                Exp2 => x(0).exp2(),
-                Ln => x(0).ln(),
-                Log2 => x(0).log2(),
-                Log10 => x(0).log10(),
-                Sin => x(0).sin(),
-                Cos => x(0).cos(),
-                Tan => x(0).tan(),
-                Tanh => x(0).tanh(),
-                Floor => x(0).floor(),
-                Ceil => x(0).ceil(),
-                Round => x(0).round(),
-                Trunc => x(0).trunc(),
-                Abs => x(0).abs(),
-                Powf => x(0).powf(x(1)),
-                Hypot => x(0).hypot(x(1)),
-                Atan2 => x(0).atan2(x(1)),
-                Copysign => x(0).copysign(x(1)),
-                Min => x(0).min(x(1)),
-                Max => x(0).max(x(1)),
-                MulAdd => x(0).mul_add(x(1), x(2)),
-                _ => f32::NAN,
-            };
-            u64::from(r.to_bits())
-        }
-        Some(Type::Float(FloatTy::F64)) if f != ToBits => {
-            let x = |k: usize| f64_of(a(k));
-            let r = match f {
-                Sqrt => x(0).sqrt(),
-                Exp => x(0).exp(),
-                Exp2 => x(0).exp2(),
-                Ln => x(0).ln(),
-                Log2 => x(0).log2(),
-                Log10 => x(0).log10(),
-                Sin => x(0).sin(),
-                Cos => x(0).cos(),
-                Tan => x(0).tan(),
-                Tanh => x(0).tanh(),
-                Floor => x(0).floor(),
-                Ceil => x(0).ceil(),
-                Round => x(0).round(),
-                Trunc => x(0).trunc(),
-                Abs => x(0).abs(),
-                Powf => x(0).powf(x(1)),
-                Hypot => x(0).hypot(x(1)),
-                Atan2 => x(0).atan2(x(1)),
-                Copysign => x(0).copysign(x(1)),
-                Min => x(0).min(x(1)),
-                Max => x(0).max(x(1)),
-                MulAdd => x(0).mul_add(x(1), x(2)),
-                _ => f64::NAN,
-            };
-            r.to_bits()
-        }
+        Some(Type::Float(FloatTy::F32)) if f != ToBits => u64::from(float_math!(|k: usize| f32_of(a(k))).to_bits()),
+        Some(Type::Float(FloatTy::F64)) if f != ToBits => float_math!(|k: usize| f64_of(a(k))).to_bits(),
         Some(Type::Float(_)) => a(0), // to_bits: the bits are the value
         Some(Type::Int(t)) => {
             let t = *t;
