@@ -263,6 +263,10 @@ impl Cuda {
         let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
         let name = found.info.name.as_str();
         check_shape(name, config, &device.info)?;
+        crate::runtime::info(format_args!(
+            "launch {name} on {} (sm_{}), workgroups {:?}, threads {:?}",
+            device.info.name, device.info.sm, config.workgroup_dim, config.thread_dim
+        ));
         // SAFETY: the context was retained at start-up and stays alive for the process.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
         let function = self.function(&mut device, found)?;
@@ -279,9 +283,13 @@ impl Cuda {
                     let dptr = buffers.alloc(len)?;
                     let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
                     if copy_in && len > 0 {
+                        let t = std::time::Instant::now();
                         // SAFETY: `host` points at `len` readable bytes borrowed for the launch
                         // (the `offload!` arguments); `dptr` was allocated with `len` bytes.
                         api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
+                        info_copy(found, k, "to device", len, t);
+                    } else {
+                        info_copy(found, k, "not copied in (the kernel does not read it)", len, std::time::Instant::now());
                     }
                     storage.push(dptr);
                     device_of[k] = dptr;
@@ -305,6 +313,7 @@ impl Cuda {
         let mut params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
         let [gx, gy, gz] = config.workgroup_dim;
         let [bx, by, bz] = config.thread_dim;
+        let kernel_start = std::time::Instant::now();
         // SAFETY: `function` belongs to the current context; `params` has one pointer per
         // kernel parameter (the signature was checked against the fat binary), each pointing at
         // a live u64 holding the value or the device pointer.
@@ -331,6 +340,10 @@ impl Cuda {
             return Err(OffloadError::KernelTrapped { kernel: name.into(), detail });
         }
         api.check("cuCtxSynchronize", synced)?;
+        crate::runtime::info(format_args!(
+            "  kernel {name}: {:.3} ms (launch and synchronisation)",
+            kernel_start.elapsed().as_secs_f64() * 1e3
+        ));
         let mut raw = [0u8; PANIC_RECORD_BYTES];
         // SAFETY: `raw` and the record both have PANIC_RECORD_BYTES bytes.
         api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(raw.as_mut_ptr().cast(), record, PANIC_RECORD_BYTES) })?;
@@ -342,9 +355,11 @@ impl Cuda {
             if let ArgMapping::Buffer { host, len, writable: true } = *m {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
                 if copy_back && len > 0 {
+                    let t = std::time::Instant::now();
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
                     api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_of[k], len) })?;
+                    info_copy(found, k, "from device", len, t);
                 }
             }
         }
@@ -511,4 +526,17 @@ pub(crate) fn read_panic_record(raw: &[u8; PANIC_RECORD_BYTES], found: &Found) -
         block: [word(2), word(3), word(4)],
         thread: [word(5), word(6), word(7)],
     })
+}
+
+/// Reports one argument's copy when `OFFLOAD_INFO` is set.
+pub(crate) fn info_copy(found: &Found, k: usize, what: &str, bytes: usize, start: std::time::Instant) {
+    if crate::runtime::info_enabled() {
+        let p = found.info.params.get(k);
+        crate::runtime::info(format_args!(
+            "  {} ({}): {bytes} bytes {what} in {:.3} ms",
+            p.map_or("?", |p| p.name.as_str()),
+            p.map_or("?", |p| p.ty.as_str()),
+            start.elapsed().as_secs_f64() * 1e3
+        ));
+    }
 }

@@ -165,3 +165,18 @@ pub fn launch_raw(kernel: &str, config: LaunchConfig, args: &mut [RawArg<'_>]) -
         None => Err(OffloadError::NoDeviceMandatory),
     }
 }
+
+/// Whether `OFFLOAD_INFO` asks for a report of every launch's transfers on stderr (like
+/// LIBOMPTARGET_INFO): each argument copied, its direction, bytes and time, and the kernel's
+/// time.
+pub(crate) fn info_enabled() -> bool {
+    static INFO: OnceLock<bool> = OnceLock::new();
+    *INFO.get_or_init(|| std::env::var("OFFLOAD_INFO").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// One line of the transfer report.
+pub(crate) fn info(line: std::fmt::Arguments<'_>) {
+    if info_enabled() {
+        eprintln!("[offload] {line}");
+    }
+}

@@ -40,6 +40,10 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
     check_limits(name, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
+    crate::runtime::info(format_args!(
+        "launch {name} on the CPU simulator, workgroups {:?}, threads {:?}",
+        config.workgroup_dim, config.thread_dim
+    ));
 
     // Device buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
@@ -52,10 +56,14 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
             }
             ArgMapping::Buffer { host, len, .. } => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
+                let t = std::time::Instant::now();
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
                     // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
                     // `buf` has at least `len` bytes and does not overlap host memory.
                     unsafe { std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len) };
+                    crate::cuda::info_copy(found, k, "to device", len, t);
+                } else {
+                    crate::cuda::info_copy(found, k, "not copied in (the kernel does not read it)", len, t);
                 }
                 addresses.push(buf.as_mut_ptr() as usize as u64);
                 buffers.push(buf);
@@ -63,6 +71,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         }
     }
     let params = Shared(args.params(&addresses));
+    let kernel_start = std::time::Instant::now();
     let shared = &params;
     // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
     // (raw-pointer) field that edition 2024's disjoint captures would take.
@@ -70,13 +79,16 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         let p: &Shared<K::Params> = shared;
         K::run_on_host(p.0)
     })?;
+    crate::runtime::info(format_args!("  kernel {name}: {:.3} ms", kernel_start.elapsed().as_secs_f64() * 1e3));
     for (k, m) in mappings.iter().enumerate() {
         if let ArgMapping::Buffer { host, len, writable: true } = *m
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
         {
+            let t = std::time::Instant::now();
             // SAFETY: `host` points at `len` writable bytes (a `*mut`/`&mut` argument borrowed
             // for the launch); the buffer holds at least `len` bytes.
             unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
+            crate::cuda::info_copy(found, k, "from device", len, t);
         }
     }
     Ok(())

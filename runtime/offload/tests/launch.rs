@@ -236,3 +236,32 @@ fn a_corrupt_fat_binary_is_an_error() {
     let err = rkc_offload::register_fatbin(b"not a fat binary").unwrap_err();
     assert!(err.to_string().contains("not a fat binary"), "{err}");
 }
+
+/// 8 host threads × 200 launches each, each thread with its own data: every result is right
+/// (the runtime is `Send + Sync`; the simulator's launches do not interfere).
+#[test]
+fn eight_threads_launch_at_once() {
+    register();
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<OffloadError>();
+    std::thread::scope(|s| {
+        for t in 0..8u32 {
+            s.spawn(move || {
+                for round in 0..200u32 {
+                    let n = 64 + (t * 7 + round) as usize % 64;
+                    let a = t as f32 + round as f32 * 0.5;
+                    let xs: Vec<f32> = (0..n).map(|i| (i as u32 ^ t) as f32).collect();
+                    let mut ys: Vec<f32> = (0..n).map(|i| (i as u32 + round) as f32).collect();
+                    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
+                    offload! {
+                        kernel = saxpy,
+                        workgroup_dim = [2, 1, 1],
+                        thread_dim = [64, 1, 1],
+                        args = (n, a, &xs[..], &mut ys[..]),
+                    }
+                    assert_eq!(ys, expected, "thread {t}, round {round}");
+                }
+            });
+        }
+    });
+}
