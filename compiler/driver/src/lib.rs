@@ -82,6 +82,10 @@ pub struct Output {
     pub targets: Vec<TargetOutput>,
     pub kernels: Vec<offload_binary::KernelInfo>,
     pub fatbin: Vec<u8>,
+    /// Graphviz: the call graph of the kernels and device functions (before inlining), and
+    /// each kernel's control-flow graph (its blocks after lowering).
+    pub dot_calls: String,
+    pub dot_cfgs: Vec<(String, String)>,
     /// Notes for the user that are not errors (e.g. no ptxas, so no cubin).
     pub warnings: Vec<String>,
     pub timings: Vec<(String, Duration)>,
@@ -146,6 +150,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     };
     rkc_rk::verify(&rk_module).map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
     let rk = rkc_rk::print_module(&rk_module);
+    let dot_calls = rkc_rk::passes::CallGraph::new(&rk_module).to_dot();
     timed("verify", t);
 
     let t = Instant::now();
@@ -272,9 +277,12 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let t = Instant::now();
     let fatbin = offload_binary::write(&images(&targets, &kernels));
     timed("fatbin", t);
+    let dot_cfgs = control_flow_graphs(&gpu_text);
     Ok(Output {
         rk,
         rk_optimized,
+        dot_calls,
+        dot_cfgs,
         gpu,
         targets,
         kernels,
@@ -334,4 +342,43 @@ fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> V
         }
     }
     images
+}
+
+/// Each kernel's control-flow graph in Graphviz's dot language, read from the lowered text:
+/// a node per block (`^bbN`, the entry, the panic block), an edge per `cf.br`/`cf.cond_br`
+/// target.
+fn control_flow_graphs(gpu_text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String, String)> = None; // (kernel, dot text, block)
+    for line in gpu_text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("gpu.func @") {
+            if let Some((k, mut dot, _)) = current.take() {
+                dot.push_str("}\n");
+                out.push((k, dot));
+            }
+            let name = rest.split('(').next().unwrap_or("").to_string();
+            let dot = format!("digraph \"{name}\" {{\n  node [shape=box];\n  \"entry\";\n");
+            current = Some((name, dot, "entry".into()));
+            continue;
+        }
+        let Some((_, dot, block)) = current.as_mut() else { continue };
+        if t.starts_with('^') && t.ends_with(':') {
+            let label = t.trim_start_matches('^').split(['(', ':']).next().unwrap_or("").to_string();
+            dot.push_str(&format!("  \"{label}\";\n"));
+            *block = label;
+        } else if t.starts_with("cf.br") || t.starts_with("cf.cond_br") {
+            for target in t.split('^').skip(1) {
+                let target: String = target.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                dot.push_str(&format!("  \"{block}\" -> \"{target}\";\n"));
+            }
+        } else if t == "gpu.return" {
+            dot.push_str(&format!("  \"{block}\" -> \"return\";\n"));
+        }
+    }
+    if let Some((k, mut dot, _)) = current.take() {
+        dot.push_str("}\n");
+        out.push((k, dot));
+    }
+    out
 }

@@ -25,8 +25,9 @@ struct Cli {
     #[arg(long = "offload-arch", default_value = "sm_90,gfx942")]
     offload_arch: String,
 
-    /// Also write these stages, next to the output, named by stage: rk, gpu, nvvm, rocdl, ptx,
-    /// cubin, amdgcn, hsaco, fatbin.
+    /// Also write these stages, next to the output, named by stage: rk, rk-opt, gpu, nvvm,
+    /// rocdl, ptx, cubin, amdgcn, hsaco, fatbin, dot (the call graph and each kernel's
+    /// control-flow graph, for Graphviz).
     #[arg(long = "emit", value_delimiter = ',')]
     emit: Vec<Stage>,
 
@@ -54,6 +55,8 @@ struct Cli {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Stage {
     Rk,
+    RkOpt,
+    Dot,
     Gpu,
     Nvvm,
     Rocdl,
@@ -211,6 +214,13 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
     for stage in &cli.emit {
         match stage {
             Stage::Rk => write_file(&named("rk"), out.rk.as_bytes())?,
+            Stage::RkOpt => write_file(&named("opt.rk"), out.rk_optimized.as_bytes())?,
+            Stage::Dot => {
+                write_file(&named("calls.dot"), out.dot_calls.as_bytes())?;
+                for (kernel, dot) in &out.dot_cfgs {
+                    write_file(&named(&format!("{kernel}.cfg.dot")), dot.as_bytes())?;
+                }
+            }
             Stage::Gpu => write_file(&named("gpu.mlir"), out.gpu.as_bytes())?,
             Stage::Fatbin => {}
             Stage::Nvvm | Stage::Rocdl | Stage::Ptx | Stage::Cubin | Stage::Amdgcn | Stage::Hsaco => {

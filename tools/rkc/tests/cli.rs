@@ -98,7 +98,7 @@ fn emits_every_stage() {
     let dir = scratch("emit");
     let k = repo().join("testsuite/kernels/saxpy.rs");
     let (code, _, err) = rkc(
-        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
         &dir,
     );
     let _ = std::fs::create_dir_all(dir.join("out"));
@@ -107,12 +107,14 @@ fn emits_every_stage() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("cannot write `out/s.fatbin`"), "{err}");
         let (code, _, err) = rkc(
-            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
             &dir,
         );
         assert_eq!(code, 0, "{err}");
     }
-    for f in ["s.fatbin", "s.rk", "s.gpu.mlir", "s.sm_90.nvvm.mlir", "s.gfx942.rocdl.mlir", "s.sm_90.ptx", "s.sm_90.cubin", "s.gfx942.s", "s.gfx942.hsaco"] {
+    let cfg = std::fs::read_to_string(dir.join("out/s.saxpy.cfg.dot")).unwrap();
+    assert!(cfg.contains("digraph \"saxpy\"") && cfg.contains("\"entry\" -> "), "{cfg}");
+    for f in ["s.fatbin", "s.rk", "s.opt.rk", "s.calls.dot", "s.gpu.mlir", "s.sm_90.nvvm.mlir", "s.gfx942.rocdl.mlir", "s.sm_90.ptx", "s.sm_90.cubin", "s.gfx942.s", "s.gfx942.hsaco"] {
         let p = dir.join("out").join(f);
         assert!(p.metadata().map(|m| m.len() > 0).unwrap_or(false), "{} missing or empty", p.display());
     }
