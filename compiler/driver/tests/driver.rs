@@ -302,3 +302,14 @@ fn access_facts_reach_the_metadata() {
         [("a".into(), Read), ("b".into(), Write), ("c".into(), Read), ("d".into(), Unused), ("n".into(), Unused)]
     );
 }
+
+/// The inspector's account of the example's fat binary, as text and JSON.
+#[test]
+fn inspector_output_for_the_example() {
+    let mut opts = options("sm_90,gfx942");
+    opts.source_name = "examples/slice/src/kernels.rs".into();
+    let out = compile_file(&repo().join("examples/slice/src/kernels.rs"), &opts);
+    let images = offload_binary::read(&out.fatbin).unwrap();
+    insta::assert_snapshot!("inspect.slice.txt", offload_binary::inspect::text(&images));
+    insta::assert_snapshot!("inspect.slice.json", offload_binary::inspect::json(&images));
+}

@@ -396,6 +396,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Image>, FormatError> {
     Ok(images)
 }
 
+pub mod inspect;
 pub mod metadata;
 pub use metadata::{Access, KernelInfo, PanicSite, ParamInfo, ParamKind};
 

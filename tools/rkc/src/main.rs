@@ -68,6 +68,11 @@ enum Stage {
 }
 
 fn main() -> ExitCode {
+    // `rkc inspect FILE [--json]`: what a fat binary holds, without compiling anything.
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("inspect") {
+        return inspect(&args[2..]);
+    }
     let cli = Cli::parse();
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -81,6 +86,31 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn inspect(args: &[String]) -> ExitCode {
+    let json = args.iter().any(|a| a == "--json");
+    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let [file] = files.as_slice() else {
+        eprintln!("{}", error_line("usage: rkc inspect FILE.fatbin [--json]"));
+        return ExitCode::FAILURE;
+    };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}", error_line(&format!("cannot read `{file}`: {e}")));
+            return ExitCode::FAILURE;
+        }
+    };
+    match offload_binary::read(&bytes) {
+        Ok(images) if json => print!("{}", offload_binary::inspect::json(&images)),
+        Ok(images) => print!("{}", offload_binary::inspect::text(&images)),
+        Err(e) => {
+            eprintln!("{}", error_line(&format!("`{file}`: {e}")));
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn error_line(text: &str) -> String {
