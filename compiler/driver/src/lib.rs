@@ -41,6 +41,9 @@ pub struct Options {
     pub cubin: Cubin,
     /// The kernel file's name as the user gave it, for panic locations.
     pub source_name: String,
+    /// Also make AMDGCN assembly (`--emit=amdgcn`). The fat binary needs only the code
+    /// object, and each serialisation runs LLVM's whole code generation again.
+    pub amd_assembly: bool,
 }
 
 impl Default for Options {
@@ -51,6 +54,7 @@ impl Default for Options {
             bounds_checks: true,
             cubin: Cubin::WhenAvailable,
             source_name: "kernels.rs".into(),
+            amd_assembly: false,
         }
     }
 }
@@ -238,7 +242,11 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         };
 
         let t = Instant::now();
-        let assembly = serialize(ImageFormat::Assembly, toolkit)?;
+        // PTX is both an image and ptxas's input; AMD assembly is only for reading.
+        let assembly = match target.kind() {
+            TargetKind::Amd if !options.amd_assembly => Vec::new(),
+            _ => serialize(ImageFormat::Assembly, toolkit)?,
+        };
         timed(&format!("assembly {}", target.arch()), t);
         let t = Instant::now();
         let binary = match target.kind() {

@@ -25,6 +25,7 @@ fn options(archs: &str) -> Options {
     Options {
         targets: parse_offload_arch(archs).expect("archs"),
         cubin: Cubin::Required,
+        amd_assembly: true,
         ..Options::default()
     }
 }

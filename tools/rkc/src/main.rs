@@ -206,6 +206,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
         bounds_checks,
         cubin: if cli.no_cubin { Cubin::Off } else { Cubin::WhenAvailable },
         source_name: String::new(),
+        amd_assembly: cli.emit.contains(&Stage::Amdgcn),
     })
 }
 
