@@ -238,6 +238,51 @@ impl Cuda {
         }
     }
 
+    /// Allocates a resident copy of `len` host bytes on a device and copies them in.
+    pub fn resident_alloc(&self, ordinal: usize, host: *const u8, len: usize) -> Result<u64, OffloadError> {
+        let api = &self.api;
+        let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
+        let device = device.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the context was retained at start-up.
+        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
+        let mut p: CuDevicePtr = 0;
+        // SAFETY: `p` is a live local; `host` has `len` readable bytes (the guard's borrow).
+        unsafe {
+            api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut p, len.max(1)))?;
+            if let Err(e) = api.check("cuMemcpyHtoD_v2", (api.memcpy_htod)(p, host.cast(), len)) {
+                (api.mem_free)(p);
+                return Err(e);
+            }
+        }
+        Ok(p)
+    }
+
+    /// Copies a resident copy back to the host.
+    pub fn resident_copy_back(&self, ordinal: usize, host: *mut u8, device_ptr: u64, len: usize) -> Result<(), OffloadError> {
+        let api = &self.api;
+        let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
+        let device = device.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the context is retained; `host` has `len` writable bytes (the guard's
+        // exclusive borrow) and the device copy as many.
+        unsafe {
+            api.check("cuCtxSetCurrent", (api.ctx_set_current)(device.context))?;
+            api.check("cuMemcpyDtoH_v2", (api.memcpy_dtoh)(host.cast(), device_ptr, len))
+        }
+    }
+
+    /// Frees a resident copy.
+    pub fn resident_free(&self, ordinal: usize, device_ptr: u64) {
+        let api = &self.api;
+        if let Some(device) = self.devices.get(ordinal) {
+            let device = device.lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: the pointer came from resident_alloc on this device and is freed once.
+            unsafe {
+                (api.ctx_set_current)(device.context);
+                (api.mem_free)(device_ptr);
+            }
+        }
+    }
+
     pub fn device_count(&self) -> usize {
         self.devices.len()
     }
@@ -272,6 +317,8 @@ impl Cuda {
         let function = self.function(&mut device, found)?;
 
         let mut buffers = Buffers { api, ptrs: Vec::new() };
+        // Arguments resident on this device pass their device copy and move nothing.
+        let mut resident = vec![false; mappings.len()];
         let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
         // Each mapping's device buffer (a slice takes two parameter slots, so the parameter
         // storage does not line up with the mappings).
@@ -279,6 +326,24 @@ impl Cuda {
         for (k, m) in mappings.iter().enumerate() {
             match *m {
                 ArgMapping::Value { bytes, .. } => storage.push(u64::from_le_bytes(bytes)),
+                ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
+                    let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Simulator, 0));
+                    if home != crate::resident::Home::Cuda(ordinal) {
+                        return Err(OffloadError::ResidentElsewhere {
+                            kernel: name.into(),
+                            param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
+                            resident: home.to_string(),
+                            launch: format!("device {ordinal}"),
+                        });
+                    }
+                    resident[k] = true;
+                    info_copy(found, k, "resident on the device, not copied", len, std::time::Instant::now());
+                    storage.push(address);
+                    device_of[k] = address;
+                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) = found.info.params.get(k).map(|p| p.kind) {
+                        storage.push(len as u64 / elem_size.max(1));
+                    }
+                }
                 ArgMapping::Buffer { host, len, .. } => {
                     let dptr = buffers.alloc(len)?;
                     let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
@@ -288,6 +353,7 @@ impl Cuda {
                         // (the `offload!` arguments); `dptr` was allocated with `len` bytes.
                         api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
                         info_copy(found, k, "to device", len, t);
+                        crate::runtime::count_transfer(true, len);
                     } else {
                         info_copy(found, k, "not copied in (the kernel does not read it)", len, std::time::Instant::now());
                     }
@@ -352,7 +418,9 @@ impl Cuda {
             return Err(panic);
         }
         for (k, m) in mappings.iter().enumerate() {
-            if let ArgMapping::Buffer { host, len, writable: true } = *m {
+            if let ArgMapping::Buffer { host, len, writable: true } = *m
+                && !resident[k]
+            {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
                 if copy_back && len > 0 {
                     let t = std::time::Instant::now();
@@ -360,6 +428,7 @@ impl Cuda {
                     // borrowed for the launch); the device buffer has `len` bytes.
                     api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_of[k], len) })?;
                     info_copy(found, k, "from device", len, t);
+                    crate::runtime::count_transfer(false, len);
                 }
             }
         }

@@ -48,6 +48,13 @@ pub enum OffloadError {
     },
     /// The kernel stopped on the device (a trap: failed bounds check, division by zero).
     KernelTrapped { kernel: String, detail: String },
+    /// An argument's data is resident on another device than the launch's.
+    ResidentElsewhere {
+        kernel: String,
+        param: String,
+        resident: String,
+        launch: String,
+    },
 }
 
 impl fmt::Display for OffloadError {
@@ -120,6 +127,11 @@ impl fmt::Display for OffloadError {
                 }
                 write!(f, " in block {block:?}, thread {thread:?}: {message}")
             }
+            OffloadError::ResidentElsewhere { kernel, param, resident, launch } => write!(
+                f,
+                "the argument `{param}` of kernel `{kernel}` is resident on {resident}, but the launch is on {launch}; \
+                 preload it for that device, or launch there"
+            ),
             OffloadError::KernelTrapped { kernel, detail } => write!(
                 f,
                 "kernel `{kernel}` trapped on the device (a failed bounds check or a division by zero): {detail}"

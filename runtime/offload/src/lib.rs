@@ -46,6 +46,7 @@ mod builtins;
 mod cuda;
 mod error;
 mod registry;
+mod resident;
 mod runtime;
 mod sim;
 
@@ -53,8 +54,9 @@ pub use args::{ArgMapping, IntoArgs, KernelArg};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
+pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut};
 pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
-pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices};
+pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices, transfer_totals};
 pub use sim::simulate_raw;
 
 /// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at

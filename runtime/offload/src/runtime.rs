@@ -180,3 +180,37 @@ pub(crate) fn info(line: std::fmt::Arguments<'_>) {
         eprintln!("[offload] {line}");
     }
 }
+
+/// Where a launch without `device` runs, as a home for resident data.
+pub(crate) fn default_home() -> Result<crate::resident::Home, OffloadError> {
+    let rt = runtime()?;
+    if rt.gpu_count() > 0 {
+        Ok(crate::resident::Home::Cuda(0))
+    } else if rt.mode == Mode::Mandatory {
+        Err(OffloadError::NoDeviceMandatory)
+    } else {
+        Ok(crate::resident::Home::Simulator)
+    }
+}
+
+/// The CUDA backend, for resident data on a GPU.
+pub(crate) fn cuda() -> Result<&'static Cuda, OffloadError> {
+    runtime()?.cuda.as_ref().ok_or(OffloadError::NoDeviceMandatory)
+}
+
+static BYTES_IN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static BYTES_OUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts bytes that launches copied to (`to_device`) or from a device.
+pub(crate) fn count_transfer(to_device: bool, bytes: usize) {
+    let counter = if to_device { &BYTES_IN } else { &BYTES_OUT };
+    counter.fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The bytes launches have copied to devices and back since the program started (resident
+/// data's one-time copies are not launches' and not counted), for measuring what the mapping
+/// costs.
+pub fn transfer_totals() -> (u64, u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (BYTES_IN.load(Relaxed), BYTES_OUT.load(Relaxed))
+}

@@ -54,6 +54,20 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 buffers.push(Vec::new());
                 addresses.push(0);
             }
+            ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
+                let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Simulator, 0));
+                if home != crate::resident::Home::Simulator {
+                    return Err(OffloadError::ResidentElsewhere {
+                        kernel: name.into(),
+                        param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
+                        resident: home.to_string(),
+                        launch: "the CPU simulator".into(),
+                    });
+                }
+                crate::cuda::info_copy(found, k, "resident, not copied", len, std::time::Instant::now());
+                buffers.push(Vec::new());
+                addresses.push(address);
+            }
             ArgMapping::Buffer { host, len, .. } => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
                 let t = std::time::Instant::now();
@@ -62,6 +76,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                     // `buf` has at least `len` bytes and does not overlap host memory.
                     unsafe { std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len) };
                     crate::cuda::info_copy(found, k, "to device", len, t);
+                    crate::runtime::count_transfer(true, len);
                 } else {
                     crate::cuda::info_copy(found, k, "not copied in (the kernel does not read it)", len, t);
                 }
@@ -82,6 +97,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     crate::runtime::info(format_args!("  kernel {name}: {:.3} ms", kernel_start.elapsed().as_secs_f64() * 1e3));
     for (k, m) in mappings.iter().enumerate() {
         if let ArgMapping::Buffer { host, len, writable: true } = *m
+            && !buffers[k].is_empty()
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
         {
             let t = std::time::Instant::now();
@@ -89,6 +105,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
             // for the launch); the buffer holds at least `len` bytes.
             unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
             crate::cuda::info_copy(found, k, "from device", len, t);
+            crate::runtime::count_transfer(false, len);
         }
     }
     Ok(())

@@ -1,0 +1,235 @@
+//! Resident device data, after upstream's later design (rust-lang/rust#124509):
+//! `preload(&x)` copies `x` to the default device once; `preload_mut(&mut x)` does the same and
+//! copies it back when its guard is dropped. While a guard lives, any launch whose argument
+//! points into that host data uses the device copy, with no transfer (the cost upstream's
+//! implicit mapping admits), through a map from host ranges to device copies. The guard's
+//! borrow keeps the host from touching the data meanwhile. Guards of the same data share one
+//! device copy, freed when the last one drops.
+
+use crate::args::{ArgMapping, KernelArg};
+use crate::error::OffloadError;
+use std::sync::Mutex;
+
+/// Where a resident copy lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Home {
+    Cuda(usize),
+    Simulator,
+}
+
+impl std::fmt::Display for Home {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Home::Cuda(d) => write!(f, "device {d}"),
+            Home::Simulator => write!(f, "the CPU simulator"),
+        }
+    }
+}
+
+struct Entry {
+    host: usize,
+    len: usize,
+    home: Home,
+    device: u64,
+    refs: usize,
+    /// Owns the simulator's copy, which `device` points into, until the entry goes (a GPU
+    /// copy is freed through the driver instead).
+    _simulator_copy: Option<Box<[u128]>>,
+}
+
+static RESIDENT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+fn table() -> std::sync::MutexGuard<'static, Vec<Entry>> {
+    RESIDENT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The resident copy holding `[host, host + len)`, if any: its home and the device address of
+/// `host`.
+pub(crate) fn lookup(host: *const u8, len: usize) -> Option<(Home, u64)> {
+    let host = host as usize;
+    table()
+        .iter()
+        .find(|e| host >= e.host && host + len <= e.host + e.len)
+        .map(|e| (e.home, e.device + (host - e.host) as u64))
+}
+
+/// Makes (or shares) the resident copy of `len` bytes at `host`.
+fn acquire(host: *const u8, len: usize) -> Result<(), OffloadError> {
+    let mut t = table();
+    if let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) {
+        e.refs += 1;
+        return Ok(());
+    }
+    let home = crate::runtime::default_home()?;
+    let (device, simulator_copy) = match home {
+        Home::Cuda(d) => (crate::runtime::cuda()?.resident_alloc(d, host, len)?, None),
+        Home::Simulator => {
+            let mut copy = vec![0u128; len.div_ceil(16).max(1)].into_boxed_slice();
+            // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `copy` has as many.
+            unsafe { std::ptr::copy_nonoverlapping(host, copy.as_mut_ptr().cast::<u8>(), len) };
+            (copy.as_mut_ptr() as usize as u64, Some(copy))
+        }
+    };
+    crate::runtime::info(format_args!("preload: {len} bytes to {home}, resident"));
+    t.push(Entry { host: host as usize, len, home, device, refs: 1, _simulator_copy: simulator_copy });
+    Ok(())
+}
+
+/// Drops one reference; with `copy_back`, first copies the device data to `host`.
+fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadError> {
+    let mut t = table();
+    let Some(k) = t.iter().position(|e| e.host == host as usize && e.len == len) else {
+        return Ok(());
+    };
+    let e = &mut t[k];
+    let result = if copy_back {
+        crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
+        match e.home {
+            Home::Cuda(d) => crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len)),
+            Home::Simulator => {
+                // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
+                unsafe { std::ptr::copy_nonoverlapping(e.device as usize as *const u8, host, len) };
+                Ok(())
+            }
+        }
+    } else {
+        Ok(())
+    };
+    e.refs -= 1;
+    if e.refs == 0 {
+        let e = t.remove(k);
+        if let Home::Cuda(d) = e.home {
+            if let Ok(c) = crate::runtime::cuda() {
+                c.resident_free(d, e.device);
+            }
+        }
+    }
+    result
+}
+
+/// A read-only resident copy of `T` on the default device.
+pub struct Preload<'a, T: ?Sized> {
+    host: &'a T,
+}
+
+/// A resident copy of `T` on the default device that is copied back when dropped.
+pub struct PreloadMut<'a, T: ?Sized> {
+    host: &'a mut T,
+}
+
+/// Copies `x` to the default device for as long as the guard lives; launches that pass it (or
+/// anything pointing into it) use the device copy. Panics on a device error; see
+/// [`try_preload`].
+pub fn preload<T: ?Sized>(x: &T) -> Preload<'_, T> {
+    match try_preload(x) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The fallible form of [`preload`].
+pub fn try_preload<T: ?Sized>(x: &T) -> Result<Preload<'_, T>, OffloadError> {
+    acquire((x as *const T).cast(), size_of_val(x))?;
+    Ok(Preload { host: x })
+}
+
+/// Like [`preload`], and copies the device data back when the guard is dropped (or by
+/// [`PreloadMut::finish`], which reports errors).
+pub fn preload_mut<T: ?Sized>(x: &mut T) -> PreloadMut<'_, T> {
+    match try_preload_mut(x) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The fallible form of [`preload_mut`].
+pub fn try_preload_mut<T: ?Sized>(x: &mut T) -> Result<PreloadMut<'_, T>, OffloadError> {
+    acquire((x as *const T).cast(), size_of_val(x))?;
+    Ok(PreloadMut { host: x })
+}
+
+/// Waits for every kernel this host thread submitted. rkc's launches complete before
+/// `offload!` returns, so there is never anything to wait for; the function exists so that
+/// code written for upstream's API compiles unchanged.
+pub fn offload_sync() -> Result<(), OffloadError> {
+    Ok(())
+}
+
+impl<T: ?Sized> Drop for Preload<'_, T> {
+    fn drop(&mut self) {
+        let _ = release((self.host as *const T).cast_mut().cast(), size_of_val(self.host), false);
+    }
+}
+
+impl<'a, T: ?Sized> PreloadMut<'a, T> {
+    /// Copies the device data back now and ends the residency, reporting a device error
+    /// (which `drop` can only ignore).
+    pub fn finish(self) -> Result<(), OffloadError> {
+        let this = std::mem::ManuallyDrop::new(self);
+        let len = size_of_val(&*this.host);
+        release((&*this.host as *const T).cast_mut().cast(), len, true)
+    }
+}
+
+impl<T: ?Sized> Drop for PreloadMut<'_, T> {
+    fn drop(&mut self) {
+        let len = size_of_val(&*self.host);
+        let _ = release((&*self.host as *const T).cast_mut().cast(), len, true);
+    }
+}
+
+// A guard passes for the parameter its data would pass for: the launch finds the resident
+// copy by the host address and moves nothing.
+impl<T> KernelArg<*const T> for &Preload<'_, [T]> {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of_val(self.host), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+impl<T> KernelArg<*const [T]> for &Preload<'_, [T]> {
+    fn mapping(&self) -> ArgMapping {
+        <Self as KernelArg<*const T>>::mapping(self)
+    }
+    fn param(&self, device_address: u64) -> *const [T] {
+        std::ptr::slice_from_raw_parts(device_address as usize as *const T, self.host.len())
+    }
+}
+
+impl<T> KernelArg<*mut T> for &PreloadMut<'_, [T]> {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of_val(&*self.host), writable: true }
+    }
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
+    }
+}
+
+impl<T> KernelArg<*mut [T]> for &PreloadMut<'_, [T]> {
+    fn mapping(&self) -> ArgMapping {
+        <Self as KernelArg<*mut T>>::mapping(self)
+    }
+    fn param(&self, device_address: u64) -> *mut [T] {
+        std::ptr::slice_from_raw_parts_mut(device_address as usize as *mut T, self.host.len())
+    }
+}
+
+impl<T, const N: usize> KernelArg<*mut [T; N]> for &PreloadMut<'_, [T; N]> {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of::<[T; N]>(), writable: true }
+    }
+    fn param(&self, device_address: u64) -> *mut [T; N] {
+        device_address as usize as *mut [T; N]
+    }
+}
+
+impl<T, const N: usize> KernelArg<*const [T; N]> for &Preload<'_, [T; N]> {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of::<[T; N]>(), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const [T; N] {
+        device_address as usize as *const [T; N]
+    }
+}
