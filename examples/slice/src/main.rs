@@ -108,5 +108,46 @@ fn main() -> ExitCode {
     println!("saxpy: {correct} of {n} elements correct ({:.3} ms)", elapsed.as_secs_f64() * 1e3);
     ok &= correct == n;
 
+    // Resident data: y stays on the device for 3 saxpy launches and comes back once; the
+    // result must equal 3 implicit launches', and the launches must move only x.
+    let mut implicit = ys.clone();
+    let mut resident = ys.clone();
+    for _ in 0..3 {
+        offload! {
+            kernel = saxpy,
+            workgroup_dim = [blocks, 1, 1],
+            thread_dim = [256, 1, 1],
+            args = (n, a, &xs[..], &mut implicit[..]),
+        }
+    }
+    let t = Instant::now();
+    let before = rkc_offload::transfer_totals();
+    {
+        let y = rkc_offload::preload_mut(&mut resident[..]);
+        for _ in 0..3 {
+            offload! {
+                kernel = saxpy,
+                workgroup_dim = [blocks, 1, 1],
+                thread_dim = [256, 1, 1],
+                args = (n, a, &xs[..], &y),
+            }
+        }
+        if let Err(e) = y.finish() {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let elapsed = t.elapsed();
+    let after = rkc_offload::transfer_totals();
+    let correct = resident.iter().zip(&implicit).filter(|(r, i)| r.to_bits() == i.to_bits()).count();
+    let moved_in = after.0 - before.0;
+    let expected_in = 3 * 4 * n as u64; // x only, three times
+    println!(
+        "resident: {correct} of {n} elements equal to the implicit path; launches moved {moved_in} bytes in (x only: {expected_in}) and {} back ({:.3} ms)",
+        after.1 - before.1,
+        elapsed.as_secs_f64() * 1e3
+    );
+    ok &= correct == n && moved_in == expected_in && after.1 == before.1;
+
     if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
