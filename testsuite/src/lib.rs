@@ -17,6 +17,7 @@ pub mod loops;
 pub mod matching;
 #[path = "../kernels/math.rs"]
 pub mod math;
+pub mod multi_device;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
 #[path = "../kernels/saxpy.rs"]

@@ -327,7 +327,7 @@ impl Cuda {
             match *m {
                 ArgMapping::Value { bytes, .. } => storage.push(u64::from_le_bytes(bytes)),
                 ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
-                    let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Simulator, 0));
+                    let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Cuda(ordinal), 0));
                     if home != crate::resident::Home::Cuda(ordinal) {
                         return Err(OffloadError::ResidentElsewhere {
                             kernel: name.into(),

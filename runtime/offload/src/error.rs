@@ -28,6 +28,8 @@ pub enum OffloadError {
     NoDeviceMandatory,
     /// `OFFLOAD_TARGET` has a value we do not know.
     BadOffloadTarget { value: String },
+    /// Another environment variable has a value we cannot use.
+    BadEnvironment { variable: &'static str, value: String, expected: &'static str },
     /// The launch shape is invalid for the device.
     InvalidLaunch { kernel: String, reason: String },
     /// A CUDA driver call failed.
@@ -105,6 +107,9 @@ impl fmt::Display for OffloadError {
                 f,
                 "OFFLOAD_TARGET=`{value}` is not one of mandatory, disabled, default"
             ),
+            OffloadError::BadEnvironment { variable, value, expected } => {
+                write!(f, "{variable}=`{value}` is not {expected}")
+            }
             OffloadError::InvalidLaunch { kernel, reason } => {
                 write!(f, "invalid launch of kernel `{kernel}`: {reason}")
             }

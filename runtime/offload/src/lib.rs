@@ -39,7 +39,8 @@
 //! The default device is the first GPU; with none, the CPU simulator.
 //! `OFFLOAD_TARGET=mandatory|disabled|default` has the meaning of OpenMP's
 //! `OMP_TARGET_OFFLOAD`: `mandatory` makes a missing GPU an error, `disabled` always uses the
-//! simulator.
+//! simulator. With no GPU, `OFFLOAD_SIM_DEVICES=n` makes the simulator count as `n` devices,
+//! so that code for several devices runs anywhere.
 
 mod args;
 mod builtins;
@@ -54,7 +55,7 @@ pub use args::{ArgMapping, IntoArgs, KernelArg};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
-pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut};
+pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut, try_preload_mut_on, try_preload_on};
 pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
 pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices, transfer_totals};
 pub use sim::simulate_raw;

@@ -14,14 +14,15 @@ use std::sync::Mutex;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Home {
     Cuda(usize),
-    Simulator,
+    /// The simulator; its index among `OFFLOAD_SIM_DEVICES` simulated devices (0 without).
+    Simulator(usize),
 }
 
 impl std::fmt::Display for Home {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Home::Cuda(d) => write!(f, "device {d}"),
-            Home::Simulator => write!(f, "the CPU simulator"),
+            Home::Simulator(d) => write!(f, "the CPU simulator (device {d})"),
         }
     }
 }
@@ -53,17 +54,24 @@ pub(crate) fn lookup(host: *const u8, len: usize) -> Option<(Home, u64)> {
         .map(|e| (e.home, e.device + (host - e.host) as u64))
 }
 
-/// Makes (or shares) the resident copy of `len` bytes at `host`.
-fn acquire(host: *const u8, len: usize) -> Result<(), OffloadError> {
+/// Makes (or shares) the resident copy of `len` bytes at `host` on `device` (the default
+/// device when `None`).
+fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), OffloadError> {
+    let home = crate::runtime::home_of(device)?;
     let mut t = table();
     if let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) {
+        if e.home != home {
+            return Err(OffloadError::InvalidLaunch {
+                kernel: "preload".into(),
+                reason: format!("this data is already resident on {}, not on {home}", e.home),
+            });
+        }
         e.refs += 1;
         return Ok(());
     }
-    let home = crate::runtime::default_home()?;
     let (device, simulator_copy) = match home {
         Home::Cuda(d) => (crate::runtime::cuda()?.resident_alloc(d, host, len)?, None),
-        Home::Simulator => {
+        Home::Simulator(_) => {
             let mut copy = vec![0u128; len.div_ceil(16).max(1)].into_boxed_slice();
             // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `copy` has as many.
             unsafe { std::ptr::copy_nonoverlapping(host, copy.as_mut_ptr().cast::<u8>(), len) };
@@ -86,7 +94,7 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
         crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
         match e.home {
             Home::Cuda(d) => crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len)),
-            Home::Simulator => {
+            Home::Simulator(_) => {
                 // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
                 unsafe { std::ptr::copy_nonoverlapping(e.device as usize as *const u8, host, len) };
                 Ok(())
@@ -129,7 +137,12 @@ pub fn preload<T: ?Sized>(x: &T) -> Preload<'_, T> {
 
 /// The fallible form of [`preload`].
 pub fn try_preload<T: ?Sized>(x: &T) -> Result<Preload<'_, T>, OffloadError> {
-    acquire((x as *const T).cast(), size_of_val(x))?;
+    try_preload_on(None, x)
+}
+
+/// [`try_preload`] on a chosen device (`None`: the default device).
+pub fn try_preload_on<T: ?Sized>(device: Option<i32>, x: &T) -> Result<Preload<'_, T>, OffloadError> {
+    acquire((x as *const T).cast(), size_of_val(x), device)?;
     Ok(Preload { host: x })
 }
 
@@ -144,7 +157,12 @@ pub fn preload_mut<T: ?Sized>(x: &mut T) -> PreloadMut<'_, T> {
 
 /// The fallible form of [`preload_mut`].
 pub fn try_preload_mut<T: ?Sized>(x: &mut T) -> Result<PreloadMut<'_, T>, OffloadError> {
-    acquire((x as *const T).cast(), size_of_val(x))?;
+    try_preload_mut_on(None, x)
+}
+
+/// [`try_preload_mut`] on a chosen device (`None`: the default device).
+pub fn try_preload_mut_on<T: ?Sized>(device: Option<i32>, x: &mut T) -> Result<PreloadMut<'_, T>, OffloadError> {
+    acquire((x as *const T).cast(), size_of_val(x), device)?;
     Ok(PreloadMut { host: x })
 }
 

@@ -38,6 +38,9 @@ enum Mode {
 struct Runtime {
     mode: Mode,
     cuda: Option<Cuda>,
+    /// `OFFLOAD_SIM_DEVICES`: with no GPU, the simulator counts as that many devices, so that
+    /// code for several devices runs (and is tested) anywhere.
+    sim_devices: usize,
 }
 
 fn runtime() -> Result<&'static Runtime, OffloadError> {
@@ -54,7 +57,15 @@ fn runtime() -> Result<&'static Runtime, OffloadError> {
                 },
             };
             let cuda = if mode == Mode::Disabled { None } else { Cuda::new()? };
-            Ok(Runtime { mode, cuda })
+            let sim_devices = match std::env::var("OFFLOAD_SIM_DEVICES") {
+                Err(_) => 0,
+                Ok(v) => v.parse::<usize>().map_err(|_| OffloadError::BadEnvironment {
+                    variable: "OFFLOAD_SIM_DEVICES",
+                    value: v.clone(),
+                    expected: "a number of simulated devices",
+                })?,
+            };
+            Ok(Runtime { mode, cuda, sim_devices })
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -64,17 +75,36 @@ impl Runtime {
     fn gpu_count(&self) -> usize {
         self.cuda.as_ref().map_or(0, Cuda::device_count)
     }
+
+    /// The devices `device = n` can name: the GPUs, or else the simulated ones.
+    fn device_count(&self) -> usize {
+        match self.gpu_count() {
+            0 => self.sim_devices,
+            n => n,
+        }
+    }
 }
 
 /// The number of offload devices (GPUs); 0 when there is none, in which case launches without
 /// `device` run on the CPU simulator. Valid `device` indices are `0..n`.
 pub fn offload_get_num_devices() -> i32 {
-    runtime().map_or(0, |r| r.gpu_count() as i32)
+    runtime().map_or(0, |r| r.device_count() as i32)
 }
 
-/// Every GPU, in device-index order.
+/// Every device, in device-index order: the GPUs, or the simulated devices of
+/// `OFFLOAD_SIM_DEVICES` when there is no GPU.
 pub fn devices() -> Vec<DeviceInfo> {
     let Ok(rt) = runtime() else { return Vec::new() };
+    if rt.gpu_count() == 0 {
+        return (0..rt.sim_devices)
+            .map(|k| DeviceInfo {
+                backend: Backend::CpuSimulator,
+                name: format!("rkc CPU simulator, simulated device {k}"),
+                arch: "host".into(),
+                driver: "simulated".into(),
+            })
+            .collect();
+    }
     let Some(cuda) = &rt.cuda else { return Vec::new() };
     (0..cuda.device_count())
         .filter_map(|k| cuda.device_info(k))
@@ -91,9 +121,9 @@ pub fn devices() -> Vec<DeviceInfo> {
 pub fn default_device() -> Result<DeviceInfo, OffloadError> {
     let rt = runtime()?;
     match devices().into_iter().next() {
-        Some(d) => Ok(d),
-        None if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
-        None => Ok(DeviceInfo {
+        Some(d) if d.backend == Backend::Cuda => Ok(d),
+        _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
+        _ => Ok(DeviceInfo {
             backend: Backend::CpuSimulator,
             name: "rkc CPU simulator".into(),
             arch: "host".into(),
@@ -110,18 +140,29 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) 
     let rt = runtime()?;
     let found = registry::find(K::NAME, K::SIGNATURE)?;
     let mappings = args.mappings();
-    let count = rt.gpu_count();
-    match config.device {
-        Some(d) if d < 0 || d as usize >= count => Err(OffloadError::DeviceUnavailable { device: d }),
-        Some(d) => match &rt.cuda {
-            Some(cuda) => cuda.launch(d as usize, &found, &mappings, &config),
-            None => Err(OffloadError::DeviceUnavailable { device: d }),
+    match home_of(config.device)? {
+        crate::resident::Home::Cuda(d) => match &rt.cuda {
+            Some(cuda) => cuda.launch(d, &found, &mappings, &config),
+            None => Err(OffloadError::NoDeviceMandatory),
         },
-        None => match &rt.cuda {
-            Some(cuda) if count > 0 => cuda.launch(0, &found, &mappings, &config),
-            _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
-            _ => sim::launch::<K, A>(&found, &args, &mappings, &config),
-        },
+        crate::resident::Home::Simulator(d) => sim::launch::<K, A>(&found, &args, &mappings, &config, d),
+    }
+}
+
+/// Where a launch (or a preload) with this `device` field runs: `None` is the default device
+/// (the first GPU; else the simulator, device 0); `Some(n)` must name one of
+/// `offload_get_num_devices()`'s devices, with upstream's message otherwise.
+pub(crate) fn home_of(device: Option<i32>) -> Result<crate::resident::Home, OffloadError> {
+    use crate::resident::Home;
+    let rt = runtime()?;
+    let gpus = rt.gpu_count();
+    match device {
+        Some(d) if d < 0 || d as usize >= rt.device_count() => Err(OffloadError::DeviceUnavailable { device: d }),
+        Some(d) if gpus > 0 => Ok(Home::Cuda(d as usize)),
+        Some(d) => Ok(Home::Simulator(d as usize)),
+        None if gpus > 0 => Ok(Home::Cuda(0)),
+        None if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
+        None => Ok(Home::Simulator(0)),
     }
 }
 
@@ -178,18 +219,6 @@ pub(crate) fn info_enabled() -> bool {
 pub(crate) fn info(line: std::fmt::Arguments<'_>) {
     if info_enabled() {
         eprintln!("[offload] {line}");
-    }
-}
-
-/// Where a launch without `device` runs, as a home for resident data.
-pub(crate) fn default_home() -> Result<crate::resident::Home, OffloadError> {
-    let rt = runtime()?;
-    if rt.gpu_count() > 0 {
-        Ok(crate::resident::Home::Cuda(0))
-    } else if rt.mode == Mode::Mandatory {
-        Err(OffloadError::NoDeviceMandatory)
-    } else {
-        Ok(crate::resident::Home::Simulator)
     }
 }
 

@@ -37,6 +37,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     args: &A,
     mappings: &[ArgMapping],
     config: &LaunchConfig,
+    device: usize,
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
     check_limits(name, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
@@ -55,13 +56,14 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 addresses.push(0);
             }
             ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
-                let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Simulator, 0));
-                if home != crate::resident::Home::Simulator {
+                let here = crate::resident::Home::Simulator(device);
+                let (home, address) = crate::resident::lookup(host, len).unwrap_or((here, 0));
+                if home != here {
                     return Err(OffloadError::ResidentElsewhere {
                         kernel: name.into(),
                         param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
                         resident: home.to_string(),
-                        launch: "the CPU simulator".into(),
+                        launch: here.to_string(),
                     });
                 }
                 crate::cuda::info_copy(found, k, "resident, not copied", len, std::time::Instant::now());
