@@ -22,6 +22,8 @@ pub mod multi_device;
 pub mod panics;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
+#[path = "../kernels/shared.rs"]
+pub mod shared;
 #[path = "../kernels/slices.rs"]
 pub mod slices;
 
@@ -36,6 +38,8 @@ pub enum Input {
     Scalar(u64),
     /// A buffer of `len` elements of the parameter's pointee element type, random.
     Random(usize),
+    /// A buffer of `len` zeroed elements.
+    Zeros(usize),
 }
 
 pub struct Case {
@@ -81,6 +85,16 @@ pub fn cases() -> Vec<Case> {
             inputs: Some(vec![Input::Scalar(f32b(-1.5)), Input::Random(100), Input::Random(120), Input::Random(4)]),
             gpu_ulps: 0,
             simulate: sim!(slices::slices),
+        },
+        Case { file: "shared.rs", kernel: "block_sum", grid: [4, 1, 1], block: [256, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(shared::block_sum) },
+        Case {
+            file: "shared.rs",
+            kernel: "histogram",
+            grid: [4, 1, 1],
+            block: [256, 1, 1],
+            inputs: Some(vec![Input::Random(1024), Input::Zeros(16), Input::Random(2), Input::Random(1), Input::Zeros(2)]),
+            gpu_ulps: 0,
+            simulate: sim!(shared::histogram),
         },
         Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(loops::loops) },
         Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(matching::classify) },
@@ -148,6 +162,7 @@ pub fn inputs_for(case: &Case, module: &Module) -> Vec<Arg> {
             .map(|(input, ty)| match input {
                 Input::Scalar(bits) => Arg::Scalar(*bits),
                 Input::Random(len) => Arg::Buffer(random_buffer(&mut rng, &element(ty), *len)),
+                Input::Zeros(len) => Arg::Buffer(vec![0u8; len * element(ty).size_of() as usize]),
             })
             .collect(),
         None => tys

@@ -21,6 +21,7 @@ fn two_simulated_devices() {
             p("y", "*mut f32", ParamKind::Pointer { pointee_size: 4, mutable: true }, Access::ReadWrite),
         ],
         panic_sites: vec![],
+            barriers: false,
     };
     let image = Image {
         image_kind: ImageKind::Ptx,

@@ -14,6 +14,7 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
         .map(|f| KernelInfo {
             name: f.name.clone(),
             source: source.to_string(),
+            barriers: has_barrier(&f.body),
             panic_sites: rkc_rk::panics::panic_sites(f)
                 .into_iter()
                 .map(|s| PanicSite { message: s.message, line: s.loc.line, col: s.loc.col })
@@ -51,4 +52,8 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                 .collect(),
         })
         .collect()
+}
+
+fn has_barrier(region: &rkc_rk::Region) -> bool {
+    region.ops.iter().any(|op| op.kind == rkc_rk::OpKind::Barrier || op.regions.iter().any(has_barrier))
 }

@@ -5,6 +5,7 @@ use crate::codes::*;
 use crate::diag::{Diagnostic, Span, snippet};
 use crate::program::Program;
 use rkc_rk::math::MathFn;
+use rkc_rk::AtomicOp;
 use rkc_rk::{
     BinOp, CmpOp, Dim, FloatTy, Func, Geometry, IntTy, Literal, Loc, Op, OpKind, Region, Type,
     ValueId,
@@ -1354,6 +1355,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         };
         let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        if let Some(r) = self.sync_builtin(c, p, &name, span) {
+            return r;
+        }
         if let Some((geometry, dim)) = geometry_builtin(&name) {
             if !c.args.is_empty() {
                 return Err(self.error(
@@ -1377,6 +1381,140 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         };
         self.device_call(item, c, p, &name, span)
+    }
+
+    /// `sync_threads()`, `shared_array::<T, N>()` and the atomics, when `name` is one of them
+    /// and no function of the file has that name.
+    fn sync_builtin(&mut self, c: &syn::ExprCall, p: &syn::ExprPath, name: &str, span: Span) -> Option<Lowered<Val>> {
+        if self.prog.function(name).is_some() {
+            return None;
+        }
+        let atomic = match name {
+            "atomic_add" => Some(AtomicOp::Add),
+            "atomic_sub" => Some(AtomicOp::Sub),
+            "atomic_and" => Some(AtomicOp::And),
+            "atomic_or" => Some(AtomicOp::Or),
+            "atomic_xor" => Some(AtomicOp::Xor),
+            "atomic_min" => Some(AtomicOp::Min),
+            "atomic_max" => Some(AtomicOp::Max),
+            "atomic_exchange" => Some(AtomicOp::Exchange),
+            _ => None,
+        };
+        let arity = |me: &mut Self, n: usize| -> Lowered<()> {
+            if c.args.len() == n {
+                return Ok(());
+            }
+            Err(me.error(
+                Diagnostic::new(RK_ARGUMENT_COUNT, format!("`{name}` takes {n} argument{}", if n == 1 { "" } else { "s" }))
+                    .at(span, format!("{} given", c.args.len())),
+            ))
+        };
+        match name {
+            "sync_threads" => Some((|| {
+                arity(self, 0)?;
+                self.require_unsafe(span, "call to unsafe function `sync_threads`")?;
+                self.emit(OpKind::Barrier, &[], None, span);
+                Ok(Val::unit())
+            })()),
+            "shared_array" => Some((|| {
+                arity(self, 0)?;
+                self.require_unsafe(span, "call to unsafe function `shared_array`")?;
+                let args = match p.path.segments.last().map(|s| &s.arguments) {
+                    Some(syn::PathArguments::AngleBracketed(a)) if a.args.len() == 2 => a.args.iter().cloned().collect::<Vec<_>>(),
+                    _ => {
+                        return Err(self.error(
+                            Diagnostic::new(RK_UNSUPPORTED_EXPR, "`shared_array` needs its element type and length")
+                                .at(span, "write `shared_array::<f32, 256>()`"),
+                        ));
+                    }
+                };
+                let elem = match &args[0] {
+                    syn::GenericArgument::Type(t) => self.lower_type(t)?,
+                    other => return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "expected the element type").at(span_of(other), "a type"))),
+                };
+                let len_expr = match &args[1] {
+                    syn::GenericArgument::Const(e) => e.clone(),
+                    syn::GenericArgument::Type(syn::Type::Path(tp)) => syn::Expr::Path(syn::ExprPath { attrs: vec![], qself: None, path: tp.path.clone() }),
+                    other => return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_EXPR, "expected the length").at(span_of(other), "an integer"))),
+                };
+                let len = match &len_expr {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
+                    syn::Expr::Path(pp) => pp.path.get_ident().and_then(|i| self.subst.constant(&i.to_string())).or_else(|| {
+                        let name = pp.path.get_ident()?.to_string();
+                        let (_, e) = self.prog.constant(&name)?;
+                        match e {
+                            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
+                            _ => None,
+                        }
+                    }),
+                    _ => None,
+                };
+                let Some(len) = len else {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, "a shared array's length must be an integer literal, a const generic or a constant")
+                            .at(span_of(&len_expr), "not a constant rkc can evaluate"),
+                    ));
+                };
+                if !elem.is_scalar() {
+                    return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("shared arrays hold scalars, not `{elem}`")).at(span, "here")));
+                }
+                let ty = Type::ptr(true, Type::Array { elem: Box::new(elem), len });
+                Ok(self.emit1(OpKind::Shared, &[], ty, span))
+            })()),
+            "atomic_compare_exchange" => Some((|| {
+                arity(self, 3)?;
+                let (ptr, t) = self.atomic_pointer(&c.args[0], name)?;
+                let cur = self.expr(&c.args[1], Some(&t))?;
+                let new = self.expr(&c.args[2], Some(&t))?;
+                for (v, e) in [(&cur, &c.args[1]), (&new, &c.args[2])] {
+                    if v.ty != t {
+                        return Err(self.mismatch(&t, &v.ty, span_of(e)));
+                    }
+                }
+                self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+                self.check_atomic_type(&t, None, span)?;
+                Ok(self.emit1(OpKind::AtomicCas, &[id(&ptr), id(&cur), id(&new)], t, span))
+            })()),
+            _ => {
+                let a = atomic?;
+                Some((|| {
+                    arity(self, 2)?;
+                    let (ptr, t) = self.atomic_pointer(&c.args[0], name)?;
+                    let v = self.expr(&c.args[1], Some(&t))?;
+                    if v.ty != t {
+                        return Err(self.mismatch(&t, &v.ty, span_of(&c.args[1])));
+                    }
+                    self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+                    self.check_atomic_type(&t, Some(a), span)?;
+                    Ok(self.emit1(OpKind::Atomic(a), &[id(&ptr), id(&v)], t, span))
+                })())
+            }
+        }
+    }
+
+    fn atomic_pointer(&mut self, e: &syn::Expr, name: &str) -> Lowered<(Val, Type)> {
+        let p = self.expr(e, None)?;
+        match &p.ty {
+            Type::Ptr { mutable: true, pointee } if pointee.is_scalar() => {
+                let t = (**pointee).clone();
+                Ok((p, t))
+            }
+            other => Err(self.error(
+                Diagnostic::new(RK_MISMATCHED_TYPES, format!("`{name}` takes a `*mut` to a number, not `{other}`"))
+                    .at(span_of(e), "expected `*mut i32`, `*mut u32`, `*mut i64`, `*mut u64`, `*mut f32` or `*mut f64`"),
+            )),
+        }
+    }
+
+    fn check_atomic_type(&mut self, t: &Type, op: Option<AtomicOp>, span: Span) -> Lowered<()> {
+        let ok = matches!(t, Type::Int(i) if i.bits() >= 32) || (t.is_float() && op == Some(AtomicOp::Add));
+        if ok {
+            return Ok(());
+        }
+        Err(self.error(
+            Diagnostic::new(RK_MISMATCHED_TYPES, format!("no atomic operation on `{t}` here"))
+                .at(span, "atomics work on 32- and 64-bit integers; `atomic_add` also on `f32` and `f64`"),
+        ))
     }
 
     /// A call of a function of the file: arguments checked against its parameters, generic

@@ -6,15 +6,26 @@
 
 use crate::LowerOptions;
 use rkc_rk::math::MathFn;
+use rkc_rk::AtomicOp;
 use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
 use std::fmt::Write as _;
 
 /// Emits the whole module.
 pub fn module(module: &Module, options: &LowerOptions) -> String {
-    let mut out = String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
+    let mut funcs = String::new();
+    let mut globals: Vec<String> = Vec::new();
     for func in module.kernels() {
-        FuncEmitter::new(func, options).emit(&mut out);
+        for g in FuncEmitter::new(func, options).emit(&mut funcs) {
+            if !globals.contains(&g) {
+                globals.push(g);
+            }
+        }
     }
+    let mut out = String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
+    for g in &globals {
+        out.push_str(g);
+    }
+    out.push_str(&funcs);
     out.push_str("  }\n}\n");
     out
 }
@@ -27,10 +38,13 @@ pub fn mlir_type(ty: &Type) -> String {
         Type::Bool => "i1".into(),
         Type::Int(t) => format!("i{}", t.bits()),
         Type::Float(f) => f.name().into(),
-        Type::Ptr { .. } => "!llvm.ptr<1>".into(),
+        // Generic pointers, as clang emits for CUDA: a kernel's pointer parameters are cast
+        // from the global address space at entry and shared memory from its own, and LLVM's
+        // address-space inference gives the loads and stores their specific space back.
+        Type::Ptr { .. } => "!llvm.ptr".into(),
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
         Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
-        Type::Slice { .. } => "!llvm.ptr<1>".into(),
+        Type::Slice { .. } => "!llvm.ptr".into(),
     }
 }
 
@@ -53,6 +67,8 @@ struct FuncEmitter<'f> {
     n_sites: usize,
     /// Whether any check branches to the panic block.
     panics: bool,
+    /// Module-level definitions this kernel needs (shared arrays).
+    globals: Vec<String>,
     /// The MLIR names of each slice value's pointer and length: the parameters', and those of
     /// the coercions (`&mut [T]` to `&[T]`) that alias them.
     slices: std::collections::HashMap<ValueId, (String, String)>,
@@ -71,6 +87,7 @@ impl<'f> FuncEmitter<'f> {
             loops: Vec::new(),
             n_sites: 0,
             panics: false,
+            globals: Vec::new(),
             slices: func
                 .params
                 .iter()
@@ -80,7 +97,8 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
-    fn emit(mut self, out: &mut String) {
+    /// Writes the kernel and returns the module-level globals it needs (shared arrays).
+    fn emit(mut self, out: &mut String) -> Vec<String> {
         // A slice parameter is two: the pointer and the length in elements (i64), in that
         // order, which is how the runtime passes `&[T]` and `&mut [T]`.
         let params: Vec<String> = self
@@ -88,10 +106,18 @@ impl<'f> FuncEmitter<'f> {
             .params
             .iter()
             .map(|p| match self.rk_ty(p.value) {
-                Type::Slice { .. } => format!("{}: !llvm.ptr<1>, {}_len: i64", v(p.value), v(p.value)),
+                Type::Slice { .. } => format!("{}_global: !llvm.ptr<1>, {}_len: i64", v(p.value), v(p.value)),
+                Type::Ptr { .. } => format!("{}_global: !llvm.ptr<1>", v(p.value)),
                 _ => format!("{}: {}", v(p.value), self.ty(p.value)),
             })
             .collect();
+        // Pointer parameters arrive in the global address space; the body uses generic ones.
+        for p in &self.func.params {
+            if matches!(self.rk_ty(p.value), Type::Slice { .. } | Type::Ptr { .. }) {
+                let name = v(p.value);
+                self.line(format!("{name} = llvm.addrspacecast {name}_global : !llvm.ptr<1> to !llvm.ptr"));
+            }
+        }
         // The index 0 that every slot access uses; folded away when unused.
         self.line(format!("{ZERO_INDEX} = arith.constant 0 : index"));
         self.region(&self.func.body);
@@ -112,6 +138,7 @@ impl<'f> FuncEmitter<'f> {
         let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
         out.push_str(&self.text);
         out.push_str("    }\n");
+        self.globals
     }
 
     fn slot_type(&self, slot: ValueId) -> String {
@@ -213,7 +240,7 @@ impl<'f> FuncEmitter<'f> {
                     None => "i8".into(),
                 };
                 self.line(format!(
-                    "{res} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {elem}",
+                    "{res} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr, i64) -> !llvm.ptr, {elem}",
                     arg(0),
                     arg(1)
                 ));
@@ -221,7 +248,7 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Load => {
                 let ty = self.rk_ty(op.results[0]);
                 self.line(format!(
-                    "{res} = llvm.load {} {{alignment = {} : i64}} : !llvm.ptr<1> -> {}",
+                    "{res} = llvm.load {} {{alignment = {} : i64}} : !llvm.ptr -> {}",
                     arg(0),
                     ty.size_of().max(1),
                     mlir_type(ty)
@@ -230,7 +257,7 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Store => {
                 let ty = self.rk_ty(op.operands[0]);
                 self.line(format!(
-                    "llvm.store {}, {} {{alignment = {} : i64}} : {}, !llvm.ptr<1>",
+                    "llvm.store {}, {} {{alignment = {} : i64}} : {}, !llvm.ptr",
                     arg(0),
                     arg(1),
                     ty.size_of().max(1),
@@ -279,6 +306,49 @@ impl<'f> FuncEmitter<'f> {
                 }
             }
             OpKind::Math(f) => self.math(*f, op),
+            OpKind::Barrier => self.line("gpu.barrier".into()),
+            OpKind::Shared => {
+                // One workgroup-memory global per source site and type, shared by every
+                // kernel of the module that reaches the site; each block has its own.
+                let ty = self.rk_ty(op.results[0]);
+                let (elem, len) = match ty.pointee() {
+                    Some(Type::Array { elem, len }) => (mlir_type(elem), *len),
+                    _ => ("i8".into(), 0),
+                };
+                let name = format!("shared_{}_{}_{elem}_{len}", op.loc.line, op.loc.col);
+                let array = format!("!llvm.array<{len} x {elem}>");
+                self.globals.push(format!(
+                    "    llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = 16 : i64}} : {array} {{\n      %0 = llvm.mlir.undef : {array}\n      llvm.return %0 : {array}\n    }}\n"
+                ));
+                let local = self.temp();
+                self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
+                self.line(format!("{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"));
+            }
+            OpKind::Atomic(a) => {
+                let ty = self.rk_ty(op.operands[1]);
+                let t = mlir_type(ty);
+                let signed = matches!(ty, Type::Int(i) if i.is_signed());
+                let kind = match a {
+                    AtomicOp::Add if ty.is_float() => "fadd",
+                    AtomicOp::Add => "add",
+                    AtomicOp::Sub => "sub",
+                    AtomicOp::And => "_and",
+                    AtomicOp::Or => "_or",
+                    AtomicOp::Xor => "_xor",
+                    AtomicOp::Min if signed => "min",
+                    AtomicOp::Min => "umin",
+                    AtomicOp::Max if signed => "max",
+                    AtomicOp::Max => "umax",
+                    AtomicOp::Exchange => "xchg",
+                };
+                self.line(format!("{res} = llvm.atomicrmw {kind} {}, {} monotonic : !llvm.ptr, {t}", arg(0), arg(1)));
+            }
+            OpKind::AtomicCas => {
+                let t = self.ty(op.operands[1]);
+                let pair = self.temp();
+                self.line(format!("{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}", arg(0), arg(1), arg(2)));
+                self.line(format!("{res} = llvm.extractvalue {pair}[0] : !llvm.struct<({t}, i1)>"));
+            }
             // Slices are kernel parameters only (the verifier keeps them out of yields and
             // breaks, and calls are inlined), so each names its two MLIR parameters.
             OpKind::SliceLen => {
@@ -289,7 +359,7 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::SlicePtr => {
                 let (ptr, _) = self.slices.get(&op.operands[0]).cloned().unwrap_or_default();
-                self.line(format!("{res} = llvm.getelementptr {ptr}[0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8"));
+                self.line(format!("{res} = llvm.getelementptr {ptr}[0] : (!llvm.ptr) -> !llvm.ptr, i8"));
             }
             OpKind::Assert { .. } => {
                 let ok = arg(0);
@@ -608,7 +678,7 @@ impl<'f> FuncEmitter<'f> {
                 return;
             }
             (Type::Ptr { .. }, _) => {
-                self.line(format!("{res} = llvm.getelementptr {x}[0] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8"));
+                self.line(format!("{res} = llvm.getelementptr {x}[0] : (!llvm.ptr) -> !llvm.ptr, i8"));
                 return;
             }
             _ => {}

@@ -42,6 +42,8 @@ pub enum InterpError {
     Malformed(String),
     /// The step limit was hit: a kernel that does not terminate.
     StepLimit,
+    /// The kernel uses something the interpreter does not model.
+    Unsupported(String),
 }
 
 impl fmt::Display for InterpError {
@@ -63,6 +65,7 @@ impl fmt::Display for InterpError {
             ),
             InterpError::Malformed(m) => write!(f, "malformed module: {m}"),
             InterpError::StepLimit => write!(f, "the step limit was reached"),
+            InterpError::Unsupported(what) => write!(f, "the interpreter does not model {what} yet"),
         }
     }
 }
@@ -92,6 +95,8 @@ struct Machine<'m> {
     step_limit: u64,
     /// The value of the last `rk.return`, on its way to the caller.
     returned: Option<Bits>,
+    /// Shared arrays: (site, type, block) → buffer number.
+    shared: Vec<((Loc, String, [u32; 3]), usize)>,
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
@@ -119,6 +124,7 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
         steps: 0,
         step_limit,
         returned: None,
+        shared: Vec::new(),
     };
     let mut params = Vec::with_capacity(args.len());
     for arg in args.iter_mut() {
@@ -413,6 +419,57 @@ impl<'m> Machine<'m> {
             // A slice argument is a whole buffer: its value is the buffer's address, and its
             // length is the buffer's, in elements.
             OpKind::SlicePtr => Some(arg(0)),
+            // Threads run one after another here, so a barrier cannot be kept: refuse rather
+            // than compute something a GPU would not.
+            OpKind::Barrier => return Err(InterpError::Unsupported("barriers (sync_threads)".into())),
+            OpKind::Shared => {
+                // One array per block and source site; threads run in order, so the block's
+                // threads share it.
+                let ty = result_ty.clone().unwrap_or(Type::Unit);
+                let key = (op.loc, ty.to_string(), self.block);
+                let index = match self.shared.iter().find(|(k, _)| *k == key) {
+                    Some((_, i)) => *i,
+                    None => {
+                        self.buffers.push(vec![0u8; ty.pointee().map_or(0, Type::size_of) as usize]);
+                        let i = self.buffers.len();
+                        self.shared.push((key, i));
+                        i
+                    }
+                };
+                Some((index as u64) << OFFSET_BITS)
+            }
+            OpKind::Atomic(a) => {
+                let ty = self.ty(func, op.operands[1])?;
+                let old = self.load(arg(0), &ty, op.loc)?;
+                let v = arg(1);
+                let new = match (a, &ty) {
+                    (crate::ir::AtomicOp::Exchange, _) => v,
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => u64::from((f32_of(old) + f32_of(v)).to_bits()),
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => (f64_of(old) + f64_of(v)).to_bits(),
+                    (crate::ir::AtomicOp::Min, Type::Int(t)) => int_value(old, *t).min(int_value(v, *t)) as u64,
+                    (crate::ir::AtomicOp::Max, Type::Int(t)) => int_value(old, *t).max(int_value(v, *t)) as u64,
+                    (op2, _) => {
+                        let b = match op2 {
+                            crate::ir::AtomicOp::Add => BinOp::Add,
+                            crate::ir::AtomicOp::Sub => BinOp::Sub,
+                            crate::ir::AtomicOp::And => BinOp::And,
+                            crate::ir::AtomicOp::Or => BinOp::Or,
+                            _ => BinOp::Xor,
+                        };
+                        eval_binary(b, &ty, &ty, old, v).map_err(|_| InterpError::Malformed("atomic".into()))?
+                    }
+                };
+                self.store(arg(0), &ty, new, op.loc)?;
+                Some(old)
+            }
+            OpKind::AtomicCas => {
+                let ty = self.ty(func, op.operands[1])?;
+                let old = self.load(arg(0), &ty, op.loc)?;
+                if old == arg(1) {
+                    self.store(arg(0), &ty, arg(2), op.loc)?;
+                }
+                Some(old)
+            }
             OpKind::SliceLen => {
                 let elem = match self.ty(func, op.operands[0])? {
                     Type::Slice { elem, .. } => elem.size_of().max(1),

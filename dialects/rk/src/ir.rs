@@ -121,6 +121,45 @@ impl CmpOp {
     }
 }
 
+/// The operation of an `rk.atomic`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+    Exchange,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 8] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Min,
+        AtomicOp::Max,
+        AtomicOp::Exchange,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+            AtomicOp::Exchange => "exchange",
+        }
+    }
+}
+
 /// A constant's value. Integers are stored as their two's-complement bits zero-extended to
 /// 64; floats as the bits of an `f64` (an `f32` constant is exactly representable).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,6 +206,14 @@ pub enum OpKind {
     Math(crate::math::MathFn),
     /// A device panic with `message` unless the `bool` operand holds (`assert!`, `panic!`).
     Assert { message: String },
+    /// Waits until every thread of the block has arrived (`sync_threads()`).
+    Barrier,
+    /// The block's shared array of this source site: a `*mut [T; N]` (`shared_array()`).
+    Shared,
+    /// An atomic read-modify-write through a pointer; yields the old value.
+    Atomic(AtomicOp),
+    /// An atomic compare-and-exchange `(ptr, current, new)`; yields the old value.
+    AtomicCas,
     /// A slice's length in elements.
     SliceLen,
     /// A pointer to a slice's first element.
@@ -201,6 +248,10 @@ impl OpKind {
             OpKind::Call { .. } => "call",
             OpKind::Math(_) => "math",
             OpKind::Assert { .. } => "assert",
+            OpKind::Barrier => "barrier",
+            OpKind::Shared => "shared",
+            OpKind::Atomic(_) => "atomic",
+            OpKind::AtomicCas => "atomic_cas",
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",
         }

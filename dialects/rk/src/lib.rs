@@ -36,6 +36,10 @@
 //! | `rk.neg` | `T` | `T` | signed integer (wrapping) or float |
 //! | `rk.not` | `T` | `T` | bitwise on integers, logical on `bool` |
 //! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`); also the coercions `*mut T` → `*const T` and `&mut [T]` → `&[T]` |
+//! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers |
+//! | `rk.shared : *mut [T; N]` | — | `*mut [T; N]` | the block's shared array of this source site (`shared_array::<T, N>()`), one per block, uninitialised |
+//! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; add also on floats |
+//! | `rk.atomic_cas` | `*mut T, T, T` | `T` | atomic compare-and-exchange (pointer, current, new), relaxed; yields the old value |
 //! | `rk.slice_len` | `&[T]` or `&mut [T]` | `usize` | the slice's length in elements |
 //! | `rk.slice_ptr : S to P` | a slice | `*const T` (`*mut T` for `&mut [T]`) | a pointer to the slice's first element |
 //! | `rk.ptr_offset` | `*T, usize\|isize` | `*T` | `p.add(i)` / `p.offset(i)`: advance by `i` elements |
@@ -73,7 +77,7 @@ pub mod types;
 pub mod verify;
 
 pub use ir::{
-    BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, Region, ValueId,
+    AtomicOp, BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, Region, ValueId,
 };
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;

@@ -469,6 +469,28 @@ impl Parser {
                 };
                 (kind, ops, vec![to])
             }
+            "barrier" => (OpKind::Barrier, vec![], vec![]),
+            "shared" => {
+                self.expect(Token::Colon, "`:`")?;
+                let ty = self.ty()?;
+                (OpKind::Shared, vec![], vec![ty])
+            }
+            "atomic" | "atomic_cas" => {
+                let kind = if short == "atomic" {
+                    let name = self.ident()?;
+                    match crate::ir::AtomicOp::ALL.into_iter().find(|a| a.name() == name) {
+                        Some(a) => OpKind::Atomic(a),
+                        None => return self.error(format!("unknown atomic `{name}`")),
+                    }
+                } else {
+                    OpKind::AtomicCas
+                };
+                let ops = self.operands(func)?;
+                self.expect(Token::Colon, "`:`")?;
+                let ptr = self.ty()?;
+                let result = ptr.pointee().cloned().unwrap_or(Type::Unit);
+                (kind, ops, vec![result])
+            }
             "slice_len" => {
                 let ops = self.operands(func)?;
                 self.expect(Token::Colon, "`:`")?;

@@ -197,6 +197,16 @@ impl Printer<'_> {
                     let _ = write!(line, " -> {}", tys.join(", "));
                 }
             }
+            OpKind::Barrier => {}
+            OpKind::Shared => {
+                let _ = write!(line, " : {}", result_ty.unwrap_or_default());
+            }
+            OpKind::Atomic(a) => {
+                let _ = write!(line, " {} {operands} : {}", a.name(), first_operand_ty.unwrap_or_default());
+            }
+            OpKind::AtomicCas => {
+                let _ = write!(line, " {operands} : {}", first_operand_ty.unwrap_or_default());
+            }
             OpKind::Math(f) => {
                 let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
                 let _ = write!(line, " {} {operands} : ({}) -> {}", f.name(), args.join(", "), result_ty.unwrap_or_default());

@@ -398,6 +398,33 @@ impl Checker<'_> {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
             }
+            OpKind::Barrier => self.expect_counts(op, 0, 0)?,
+            OpKind::Shared => {
+                self.expect_counts(op, 0, 1)?;
+                match self.ty(op.results[0]) {
+                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_scalar()) => {}
+                    other => return Err(self.err(op, format!("yields a `*mut [T; N]` of scalars, not `{other}`"))),
+                }
+            }
+            OpKind::Atomic(_) | OpKind::AtomicCas => {
+                let n = if op.kind == OpKind::AtomicCas { 3 } else { 2 };
+                self.expect_counts(op, n, 1)?;
+                let p = operand(0);
+                let ok = match &p {
+                    Type::Ptr { mutable: true, pointee } => {
+                        let t = pointee.as_ref();
+                        let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
+                        let float_ok = t.is_float() && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
+                        (int_ok || float_ok)
+                            && (1..n).all(|k| operand(k) == *t)
+                            && self.ty(op.results[0]) == t
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(op, format!("no atomic rule for `{p}` (32/64-bit integers; add also on floats)")));
+                }
+            }
             OpKind::SliceLen => {
                 self.expect_counts(op, 1, 1)?;
                 if !matches!(operand(0), Type::Slice { .. }) || *self.ty(op.results[0]) != Type::USIZE {

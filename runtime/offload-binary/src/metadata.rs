@@ -103,6 +103,9 @@ pub struct KernelInfo {
     pub source: String,
     pub params: Vec<ParamInfo>,
     pub panic_sites: Vec<PanicSite>,
+    /// Whether the kernel waits at barriers (`sync_threads()`): the CPU simulator then runs
+    /// the threads of a block at the same time.
+    pub barriers: bool,
 }
 
 impl KernelInfo {
@@ -141,6 +144,9 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
     for k in kernels {
         let _ = writeln!(out, "kernel\t{}", k.name);
         let _ = writeln!(out, "source\t{}", escape(&k.source));
+        if k.barriers {
+            out.push_str("barriers\n");
+        }
         for p in &k.panic_sites {
             let _ = writeln!(out, "panic\t{}\t{}\t{}", p.line, p.col, escape(&p.message));
         }
@@ -212,7 +218,11 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
                 source: String::new(),
                 params: Vec::new(),
                 panic_sites: Vec::new(),
+                barriers: false,
             }),
+            ["barriers"] => {
+                kernels.last_mut().ok_or_else(|| bad(n, "barriers before any kernel".into()))?.barriers = true;
+            }
             ["source", path] => {
                 let kernel = kernels.last_mut().ok_or_else(|| bad(n, "a source before any kernel".into()))?;
                 kernel.source = unescape(path);
@@ -279,6 +289,7 @@ mod tests {
             name: "saxpy".into(),
             source: "k\ternels.rs".into(),
             panic_sites: vec![PanicSite { message: "index out of bounds: the len is {len}\nbut".into(), line: 3, col: 9 }],
+            barriers: true,
             params: vec![
                 p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
                 p("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
@@ -306,7 +317,7 @@ mod tests {
 
     #[test]
     fn encode_then_decode_is_identity() {
-        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), source: String::new(), params: vec![], panic_sites: vec![] }];
+        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), source: String::new(), params: vec![], panic_sites: vec![], barriers: false }];
         assert_eq!(decode(&encode(&kernels)).unwrap(), kernels);
     }
 

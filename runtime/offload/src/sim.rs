@@ -8,7 +8,7 @@
 //! naming the block and thread.
 
 use crate::args::{ArgMapping, IntoArgs};
-use crate::builtins::{ThreadPosition, set_position};
+use crate::builtins::{BlockState, ThreadPosition, set_block, set_position};
 use crate::cuda::check_limits;
 use crate::error::OffloadError;
 use crate::registry::Found;
@@ -92,7 +92,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let shared = &params;
     // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
     // (raw-pointer) field that edition 2024's disjoint captures would take.
-    run_grid(name, config, &|| {
+    run_grid(name, config, found.info.barriers, &|| {
         let p: &Shared<K::Params> = shared;
         K::run_on_host(p.0)
     })?;
@@ -123,11 +123,12 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 /// kernel does through it.
 pub unsafe fn simulate_raw<K: Kernel>(config: &LaunchConfig, args: &[u64]) -> Result<(), OffloadError> {
     check_limits(K::NAME, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
-    run_grid(K::NAME, config, &|| K::run_raw(args))
+    // Raw runs do not know whether the kernel waits at barriers: run block threads together.
+    run_grid(K::NAME, config, true, &|| K::run_raw(args))
 }
 
 /// Runs `body` once per simulated thread of the grid.
-fn run_grid(name: &str, config: &LaunchConfig, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+fn run_grid(name: &str, config: &LaunchConfig, barriers: bool, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     let [gx, gy, gz] = config.workgroup_dim.map(u64::from);
     let total = gx * gy * gz;
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
@@ -143,7 +144,12 @@ fn run_grid(name: &str, config: &LaunchConfig, body: &(dyn Fn() + Sync)) -> Resu
                         break;
                     }
                     let block = [(b % gx) as u32, (b / gx % gy) as u32, (b / (gx * gy)) as u32];
-                    if let Err(e) = run_block(name, config, block, body) {
+                    let result = if barriers {
+                        run_block_together(name, config, block, body)
+                    } else {
+                        run_block(name, config, block, body)
+                    };
+                    if let Err(e) = result {
                         stop.store(true, Ordering::Relaxed);
                         let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
                         slot.get_or_insert(e);
@@ -182,31 +188,67 @@ fn install_panic_hook() {
     });
 }
 
+/// Runs one thread of a block on the calling host thread, turning its panic into the error.
+fn run_thread(name: &str, config: &LaunchConfig, block: [u32; 3], thread: [u32; 3], state: &BlockState, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+    set_position(Some(ThreadPosition {
+        thread_idx: thread,
+        block_idx: block,
+        block_dim: config.thread_dim,
+        grid_dim: config.workgroup_dim,
+    }));
+    set_block(state);
+    let result = catch_unwind(AssertUnwindSafe(body));
+    set_block(std::ptr::null());
+    set_position(None);
+    result.map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        let location = PANIC_LOCATION.with(|p| std::mem::take(&mut *p.borrow_mut()));
+        OffloadError::KernelPanic { kernel: name.into(), message, location, block, thread }
+    })
+}
+
+fn threads_of(config: &LaunchConfig) -> Vec<[u32; 3]> {
+    let [bx, by, bz] = config.thread_dim;
+    (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect()
+}
+
+/// The threads of a block one after another (kernels without barriers).
 fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     install_panic_hook();
-    let [bx, by, bz] = config.thread_dim;
-    for tz in 0..bz {
-        for ty in 0..by {
-            for tx in 0..bx {
-                let thread = [tx, ty, tz];
-                set_position(Some(ThreadPosition {
-                    thread_idx: thread,
-                    block_idx: block,
-                    block_dim: config.thread_dim,
-                    grid_dim: config.workgroup_dim,
-                }));
-                if let Err(payload) = catch_unwind(AssertUnwindSafe(body)) {
-                    let message = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic without a message".into());
-                    set_position(None);
-                    let location = PANIC_LOCATION.with(|p| std::mem::take(&mut *p.borrow_mut()));
-                    return Err(OffloadError::KernelPanic { kernel: name.into(), message, location, block, thread });
-                }
-            }
-        }
+    let threads = threads_of(config);
+    let state = BlockState::new(threads.len());
+    for thread in threads {
+        run_thread(name, config, block, thread, &state, body)?;
     }
     Ok(())
 }
+
+/// The threads of a block on host threads of their own, so that every thread of the block is
+/// live at a barrier; a barrier some threads never reach is reported, not a hang.
+fn run_block_together(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+    install_panic_hook();
+    let threads = threads_of(config);
+    let state = BlockState::new(threads.len());
+    let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for &thread in &threads {
+            let (state, failure) = (&state, &failure);
+            scope.spawn(move || {
+                let result = run_thread(name, config, block, thread, state, body);
+                state.exit();
+                if let Err(e) = result {
+                    failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                }
+            });
+        }
+    });
+    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+

@@ -52,6 +52,20 @@ fn reads_only(x: *const [u32; 4], out: *mut u32) {
     }
 }
 
+/// Thread 0 leaves before the barrier the others wait at: a divergent barrier.
+#[offload_kernel]
+fn divergent(x: *mut [u32; 8]) {
+    // SAFETY: the pointer is mapped; the thread index is below 8.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        if i == 0 {
+            return;
+        }
+        sync_threads();
+        (*x)[i] = 1;
+    }
+}
+
 /// A kernel whose fat-binary metadata disagrees with the host (a stale fat binary).
 #[offload_kernel]
 fn stale(x: *mut u32) {
@@ -66,6 +80,7 @@ fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
         name: name.into(),
         source: "launch.rs".into(),
         panic_sites: Vec::new(),
+        barriers: false,
         params: params
             .iter()
             .map(|(n, ty, kind, access)| ParamInfo { name: (*n).into(), ty: (*ty).into(), kind: *kind, access: *access })
@@ -94,6 +109,7 @@ fn register() {
                 ("out", "*mut u32", ptr(4, true), Access::Write),
             ]),
             info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
+            KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
         ];
         let image = Image {
             image_kind: ImageKind::Ptx,
@@ -264,4 +280,18 @@ fn eight_threads_launch_at_once() {
             });
         }
     });
+}
+
+/// A barrier that one thread never reaches is reported as an error naming the kernel, not a
+/// hang; later launches work.
+#[test]
+fn a_divergent_barrier_is_an_error_not_a_hang() {
+    register();
+    let mut x = [0u32; 8];
+    let err = try_offload! { kernel = divergent, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("kernel `divergent`") && text.contains("divergent barrier"), "{text}");
+    let mut y = [0u32; 8];
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    assert_eq!(y, [7; 8]);
 }

@@ -33,6 +33,7 @@ fn register() {
             source: "resident.rs".into(),
             params: vec![param("x", "*mut [u32; 8]", ParamKind::Pointer { pointee_size: 32, mutable: true }, Access::ReadWrite)],
             panic_sites: vec![],
+            barriers: false,
         },
         KernelInfo {
             name: "scale".into(),
@@ -43,6 +44,7 @@ fn register() {
                 param("y", "&mut [f32]", ParamKind::Slice { elem_size: 4, mutable: true }, Access::Write),
             ],
             panic_sites: vec![],
+            barriers: false,
         },
     ];
     let image = Image {

@@ -197,6 +197,7 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::Load
         | OpKind::Read
         | OpKind::SliceLen
+        | OpKind::Shared
         | OpKind::SlicePtr
         | OpKind::Math(_) => true,
         // Integer division can panic; it stays unless it is a float op.
