@@ -6,11 +6,14 @@
 //! Memory is a set of buffers, one per pointer argument; a pointer is the buffer's number in
 //! its upper bits and a byte offset in its lower 40. Any access outside a buffer is an error
 //! (on a GPU it would be undefined behaviour). The threads of a block run one after another,
-//! in x-fastest order, blocks likewise.
+//! in x-fastest order, blocks likewise; a kernel that waits at barriers runs each block's
+//! threads on host threads of their own instead, sharing memory behind one lock, so that every
+//! thread is live at a barrier (a barrier some threads never reach is a panic, not a hang).
 
 use crate::ir::{BinOp, CmpOp, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId};
 use crate::types::{FloatTy, IntTy, Type};
 use std::fmt;
+use std::sync::{Condvar, Mutex};
 
 const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -83,20 +86,76 @@ enum Flow {
     Continue(u32),
 }
 
-struct Machine<'m> {
+/// What the threads of a launch share: the module, memory and the shared arrays.
+struct Launched<'m> {
     module: &'m Module,
-    buffers: Vec<Vec<u8>>,
+    memory: Mutex<Vec<Vec<u8>>>,
+    /// Shared arrays: (site, type, block) → buffer number.
+    shared: Mutex<Vec<((Loc, String, [u32; 3]), usize)>>,
+    launch: Launch,
+    step_limit: u64,
+}
+
+/// One thread's interpreter state.
+struct Machine<'a, 'm> {
+    launched: &'a Launched<'m>,
     /// Slot storage of the current thread.
     slots: Vec<Bits>,
     block: [u32; 3],
     thread: [u32; 3],
-    launch: Launch,
     steps: u64,
-    step_limit: u64,
     /// The value of the last `rk.return`, on its way to the caller.
     returned: Option<Bits>,
-    /// Shared arrays: (site, type, block) → buffer number.
-    shared: Vec<((Loc, String, [u32; 3]), usize)>,
+    /// The block's barrier, when the kernel waits at barriers (its threads then run at once).
+    barrier: Option<&'a BlockBarrier>,
+}
+
+/// The barrier of one block's threads, which also notices a barrier that some threads leave
+/// the kernel without reaching (undefined behaviour on a GPU; an error here).
+struct BlockBarrier {
+    state: Mutex<(usize, usize, usize, u64, bool)>, // threads, arrived, exited, generation, divergent
+    wake: Condvar,
+}
+
+impl BlockBarrier {
+    fn new(threads: usize) -> BlockBarrier {
+        BlockBarrier { state: Mutex::new((threads, 0, 0, 0, false)), wake: Condvar::new() }
+    }
+
+    fn divergent(s: &mut (usize, usize, usize, u64, bool)) -> bool {
+        if s.1 > 0 && s.2 > 0 && s.1 + s.2 == s.0 {
+            s.4 = true;
+        }
+        s.4
+    }
+
+    fn wait(&self) -> bool {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.1 += 1;
+        if Self::divergent(&mut s) {
+            self.wake.notify_all();
+            return false;
+        }
+        if s.1 == s.0 {
+            s.1 = 0;
+            s.3 += 1;
+            self.wake.notify_all();
+            return true;
+        }
+        let generation = s.3;
+        while s.3 == generation && !s.4 {
+            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        !s.4
+    }
+
+    fn exit(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.2 += 1;
+        if Self::divergent(&mut s) {
+            self.wake.notify_all();
+        }
+    }
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
@@ -104,7 +163,23 @@ pub fn run(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg]) -> R
     run_with_limit(module, kernel, launch, args, 1 << 32)
 }
 
-/// [`run`] with a bound on executed ops, for fuzzing and generated kernels.
+/// Whether `func`, or a function it calls, waits at a barrier.
+fn reaches_barrier<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m str>) -> bool {
+    fn walk<'m>(module: &'m Module, region: &'m Region, seen: &mut Vec<&'m str>) -> bool {
+        region.ops.iter().any(|op| match &op.kind {
+            OpKind::Barrier => true,
+            OpKind::Call { callee } => module.func(callee).is_some_and(|f| reaches_barrier(module, f, seen)),
+            _ => op.regions.iter().any(|r| walk(module, r, seen)),
+        })
+    }
+    if seen.contains(&func.name.as_str()) {
+        return false;
+    }
+    seen.push(&func.name);
+    walk(module, &func.body, seen)
+}
+
+/// [`run`] with a bound on executed ops per thread, for fuzzing and generated kernels.
 pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg], step_limit: u64) -> Result<(), InterpError> {
     let func = module
         .funcs
@@ -114,31 +189,25 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
     if func.params.len() != args.len() {
         return Err(InterpError::ArgumentCount { expected: func.params.len(), found: args.len() });
     }
-    let mut m = Machine {
-        module,
-        buffers: Vec::new(),
-        slots: Vec::new(),
-        block: [0; 3],
-        thread: [0; 3],
-        launch,
-        steps: 0,
-        step_limit,
-        returned: None,
-        shared: Vec::new(),
-    };
+    let mut memory = Vec::new();
     let mut params = Vec::with_capacity(args.len());
     for arg in args.iter_mut() {
         match arg {
             Arg::Scalar(bits) => params.push(*bits),
             Arg::Buffer(bytes) => {
-                m.buffers.push(std::mem::take(bytes));
-                params.push((m.buffers.len() as u64) << OFFSET_BITS);
+                memory.push(std::mem::take(bytes));
+                params.push((memory.len() as u64) << OFFSET_BITS);
             }
         }
     }
-    let result = m.grid(func, &params);
+    let launched = Launched { module, memory: Mutex::new(memory), shared: Mutex::new(Vec::new()), launch, step_limit };
+    // Barriers need every thread of a block live at once; anything else runs thread after
+    // thread, which is faster and gives one deterministic order.
+    let together = reaches_barrier(module, func, &mut Vec::new());
+    let result = grid(&launched, func, &params, together);
     // Hand the buffers back, also after an error, so the caller can inspect them.
-    let mut buffers = m.buffers.into_iter();
+    let memory = launched.memory.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut buffers = memory.into_iter();
     for arg in args.iter_mut() {
         if let Arg::Buffer(bytes) = arg
             && let Some(b) = buffers.next()
@@ -147,6 +216,44 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
         }
     }
     result
+}
+
+fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: bool) -> Result<(), InterpError> {
+    let [gx, gy, gz] = launched.launch.grid;
+    let [bx, by, bz] = launched.launch.block;
+    let threads: Vec<[u32; 3]> = (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect();
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                let block = [x, y, z];
+                if !together {
+                    for &thread in &threads {
+                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, barrier: None }.call(func, params)?;
+                    }
+                    continue;
+                }
+                let barrier = BlockBarrier::new(threads.len());
+                let failure: Mutex<Option<InterpError>> = Mutex::new(None);
+                std::thread::scope(|scope| {
+                    for &thread in &threads {
+                        let (barrier, failure) = (&barrier, &failure);
+                        scope.spawn(move || {
+                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, barrier: Some(barrier) };
+                            let result = m.call(func, params);
+                            barrier.exit();
+                            if let Err(e) = result {
+                                failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                            }
+                        });
+                    }
+                });
+                if let Some(e) = failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                    return Err(e);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn int_ty(t: &Type) -> Option<IntTy> {
@@ -180,28 +287,7 @@ fn f64_of(bits: u64) -> f64 {
     f64::from_bits(bits)
 }
 
-impl<'m> Machine<'m> {
-    fn grid(&mut self, func: &'m Func, params: &[Bits]) -> Result<(), InterpError> {
-        let [gx, gy, gz] = self.launch.grid;
-        let [bx, by, bz] = self.launch.block;
-        for z in 0..gz {
-            for y in 0..gy {
-                for x in 0..gx {
-                    self.block = [x, y, z];
-                    for tz in 0..bz {
-                        for ty in 0..by {
-                            for tx in 0..bx {
-                                self.thread = [tx, ty, tz];
-                                self.call(func, params)?;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
+impl<'a, 'm> Machine<'a, 'm> {
     fn call(&mut self, func: &'m Func, args: &[Bits]) -> Result<Option<Bits>, InterpError> {
         let mut values: Vec<Bits> = vec![0; func.values.len()];
         for (p, a) in func.params.iter().zip(args) {
@@ -221,7 +307,7 @@ impl<'m> Machine<'m> {
     fn region(&mut self, func: &'m Func, region: &'m Region, values: &mut Vec<Bits>) -> Result<Flow, InterpError> {
         for op in &region.ops {
             self.steps += 1;
-            if self.steps > self.step_limit {
+            if self.steps > self.launched.step_limit {
                 return Err(InterpError::StepLimit);
             }
             if let Some(flow) = self.op(func, op, values)? {
@@ -248,7 +334,8 @@ impl<'m> Machine<'m> {
         let oob = InterpError::OutOfBounds { loc, address, bytes };
         let buffer = (address >> OFFSET_BITS) as usize;
         let offset = address & OFFSET_MASK;
-        let Some(b) = buffer.checked_sub(1).and_then(|k| self.buffers.get(k)) else {
+        let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(b) = buffer.checked_sub(1).and_then(|k| memory.get(k)) else {
             return Err(oob);
         };
         if offset.checked_add(bytes).is_none_or(|end| end > b.len() as u64) {
@@ -261,15 +348,31 @@ impl<'m> Machine<'m> {
         let n = ty.size_of();
         let (b, off) = self.locate(address, n, loc)?;
         let mut raw = [0u8; 8];
-        raw[..n as usize].copy_from_slice(&self.buffers[b][off..off + n as usize]);
+        let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        raw[..n as usize].copy_from_slice(&memory[b][off..off + n as usize]);
         let bits = u64::from_le_bytes(raw);
         Ok(if *ty == Type::Bool { u64::from(bits & 0xff != 0) } else { bits })
+    }
+
+    /// An atomic read-modify-write: one lock around the load and the store, so that the
+    /// threads of a block running at once cannot lose updates. Returns the old value.
+    fn atomic(&mut self, address: u64, ty: &Type, loc: Loc, f: impl Fn(Bits) -> Bits) -> Result<Bits, InterpError> {
+        let n = ty.size_of() as usize;
+        let (b, off) = self.locate(address, n as u64, loc)?;
+        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        let mut raw = [0u8; 8];
+        raw[..n].copy_from_slice(&memory[b][off..off + n]);
+        let old = u64::from_le_bytes(raw);
+        let new = f(old);
+        memory[b][off..off + n].copy_from_slice(&new.to_le_bytes()[..n]);
+        Ok(old)
     }
 
     fn store(&mut self, address: u64, ty: &Type, bits: Bits, loc: Loc) -> Result<(), InterpError> {
         let n = ty.size_of() as usize;
         let (b, off) = self.locate(address, n as u64, loc)?;
-        self.buffers[b][off..off + n].copy_from_slice(&bits.to_le_bytes()[..n]);
+        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        memory[b][off..off + n].copy_from_slice(&bits.to_le_bytes()[..n]);
         Ok(())
     }
 
@@ -297,8 +400,8 @@ impl<'m> Machine<'m> {
                 Some(u64::from(match g {
                     Geometry::ThreadId => self.thread[k],
                     Geometry::BlockId => self.block[k],
-                    Geometry::BlockDim => self.launch.block[k],
-                    Geometry::GridDim => self.launch.grid[k],
+                    Geometry::BlockDim => self.launched.launch.block[k],
+                    Geometry::GridDim => self.launched.launch.grid[k],
                 }))
             }
             OpKind::Binary(b) => {
@@ -421,18 +524,29 @@ impl<'m> Machine<'m> {
             OpKind::SlicePtr => Some(arg(0)),
             // Threads run one after another here, so a barrier cannot be kept: refuse rather
             // than compute something a GPU would not.
-            OpKind::Barrier => return Err(InterpError::Unsupported("barriers (sync_threads)".into())),
+            OpKind::Barrier => match self.barrier {
+                Some(b) if b.wait() => None,
+                Some(_) => {
+                    return Err(self.panic(
+                        "divergent barrier: some threads of the block left the kernel without reaching sync_threads()".into(),
+                        op.loc,
+                    ));
+                }
+                None => return Err(InterpError::Malformed("a barrier in a kernel run thread by thread".into())),
+            },
             OpKind::Shared => {
                 // One array per block and source site; threads run in order, so the block's
                 // threads share it.
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
                 let key = (op.loc, ty.to_string(), self.block);
-                let index = match self.shared.iter().find(|(k, _)| *k == key) {
+                let mut shared = self.launched.shared.lock().unwrap_or_else(|e| e.into_inner());
+                let index = match shared.iter().find(|(k, _)| *k == key) {
                     Some((_, i)) => *i,
                     None => {
-                        self.buffers.push(vec![0u8; ty.pointee().map_or(0, Type::size_of) as usize]);
-                        let i = self.buffers.len();
-                        self.shared.push((key, i));
+                        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+                        memory.push(vec![0u8; ty.pointee().map_or(0, Type::size_of) as usize]);
+                        let i = memory.len();
+                        shared.push((key, i));
                         i
                     }
                 };
@@ -440,9 +554,9 @@ impl<'m> Machine<'m> {
             }
             OpKind::Atomic(a) => {
                 let ty = self.ty(func, op.operands[1])?;
-                let old = self.load(arg(0), &ty, op.loc)?;
                 let v = arg(1);
-                let new = match (a, &ty) {
+                let a = *a;
+                Some(self.atomic(arg(0), &ty, op.loc, |old| match (a, &ty) {
                     (crate::ir::AtomicOp::Exchange, _) => v,
                     (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => u64::from((f32_of(old) + f32_of(v)).to_bits()),
                     (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => (f64_of(old) + f64_of(v)).to_bits(),
@@ -456,19 +570,14 @@ impl<'m> Machine<'m> {
                             crate::ir::AtomicOp::Or => BinOp::Or,
                             _ => BinOp::Xor,
                         };
-                        eval_binary(b, &ty, &ty, old, v).map_err(|_| InterpError::Malformed("atomic".into()))?
+                        eval_binary(b, &ty, &ty, old, v).unwrap_or(old)
                     }
-                };
-                self.store(arg(0), &ty, new, op.loc)?;
-                Some(old)
+                })?)
             }
             OpKind::AtomicCas => {
                 let ty = self.ty(func, op.operands[1])?;
-                let old = self.load(arg(0), &ty, op.loc)?;
-                if old == arg(1) {
-                    self.store(arg(0), &ty, arg(2), op.loc)?;
-                }
-                Some(old)
+                let (current, new) = (arg(1), arg(2));
+                Some(self.atomic(arg(0), &ty, op.loc, |old| if old == current { new } else { old })?)
             }
             OpKind::SliceLen => {
                 let elem = match self.ty(func, op.operands[0])? {
@@ -476,7 +585,8 @@ impl<'m> Machine<'m> {
                     _ => return Err(InterpError::Malformed("slice_len of a non-slice".into())),
                 };
                 let buffer = (arg(0) >> OFFSET_BITS) as usize;
-                let bytes = buffer.checked_sub(1).and_then(|k| self.buffers.get(k)).map_or(0, Vec::len) as u64;
+                let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+                let bytes = buffer.checked_sub(1).and_then(|k| memory.get(k)).map_or(0, Vec::len) as u64;
                 Some(bytes / elem)
             }
             OpKind::Math(f) => {
@@ -492,6 +602,7 @@ impl<'m> Machine<'m> {
             }
             OpKind::Call { callee } => {
                 let f = self
+                    .launched
                     .module
                     .funcs
                     .iter()

@@ -111,3 +111,42 @@ fn rejects_an_out_of_range_literal() {
     f.values[3] = Type::Int(IntTy::U8);
     insta::assert_snapshot!(first_error(&m));
 }
+
+/// The interpreter runs a block's threads at once when the kernel waits at barriers, and a
+/// barrier that some threads leave the kernel without reaching is a panic, not a hang.
+#[test]
+fn the_interpreter_keeps_barriers_and_reports_divergence() {
+    let text = "rk.func @k(out %0: *mut [u32; 4]) kernel {
+  %1 = rk.thread_id x : u32
+  %2 = rk.cast %1 : u32 to usize
+  %3 = rk.shared : *mut [u32; 4]
+  %4 = rk.elem_ptr %3, %2 : *mut [u32; 4] to *mut u32
+  rk.store %1, %4 : *mut u32
+  rk.barrier
+  %5 = rk.const 3 : usize
+  %6 = rk.sub %5, %2 : usize
+  %7 = rk.elem_ptr %3, %6 : *mut [u32; 4] to *mut u32
+  %8 = rk.load %7 : *mut u32
+  %9 = rk.elem_ptr %0, %2 : *mut [u32; 4] to *mut u32
+  rk.store %8, %9 : *mut u32
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    let launch = interp::Launch { grid: [1, 1, 1], block: [4, 1, 1] };
+    let mut args = [interp::Arg::Buffer(vec![0; 16])];
+    interp::run(&m, "k", launch, &mut args).unwrap();
+    let interp::Arg::Buffer(out) = &args[0] else { unreachable!() };
+    // Each thread reads what the mirror thread wrote before the barrier.
+    assert_eq!(out.as_slice(), [3, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+
+    let divergent = text.replace("  rk.barrier\n", "  %10 = rk.const 0 : u32\n  %11 = rk.cmp eq %1, %10 : u32\n  rk.if %11 {\n    rk.return\n  } else {\n  }\n  rk.barrier\n");
+    let m = parse_module(&divergent).unwrap_or_else(|e| panic!("{e}\n{divergent}"));
+    verify(&m).unwrap();
+    let mut args = [interp::Arg::Buffer(vec![0; 16])];
+    match interp::run(&m, "k", launch, &mut args) {
+        Err(interp::InterpError::Panic { message, .. }) => assert!(message.contains("divergent barrier"), "{message}"),
+        other => panic!("expected a divergent barrier, got {other:?}"),
+    }
+}
