@@ -1,7 +1,7 @@
 //! Issue 8's checks on the CPU simulator configured as two devices (`OFFLOAD_SIM_DEVICES=2`),
 //! in a test binary of its own so that the environment is set before the runtime starts.
 
-use offload_binary::{Access, Image, ImageKind, KernelInfo, OffloadKind, ParamInfo, ParamKind};
+use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
 
 #[test]
 fn two_simulated_devices() {
@@ -23,17 +23,7 @@ fn two_simulated_devices() {
         panic_sites: vec![],
             barriers: false,
     };
-    let image = Image {
-        image_kind: ImageKind::Ptx,
-        offload_kind: OffloadKind::Cuda,
-        flags: 0,
-        strings: vec![
-            ("triple".into(), "nvptx64-nvidia-cuda".into()),
-            ("arch".into(), "sm_90".into()),
-            (offload_binary::KERNELS_KEY.into(), offload_binary::metadata::encode(&[saxpy])),
-        ],
-        bytes: b"// the simulator runs the rustc-compiled body".to_vec(),
-    };
+    let image = offload_binary::metadata::metadata_only_image(std::slice::from_ref(&saxpy));
     rkc_offload::register_fatbin(offload_binary::write(&[image])).unwrap();
     let report = rkc_testsuite::multi_device::run_checks().unwrap_or_else(|e| panic!("{e}"));
     println!("{report}");

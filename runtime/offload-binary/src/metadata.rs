@@ -196,6 +196,22 @@ fn unescape(s: &str) -> String {
     out
 }
 
+/// A fat-binary image that carries only kernel metadata (no device code): what the CPU
+/// simulator needs to launch kernels compiled by rustc, for tests that do not run rkc.
+pub fn metadata_only_image(kernels: &[KernelInfo]) -> crate::Image {
+    crate::Image {
+        image_kind: crate::ImageKind::None,
+        offload_kind: crate::OffloadKind::None,
+        flags: 0,
+        strings: vec![
+            ("triple".into(), "nvptx64-nvidia-cuda".into()),
+            ("arch".into(), "metadata".into()),
+            (crate::KERNELS_KEY.into(), encode(kernels)),
+        ],
+        bytes: Vec::new(),
+    }
+}
+
 /// Decodes the text written by [`encode`]; any malformed line is an error naming the line.
 pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
     let bad = |line: usize, reason: String| FormatError::BadMetadata { line, reason };

@@ -5,7 +5,7 @@
 //! The fat binaries here carry kernel metadata as rkc writes it, and placeholder image bytes:
 //! the simulator runs the rustc-compiled bodies, so no device code is needed.
 
-use offload_binary::{Access, Image, ImageKind, KernelInfo, OffloadKind, ParamInfo, ParamKind};
+use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
 use rkc_offload::prelude::*;
 use rkc_offload::OffloadError;
 use std::sync::Once;
@@ -111,17 +111,7 @@ fn register() {
             info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
             KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
         ];
-        let image = Image {
-            image_kind: ImageKind::Ptx,
-            offload_kind: OffloadKind::Cuda,
-            flags: 0,
-            strings: vec![
-                ("triple".into(), "nvptx64-nvidia-cuda".into()),
-                ("arch".into(), "sm_90".into()),
-                (offload_binary::KERNELS_KEY.into(), offload_binary::metadata::encode(&kernels)),
-            ],
-            bytes: b"// placeholder".to_vec(),
-        };
+        let image = offload_binary::metadata::metadata_only_image(&kernels);
         rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
     });
 }

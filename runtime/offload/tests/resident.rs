@@ -1,7 +1,7 @@
 //! Resident data on the CPU simulator, in a test binary of its own with one sequential test,
 //! so that the process-wide transfer counters measure exactly these launches.
 
-use offload_binary::{Access, Image, ImageKind, KernelInfo, OffloadKind, ParamInfo, ParamKind};
+use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
 use rkc_offload::prelude::*;
 
 /// Adds one to every element, so that repeated launches show where the data was.
@@ -47,17 +47,7 @@ fn register() {
             barriers: false,
         },
     ];
-    let image = Image {
-        image_kind: ImageKind::Ptx,
-        offload_kind: OffloadKind::Cuda,
-        flags: 0,
-        strings: vec![
-            ("triple".into(), "nvptx64-nvidia-cuda".into()),
-            ("arch".into(), "sm_90".into()),
-            (offload_binary::KERNELS_KEY.into(), offload_binary::metadata::encode(&kernels)),
-        ],
-        bytes: b"// placeholder".to_vec(),
-    };
+    let image = offload_binary::metadata::metadata_only_image(&kernels);
     rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
 }
 
