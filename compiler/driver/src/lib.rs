@@ -41,6 +41,8 @@ pub struct Options {
     pub cubin: Cubin,
     /// The kernel file's name as the user gave it, for panic locations.
     pub source_name: String,
+    /// `-C fast-math`: approximate float functions and relaxed float semantics.
+    pub fast_math: bool,
     /// Also make AMDGCN assembly (`--emit=amdgcn`). The fat binary needs only the code
     /// object, and each serialisation runs LLVM's whole code generation again.
     pub amd_assembly: bool,
@@ -55,6 +57,7 @@ impl Default for Options {
             cubin: Cubin::WhenAvailable,
             source_name: "kernels.rs".into(),
             amd_assembly: false,
+            fast_math: false,
         }
     }
 }
@@ -175,6 +178,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         &verified,
         &LowerOptions {
             bounds_checks: options.bounds_checks,
+            fast_math: options.fast_math,
         },
     );
     let mlir = mlir::Mlir::new();
@@ -224,7 +228,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         };
         let t = Instant::now();
         let mut module = mlir.parse(&gpu, "lower").map_err(mlir_error)?;
-        mlir.run(&mut module, &target.lowering_pipeline(options.opt_level), target.dialect())
+        mlir.run(&mut module, &target.lowering_pipeline(options.opt_level, options.fast_math), target.dialect())
             .map_err(mlir_error)?;
         let lowered = mlir::Mlir::print(&module);
         timed(&format!("{} {}", target.dialect(), target.arch()), t);

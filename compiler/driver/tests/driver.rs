@@ -314,3 +314,17 @@ fn inspector_output_for_the_example() {
     insta::assert_snapshot!("inspect.slice.txt", offload_binary::inspect::text(&images));
     insta::assert_snapshot!("inspect.slice.json", offload_binary::inspect::json(&images));
 }
+
+/// Rust's float semantics by default (sqrt.rn, no approximate functions); `-C fast-math`
+/// opts into the approximate instructions.
+#[test]
+fn fast_math_is_opt_in() {
+    let file = repo().join("testsuite/kernels/math.rs");
+    let precise = compile_file(&file, &options("sm_90"));
+    let mut opts = options("sm_90");
+    opts.fast_math = true;
+    let fast = compile_file(&file, &opts);
+    let (p, f) = (String::from_utf8_lossy(&precise.targets[0].assembly), String::from_utf8_lossy(&fast.targets[0].assembly));
+    assert!(p.contains("sqrt.rn.f32") && !p.contains("sqrt.approx"), "precise PTX");
+    assert!(f.contains("sqrt.approx") && !f.contains("sqrt.rn.f32"), "fast PTX");
+}

@@ -141,6 +141,11 @@ impl<'f> FuncEmitter<'f> {
         self.globals
     }
 
+    /// The fast-math attribute of float ops under `-C fast-math`, else nothing.
+    fn fast(&self) -> &'static str {
+        if self.options.fast_math { " fastmath<fast>" } else { "" }
+    }
+
     fn slot_type(&self, slot: ValueId) -> String {
         mlir_type(self.rk_ty(slot))
     }
@@ -219,7 +224,7 @@ impl<'f> FuncEmitter<'f> {
                 let ty = self.rk_ty(op.operands[0]);
                 let t = mlir_type(ty);
                 if ty.is_float() {
-                    self.line(format!("{res} = arith.negf {} : {t}", arg(0)));
+                    self.line(format!("{res} = arith.negf {}{} : {t}", arg(0), self.fast()));
                 } else {
                     let zero = self.temp();
                     self.line(format!("{zero} = arith.constant 0 : {t}"));
@@ -383,9 +388,10 @@ impl<'f> FuncEmitter<'f> {
         let ty = self.rk_ty(op.operands[0]);
         let t = mlir_type(ty);
         let rt = self.ty(op.results[0]);
+        let flags = if self.options.fast_math && ty.is_float() { " {fastmathFlags = #llvm.fastmath<fast>}" } else { "" };
         let intrinsic = |me: &mut Self, name: &str, args: &[String], arg_tys: &[String]| {
             me.line(format!(
-                "{res} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}) : ({}) -> {t}",
+                "{res} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}){flags} : ({}) -> {t}",
                 args.join(", "),
                 arg_tys.join(", ")
             ));
@@ -421,14 +427,14 @@ impl<'f> FuncEmitter<'f> {
                     Tan => "tan",
                     _ => "tanh",
                 };
-                self.line(format!("{res} = math.{name} {} : {t}", args[0]));
+                self.line(format!("{res} = math.{name} {}{} : {t}", args[0], self.fast()));
             }
             Powf | Atan2 | Hypot => {
                 let name = match f {
                     Powf => "powf",
                     _ => "atan2",
                 };
-                self.line(format!("{res} = math.{name} {}, {} : {t}", args[0], args[1]));
+                self.line(format!("{res} = math.{name} {}, {}{} : {t}", args[0], args[1], self.fast()));
             }
             Min | Max => {
                 let name = match (f, signed) {
@@ -592,7 +598,7 @@ impl<'f> FuncEmitter<'f> {
                 BinOp::Div => "divf",
                 _ => "remf",
             };
-            self.line(format!("{res} = arith.{name} {l}, {r} : {t}"));
+            self.line(format!("{res} = arith.{name} {l}, {r}{} : {t}", self.fast()));
             return;
         }
         let signed = matches!(ty, Type::Int(i) if i.is_signed());

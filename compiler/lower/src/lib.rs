@@ -22,11 +22,14 @@ use rkc_rk::Verified;
 pub struct LowerOptions {
     /// Emit `rk.bounds_check` as a check and a device panic (`true`), or drop it (`false`).
     pub bounds_checks: bool,
+    /// `-C fast-math`: float ops may be reassociated, contracted and approximated (`sqrt` and
+    /// division approximate, no NaN/infinity guarantees). Off by default: Rust's semantics.
+    pub fast_math: bool,
 }
 
 impl Default for LowerOptions {
     fn default() -> Self {
-        LowerOptions { bounds_checks: true }
+        LowerOptions { bounds_checks: true, fast_math: false }
     }
 }
 

@@ -28,7 +28,9 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn triple(&self) -> &'static str;
     /// The MLIR passes from the gpu dialect to the target's LLVM dialect (nvvm or rocdl),
     /// as a pipeline string that runs on the top-level module.
-    fn lowering_pipeline(&self, opt_level: u8) -> String;
+    /// With `fast_math`, the device libraries' fast paths too (approximate functions, flushed
+    /// denormals), for `-C fast-math`.
+    fn lowering_pipeline(&self, opt_level: u8, fast_math: bool) -> String;
     /// The `gpu-module-to-binary` pass that serialises the lowered module.
     fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String;
     /// The name of the lowered stage for `--emit` (`nvvm`, `rocdl`).
@@ -70,9 +72,10 @@ impl Target for Nvvm {
     fn triple(&self) -> &'static str {
         "nvptx64-nvidia-cuda"
     }
-    fn lowering_pipeline(&self, opt_level: u8) -> String {
+    fn lowering_pipeline(&self, opt_level: u8, fast_math: bool) -> String {
+        let fast = if fast_math { " ftz=true fast=true" } else { "" };
         format!(
-            "builtin.module(nvvm-attach-target{{chip={} O={opt_level}}},gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts))",
+            "builtin.module(nvvm-attach-target{{chip={} O={opt_level}{fast}}},gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts))",
             self.chip
         )
     }
@@ -97,12 +100,13 @@ impl Target for Rocdl {
     fn triple(&self) -> &'static str {
         "amdgcn-amd-amdhsa"
     }
-    fn lowering_pipeline(&self, opt_level: u8) -> String {
+    fn lowering_pipeline(&self, opt_level: u8, fast_math: bool) -> String {
+        let fast = if fast_math { " fast=true daz=true unsafe-math=true" } else { "" };
         format!(
             // convert-math-to-rocdl turns the math ops into ocml calls first: left to
             // convert-gpu-to-rocdl, math.tanh reaches the AMDGPU back end as an intrinsic it
             // has no lowering for, and LLVM aborts.
-            "builtin.module(rocdl-attach-target{{chip={chip} O={opt_level}}},convert-math-to-rocdl{{chipset={chip}}},gpu.module(convert-gpu-to-rocdl,reconcile-unrealized-casts))",
+            "builtin.module(rocdl-attach-target{{chip={chip} O={opt_level}{fast}}},convert-math-to-rocdl{{chipset={chip}}},gpu.module(convert-gpu-to-rocdl,reconcile-unrealized-casts))",
             chip = self.chip
         )
     }

@@ -17,8 +17,9 @@ fn parses_offload_arch_lists() {
 #[test]
 fn pipelines_name_the_chip() {
     let t = parse_offload_arch("sm_80,gfx90a").unwrap();
-    assert!(t[0].lowering_pipeline(3).contains("nvvm-attach-target{chip=sm_80 O=3}"));
-    assert!(t[1].lowering_pipeline(2).contains("rocdl-attach-target{chip=gfx90a O=2}"));
+    assert!(t[0].lowering_pipeline(3, false).contains("nvvm-attach-target{chip=sm_80 O=3}"));
+    assert!(t[1].lowering_pipeline(2, false).contains("rocdl-attach-target{chip=gfx90a O=2}"));
+    assert!(t[0].lowering_pipeline(3, true).contains("ftz=true fast=true"));
     assert_eq!(
         t[0].serialize_pipeline(ImageFormat::Assembly, None),
         "builtin.module(gpu-module-to-binary{format=isa})"

@@ -35,7 +35,9 @@ struct Cli {
     #[arg(short = 'O', default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=3))]
     opt_level: u8,
 
-    /// Code-generation switches: `checks=on|off` (bounds checks, default on).
+    /// Code-generation switches: `checks=on|off` (bounds checks, default on), `fast-math`
+    /// (approximate float functions and relaxed float semantics; off by default, which keeps
+    /// Rust's: correctly rounded sqrt and division, no flush-to-zero).
     #[arg(short = 'C', value_name = "OPTION=VALUE")]
     codegen: Vec<String>,
 
@@ -189,13 +191,16 @@ fn options(cli: &Cli) -> Result<Options, String> {
     let targets = rkc_driver::parse_offload_arch(&cli.offload_arch)
         .map_err(|e| error_line(&format!("--offload-arch: {e}")))?;
     let mut bounds_checks = true;
+    let mut fast_math = false;
     for c in &cli.codegen {
         match c.as_str() {
             "checks=on" => bounds_checks = true,
             "checks=off" => bounds_checks = false,
+            "fast-math" | "fast-math=on" => fast_math = true,
+            "fast-math=off" => fast_math = false,
             other => {
                 return Err(error_line(&format!(
-                    "unknown codegen option `-C {other}`; known: checks=on, checks=off"
+                    "unknown codegen option `-C {other}`; known: checks=on, checks=off, fast-math"
                 )));
             }
         }
@@ -207,6 +212,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
         cubin: if cli.no_cubin { Cubin::Off } else { Cubin::WhenAvailable },
         source_name: String::new(),
         amd_assembly: cli.emit.contains(&Stage::Amdgcn),
+        fast_math,
     })
 }
 
