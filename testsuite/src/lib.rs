@@ -11,6 +11,8 @@ pub mod arithmetic;
 pub mod canonical;
 #[path = "../kernels/device_functions.rs"]
 pub mod device_functions;
+#[path = "../kernels/grid2d.rs"]
+pub mod grid2d;
 #[path = "../kernels/loops.rs"]
 pub mod loops;
 #[path = "../kernels/matching.rs"]
@@ -96,6 +98,7 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             simulate: sim!(shared::histogram),
         },
+        Case { file: "grid2d.rs", kernel: "stencil", grid: [4, 2, 1], block: [8, 16, 1], inputs: None, gpu_ulps: 0, simulate: sim!(grid2d::stencil) },
         Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(loops::loops) },
         Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(matching::classify) },
         Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(device_functions::device_functions) },

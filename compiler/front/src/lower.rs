@@ -1358,6 +1358,30 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         if let Some(r) = self.sync_builtin(c, p, &name, span) {
             return r;
         }
+        if let Some(dim) = name.strip_prefix("global_idx_").and_then(|d| match d {
+            "x" => Some(Dim::X),
+            "y" => Some(Dim::Y),
+            "z" => Some(Dim::Z),
+            _ => None,
+        }) && self.prog.function(&name).is_none()
+        {
+            // block_idx * block_dim + thread_idx, in usize so that large grids do not wrap.
+            if !c.args.is_empty() {
+                return Err(self.error(
+                    Diagnostic::new(RK_ARGUMENT_COUNT, format!("`{name}` takes no arguments")).at(span_of(&c.args), "remove these arguments"),
+                ));
+            }
+            self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+            let part = |me: &mut Self, g: Geometry| {
+                let v = me.emit1(OpKind::Geometry(g, dim), &[], Type::U32, span);
+                me.emit1(OpKind::Cast, &[id(&v)], Type::USIZE, span)
+            };
+            let b = part(self, Geometry::BlockId);
+            let d = part(self, Geometry::BlockDim);
+            let t = part(self, Geometry::ThreadId);
+            let bd = self.bin(BinOp::Mul, &b, &d, span);
+            return Ok(self.bin(BinOp::Add, &bd, &t, span));
+        }
         if let Some((geometry, dim)) = geometry_builtin(&name) {
             if !c.args.is_empty() {
                 return Err(self.error(

@@ -66,6 +66,29 @@ geometry! {
     grid_dim_z, grid_dim, 2, "Workgroups in the grid, z (CUDA's gridDim.z).";
 }
 
+macro_rules! global_index {
+    ($($name:ident, $k:expr;)*) => {$(
+        /// The thread's index in the whole grid in this dimension, as a `usize`:
+        /// `block_idx * block_dim + thread_idx`.
+        ///
+        /// # Safety
+        ///
+        /// Only meaningful inside a kernel; called elsewhere it panics.
+        #[track_caller]
+        #[inline]
+        pub unsafe fn $name() -> usize {
+            let p = position(stringify!($name));
+            p.block_idx[$k] as usize * p.block_dim[$k] as usize + p.thread_idx[$k] as usize
+        }
+    )*};
+}
+
+global_index! {
+    global_idx_x, 0;
+    global_idx_y, 1;
+    global_idx_z, 2;
+}
+
 /// The state the threads of one simulated block share: their barrier and shared arrays.
 pub(crate) struct BlockState {
     barrier: std::sync::Mutex<BarrierState>,
