@@ -42,6 +42,11 @@
 //! simulator. With no GPU, `OFFLOAD_SIM_DEVICES=n` makes the simulator count as `n` devices,
 //! so that code for several devices runs anywhere.
 
+/// The user guide (docs/guide.md), kept here so that every code block in it is compiled and
+/// run by the test suite.
+#[doc = include_str!("../../../docs/guide.md")]
+pub mod guide {}
+
 mod args;
 mod builtins;
 mod cuda;
