@@ -324,18 +324,13 @@ impl Cuda {
         // storage does not line up with the mappings).
         let mut device_of: Vec<u64> = vec![0; mappings.len()];
         for (k, m) in mappings.iter().enumerate() {
-            match *m {
-                ArgMapping::Value { bytes, .. } => storage.push(u64::from_le_bytes(bytes)),
-                ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
-                    let (home, address) = crate::resident::lookup(host, len).unwrap_or((crate::resident::Home::Cuda(ordinal), 0));
-                    if home != crate::resident::Home::Cuda(ordinal) {
-                        return Err(OffloadError::ResidentElsewhere {
-                            kernel: name.into(),
-                            param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
-                            resident: home.to_string(),
-                            launch: format!("device {ordinal}"),
-                        });
-                    }
+            let copy = match *m {
+                ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(host, len, crate::resident::Home::Cuda(ordinal), found, k)?,
+                ArgMapping::Value { .. } => None,
+            };
+            match (*m, copy) {
+                (ArgMapping::Value { bytes, .. }, _) => storage.push(u64::from_le_bytes(bytes)),
+                (ArgMapping::Buffer { len, .. }, Some(address)) => {
                     resident[k] = true;
                     info_copy(found, k, "resident on the device, not copied", len, std::time::Instant::now());
                     storage.push(address);
@@ -344,7 +339,7 @@ impl Cuda {
                         storage.push(len as u64 / elem_size.max(1));
                     }
                 }
-                ArgMapping::Buffer { host, len, .. } => {
+                (ArgMapping::Buffer { host, len, .. }, None) => {
                     let dptr = buffers.alloc(len)?;
                     let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
                     if copy_in && len > 0 {

@@ -46,12 +46,28 @@ fn table() -> std::sync::MutexGuard<'static, Vec<Entry>> {
 
 /// The resident copy holding `[host, host + len)`, if any: its home and the device address of
 /// `host`.
-pub(crate) fn lookup(host: *const u8, len: usize) -> Option<(Home, u64)> {
+fn lookup(host: *const u8, len: usize) -> Option<(Home, u64)> {
     let host = host as usize;
     table()
         .iter()
         .find(|e| host >= e.host && host + len <= e.host + e.len)
         .map(|e| (e.home, e.device + (host - e.host) as u64))
+}
+
+/// For a launch on `here`: the device address of the resident copy holding an argument's
+/// `[host, host + len)`, `None` when it is not resident, or the error when it is resident on
+/// another device. One lookup per argument.
+pub(crate) fn device_copy(host: *const u8, len: usize, here: Home, found: &crate::registry::Found, k: usize) -> Result<Option<u64>, OffloadError> {
+    match lookup(host, len) {
+        None => Ok(None),
+        Some((home, address)) if home == here => Ok(Some(address)),
+        Some((home, _)) => Err(OffloadError::ResidentElsewhere {
+            kernel: found.info.name.clone(),
+            param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
+            resident: home.to_string(),
+            launch: here.to_string(),
+        }),
+    }
 }
 
 /// Makes (or shares) the resident copy of `len` bytes at `host` on `device` (the default

@@ -50,27 +50,21 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
     let mut addresses = Vec::with_capacity(mappings.len());
     for (k, m) in mappings.iter().enumerate() {
-        match *m {
-            ArgMapping::Value { .. } => {
+        let copy = match *m {
+            ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(host, len, crate::resident::Home::Simulator(device), found, k)?,
+            ArgMapping::Value { .. } => None,
+        };
+        match (*m, copy) {
+            (ArgMapping::Value { .. }, _) => {
                 buffers.push(Vec::new());
                 addresses.push(0);
             }
-            ArgMapping::Buffer { host, len, .. } if crate::resident::lookup(host, len).is_some() => {
-                let here = crate::resident::Home::Simulator(device);
-                let (home, address) = crate::resident::lookup(host, len).unwrap_or((here, 0));
-                if home != here {
-                    return Err(OffloadError::ResidentElsewhere {
-                        kernel: name.into(),
-                        param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
-                        resident: home.to_string(),
-                        launch: here.to_string(),
-                    });
-                }
+            (ArgMapping::Buffer { len, .. }, Some(address)) => {
                 crate::cuda::info_copy(found, k, "resident, not copied", len, std::time::Instant::now());
                 buffers.push(Vec::new());
                 addresses.push(address);
             }
-            ArgMapping::Buffer { host, len, .. } => {
+            (ArgMapping::Buffer { host, len, .. }, None) => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
                 let t = std::time::Instant::now();
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
