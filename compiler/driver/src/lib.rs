@@ -180,7 +180,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             bounds_checks: options.bounds_checks,
             fast_math: options.fast_math,
         },
-    );
+    )
+    .map_err(|e| internal("lowering", e.to_string()))?;
     let mlir = mlir::Mlir::new();
     let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
     let gpu = mlir::Mlir::print(&gpu_module);

@@ -33,9 +33,40 @@ impl Default for LowerOptions {
     }
 }
 
+/// Why a verified module cannot be lowered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    pub message: String,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LowerError {}
+
 /// Lowers a verified rk module to the textual MLIR of a `gpu.module` of kernels.
-pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> String {
-    emit::module(module.module(), options)
+///
+/// Kernels must be call-free: device functions are inlined first
+/// (`rkc_rk::passes::inline_calls`), since GPU kernels here have no call stack. A kernel that
+/// still calls is refused, never lowered without its call.
+pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, LowerError> {
+    fn first_call(region: &rkc_rk::Region) -> Option<&str> {
+        region.ops.iter().find_map(|op| match &op.kind {
+            rkc_rk::OpKind::Call { callee } => Some(callee.as_str()),
+            _ => op.regions.iter().find_map(first_call),
+        })
+    }
+    for k in module.module().kernels() {
+        if let Some(callee) = first_call(&k.body) {
+            return Err(LowerError {
+                message: format!("the kernel @{} still calls @{callee}: inline device functions before lowering", k.name),
+            });
+        }
+    }
+    Ok(emit::module(module.module(), options))
 }
 
 #[cfg(test)]

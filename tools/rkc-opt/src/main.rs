@@ -64,7 +64,8 @@ fn run(cli: &Cli) -> Result<String, String> {
     let verified = rkc_rk::verify(&module).map_err(|e| e.to_string())?;
     Ok(match cli.emit.as_str() {
         "rk" => rkc_rk::print_module(&module),
-        "gpu" => rkc_lower::lower(&verified, &rkc_lower::LowerOptions::default()),
+        "gpu" => rkc_lower::lower(&verified, &rkc_lower::LowerOptions::default())
+            .map_err(|e| format!("{e} (add --passes=inline)"))?,
         "access" => {
             let mut out = String::new();
             for f in module.kernels() {
