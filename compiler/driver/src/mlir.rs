@@ -7,7 +7,7 @@ use melior::{
     dialect::DialectRegistry,
     ir::{
         Module,
-        attribute::{ArrayAttribute, AttributeLike, StringAttribute},
+        attribute::{ArrayAttribute, AttributeLike},
         operation::{OperationLike, OperationPrintingFlags},
         BlockLike,
     },
@@ -176,13 +176,6 @@ impl Mlir {
             op = o.next_in_block();
         }
         out
-    }
-
-    /// The symbol name of a module's first `gpu.module` or `gpu.binary`, for messages.
-    pub fn first_symbol(module: &Module<'_>) -> Option<String> {
-        let op = module.body().first_operation()?;
-        let attr = op.attribute("sym_name").ok()?;
-        Some(StringAttribute::try_from(attr).ok()?.value().to_string())
     }
 }
 

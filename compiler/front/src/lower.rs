@@ -1544,7 +1544,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     /// A call of a function of the file: arguments checked against its parameters, generic
     /// parameters inferred from the arguments (or given with `::<>`), the instance queued.
     fn device_call(&mut self, item: &'s syn::ItemFn, c: &syn::ExprCall, p: &syn::ExprPath, name: &str, span: Span) -> Lowered<Val> {
-        if is_kernel_item(item) {
+        if crate::program::is_kernel(item) {
             return Err(self.error(
                 Diagnostic::new(RK_CALL_KERNEL, format!("the kernel `{name}` cannot be called from a kernel"))
                     .at(span_of(&c.func), "kernels are launched with `offload!`, not called")
@@ -2512,10 +2512,6 @@ fn pattern_binding(p: &syn::Pat) -> Option<String> {
         syn::Pat::Paren(p) => pattern_binding(&p.pat),
         _ => None,
     }
-}
-
-fn is_kernel_item(f: &syn::ItemFn) -> bool {
-    f.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel"))
 }
 
 fn generic_names(generics: &[&syn::GenericParam]) -> Vec<String> {

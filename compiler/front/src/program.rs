@@ -41,7 +41,8 @@ pub struct Program<'s> {
     pub const_depth: u32,
 }
 
-fn is_kernel(f: &syn::ItemFn) -> bool {
+/// Whether a function carries `#[offload_kernel]` (under any path, e.g. `offload::offload_kernel`).
+pub(crate) fn is_kernel(f: &syn::ItemFn) -> bool {
     f.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel"))
 }
 
