@@ -28,6 +28,8 @@ pub mod saxpy;
 pub mod shared;
 #[path = "../kernels/slices.rs"]
 pub mod slices;
+#[path = "../kernels/warp.rs"]
+pub mod warp;
 
 use rkc_offload::{LaunchConfig, OffloadError};
 use rkc_rk::interp::{self, Arg, InterpError, Launch};
@@ -56,6 +58,8 @@ pub struct Case {
     /// functions with their own, documented errors. The interpreter and rustc share the host's
     /// library and must always agree exactly.
     pub gpu_ulps: u32,
+    /// Bytes of dynamic shared memory (`dyn_cache`).
+    pub dyn_cache: u32,
     pub simulate: fn(&LaunchConfig, &[u64]) -> Result<(), OffloadError>,
 }
 
@@ -69,7 +73,7 @@ macro_rules! sim {
 pub fn cases() -> Vec<Case> {
     let f32b = |x: f32| u64::from(x.to_bits());
     vec![
-        Case { file: "canonical.rs", kernel: "kernel", grid: [256, 1, 1], block: [1, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(canonical::kernel) },
+        Case { file: "canonical.rs", kernel: "kernel", grid: [256, 1, 1], block: [1, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(canonical::kernel) },
         Case {
             file: "saxpy.rs",
             kernel: "saxpy",
@@ -77,6 +81,7 @@ pub fn cases() -> Vec<Case> {
             block: [64, 1, 1],
             inputs: Some(vec![Input::Scalar(250), Input::Scalar(f32b(2.5)), Input::Random(256), Input::Random(256)]),
             gpu_ulps: 0,
+            dyn_cache: 0,
             simulate: sim!(saxpy::saxpy),
         },
         Case {
@@ -86,9 +91,10 @@ pub fn cases() -> Vec<Case> {
             block: [64, 1, 1],
             inputs: Some(vec![Input::Scalar(f32b(-1.5)), Input::Random(100), Input::Random(120), Input::Random(4)]),
             gpu_ulps: 0,
+            dyn_cache: 0,
             simulate: sim!(slices::slices),
         },
-        Case { file: "shared.rs", kernel: "block_sum", grid: [4, 1, 1], block: [256, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(shared::block_sum) },
+        Case { file: "shared.rs", kernel: "block_sum", grid: [4, 1, 1], block: [256, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(shared::block_sum) },
         Case {
             file: "shared.rs",
             kernel: "histogram",
@@ -96,21 +102,35 @@ pub fn cases() -> Vec<Case> {
             block: [256, 1, 1],
             inputs: Some(vec![Input::Random(1024), Input::Zeros(16), Input::Random(2), Input::Random(1), Input::Zeros(2)]),
             gpu_ulps: 0,
+            dyn_cache: 0,
             simulate: sim!(shared::histogram),
         },
-        Case { file: "grid2d.rs", kernel: "stencil", grid: [4, 2, 1], block: [8, 16, 1], inputs: None, gpu_ulps: 0, simulate: sim!(grid2d::stencil) },
-        Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(loops::loops) },
-        Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(matching::classify) },
-        Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(device_functions::device_functions) },
-        Case { file: "arithmetic.rs", kernel: "arithmetic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(arithmetic::arithmetic) },
-        Case { file: "math.rs", kernel: "exact_math", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(math::exact_math) },
-        Case { file: "math.rs", kernel: "integer_methods", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(math::integer_methods) },
+        Case { file: "grid2d.rs", kernel: "stencil", grid: [4, 2, 1], block: [8, 16, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(grid2d::stencil) },
+        Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(loops::loops) },
+        Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(matching::classify) },
+        Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(device_functions::device_functions) },
+        Case { file: "arithmetic.rs", kernel: "arithmetic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arithmetic::arithmetic) },
+        Case { file: "math.rs", kernel: "exact_math", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::exact_math) },
+        Case { file: "math.rs", kernel: "integer_methods", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::integer_methods) },
         // Eleven libdevice functions summed: each within 2 ulp on the GPU, the sum within a
         // few more after rounding; measured on the H200 (see gpu-results/).
-        Case { file: "math.rs", kernel: "transcendental", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 64, simulate: sim!(math::transcendental) },
-        Case { file: "panics.rs", kernel: "out_of_bounds", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(panics::out_of_bounds) },
-        Case { file: "panics.rs", kernel: "failed_assert", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(panics::failed_assert) },
-        Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, simulate: sim!(math::checked) },
+        Case { file: "math.rs", kernel: "transcendental", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 64, dyn_cache: 0, simulate: sim!(math::transcendental) },
+        Case { file: "panics.rs", kernel: "out_of_bounds", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::out_of_bounds) },
+        Case { file: "panics.rs", kernel: "failed_assert", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::failed_assert) },
+        Case { file: "warp.rs", kernel: "shuffles", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::shuffles) },
+        Case { file: "warp.rs", kernel: "votes", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::votes) },
+        Case { file: "warp.rs", kernel: "reductions", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::reductions) },
+        Case {
+            file: "warp.rs",
+            kernel: "block_reduce",
+            grid: [5, 1, 1],
+            block: [256, 1, 1],
+            inputs: Some(vec![Input::Scalar(1200), Input::Random(1200), Input::Zeros(5)]),
+            gpu_ulps: 0,
+            dyn_cache: 32,
+            simulate: sim!(warp::block_reduce),
+        },
+        Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
     ]
 }
 
@@ -189,7 +209,7 @@ pub enum Outcome {
 
 pub fn run_interpreter(module: &Module, case: &Case, inputs: &[Arg]) -> Outcome {
     let mut args = inputs.to_vec();
-    match interp::run(module, case.kernel, Launch { grid: case.grid, block: case.block }, &mut args) {
+    match interp::run(module, case.kernel, Launch { grid: case.grid, block: case.block, dyn_shared: case.dyn_cache }, &mut args) {
         Ok(()) => Outcome::Buffers(buffers(&args)),
         Err(InterpError::Panic { message, .. }) => Outcome::Panicked(message),
         Err(e) => Outcome::Failed(e.to_string()),
@@ -226,7 +246,7 @@ pub fn run_rustc(case: &Case, inputs: &[Arg], tys: &[Type]) -> Outcome {
             }
         }
     }
-    let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: 0, device: None };
+    let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: case.dyn_cache, device: None };
     let result = (case.simulate)(&config, &raw);
     let mut lens = inputs.iter().filter_map(|a| match a {
         Arg::Buffer(b) => Some(b.len()),

@@ -228,7 +228,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             TargetKind::Nvidia => cuda_toolkit.as_deref(),
         };
         let t = Instant::now();
-        let mut module = mlir.parse(&gpu, "lower").map_err(mlir_error)?;
+        let mut module = mlir.parse(&rkc_lower::specialize(&gpu, target.as_ref()), "lower").map_err(mlir_error)?;
         mlir.run(&mut module, &target.lowering_pipeline(options.opt_level, options.fast_math), target.dialect())
             .map_err(mlir_error)?;
         let lowered = mlir::Mlir::print(&module);

@@ -55,5 +55,9 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
 }
 
 fn has_barrier(region: &rkc_rk::Region) -> bool {
-    region.ops.iter().any(|op| op.kind == rkc_rk::OpKind::Barrier || op.regions.iter().any(has_barrier))
+    region.ops.iter().any(|op| match op.kind {
+        rkc_rk::OpKind::Barrier => true,
+        rkc_rk::OpKind::Warp(w) => w.exchanges(),
+        _ => op.regions.iter().any(has_barrier),
+    })
 }

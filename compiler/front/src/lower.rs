@@ -7,8 +7,8 @@ use crate::program::Program;
 use rkc_rk::math::MathFn;
 use rkc_rk::AtomicOp;
 use rkc_rk::{
-    BinOp, CmpOp, Dim, FloatTy, Func, Geometry, IntTy, Literal, Loc, Op, OpKind, Region, Type,
-    ValueId,
+    BinOp, CmpOp, Dim, FenceScope, FloatTy, Func, Geometry, IntTy, Literal, Loc, Op, OpKind, Region, Type,
+    ValueId, WarpOp,
 };
 use std::collections::HashMap;
 use syn::spanned::Spanned;
@@ -1401,7 +1401,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("cannot find function `{}` for kernels", snippet(self.prog.source, span_of(&p.path))))
                     .at(span_of(&c.func), "not a function of this file, nor a builtin rkc knows")
-                    .note("kernels can call the functions of their own file and the builtins thread_idx_{x,y,z}, block_idx_{x,y,z}, block_dim_{x,y,z}, grid_dim_{x,y,z}"),
+                    .note("kernels can call the functions of their own file and the builtins of `rkc_offload::builtins` (thread_idx_x, sync_threads, atomic_add, warp_shuffle, ...)"),
             ));
         };
         self.device_call(item, c, p, &name, span)
@@ -1484,6 +1484,81 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 let ty = Type::ptr(true, Type::Array { elem: Box::new(elem), len });
                 Ok(self.emit1(OpKind::Shared, &[], ty, span))
+            })()),
+            "thread_fence_block" | "thread_fence" => Some((|| {
+                arity(self, 0)?;
+                self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+                let scope = if name == "thread_fence" { FenceScope::Device } else { FenceScope::Block };
+                self.emit(OpKind::Fence(scope), &[], None, span);
+                Ok(Val::unit())
+            })()),
+            "lane_id" => Some((|| {
+                arity(self, 0)?;
+                self.require_unsafe(span, "call to unsafe function `lane_id`")?;
+                Ok(self.emit1(OpKind::Warp(WarpOp::LaneId), &[], Type::U32, span))
+            })()),
+            // The warp is 32 lanes on every target (see `rkc_simt`), so this is a constant.
+            "warp_size" => Some((|| {
+                arity(self, 0)?;
+                Ok(self.emit1(OpKind::Const(Literal::Int(rkc_rk::WARP_SIZE as u64)), &[], Type::U32, span))
+            })()),
+            "warp_any" | "warp_all" | "warp_ballot" => Some((|| {
+                arity(self, 1)?;
+                let p = self.expr(&c.args[0], Some(&Type::Bool))?;
+                if p.ty != Type::Bool {
+                    return Err(self.mismatch(&Type::Bool, &p.ty, span_of(&c.args[0])));
+                }
+                self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+                let (w, ty) = match name {
+                    "warp_any" => (WarpOp::Any, Type::Bool),
+                    "warp_all" => (WarpOp::All, Type::Bool),
+                    _ => (WarpOp::Ballot, Type::U32),
+                };
+                Ok(self.emit1(OpKind::Warp(w), &[id(&p)], ty, span))
+            })()),
+            "warp_shuffle" | "warp_shuffle_xor" | "warp_shuffle_up" | "warp_shuffle_down" | "warp_reduce_add" | "warp_reduce_min"
+            | "warp_reduce_max" => Some((|| {
+                let w = WarpOp::ALL.into_iter().find(|w| Some(w.name()) == name.strip_prefix("warp_")).unwrap_or(WarpOp::LaneId);
+                let shuffle = matches!(w, WarpOp::Shuffle(_));
+                arity(self, if shuffle { 2 } else { 1 })?;
+                let v = self.expr(&c.args[0], None)?;
+                if !(matches!(v.ty, Type::Int(i) if i.bits() >= 32) || v.ty.is_float()) {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("`{name}` takes a 32- or 64-bit number, not `{}`", v.ty))
+                            .at(span_of(&c.args[0]), "expected `i32`, `u32`, `i64`, `u64`, `f32` or `f64`")
+                            .help("widen smaller integers with `as u32` first"),
+                    ));
+                }
+                let mut operands = vec![id(&v)];
+                if shuffle {
+                    let k = self.expr(&c.args[1], Some(&Type::U32))?;
+                    if k.ty != Type::U32 {
+                        return Err(self.mismatch(&Type::U32, &k.ty, span_of(&c.args[1])));
+                    }
+                    operands.push(id(&k));
+                }
+                self.require_unsafe(span, &format!("call to unsafe function `{name}`"))?;
+                Ok(self.emit1(OpKind::Warp(w), &operands, v.ty.clone(), span))
+            })()),
+            "dynamic_shared" => Some((|| {
+                arity(self, 0)?;
+                self.require_unsafe(span, "call to unsafe function `dynamic_shared`")?;
+                let elem = match p.path.segments.last().map(|s| &s.arguments) {
+                    Some(syn::PathArguments::AngleBracketed(a)) if a.args.len() == 1 => match &a.args[0] {
+                        syn::GenericArgument::Type(t) => self.lower_type(t)?,
+                        other => return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "expected the element type").at(span_of(other), "a type"))),
+                    },
+                    _ => {
+                        return Err(self.error(
+                            Diagnostic::new(RK_UNSUPPORTED_EXPR, "`dynamic_shared` needs its element type")
+                                .at(span, "write `dynamic_shared::<f32>()`"),
+                        ));
+                    }
+                };
+                if !elem.is_scalar() {
+                    return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("dynamic shared memory holds scalars, not `{elem}`")).at(span, "here")));
+                }
+                Ok(self.emit1(OpKind::DynShared, &[], Type::ptr(true, elem), span))
             })()),
             "atomic_compare_exchange" => Some((|| {
                 arity(self, 3)?;

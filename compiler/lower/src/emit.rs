@@ -10,6 +10,10 @@ use rkc_rk::AtomicOp;
 use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
 use std::fmt::Write as _;
 
+mod warp;
+
+pub(crate) use warp::scope_placeholder;
+
 /// Emits the whole module.
 pub fn module(module: &Module, options: &LowerOptions) -> String {
     let mut funcs = String::new();
@@ -312,6 +316,9 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::Math(f) => self.math(*f, op),
             OpKind::Barrier => self.line("gpu.barrier".into()),
+            OpKind::Warp(w) => self.warp(*w, op),
+            OpKind::DynShared => self.dyn_shared(op),
+            OpKind::Fence(scope) => self.fence(*scope),
             OpKind::Shared => {
                 // One workgroup-memory global per source site and type, shared by every
                 // kernel of the module that reaches the site; each block has its own.

@@ -69,5 +69,17 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
     Ok(emit::module(module.module(), options))
 }
 
+/// The gpu-stage text for one target: the fence scopes, which the emitters write as
+/// placeholders because each back end has its own names for them, get the target's names.
+/// Everything else in the gpu-stage text is the same for every target.
+pub fn specialize(gpu_text: &str, target: &dyn Target) -> String {
+    let mut text = gpu_text.to_string();
+    for scope in [rkc_rk::FenceScope::Block, rkc_rk::FenceScope::Device] {
+        let placeholder = format!("syncscope(\"{}\")", emit::scope_placeholder(scope));
+        text = text.replace(&placeholder, &format!("syncscope(\"{}\")", target.fence_scope(scope)));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests;

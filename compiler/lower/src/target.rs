@@ -1,5 +1,6 @@
 //! Everything that differs between NVIDIA and AMD, behind one trait.
 
+use rkc_rk::FenceScope;
 use std::fmt;
 use std::path::Path;
 
@@ -37,6 +38,8 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn dialect(&self) -> &'static str;
     /// The OffloadBinary offload kind's name (`cuda`, `hip`).
     fn offload_kind(&self) -> &'static str;
+    /// The LLVM syncscope of a memory fence's scope (the back ends name them differently).
+    fn fence_scope(&self, scope: FenceScope) -> &'static str;
 }
 
 /// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.
@@ -88,6 +91,12 @@ impl Target for Nvvm {
     fn offload_kind(&self) -> &'static str {
         "cuda"
     }
+    fn fence_scope(&self, scope: FenceScope) -> &'static str {
+        match scope {
+            FenceScope::Block => "block",
+            FenceScope::Device => "device",
+        }
+    }
 }
 
 impl Target for Rocdl {
@@ -118,6 +127,12 @@ impl Target for Rocdl {
     }
     fn offload_kind(&self) -> &'static str {
         "hip"
+    }
+    fn fence_scope(&self, scope: FenceScope) -> &'static str {
+        match scope {
+            FenceScope::Block => "workgroup",
+            FenceScope::Device => "agent",
+        }
     }
 }
 

@@ -11,9 +11,10 @@
 //! thread is live at a barrier (a barrier some threads never reach is a panic, not a hang).
 
 use crate::ir::{BinOp, CmpOp, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId};
+use crate::math::MathFn;
 use crate::types::{FloatTy, IntTy, Type};
 use std::fmt;
-use std::sync::{Condvar, Mutex};
+use std::sync::Mutex;
 
 const OFFSET_BITS: u32 = 40;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
@@ -30,6 +31,8 @@ pub enum Arg {
 pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
+    /// Bytes of dynamic shared memory per block (`offload!`'s `dyn_cache`).
+    pub dyn_shared: u32,
 }
 
 /// Why an interpretation stopped.
@@ -106,56 +109,9 @@ struct Machine<'a, 'm> {
     steps: u64,
     /// The value of the last `rk.return`, on its way to the caller.
     returned: Option<Bits>,
-    /// The block's barrier, when the kernel waits at barriers (its threads then run at once).
-    barrier: Option<&'a BlockBarrier>,
-}
-
-/// The barrier of one block's threads, which also notices a barrier that some threads leave
-/// the kernel without reaching (undefined behaviour on a GPU; an error here).
-struct BlockBarrier {
-    state: Mutex<(usize, usize, usize, u64, bool)>, // threads, arrived, exited, generation, divergent
-    wake: Condvar,
-}
-
-impl BlockBarrier {
-    fn new(threads: usize) -> BlockBarrier {
-        BlockBarrier { state: Mutex::new((threads, 0, 0, 0, false)), wake: Condvar::new() }
-    }
-
-    fn divergent(s: &mut (usize, usize, usize, u64, bool)) -> bool {
-        if s.1 > 0 && s.2 > 0 && s.1 + s.2 == s.0 {
-            s.4 = true;
-        }
-        s.4
-    }
-
-    fn wait(&self) -> bool {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.1 += 1;
-        if Self::divergent(&mut s) {
-            self.wake.notify_all();
-            return false;
-        }
-        if s.1 == s.0 {
-            s.1 = 0;
-            s.3 += 1;
-            self.wake.notify_all();
-            return true;
-        }
-        let generation = s.3;
-        while s.3 == generation && !s.4 {
-            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
-        }
-        !s.4
-    }
-
-    fn exit(&self) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        s.2 += 1;
-        if Self::divergent(&mut s) {
-            self.wake.notify_all();
-        }
-    }
+    /// The block's barrier and warp exchanges, when the kernel uses them (its threads then
+    /// run at once).
+    sync: Option<&'a rkc_simt::BlockSync>,
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
@@ -163,12 +119,14 @@ pub fn run(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg]) -> R
     run_with_limit(module, kernel, launch, args, 1 << 32)
 }
 
-/// Whether `func`, or a function it calls, waits at a barrier.
-fn reaches_barrier<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m str>) -> bool {
+/// Whether `func`, or a function it calls, waits at a barrier or exchanges values in a warp:
+/// the threads of a block must then be live at once.
+pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m str>) -> bool {
     fn walk<'m>(module: &'m Module, region: &'m Region, seen: &mut Vec<&'m str>) -> bool {
         region.ops.iter().any(|op| match &op.kind {
             OpKind::Barrier => true,
-            OpKind::Call { callee } => module.func(callee).is_some_and(|f| reaches_barrier(module, f, seen)),
+            OpKind::Warp(w) if w.exchanges() => true,
+            OpKind::Call { callee } => module.func(callee).is_some_and(|f| synchronises(module, f, seen)),
             _ => op.regions.iter().any(|r| walk(module, r, seen)),
         })
     }
@@ -203,7 +161,7 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
     let launched = Launched { module, memory: Mutex::new(memory), shared: Mutex::new(Vec::new()), launch, step_limit };
     // Barriers need every thread of a block live at once; anything else runs thread after
     // thread, which is faster and gives one deterministic order.
-    let together = reaches_barrier(module, func, &mut Vec::new());
+    let together = synchronises(module, func, &mut Vec::new());
     let result = grid(&launched, func, &params, together);
     // Hand the buffers back, also after an error, so the caller can inspect them.
     let memory = launched.memory.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -228,19 +186,19 @@ fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: 
                 let block = [x, y, z];
                 if !together {
                     for &thread in &threads {
-                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, barrier: None }.call(func, params)?;
+                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: None }.call(func, params)?;
                     }
                     continue;
                 }
-                let barrier = BlockBarrier::new(threads.len());
+                let sync = rkc_simt::BlockSync::new(threads.len());
                 let failure: Mutex<Option<InterpError>> = Mutex::new(None);
                 std::thread::scope(|scope| {
                     for &thread in &threads {
-                        let (barrier, failure) = (&barrier, &failure);
+                        let (sync, failure) = (&sync, &failure);
                         scope.spawn(move || {
-                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, barrier: Some(barrier) };
+                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: Some(sync) };
                             let result = m.call(func, params);
-                            barrier.exit();
+                            sync.exit();
                             if let Err(e) = result {
                                 failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
                             }
@@ -356,6 +314,57 @@ impl<'a, 'm> Machine<'a, 'm> {
 
     /// An atomic read-modify-write: one lock around the load and the store, so that the
     /// threads of a block running at once cannot lose updates. Returns the old value.
+    /// The buffer number of a per-block array (static or dynamic shared memory), made
+    /// zeroed on first use.
+    fn block_buffer(&self, key: (Loc, String, [u32; 3]), size: usize) -> usize {
+        let mut shared = self.launched.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, i)) = shared.iter().find(|(k, _)| *k == key) {
+            return *i;
+        }
+        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        memory.push(vec![0u8; size]);
+        let i = memory.len();
+        shared.push((key, i));
+        i
+    }
+
+    /// A warp operation: one exchange of the lanes' operands, then each lane's result
+    /// computed with `rkc_simt`'s rules, as the simulator does.
+    fn warp(&mut self, w: crate::ir::WarpOp, func: &'m Func, op: &'m Op, a: Bits, b: Bits) -> Result<Bits, InterpError> {
+        use crate::ir::{ReduceOp, WarpOp};
+        let [bx, by, _] = self.launched.launch.block;
+        let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
+        let lane = linear % rkc_simt::WARP_SIZE;
+        if w == WarpOp::LaneId {
+            return Ok(lane as u64);
+        }
+        let Some(sync) = self.sync else {
+            return Err(InterpError::Malformed("a warp operation in a kernel run thread by thread".into()));
+        };
+        let values = sync.exchange(linear, a).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
+        let ty = self.ty(func, op.operands[0])?;
+        Ok(match w {
+            WarpOp::LaneId => lane as u64,
+            WarpOp::Shuffle(mode) => values[rkc_simt::shuffle_source(mode, lane, b as u32)],
+            WarpOp::Any => u64::from(rkc_simt::ballot(&values) != 0),
+            WarpOp::All => u64::from(rkc_simt::ballot(&values) == u32::MAX),
+            WarpOp::Ballot => u64::from(rkc_simt::ballot(&values)),
+            WarpOp::Reduce(r) => {
+                let f = match r {
+                    ReduceOp::Add => None,
+                    ReduceOp::Min => Some(MathFn::Min),
+                    ReduceOp::Max => Some(MathFn::Max),
+                };
+                let tys = [ty.clone(), ty.clone()];
+                let combine = |x: Bits, y: Bits| match f {
+                    None => eval_binary(BinOp::Add, &ty, &ty, x, y).unwrap_or(0),
+                    Some(f) => math(f, &tys, &[x, y], &ty),
+                };
+                rkc_simt::butterfly(&values, lane, &combine)
+            }
+        })
+    }
+
     fn atomic(&mut self, address: u64, ty: &Type, loc: Loc, f: impl Fn(Bits) -> Bits) -> Result<Bits, InterpError> {
         let n = ty.size_of() as usize;
         let (b, off) = self.locate(address, n as u64, loc)?;
@@ -524,33 +533,27 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::SlicePtr => Some(arg(0)),
             // Threads run one after another here, so a barrier cannot be kept: refuse rather
             // than compute something a GPU would not.
-            OpKind::Barrier => match self.barrier {
-                Some(b) if b.wait() => None,
-                Some(_) => {
-                    return Err(self.panic(
-                        "divergent barrier: some threads of the block left the kernel without reaching sync_threads()".into(),
-                        op.loc,
-                    ));
-                }
+            OpKind::Barrier => match self.sync.map(rkc_simt::BlockSync::barrier) {
+                Some(Ok(())) => None,
+                Some(Err(stuck)) => return Err(self.panic(stuck.to_string(), op.loc)),
                 None => return Err(InterpError::Malformed("a barrier in a kernel run thread by thread".into())),
             },
+            // The interpreter's memory is one lock, which already orders every access.
+            OpKind::Fence(_) => None,
+            OpKind::Warp(w) => Some(self.warp(*w, func, op, arg(0), arg(1))?),
+            OpKind::DynShared => {
+                // One buffer per block, keyed like a shared array of the site `0:0`.
+                let key = (Loc::default(), "dyn_shared".to_string(), self.block);
+                let size = self.launched.launch.dyn_shared as usize;
+                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+            }
             OpKind::Shared => {
                 // One array per block and source site; threads run in order, so the block's
                 // threads share it.
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
+                let size = ty.pointee().map_or(0, Type::size_of) as usize;
                 let key = (op.loc, ty.to_string(), self.block);
-                let mut shared = self.launched.shared.lock().unwrap_or_else(|e| e.into_inner());
-                let index = match shared.iter().find(|(k, _)| *k == key) {
-                    Some((_, i)) => *i,
-                    None => {
-                        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
-                        memory.push(vec![0u8; ty.pointee().map_or(0, Type::size_of) as usize]);
-                        let i = memory.len();
-                        shared.push((key, i));
-                        i
-                    }
-                };
-                Some((index as u64) << OFFSET_BITS)
+                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
             }
             OpKind::Atomic(a) => {
                 let ty = self.ty(func, op.operands[1])?;

@@ -160,6 +160,88 @@ impl AtomicOp {
     }
 }
 
+/// A warp operation (`rk.warp`): warps are 32 lanes on every target (see `rkc_simt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpOp {
+    /// The thread's lane in its warp, `0..32`.
+    LaneId,
+    /// `(v, k)`: lane `rkc_simt::shuffle_source(mode, lane, k)`'s `v`.
+    Shuffle(rkc_simt::ShuffleMode),
+    /// Whether the `bool` holds in any lane.
+    Any,
+    /// Whether the `bool` holds in every lane.
+    All,
+    /// The lanes where the `bool` holds, as bits of a `u32`.
+    Ballot,
+    /// The warp's reduction, every lane getting it, in `rkc_simt::butterfly`'s order.
+    Reduce(ReduceOp),
+}
+
+/// The combining operation of a warp reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceOp {
+    Add,
+    Min,
+    Max,
+}
+
+impl WarpOp {
+    pub const ALL: [WarpOp; 11] = [
+        WarpOp::LaneId,
+        WarpOp::Shuffle(rkc_simt::ShuffleMode::Idx),
+        WarpOp::Shuffle(rkc_simt::ShuffleMode::Xor),
+        WarpOp::Shuffle(rkc_simt::ShuffleMode::Up),
+        WarpOp::Shuffle(rkc_simt::ShuffleMode::Down),
+        WarpOp::Any,
+        WarpOp::All,
+        WarpOp::Ballot,
+        WarpOp::Reduce(ReduceOp::Add),
+        WarpOp::Reduce(ReduceOp::Min),
+        WarpOp::Reduce(ReduceOp::Max),
+    ];
+
+    /// The op's name in the textual form (`rk.warp shuffle_xor`).
+    pub fn name(self) -> &'static str {
+        use rkc_simt::ShuffleMode as M;
+        match self {
+            WarpOp::LaneId => "lane_id",
+            WarpOp::Shuffle(M::Idx) => "shuffle",
+            WarpOp::Shuffle(M::Xor) => "shuffle_xor",
+            WarpOp::Shuffle(M::Up) => "shuffle_up",
+            WarpOp::Shuffle(M::Down) => "shuffle_down",
+            WarpOp::Any => "any",
+            WarpOp::All => "all",
+            WarpOp::Ballot => "ballot",
+            WarpOp::Reduce(ReduceOp::Add) => "reduce_add",
+            WarpOp::Reduce(ReduceOp::Min) => "reduce_min",
+            WarpOp::Reduce(ReduceOp::Max) => "reduce_max",
+        }
+    }
+
+    /// Whether the op exchanges values between lanes (every lane of the warp must reach it).
+    pub fn exchanges(self) -> bool {
+        self != WarpOp::LaneId
+    }
+}
+
+/// The scope of a memory fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FenceScope {
+    /// The threads of the block (CUDA's `__threadfence_block()`).
+    Block,
+    /// Every thread of the device (CUDA's `__threadfence()`).
+    Device,
+}
+
+impl FenceScope {
+    pub fn name(self) -> &'static str {
+        match self {
+            FenceScope::Block => "block",
+            FenceScope::Device => "device",
+        }
+    }
+}
+
 /// A constant's value. Integers are stored as their two's-complement bits zero-extended to
 /// 64; floats as the bits of an `f64` (an `f32` constant is exactly representable).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -214,6 +296,12 @@ pub enum OpKind {
     Atomic(AtomicOp),
     /// An atomic compare-and-exchange `(ptr, current, new)`; yields the old value.
     AtomicCas,
+    /// A warp operation.
+    Warp(WarpOp),
+    /// The launch's dynamic shared memory (`dyn_cache` bytes), as a `*mut T`.
+    DynShared,
+    /// A sequentially consistent memory fence at a scope.
+    Fence(FenceScope),
     /// A slice's length in elements.
     SliceLen,
     /// A pointer to a slice's first element.
@@ -252,6 +340,9 @@ impl OpKind {
             OpKind::Shared => "shared",
             OpKind::Atomic(_) => "atomic",
             OpKind::AtomicCas => "atomic_cas",
+            OpKind::Warp(_) => "warp",
+            OpKind::DynShared => "dyn_shared",
+            OpKind::Fence(_) => "fence",
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",
         }

@@ -36,10 +36,16 @@
 //! | `rk.neg` | `T` | `T` | signed integer (wrapping) or float |
 //! | `rk.not` | `T` | `T` | bitwise on integers, logical on `bool` |
 //! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`); also the coercions `*mut T` → `*const T` and `&mut [T]` → `&[T]` |
-//! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers |
+//! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers; every lane of a warp must reach the same `rk.warp` exchanges |
 //! | `rk.shared : *mut [T; N]` | — | `*mut [T; N]` | the block's shared array of this source site (`shared_array::<T, N>()`), one per block, uninitialised |
 //! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; add also on floats |
 //! | `rk.atomic_cas` | `*mut T, T, T` | `T` | atomic compare-and-exchange (pointer, current, new), relaxed; yields the old value |
+//! | `rk.warp lane_id` | — | `u32` | the thread's lane in its warp (`0..32`; warps are 32 threads of the block's linear order on every target) |
+//! | `rk.warp shuffle[_xor\|_up\|_down]` | `T, u32` | `T` | the value of lane `rkc_simt::shuffle_source(mode, lane, k)` (only `k`'s low five bits count; `up`/`down` past the warp's edge keep the own value); `T` a 32/64-bit integer or a float |
+//! | `rk.warp any`, `all` / `ballot` | `bool` | `bool` / `u32` | votes over the warp's 32 lanes; the ballot's bit `l` is lane `l`'s vote |
+//! | `rk.warp reduce_add`, `reduce_min`, `reduce_max` | `T` | `T` | the warp's reduction in butterfly order (`rkc_simt::butterfly`), the same in every lane; `min`/`max` on floats are Rust's (NaN-ignoring) |
+//! | `rk.dyn_shared : *mut T` | — | `*mut T` | the block's dynamic shared memory (the launch's `dyn_cache` bytes), `T` scalar, 16-byte aligned |
+//! | `rk.fence block\|device` | — | — | a sequentially consistent memory fence for the block's / the device's threads |
 //! | `rk.slice_len` | `&[T]` or `&mut [T]` | `usize` | the slice's length in elements |
 //! | `rk.slice_ptr : S to P` | a slice | `*const T` (`*mut T` for `&mut [T]`) | a pointer to the slice's first element |
 //! | `rk.ptr_offset` | `*T, usize\|isize` | `*T` | `p.add(i)` / `p.offset(i)`: advance by `i` elements |
@@ -77,8 +83,10 @@ pub mod types;
 pub mod verify;
 
 pub use ir::{
-    AtomicOp, BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, Region, ValueId,
+    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, ReduceOp, Region,
+    ValueId, WarpOp,
 };
+pub use rkc_simt::{ShuffleMode, WARP_SIZE};
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;
 pub use types::{FloatTy, IntTy, Type};

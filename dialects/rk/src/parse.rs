@@ -470,6 +470,29 @@ impl Parser {
                 (kind, ops, vec![to])
             }
             "barrier" => (OpKind::Barrier, vec![], vec![]),
+            "warp" => {
+                let name = self.ident()?;
+                let Some(w) = crate::ir::WarpOp::ALL.into_iter().find(|w| w.name() == name) else {
+                    return self.error(format!("unknown warp operation `{name}`"));
+                };
+                let ops = if w == crate::ir::WarpOp::LaneId { vec![] } else { self.operands(func)? };
+                self.expect(Token::Colon, "`:`")?;
+                let ty = self.ty()?;
+                (OpKind::Warp(w), ops, vec![ty])
+            }
+            "dyn_shared" => {
+                self.expect(Token::Colon, "`:`")?;
+                let ty = self.ty()?;
+                (OpKind::DynShared, vec![], vec![ty])
+            }
+            "fence" => {
+                let scope = match self.ident()?.as_str() {
+                    "block" => crate::ir::FenceScope::Block,
+                    "device" => crate::ir::FenceScope::Device,
+                    other => return self.error(format!("unknown fence scope `{other}`")),
+                };
+                (OpKind::Fence(scope), vec![], vec![])
+            }
             "shared" => {
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;

@@ -198,6 +198,19 @@ impl Printer<'_> {
                 }
             }
             OpKind::Barrier => {}
+            OpKind::Warp(w) => {
+                if op.operands.is_empty() {
+                    let _ = write!(line, " {} : {}", w.name(), result_ty.unwrap_or_default());
+                } else {
+                    let _ = write!(line, " {} {operands} : {}", w.name(), result_ty.unwrap_or_default());
+                }
+            }
+            OpKind::DynShared => {
+                let _ = write!(line, " : {}", result_ty.unwrap_or_default());
+            }
+            OpKind::Fence(scope) => {
+                let _ = write!(line, " {}", scope.name());
+            }
             OpKind::Shared => {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }

@@ -134,7 +134,7 @@ fn the_interpreter_keeps_barriers_and_reports_divergence() {
 ";
     let m = parse_module(text).unwrap();
     verify(&m).unwrap();
-    let launch = interp::Launch { grid: [1, 1, 1], block: [4, 1, 1] };
+    let launch = interp::Launch { grid: [1, 1, 1], block: [4, 1, 1], dyn_shared: 0 };
     let mut args = [interp::Arg::Buffer(vec![0; 16])];
     interp::run(&m, "k", launch, &mut args).unwrap();
     let interp::Arg::Buffer(out) = &args[0] else { unreachable!() };

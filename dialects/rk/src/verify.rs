@@ -398,7 +398,33 @@ impl Checker<'_> {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
             }
-            OpKind::Barrier => self.expect_counts(op, 0, 0)?,
+            OpKind::Barrier | OpKind::Fence(_) => self.expect_counts(op, 0, 0)?,
+            OpKind::Warp(w) => {
+                use crate::ir::WarpOp;
+                let shuffled = |t: &Type| matches!(t, Type::Int(i) if i.bits() >= 32) || t.is_float();
+                let n = if *w == WarpOp::LaneId { 0 } else if matches!(w, WarpOp::Shuffle(_)) { 2 } else { 1 };
+                self.expect_counts(op, n, 1)?;
+                let result = self.ty(op.results[0]).clone();
+                let ok = match w {
+                    WarpOp::LaneId => op.operands.is_empty() && result == Type::U32,
+                    WarpOp::Shuffle(_) => {
+                        op.operands.len() == 2 && shuffled(&operand(0)) && operand(0) == result && operand(1) == Type::U32
+                    }
+                    WarpOp::Any | WarpOp::All => op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::Bool,
+                    WarpOp::Ballot => op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::U32,
+                    WarpOp::Reduce(_) => op.operands.len() == 1 && shuffled(&operand(0)) && operand(0) == result,
+                };
+                if !ok {
+                    return Err(self.err(op, format!("no rule for `rk.warp {}` giving `{result}`", w.name())));
+                }
+            }
+            OpKind::DynShared => {
+                self.expect_counts(op, 0, 1)?;
+                match self.ty(op.results[0]) {
+                    Type::Ptr { mutable: true, pointee } if pointee.is_scalar() => {}
+                    other => return Err(self.err(op, format!("yields a `*mut T` of a scalar, not `{other}`"))),
+                }
+            }
             OpKind::Shared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {

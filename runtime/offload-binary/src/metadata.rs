@@ -103,8 +103,8 @@ pub struct KernelInfo {
     pub source: String,
     pub params: Vec<ParamInfo>,
     pub panic_sites: Vec<PanicSite>,
-    /// Whether the kernel waits at barriers (`sync_threads()`): the CPU simulator then runs
-    /// the threads of a block at the same time.
+    /// Whether the kernel synchronises its threads (barriers, warp operations that exchange
+    /// values): the CPU simulator then runs the threads of a block at the same time.
     pub barriers: bool,
 }
 

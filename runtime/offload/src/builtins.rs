@@ -1,7 +1,15 @@
-//! The kernel builtins, host side. rkc compiles calls to them into `gpu.thread_id` and its
-//! siblings; on the CPU simulator they read the simulated thread's position. They are
-//! `unsafe fn`s, like upstream's arch intrinsics, so that kernels type-check the same way under
-//! rustc and rkc.
+//! The kernel builtins: what a kernel calls to learn where it runs and to cooperate with other
+//! threads. rkc compiles each call into the MLIR op named here; rustc compiles these
+//! definitions, which the CPU simulator runs. They are `unsafe fn`s, like upstream's arch
+//! intrinsics, so that kernels type-check the same way under rustc and rkc.
+//!
+//! | family | builtins | rkc lowers to |
+//! |---|---|---|
+//! | geometry | `thread_idx_{x,y,z}`, `block_idx_*`, `block_dim_*`, `grid_dim_*`, `global_idx_*` | `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim`, `gpu.grid_dim` |
+//! | synchronisation | `sync_threads`, `thread_fence_block`, `thread_fence` | `gpu.barrier`, `llvm.fence` at block / device scope |
+//! | shared memory | `shared_array::<T, N>()`, `dynamic_shared::<T>()` | workgroup-memory globals; the dynamic one sized by `dyn_cache` |
+//! | atomics | `atomic_{add,sub,and,or,xor,min,max,exchange}`, `atomic_compare_exchange` | `llvm.atomicrmw`, `llvm.cmpxchg` (relaxed) |
+//! | warps (32 lanes) | `lane_id`, `warp_size`, `warp_shuffle{,_xor,_up,_down}`, `warp_any`, `warp_all`, `warp_ballot`, `warp_reduce_{add,min,max}` | `gpu.lane_id`, `gpu.shuffle` |
 
 use std::cell::Cell;
 
@@ -89,71 +97,47 @@ global_index! {
     global_idx_z, 2;
 }
 
-/// The state the threads of one simulated block share: their barrier and shared arrays.
+/// The state the threads of one simulated block share: their barrier and warp exchanges,
+/// shared arrays and dynamic shared memory.
 pub(crate) struct BlockState {
-    barrier: std::sync::Mutex<BarrierState>,
-    wake: std::sync::Condvar,
+    /// `None` when the block's threads run one after another (kernels whose metadata says
+    /// they never synchronise): a barrier or warp operation then cannot be kept.
+    sync: Option<rkc_simt::BlockSync>,
     arrays: std::sync::Mutex<Vec<(SharedKey, Box<[u128]>)>>,
+    /// The launch's `dyn_cache` bytes, 16-byte aligned, zeroed.
+    dynamic: std::cell::UnsafeCell<Box<[u128]>>,
 }
+
+// SAFETY: `dynamic` is only handed out as a raw pointer (`dynamic_shared`); the kernel's
+// accesses through it are its own business, exactly as on a GPU.
+unsafe impl Sync for BlockState {}
 
 type SharedKey = (&'static str, u32, u32, usize, &'static str);
 
-struct BarrierState {
-    threads: usize,
-    arrived: usize,
-    exited: usize,
-    generation: u64,
-    divergent: bool,
-}
-
 impl BlockState {
-    pub(crate) fn new(threads: usize) -> BlockState {
+    /// A block of `threads` threads, run together (`together`) or one after another.
+    pub(crate) fn new(threads: usize, together: bool, dyn_cache: u32) -> BlockState {
         BlockState {
-            barrier: std::sync::Mutex::new(BarrierState { threads, arrived: 0, exited: 0, generation: 0, divergent: false }),
-            wake: std::sync::Condvar::new(),
+            sync: together.then(|| rkc_simt::BlockSync::new(threads)),
             arrays: std::sync::Mutex::new(Vec::new()),
+            dynamic: std::cell::UnsafeCell::new(vec![0u128; (dyn_cache as usize).div_ceil(16)].into_boxed_slice()),
         }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, BarrierState> {
-        self.barrier.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether some threads wait at a barrier that the others have left the kernel without
-    /// reaching: on a GPU, undefined behaviour (a hang or worse); here, an error.
-    fn check_divergence(s: &mut BarrierState) -> bool {
-        if s.arrived > 0 && s.exited > 0 && s.arrived + s.exited == s.threads {
-            s.divergent = true;
-        }
-        s.divergent
-    }
-
-    fn wait(&self) -> Result<(), (usize, usize)> {
-        let mut s = self.lock();
-        s.arrived += 1;
-        if Self::check_divergence(&mut s) {
-            self.wake.notify_all();
-            return Err((s.arrived, s.exited));
-        }
-        if s.arrived == s.threads {
-            s.arrived = 0;
-            s.generation += 1;
-            self.wake.notify_all();
-            return Ok(());
-        }
-        let generation = s.generation;
-        while s.generation == generation && !s.divergent {
-            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
-        }
-        if s.divergent { Err((s.arrived, s.exited)) } else { Ok(()) }
     }
 
     /// A thread left the kernel.
     pub(crate) fn exit(&self) {
-        let mut s = self.lock();
-        s.exited += 1;
-        if Self::check_divergence(&mut s) {
-            self.wake.notify_all();
+        if let Some(s) = &self.sync {
+            s.exit();
+        }
+    }
+
+    #[track_caller]
+    fn sync(&self, builtin: &str) -> &rkc_simt::BlockSync {
+        match &self.sync {
+            Some(s) => s,
+            None => panic!(
+                "{builtin}() in a kernel that the fat binary's metadata says never synchronises: rebuild the fat binary with this rkc"
+            ),
         }
     }
 }
@@ -185,11 +169,186 @@ fn block(builtin: &str) -> &'static BlockState {
 /// Only meaningful inside a kernel; a barrier that some threads never reach is undefined
 /// behaviour on a GPU (the simulator reports it as a panic instead).
 pub unsafe fn sync_threads() {
-    if let Err((arrived, exited)) = block("sync_threads").wait() {
-        panic!(
-            "divergent barrier: {arrived} threads of the block wait at sync_threads() that {exited} threads left the kernel without reaching"
-        );
+    if let Err(stuck) = block("sync_threads").sync("sync_threads").barrier() {
+        panic!("{stuck}");
     }
+}
+
+/// A memory fence for the threads of the workgroup (CUDA's `__threadfence_block()`): this
+/// thread's writes before it are seen before its writes after it.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn thread_fence_block() {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+/// A memory fence for every thread of the device (CUDA's `__threadfence()`).
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn thread_fence() {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The launch's dynamic shared memory (`offload!`'s `dyn_cache` bytes) as an array of `T`,
+/// 16-byte aligned; one per block, shared by its threads. CUDA's `extern __shared__ T a[]`.
+///
+/// # Safety
+///
+/// Accesses must stay within `dyn_cache` bytes, and the usual rules of shared memory hold.
+pub unsafe fn dynamic_shared<T: Copy>() -> *mut T {
+    // SAFETY: the block state outlives its threads; only a raw pointer escapes.
+    unsafe { (*block("dynamic_shared").dynamic.get()).as_mut_ptr().cast() }
+}
+
+/// Lanes per warp: 32, on every target rkc supports (AMD's 64-wide wavefronts are used as two
+/// warps of 32).
+pub const fn warp_size() -> u32 {
+    rkc_simt::WARP_SIZE as u32
+}
+
+/// The thread's lane in its warp, `0..32`: its linear index in the block (x fastest) modulo 32.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel; called elsewhere it panics.
+#[track_caller]
+pub unsafe fn lane_id() -> u32 {
+    (linear_thread(position("lane_id")) % rkc_simt::WARP_SIZE) as u32
+}
+
+fn linear_thread(p: ThreadPosition) -> usize {
+    let [x, y, z] = p.thread_idx.map(|i| i as usize);
+    let [bx, by, _] = p.block_dim.map(|i| i as usize);
+    x + bx * (y + by * z)
+}
+
+/// One exchange of the warp: this lane's bits in, every lane's bits out.
+#[track_caller]
+fn exchange(builtin: &str, bits: u64) -> (usize, Vec<u64>) {
+    let thread = linear_thread(position(builtin));
+    match block(builtin).sync(builtin).exchange(thread, bits) {
+        Ok(values) => (thread % rkc_simt::WARP_SIZE, values),
+        Err(stuck) => panic!("{stuck}"),
+    }
+}
+
+/// A value that warp operations move between lanes: 32- and 64-bit integers and floats.
+pub trait WarpValue: Copy {
+    #[doc(hidden)]
+    fn to_bits64(self) -> u64;
+    #[doc(hidden)]
+    fn from_bits64(bits: u64) -> Self;
+    #[doc(hidden)]
+    fn reduce(self, o: Self, op: u8) -> Self;
+}
+
+macro_rules! warp_value {
+    ($($t:ty => $bits:ty, |$a:ident, $b:ident| $add:expr, $min:expr, $max:expr;)*) => {$(
+        impl WarpValue for $t {
+            fn to_bits64(self) -> u64 {
+                <$bits>::from_ne_bytes(self.to_ne_bytes()) as u64
+            }
+            fn from_bits64(bits: u64) -> Self {
+                <$t>::from_ne_bytes((bits as $bits).to_ne_bytes())
+            }
+            fn reduce(self, o: Self, op: u8) -> Self {
+                let ($a, $b) = (self, o);
+                match op {
+                    0 => $add,
+                    1 => $min,
+                    _ => $max,
+                }
+            }
+        }
+    )*};
+}
+
+warp_value! {
+    i32 => u32, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    u32 => u32, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    i64 => u64, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    u64 => u64, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    f32 => u32, |a, b| a + b, f32::min(a, b), f32::max(a, b);
+    f64 => u64, |a, b| a + b, f64::min(a, b), f64::max(a, b);
+}
+
+macro_rules! shuffles {
+    ($($name:ident, $mode:ident, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        ///
+        /// Only the low five bits of the lane argument count. Every lane of the warp must call
+        /// it (the simulator reports a warp where some lanes never do).
+        ///
+        /// # Safety
+        ///
+        /// Only meaningful inside a kernel whose block size is a multiple of 32.
+        #[track_caller]
+        pub unsafe fn $name<T: WarpValue>(v: T, k: u32) -> T {
+            let (lane, values) = exchange(stringify!($name), v.to_bits64());
+            T::from_bits64(values[rkc_simt::shuffle_source(rkc_simt::ShuffleMode::$mode, lane, k)])
+        }
+    )*};
+}
+
+shuffles! {
+    warp_shuffle, Idx, "The value `v` of lane `k` (CUDA's `__shfl_sync`).";
+    warp_shuffle_xor, Xor, "The value `v` of lane `lane_id() ^ k` (CUDA's `__shfl_xor_sync`).";
+    warp_shuffle_up, Up, "The value `v` of lane `lane_id() - k`; lanes below `k` get their own (CUDA's `__shfl_up_sync`).";
+    warp_shuffle_down, Down, "The value `v` of lane `lane_id() + k`; lanes past 31 - `k` get their own (CUDA's `__shfl_down_sync`).";
+}
+
+macro_rules! votes {
+    ($($name:ident -> $t:ty, |$m:ident| $e:expr, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        ///
+        /// Every lane of the warp must call it.
+        ///
+        /// # Safety
+        ///
+        /// Only meaningful inside a kernel whose block size is a multiple of 32.
+        #[track_caller]
+        pub unsafe fn $name(p: bool) -> $t {
+            let (_, values) = exchange(stringify!($name), u64::from(p));
+            let $m = rkc_simt::ballot(&values);
+            $e
+        }
+    )*};
+}
+
+votes! {
+    warp_any -> bool, |m| m != 0, "Whether `p` holds in any lane of the warp (CUDA's `__any_sync`).";
+    warp_all -> bool, |m| m == u32::MAX, "Whether `p` holds in every lane of the warp (CUDA's `__all_sync`).";
+    warp_ballot -> u32, |m| m, "The lanes where `p` holds, bit `l` for lane `l` (CUDA's `__ballot_sync`).";
+}
+
+macro_rules! reductions {
+    ($($name:ident, $op:expr, $doc:literal;)*) => {$(
+        #[doc = $doc]
+        ///
+        /// Computed as on the GPU, in five butterfly steps (`v = op(v, warp_shuffle_xor(v, k))`
+        /// for k = 16, 8, 4, 2, 1), so float results are bit-identical across backends. Every
+        /// lane gets the result; every lane of the warp must call it.
+        ///
+        /// # Safety
+        ///
+        /// Only meaningful inside a kernel whose block size is a multiple of 32.
+        #[track_caller]
+        pub unsafe fn $name<T: WarpValue>(v: T) -> T {
+            let (lane, values) = exchange(stringify!($name), v.to_bits64());
+            let op = |a: u64, b: u64| T::from_bits64(a).reduce(T::from_bits64(b), $op).to_bits64();
+            T::from_bits64(rkc_simt::butterfly(&values, lane, &op))
+        }
+    )*};
+}
+
+reductions! {
+    warp_reduce_add, 0, "The sum of `v` over the warp's lanes (wrapping for integers).";
+    warp_reduce_min, 1, "The least `v` of the warp's lanes (`f32::min`'s rule for floats).";
+    warp_reduce_max, 2, "The greatest `v` of the warp's lanes (`f32::max`'s rule for floats).";
 }
 
 /// The workgroup's shared array of this call site: one per block, shared by its threads,
@@ -268,31 +427,31 @@ macro_rules! atomics {
 /// The arithmetic the atomics need, per type.
 pub trait AtomicOps: Copy {
     #[doc(hidden)]
-    fn add(self, o: Self) -> Self;
+    fn atomic_add(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn sub(self, o: Self) -> Self;
+    fn atomic_sub(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn and(self, o: Self) -> Self;
+    fn atomic_and(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn or(self, o: Self) -> Self;
+    fn atomic_or(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn xor(self, o: Self) -> Self;
+    fn atomic_xor(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn min(self, o: Self) -> Self;
+    fn atomic_min(self, o: Self) -> Self;
     #[doc(hidden)]
-    fn max(self, o: Self) -> Self;
+    fn atomic_max(self, o: Self) -> Self;
 }
 
 macro_rules! int_ops {
     ($($t:ty),*) => {$(
         impl AtomicOps for $t {
-            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
-            fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
-            fn and(self, o: Self) -> Self { self & o }
-            fn or(self, o: Self) -> Self { self | o }
-            fn xor(self, o: Self) -> Self { self ^ o }
-            fn min(self, o: Self) -> Self { Ord::min(self, o) }
-            fn max(self, o: Self) -> Self { Ord::max(self, o) }
+            fn atomic_add(self, o: Self) -> Self { self.wrapping_add(o) }
+            fn atomic_sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+            fn atomic_and(self, o: Self) -> Self { self & o }
+            fn atomic_or(self, o: Self) -> Self { self | o }
+            fn atomic_xor(self, o: Self) -> Self { self ^ o }
+            fn atomic_min(self, o: Self) -> Self { Ord::min(self, o) }
+            fn atomic_max(self, o: Self) -> Self { Ord::max(self, o) }
         }
     )*};
 }
@@ -301,15 +460,17 @@ int_ops!(i32, u32, i64, u64);
 
 macro_rules! float_ops {
     ($($t:ty),*) => {$(
-        // Only `atomic_add` is offered on floats by rkc (the compiler refuses the others).
+        // Only `atomic_add` is offered on floats by rkc (the compiler refuses the others). The
+        // methods have names of their own so that the prelude's glob import of this trait does
+        // not make `x.min(y)` ambiguous in kernels.
         impl AtomicOps for $t {
-            fn add(self, o: Self) -> Self { self + o }
-            fn sub(self, o: Self) -> Self { self - o }
-            fn and(self, _: Self) -> Self { self }
-            fn or(self, _: Self) -> Self { self }
-            fn xor(self, _: Self) -> Self { self }
-            fn min(self, o: Self) -> Self { <$t>::min(self, o) }
-            fn max(self, o: Self) -> Self { <$t>::max(self, o) }
+            fn atomic_add(self, o: Self) -> Self { self + o }
+            fn atomic_sub(self, o: Self) -> Self { self - o }
+            fn atomic_and(self, _: Self) -> Self { self }
+            fn atomic_or(self, _: Self) -> Self { self }
+            fn atomic_xor(self, _: Self) -> Self { self }
+            fn atomic_min(self, o: Self) -> Self { <$t>::min(self, o) }
+            fn atomic_max(self, o: Self) -> Self { <$t>::max(self, o) }
         }
     )*};
 }
@@ -317,13 +478,13 @@ macro_rules! float_ops {
 float_ops!(f32, f64);
 
 atomics! {
-    atomic_add, "`*p += v`, atomically.", |x, v| x.add(v);
-    atomic_sub, "`*p -= v`, atomically.", |x, v| x.sub(v);
-    atomic_and, "`*p &= v`, atomically.", |x, v| x.and(v);
-    atomic_or, "`*p |= v`, atomically.", |x, v| x.or(v);
-    atomic_xor, "`*p ^= v`, atomically.", |x, v| x.xor(v);
-    atomic_min, "`*p = min(*p, v)`, atomically.", |x, v| x.min(v);
-    atomic_max, "`*p = max(*p, v)`, atomically.", |x, v| x.max(v);
+    atomic_add, "`*p += v`, atomically.", |x, v| x.atomic_add(v);
+    atomic_sub, "`*p -= v`, atomically.", |x, v| x.atomic_sub(v);
+    atomic_and, "`*p &= v`, atomically.", |x, v| x.atomic_and(v);
+    atomic_or, "`*p |= v`, atomically.", |x, v| x.atomic_or(v);
+    atomic_xor, "`*p ^= v`, atomically.", |x, v| x.atomic_xor(v);
+    atomic_min, "`*p = min(*p, v)`, atomically.", |x, v| x.atomic_min(v);
+    atomic_max, "`*p = max(*p, v)`, atomically.", |x, v| x.atomic_max(v);
     atomic_exchange, "`*p = v`, atomically.", |_x, v| v;
 }
 

@@ -48,7 +48,7 @@
 pub mod guide {}
 
 mod args;
-mod builtins;
+pub mod builtins;
 mod cuda;
 mod error;
 mod registry;
@@ -57,12 +57,7 @@ mod runtime;
 mod sim;
 
 pub use args::{ArgMapping, IntoArgs, KernelArg};
-pub use builtins::{AtomicOps, AtomicValue};
-pub use builtins::{
-    atomic_add, atomic_and, atomic_compare_exchange, atomic_exchange, atomic_max, atomic_min, atomic_or, atomic_sub, atomic_xor,
-    block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, global_idx_x, global_idx_y, global_idx_z,
-    grid_dim_x, grid_dim_y, grid_dim_z, shared_array, sync_threads, thread_idx_x, thread_idx_y, thread_idx_z,
-};
+pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
 pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut, try_preload_mut_on, try_preload_on};
@@ -174,12 +169,7 @@ macro_rules! include_fatbin {
 
 /// Everything a kernel file needs: the macros and the builtins.
 pub mod prelude {
-    pub use crate::builtins::{
-        atomic_add, atomic_and, atomic_compare_exchange, atomic_exchange, atomic_max, atomic_min, atomic_or, atomic_sub,
-        atomic_xor, block_dim_x, block_dim_y, block_dim_z, block_idx_x, block_idx_y, block_idx_z, global_idx_x,
-        global_idx_y, global_idx_z, grid_dim_x, grid_dim_y, grid_dim_z, shared_array, sync_threads, thread_idx_x,
-        thread_idx_y, thread_idx_z,
-    };
+    pub use crate::builtins::*;
     pub use crate::{offload, offload_get_num_devices, offload_kernel, try_offload};
 }
 

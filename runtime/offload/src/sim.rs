@@ -117,7 +117,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 /// kernel does through it.
 pub unsafe fn simulate_raw<K: Kernel>(config: &LaunchConfig, args: &[u64]) -> Result<(), OffloadError> {
     check_limits(K::NAME, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
-    // Raw runs do not know whether the kernel waits at barriers: run block threads together.
+    // Raw runs do not know whether the kernel synchronises: run block threads together.
     run_grid(K::NAME, config, true, &|| K::run_raw(args))
 }
 
@@ -210,11 +210,11 @@ fn threads_of(config: &LaunchConfig) -> Vec<[u32; 3]> {
     (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect()
 }
 
-/// The threads of a block one after another (kernels without barriers).
+/// The threads of a block one after another (kernels without barriers or warp operations).
 fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     install_panic_hook();
     let threads = threads_of(config);
-    let state = BlockState::new(threads.len());
+    let state = BlockState::new(threads.len(), false, config.dyn_cache);
     for thread in threads {
         run_thread(name, config, block, thread, &state, body)?;
     }
@@ -222,11 +222,12 @@ fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn(
 }
 
 /// The threads of a block on host threads of their own, so that every thread of the block is
-/// live at a barrier; a barrier some threads never reach is reported, not a hang.
+/// live at a barrier or warp operation; one that some threads never reach is reported, not
+/// a hang.
 fn run_block_together(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
     install_panic_hook();
     let threads = threads_of(config);
-    let state = BlockState::new(threads.len());
+    let state = BlockState::new(threads.len(), true, config.dyn_cache);
     let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for &thread in &threads {

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: 0, device: None };
+            let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: case.dyn_cache, device: None };
             let t = Instant::now();
             let gpu = match rkc_offload::launch_raw(case.kernel, config, &mut raw) {
                 Ok(()) => {

@@ -198,6 +198,8 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::Read
         | OpKind::SliceLen
         | OpKind::Shared
+        | OpKind::DynShared
+        | OpKind::Warp(crate::ir::WarpOp::LaneId)
         | OpKind::SlicePtr
         | OpKind::Math(_) => true,
         // Integer division can panic; it stays unless it is a float op.

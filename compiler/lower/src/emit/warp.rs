@@ -1,0 +1,219 @@
+//! Warp operations, dynamic shared memory and fences.
+//!
+//! Warps are 32 lanes on every target (`rkc_simt`). Everything is written with `gpu.shuffle`
+//! and `gpu.lane_id`, which both targets lower, in forms that mean the same on a 32-wide
+//! NVIDIA warp and on a 64-wide AMD wavefront:
+//!
+//! - `xor` shuffles use `gpu.shuffle xor` directly: with a mask below 32 the source lane stays
+//!   in the thread's 32-lane half on both targets.
+//! - `idx`, `up` and `down` shuffles compute the absolute source lane here (the half's base
+//!   plus the source within the half, own lane when `up`/`down` would leave the warp) and
+//!   use `gpu.shuffle idx`: MLIR's ROCDL lowering of `up`/`down`/`idx` at width 32 measures
+//!   lanes from the wavefront's start, not from the half's, so the native modes would read
+//!   across halves on a wave64 GPU. On NVIDIA this costs a few integer instructions.
+//! - 64-bit values are shuffled as two 32-bit halves.
+//! - Votes and reductions are five `xor` butterfly steps (`rkc_simt::butterfly`'s order, so
+//!   float sums round as the interpreter and the simulator compute them).
+
+use super::{FuncEmitter, mlir_type, v};
+use rkc_rk::{FenceScope, Op, ReduceOp, ShuffleMode, Type, WarpOp};
+
+/// The syncscope names of the gpu-stage text, which [`crate::specialize`] replaces with each
+/// target's own (NVPTX and AMDGPU name their scopes differently, and each aborts on the
+/// other's names).
+pub(crate) fn scope_placeholder(scope: FenceScope) -> &'static str {
+    match scope {
+        FenceScope::Block => "rkc-block",
+        FenceScope::Device => "rkc-device",
+    }
+}
+
+/// The name of the dynamic shared memory global: a zero-sized external workgroup array,
+/// which both back ends place at the start of the launch's dynamic shared memory (what
+/// `gpu.dynamic_shared_memory` lowers to).
+const DYNAMIC_SHARED: &str = "rkc_dynamic_shared";
+
+impl FuncEmitter<'_> {
+    /// `out` when given (the rk result's name, for an op's last instruction), else a temporary.
+    fn name(&mut self, out: Option<&str>) -> String {
+        out.map_or_else(|| self.temp(), str::to_string)
+    }
+
+    fn constant_i32(&mut self, value: i64) -> String {
+        let c = self.temp();
+        self.line(format!("{c} = arith.constant {value} : i32"));
+        c
+    }
+
+    /// The lane's index within its 32-lane warp, and the warp's first lane in the hardware's
+    /// numbering (0 on NVIDIA; 0 or 32 in an AMD wave64), both `i32`.
+    fn lane_and_base(&mut self, out: Option<&str>) -> (String, String) {
+        let raw = self.temp();
+        self.line(format!("{raw} = gpu.lane_id"));
+        let raw32 = self.temp();
+        self.line(format!("{raw32} = arith.index_cast {raw} : index to i32"));
+        let c31 = self.constant_i32(31);
+        let lane = self.name(out);
+        self.line(format!("{lane} = arith.andi {raw32}, {c31} : i32"));
+        let high = self.constant_i32(-32);
+        let base = self.temp();
+        self.line(format!("{base} = arith.andi {raw32}, {high} : i32"));
+        (lane, base)
+    }
+
+    /// Shuffles a 32-bit value (`t` is `i32` or `f32`).
+    fn shuffle32(&mut self, mode: ShuffleMode, value: &str, t: &str, k: &str, out: Option<&str>) -> String {
+        let c31 = self.constant_i32(31);
+        let k5 = self.temp();
+        self.line(format!("{k5} = arith.andi {k}, {c31} : i32"));
+        let width = self.constant_i32(32);
+        let (res, valid) = (self.name(out), self.temp());
+        if mode == ShuffleMode::Xor {
+            self.line(format!("{res}, {valid} = gpu.shuffle xor {value}, {k5}, {width} : {t}"));
+            return res;
+        }
+        let (lane, base) = self.lane_and_base(None);
+        let src = match mode {
+            ShuffleMode::Up => {
+                let (d, ok, s) = (self.temp(), self.temp(), self.temp());
+                self.line(format!("{d} = arith.subi {lane}, {k5} : i32"));
+                self.line(format!("{ok} = arith.cmpi uge, {lane}, {k5} : i32"));
+                self.line(format!("{s} = arith.select {ok}, {d}, {lane} : i32"));
+                s
+            }
+            ShuffleMode::Down => {
+                let (d, ok, s) = (self.temp(), self.temp(), self.temp());
+                self.line(format!("{d} = arith.addi {lane}, {k5} : i32"));
+                self.line(format!("{ok} = arith.cmpi ule, {d}, {c31} : i32"));
+                self.line(format!("{s} = arith.select {ok}, {d}, {lane} : i32"));
+                s
+            }
+            _ => k5,
+        };
+        let abs = self.temp();
+        self.line(format!("{abs} = arith.ori {base}, {src} : i32"));
+        self.line(format!("{res}, {valid} = gpu.shuffle idx {value}, {abs}, {width} : {t}"));
+        res
+    }
+
+    /// Shuffles a value of an rk type the verifier allows (32/64-bit integers, floats).
+    fn shuffle_value(&mut self, mode: ShuffleMode, value: &str, ty: &Type, k: &str, out: Option<&str>) -> String {
+        let t = mlir_type(ty);
+        if ty.size_of() == 4 {
+            return self.shuffle32(mode, value, &t, k, out);
+        }
+        let bits = if ty.is_float() {
+            let b = self.temp();
+            self.line(format!("{b} = arith.bitcast {value} : {t} to i64"));
+            b
+        } else {
+            value.to_string()
+        };
+        let (lo, hi_wide, hi, c32) = (self.temp(), self.temp(), self.temp(), self.temp());
+        self.line(format!("{c32} = arith.constant 32 : i64"));
+        self.line(format!("{lo} = arith.trunci {bits} : i64 to i32"));
+        self.line(format!("{hi_wide} = arith.shrui {bits}, {c32} : i64"));
+        self.line(format!("{hi} = arith.trunci {hi_wide} : i64 to i32"));
+        let lo_s = self.shuffle32(mode, &lo, "i32", k, None);
+        let hi_s = self.shuffle32(mode, &hi, "i32", k, None);
+        let (lo64, hi64, hi_up) = (self.temp(), self.temp(), self.temp());
+        let joined = if ty.is_float() { self.temp() } else { self.name(out) };
+        self.line(format!("{lo64} = arith.extui {lo_s} : i32 to i64"));
+        self.line(format!("{hi64} = arith.extui {hi_s} : i32 to i64"));
+        self.line(format!("{hi_up} = arith.shli {hi64}, {c32} : i64"));
+        self.line(format!("{joined} = arith.ori {lo64}, {hi_up} : i64"));
+        if ty.is_float() {
+            let f = self.name(out);
+            self.line(format!("{f} = arith.bitcast {joined} : i64 to {t}"));
+            f
+        } else {
+            joined
+        }
+    }
+
+    /// Five butterfly steps: `acc = combine(acc, shuffle_xor(acc, k))` for k = 16 … 1.
+    /// The last step's result is named `out` when given.
+    fn butterfly(&mut self, value: &str, ty: &Type, out: Option<&str>, combine: &dyn Fn(&mut Self, &str, &str, &str)) -> String {
+        let mut acc = value.to_string();
+        let mut k = rkc_rk::WARP_SIZE as i64 / 2;
+        while k > 0 {
+            let kc = self.constant_i32(k);
+            let other = self.shuffle_value(ShuffleMode::Xor, &acc, ty, &kc, None);
+            let next = if k == 1 { self.name(out) } else { self.temp() };
+            combine(self, &next, &acc, &other);
+            acc = next;
+            k /= 2;
+        }
+        acc
+    }
+
+    pub(super) fn warp(&mut self, w: WarpOp, op: &Op) {
+        let res = v(op.results[0]);
+        let out = Some(res.as_str());
+        match w {
+            WarpOp::LaneId => {
+                self.lane_and_base(out);
+            }
+            WarpOp::Shuffle(mode) => {
+                let ty = self.rk_ty(op.operands[0]).clone();
+                self.shuffle_value(mode, &v(op.operands[0]), &ty, &v(op.operands[1]), out);
+            }
+            WarpOp::Any | WarpOp::All | WarpOp::Ballot => {
+                let (lane, _) = self.lane_and_base(None);
+                let (wide, bit) = (self.temp(), self.temp());
+                self.line(format!("{wide} = arith.extui {} : i1 to i32", v(op.operands[0])));
+                self.line(format!("{bit} = arith.shli {wide}, {lane} : i32"));
+                let or = |me: &mut Self, r: &str, a: &str, b: &str| me.line(format!("{r} = arith.ori {a}, {b} : i32"));
+                if w == WarpOp::Ballot {
+                    self.butterfly(&bit, &Type::U32, out, &or);
+                } else {
+                    let ballot = self.butterfly(&bit, &Type::U32, None, &or);
+                    let (pred, target) = if w == WarpOp::Any { ("ne", 0) } else { ("eq", -1) };
+                    let c = self.constant_i32(target);
+                    self.line(format!("{res} = arith.cmpi {pred}, {ballot}, {c} : i32"));
+                }
+            }
+            WarpOp::Reduce(r) => {
+                let ty = self.rk_ty(op.operands[0]).clone();
+                let t = mlir_type(&ty);
+                let fast = self.fast();
+                let (float, signed) = (ty.is_float(), matches!(ty, Type::Int(i) if i.is_signed()));
+                let combine = move |me: &mut Self, out: &str, a: &str, b: &str| {
+                    let line = match (r, float) {
+                        (ReduceOp::Add, true) => format!("{out} = arith.addf {a}, {b}{fast} : {t}"),
+                        (ReduceOp::Add, false) => format!("{out} = arith.addi {a}, {b} : {t}"),
+                        // Rust's `f32::min`/`max` are LLVM's minnum/maxnum (NaN-ignoring).
+                        (_, true) => {
+                            let name = if r == ReduceOp::Min { "minnum" } else { "maxnum" };
+                            format!("{out} = llvm.call_intrinsic \"llvm.{name}.{t}\"({a}, {b}) : ({t}, {t}) -> {t}")
+                        }
+                        (_, false) => {
+                            let name = match (r, signed) {
+                                (ReduceOp::Min, true) => "minsi",
+                                (ReduceOp::Min, false) => "minui",
+                                (_, true) => "maxsi",
+                                _ => "maxui",
+                            };
+                            format!("{out} = arith.{name} {a}, {b} : {t}")
+                        }
+                    };
+                    me.line(line);
+                };
+                self.butterfly(&v(op.operands[0]), &ty, out, &combine);
+            }
+        }
+    }
+
+    pub(super) fn dyn_shared(&mut self, op: &Op) {
+        self.globals.push(format!(
+            "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<0 x i8>\n"
+        ));
+        let local = self.temp();
+        self.line(format!("{local} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));
+        self.line(format!("{} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr", v(op.results[0])));
+    }
+
+    pub(super) fn fence(&mut self, scope: FenceScope) {
+        self.line(format!("llvm.fence syncscope(\"{}\") seq_cst", scope_placeholder(scope)));
+    }
+}
