@@ -46,6 +46,10 @@ pub struct Options {
     /// Also make AMDGCN assembly (`--emit=amdgcn`). The fat binary needs only the code
     /// object, and each serialisation runs LLVM's whole code generation again.
     pub amd_assembly: bool,
+    /// Also give each target's LLVM IR (`--emit=llvm`): one more serialisation per target.
+    pub llvm_ir: bool,
+    /// `--print-ir-after-all`: print the IR after every rk pass and every MLIR pass to stderr.
+    pub print_ir_after_all: bool,
 }
 
 impl Default for Options {
@@ -58,6 +62,8 @@ impl Default for Options {
             source_name: "kernels.rs".into(),
             amd_assembly: false,
             fast_math: false,
+            llvm_ir: false,
+            print_ir_after_all: false,
         }
     }
 }
@@ -74,6 +80,8 @@ pub struct TargetOutput {
     pub lowered: String,
     /// PTX or AMDGCN assembly.
     pub assembly: Vec<u8>,
+    /// The LLVM IR the back end received, as text, when `Options::llvm_ir` asked for it.
+    pub llvm_ir: Option<String>,
     /// The cubin or HSACO code object, when one was made.
     pub binary: Option<Vec<u8>>,
 }
@@ -157,6 +165,12 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     };
     rkc_rk::verify(&rk_module).map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
     let rk = rkc_rk::print_module(&rk_module);
+    let dump = |stage: &str, text: &str| {
+        if options.print_ir_after_all {
+            eprintln!("// -----// IR Dump After {stage} //----- //\n{text}");
+        }
+    };
+    dump("rkc-front (rk)", &rk);
     let dot_calls = rkc_rk::passes::CallGraph::new(&rk_module).to_dot();
     timed("verify", t);
 
@@ -165,8 +179,14 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // The front end reported any recursion with its spans; a cycle here would be a bug.
     rkc_rk::passes::inline_calls(&mut optimized)
         .map_err(|r| internal("recursion reached the inliner", r.cycle.join(" → ")))?;
+    if options.print_ir_after_all {
+        dump("rk-inline", &rkc_rk::print_module(&optimized));
+    }
     if options.opt_level > 0 {
         rkc_rk::passes::simplify(&mut optimized);
+        if options.print_ir_after_all {
+            dump("rk-simplify", &rkc_rk::print_module(&optimized));
+        }
     }
     let verified = rkc_rk::verify(&optimized).map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
     let rk_optimized = rkc_rk::print_module(verified.module());
@@ -182,7 +202,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         },
     )
     .map_err(|e| internal("lowering", e.to_string()))?;
-    let mlir = mlir::Mlir::new();
+    dump("rkc-lower (gpu)", &gpu_text);
+    let mlir = mlir::Mlir::new(options.print_ir_after_all);
     let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
     let gpu = mlir::Mlir::print(&gpu_module);
     timed("lower", t);
@@ -253,6 +274,18 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             _ => serialize(ImageFormat::Assembly, toolkit)?,
         };
         timed(&format!("assembly {}", target.arch()), t);
+        let llvm_ir = if options.llvm_ir {
+            let t = Instant::now();
+            let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
+            let dis = tools::find_llvm_dis().ok_or_else(|| {
+                stage_error(RK_TOOL_MISSING, "llvm-dis-22 not found: --emit=llvm needs it".into(), &["run tools/setup.sh (it installs llvm-22)".into()])
+            })?;
+            let text = tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
+            timed(&format!("llvm {}", target.arch()), t);
+            Some(String::from_utf8_lossy(&text).into_owned())
+        } else {
+            None
+        };
         let t = Instant::now();
         let binary = match target.kind() {
             TargetKind::Nvidia => match &ptxas {
@@ -283,6 +316,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             dialect: target.dialect(),
             lowered,
             assembly,
+            llvm_ir,
             binary,
         });
     }

@@ -32,6 +32,7 @@ pub struct MlirError {
 pub struct Mlir {
     context: Context,
     messages: Rc<RefCell<Vec<String>>>,
+    print_ir: bool,
 }
 
 /// An object that `gpu-module-to-binary` produced.
@@ -49,7 +50,9 @@ pub enum ObjectFormat {
 }
 
 impl Mlir {
-    pub fn new() -> Mlir {
+    /// A context of its own; with `print_ir`, every pass manager prints the module after each
+    /// pass to stderr (`--print-ir-after-all`).
+    pub fn new(print_ir: bool) -> Mlir {
         static PASSES: Once = Once::new();
         PASSES.call_once(register_all_passes);
         let registry = DialectRegistry::new();
@@ -76,7 +79,11 @@ impl Mlir {
             sink.borrow_mut().push(text);
             true
         });
-        Mlir { context, messages }
+        // MLIR refuses IR printing on a multi-threaded pass manager.
+        if print_ir {
+            context.enable_multi_threading(false);
+        }
+        Mlir { context, messages, print_ir }
     }
 
     fn take_messages(&self) -> Vec<String> {
@@ -109,6 +116,17 @@ impl Mlir {
     pub fn run(&self, module: &mut Module<'_>, pipeline: &str, step: &str) -> Result<(), MlirError> {
         self.take_messages();
         let pm = PassManager::new(&self.context);
+        if self.print_ir {
+            pm.enable_ir_printing(&melior::pass::PassIrPrintingOptions {
+                before_all: false,
+                after_all: true,
+                module_scope: true,
+                on_change: false,
+                on_failure: false,
+                flags: melior::ir::operation::OperationPrintingFlags::new(),
+                tree_printing_path: std::path::PathBuf::new(),
+            });
+        }
         if parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).is_err() {
             return Err(MlirError {
                 step: step.into(),
@@ -181,6 +199,6 @@ impl Mlir {
 
 impl Default for Mlir {
     fn default() -> Self {
-        Mlir::new()
+        Mlir::new(false)
     }
 }

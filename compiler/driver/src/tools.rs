@@ -60,6 +60,14 @@ pub fn find_cuda_toolkit() -> Option<PathBuf> {
         .find(|d| d.join("nvvm/libdevice/libdevice.10.bc").is_file())
 }
 
+/// Finds LLVM 22's `llvm-dis`, which turns bitcode into LLVM IR's text (`--emit=llvm`).
+pub fn find_llvm_dis() -> Option<PathBuf> {
+    [PathBuf::from("/usr/lib/llvm-22/bin/llvm-dis")]
+        .into_iter()
+        .find(|p| p.is_file())
+        .or_else(|| on_path("llvm-dis-22"))
+}
+
 /// Finds LLVM 22's `ld.lld`, which links AMD code objects.
 pub fn find_ld_lld() -> Option<PathBuf> {
     [PathBuf::from("/usr/lib/llvm-22/bin/ld.lld")]

@@ -433,6 +433,7 @@ impl<'f> FuncEmitter<'f> {
                 };
                 self.line(format!("{res} = math.{name} {}{} : {t}", args[0], self.fast()));
             }
+            // `lower` refuses `hypot` before emitting (no MLIR op computes it).
             Powf | Atan2 | Hypot => {
                 let name = match f {
                     Powf => "powf",

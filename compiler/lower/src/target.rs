@@ -18,6 +18,9 @@ pub enum ImageFormat {
     Assembly,
     /// A loadable object: a cubin (made by ptxas) or an HSACO code object (linked by ld.lld).
     Binary,
+    /// LLVM bitcode: the module the target's LLVM back end receives, with the device
+    /// libraries linked (`--emit=llvm`).
+    Bitcode,
 }
 
 /// A GPU target: one vendor and one architecture.
@@ -60,6 +63,7 @@ fn serialize(format: ImageFormat, toolkit: Option<&Path>) -> String {
     let f = match format {
         ImageFormat::Assembly => "isa",
         ImageFormat::Binary => "bin",
+        ImageFormat::Bitcode => "llvm",
     };
     let toolkit = toolkit.map(|p| format!(" toolkit={}", p.display())).unwrap_or_default();
     format!("builtin.module(gpu-module-to-binary{{format={f}{toolkit}}})")

@@ -26,8 +26,8 @@ struct Cli {
     offload_arch: String,
 
     /// Also write these stages, next to the output, named by stage: rk, rk-opt, gpu, nvvm,
-    /// rocdl, ptx, cubin, amdgcn, hsaco, fatbin, dot (the call graph and each kernel's
-    /// control-flow graph, for Graphviz).
+    /// rocdl, llvm (each target's LLVM IR), ptx, cubin, amdgcn, hsaco, fatbin, dot (the call
+    /// graph and each kernel's control-flow graph, for Graphviz).
     #[arg(long = "emit", value_delimiter = ',')]
     emit: Vec<Stage>,
 
@@ -49,6 +49,10 @@ struct Cli {
     #[arg(long = "time-passes")]
     time_passes: bool,
 
+    /// Print the IR after every rk pass and every MLIR pass to stderr.
+    #[arg(long = "print-ir-after-all")]
+    print_ir_after_all: bool,
+
     /// Explain an error code, e.g. RK0133.
     #[arg(long = "explain", value_name = "CODE")]
     explain: Option<String>,
@@ -62,6 +66,7 @@ enum Stage {
     Gpu,
     Nvvm,
     Rocdl,
+    Llvm,
     Ptx,
     Cubin,
     Amdgcn,
@@ -213,6 +218,8 @@ fn options(cli: &Cli) -> Result<Options, String> {
         source_name: String::new(),
         amd_assembly: cli.emit.contains(&Stage::Amdgcn),
         fast_math,
+        llvm_ir: cli.emit.contains(&Stage::Llvm),
+        print_ir_after_all: cli.print_ir_after_all,
     })
 }
 
@@ -260,12 +267,13 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
             }
             Stage::Gpu => write_file(&named("gpu.mlir"), out.gpu.as_bytes())?,
             Stage::Fatbin => {}
-            Stage::Nvvm | Stage::Rocdl | Stage::Ptx | Stage::Cubin | Stage::Amdgcn | Stage::Hsaco => {
+            Stage::Nvvm | Stage::Rocdl | Stage::Llvm | Stage::Ptx | Stage::Cubin | Stage::Amdgcn | Stage::Hsaco => {
                 for t in &out.targets {
                     let nvidia = t.kind == TargetKind::Nvidia;
                     let (bytes, suffix): (Option<&[u8]>, String) = match stage {
                         Stage::Nvvm if nvidia => (Some(t.lowered.as_bytes()), format!("{}.nvvm.mlir", t.arch)),
                         Stage::Rocdl if !nvidia => (Some(t.lowered.as_bytes()), format!("{}.rocdl.mlir", t.arch)),
+                        Stage::Llvm => (t.llvm_ir.as_ref().map(String::as_bytes), format!("{}.ll", t.arch)),
                         Stage::Ptx if nvidia => (Some(&t.assembly), format!("{}.ptx", t.arch)),
                         Stage::Amdgcn if !nvidia => (Some(&t.assembly), format!("{}.s", t.arch)),
                         Stage::Cubin if nvidia => (t.binary.as_deref(), format!("{}.cubin", t.arch)),

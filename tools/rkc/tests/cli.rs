@@ -98,7 +98,7 @@ fn emits_every_stage() {
     let dir = scratch("emit");
     let k = repo().join("testsuite/kernels/saxpy.rs");
     let (code, _, err) = rkc(
-        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco"],
         &dir,
     );
     let _ = std::fs::create_dir_all(dir.join("out"));
@@ -107,12 +107,16 @@ fn emits_every_stage() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("cannot write `out/s.fatbin`"), "{err}");
         let (code, _, err) = rkc(
-            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,ptx,cubin,amdgcn,hsaco"],
+            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco"],
             &dir,
         );
         assert_eq!(code, 0, "{err}");
     }
     let cfg = std::fs::read_to_string(dir.join("out/s.saxpy.cfg.dot")).unwrap();
+    let nvidia_ir = std::fs::read_to_string(dir.join("out/s.sm_90.ll")).unwrap();
+    assert!(nvidia_ir.contains("define ptx_kernel void @saxpy("), "{nvidia_ir}");
+    let amd_ir = std::fs::read_to_string(dir.join("out/s.gfx942.ll")).unwrap();
+    assert!(amd_ir.contains("define amdgpu_kernel void @saxpy("), "{amd_ir}");
     assert!(cfg.contains("digraph \"saxpy\"") && cfg.contains("\"entry\" -> "), "{cfg}");
     for f in ["s.fatbin", "s.rk", "s.opt.rk", "s.calls.dot", "s.gpu.mlir", "s.sm_90.nvvm.mlir", "s.gfx942.rocdl.mlir", "s.sm_90.ptx", "s.sm_90.cubin", "s.gfx942.s", "s.gfx942.hsaco"] {
         let p = dir.join("out").join(f);
@@ -120,4 +124,23 @@ fn emits_every_stage() {
     }
     let leftovers: Vec<_> = std::fs::read_dir(dir.join("out")).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains(".tmp")).collect();
     assert!(leftovers.is_empty(), "temporary files left behind");
+}
+
+/// `--print-ir-after-all` shows every rk pass and every MLIR pass, in order, on stderr, and
+/// the compilation still succeeds.
+#[test]
+fn prints_the_ir_after_every_pass() {
+    let dir = scratch("print-ir");
+    let k = repo().join("testsuite/kernels/warp.rs");
+    let (code, _, err) = rkc(&[k.to_str().unwrap(), "-o", "w.fatbin", "--print-ir-after-all"], &dir);
+    assert_eq!(code, 0, "{err}");
+    let headers: Vec<&str> = err.lines().filter(|l| l.starts_with("// -----// IR Dump After")).collect();
+    let order = ["rkc-front", "rk-inline", "rk-simplify", "rkc-lower", "nvvm-attach-target", "convert-gpu-to-nvvm", "gpu-module-to-binary", "rocdl-attach-target", "convert-gpu-to-rocdl"];
+    let mut at = 0;
+    for name in order {
+        let found = headers[at..].iter().position(|h| h.contains(name)).unwrap_or_else(|| panic!("no dump after {name} in order:\n{}", headers.join("\n")));
+        at += found + 1;
+    }
+    // The dumps hold the IR itself: the rk ops and the NVVM shuffles.
+    assert!(err.contains("rk.warp shuffle_xor") && err.contains("nvvm.shfl.sync  bfly"), "IR missing from the dumps");
 }
