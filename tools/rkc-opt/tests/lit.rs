@@ -3,6 +3,11 @@
 //! splits a file into cases run separately. `RUN: not rkc-opt ...` expects a failure and
 //! checks its stderr. `RKC_BLESS=1` rewrites every case's CHECK lines (CHECK-NOT lines are
 //! kept) from the current output; review the diff.
+//!
+//! `RUN: rkc ...` runs the compiler itself, for the stages after the gpu dialect (nvvm, rocdl,
+//! llvm, ptx): the runner adds `-o` and checks the stage files it writes, in name order. The
+//! compiler links MLIR, so this test does not build it: it runs `$RKC`, else the workspace's
+//! `target/release/rkc`, which tools/test.sh builds first.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,10 +45,13 @@ fn run_case(case: &str, ext: &str, scratch: &Path) -> Result<String, String> {
     if expect_failure {
         words.remove(0);
     }
-    if words.first() != Some(&"rkc-opt") {
-        return Err(format!("RUN must start with `rkc-opt` or `not rkc-opt`: {run}"));
-    }
     let path_str = path.to_string_lossy().into_owned();
+    if words.first() == Some(&"rkc") && !expect_failure {
+        return run_rkc(&words[1..], &path_str, scratch);
+    }
+    if words.first() != Some(&"rkc-opt") {
+        return Err(format!("RUN must start with `rkc-opt`, `not rkc-opt` or `rkc`: {run}"));
+    }
     let args: Vec<String> = words[1..].iter().map(|w| w.replace("%s", &path_str)).collect();
     let out = Command::new(env!("CARGO_BIN_EXE_rkc-opt")).args(&args).output().map_err(|e| e.to_string())?;
     match (out.status.success(), expect_failure) {
@@ -57,6 +65,40 @@ fn run_case(case: &str, ext: &str, scratch: &Path) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         )),
     }
+}
+
+/// Runs the compiler on the case and returns the stage files it wrote, in name order.
+fn run_rkc(args: &[&str], path: &str, scratch: &Path) -> Result<String, String> {
+    let rkc = std::env::var_os("RKC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/rkc"));
+    if !rkc.is_file() {
+        return Err(format!("no rkc at {}: build it with `cargo build --release -p rkc`, or set RKC", rkc.display()));
+    }
+    let out_dir = scratch.join("rkc-out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+    let args: Vec<String> = args.iter().map(|w| w.replace("%s", path)).collect();
+    let out = Command::new(&rkc)
+        .args(&args)
+        .arg("-o")
+        .arg(out_dir.join("case.fatbin"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("rkc failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&out_dir)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_none_or(|e| e != "fatbin"))
+        .collect();
+    files.sort();
+    let mut text = String::new();
+    for f in files {
+        text.push_str(&std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?);
+    }
+    Ok(text)
 }
 
 /// FileCheck's core: CHECK finds the pattern on a later line, CHECK-NEXT on the next line,
@@ -132,7 +174,8 @@ fn bless(case: &str, output: &str) -> String {
     let mut out = kept.join("\n");
     out.push('\n');
     for (k, line) in output.lines().enumerate() {
-        let kind = if line.starts_with("rk.func") || line.trim_start().starts_with("gpu.func") {
+        let t = line.trim_start();
+        let kind = if line.starts_with("rk.func") || t.starts_with("gpu.func") || t.starts_with("llvm.func") {
             "CHECK-LABEL"
         } else if k == 0 {
             "CHECK"
