@@ -66,6 +66,37 @@ fn divergent(x: *mut [u32; 8]) {
     }
 }
 
+/// Odd lanes skip the shuffle the even lanes wait at: a divergent warp operation.
+#[offload_kernel]
+fn divergent_warp(x: *mut [u32; 64]) {
+    // SAFETY: the pointer is mapped; the thread index is below 64.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        if i % 2 == 0 {
+            (*x)[i] = warp_shuffle_xor(i as u32, 2);
+        }
+    }
+}
+
+/// Reverses each block's values through dynamic shared memory, and sums each warp.
+#[offload_kernel]
+fn reverse(x: *mut [u32; 128], sums: *mut [u32; 4]) {
+    // SAFETY: dyn_cache holds a u32 per thread of the block; the barrier orders the accesses.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let n = block_dim_x() as usize;
+        let i = block_idx_x() as usize * n + t;
+        let tile = dynamic_shared::<u32>();
+        *tile.add(t) = (*x)[i];
+        sync_threads();
+        (*x)[i] = *tile.add(n - 1 - t);
+        let s = warp_reduce_add((*x)[i]);
+        if lane_id() == 0 {
+            (*sums)[i / warp_size() as usize] = s;
+        }
+    }
+}
+
 /// A kernel whose fat-binary metadata disagrees with the host (a stale fat binary).
 #[offload_kernel]
 fn stale(x: *mut u32) {
@@ -110,6 +141,14 @@ fn register() {
             ]),
             info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
             KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
+            KernelInfo { barriers: true, ..info("divergent_warp", &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)]) },
+            KernelInfo {
+                barriers: true,
+                ..info("reverse", &[
+                    ("x", "*mut [u32; 128]", ptr(512, true), Access::ReadWrite),
+                    ("sums", "*mut [u32; 4]", ptr(16, true), Access::Write),
+                ])
+            },
         ];
         let image = offload_binary::metadata::metadata_only_image(&kernels);
         rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
@@ -284,4 +323,39 @@ fn a_divergent_barrier_is_an_error_not_a_hang() {
     let mut y = [0u32; 8];
     try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
     assert_eq!(y, [7; 8]);
+}
+
+/// A warp operation that some lanes skip is reported (not a hang), so is one in a partial
+/// warp; later launches work.
+#[test]
+fn divergent_and_partial_warps_are_errors_not_hangs() {
+    register();
+    let mut x = [0u32; 64];
+    let err = try_offload! { kernel = divergent_warp, thread_dim = [64, 1, 1], args = (&mut x as *mut [u32; 64],) }.unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("kernel `divergent_warp`") && text.contains("divergent warp operation"), "{text}");
+    let err = try_offload! { kernel = divergent_warp, thread_dim = [40, 1, 1], args = (&mut x as *mut [u32; 64],) }.unwrap_err();
+    assert!(err.to_string().contains("warp operations need whole warps of 32"), "{err}");
+    let mut y = [0u32; 8];
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    assert_eq!(y, [7; 8]);
+}
+
+/// `dyn_cache` gives each block its own dynamic shared memory of that size.
+#[test]
+fn dynamic_shared_memory_is_per_block() {
+    register();
+    let mut x: [u32; 128] = std::array::from_fn(|i| i as u32);
+    let mut sums = [0u32; 4];
+    offload! {
+        kernel = reverse,
+        workgroup_dim = [2, 1, 1],
+        thread_dim = [64, 1, 1],
+        dyn_cache = 256,
+        args = (&mut x as *mut [u32; 128], &mut sums as *mut [u32; 4]),
+    }
+    let expected: [u32; 128] = std::array::from_fn(|i| (i / 64 * 64 + 63 - i % 64) as u32);
+    assert_eq!(x, expected);
+    let expected_sums: Vec<u32> = expected.chunks(32).map(|c| c.iter().sum()).collect();
+    assert_eq!(sums.to_vec(), expected_sums);
 }
