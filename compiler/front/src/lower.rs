@@ -350,7 +350,52 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         if failed { Err(Reported) } else { Ok(value) }
     }
 
+    /// `let (a, mut b) = (x, y);` — a tuple pattern bound to a tuple expression (possibly
+    /// inside `unsafe { }`): every element is evaluated first, then each name is bound, as
+    /// Rust does (so `let (a, b) = (b, a);` swaps).
+    fn tuple_local(&mut self, local: &syn::Local, pats: &syn::PatTuple) -> Lowered<()> {
+        let Some(init) = local.init.as_ref().filter(|i| i.diverge.is_none()) else {
+            return Err(self.unsupported_pattern(&local.pat));
+        };
+        let (elems, in_unsafe) = match strip_parens(&init.expr) {
+            syn::Expr::Tuple(t) => (&t.elems, false),
+            syn::Expr::Unsafe(u) => match u.block.stmts.as_slice() {
+                [syn::Stmt::Expr(syn::Expr::Tuple(t), None)] => (&t.elems, true),
+                _ => return Err(self.unsupported_pattern(&local.pat)),
+            },
+            _ => return Err(self.unsupported_pattern(&local.pat)),
+        };
+        if elems.len() != pats.elems.len() {
+            return Err(self.error(
+                Diagnostic::new(RK_MISMATCHED_TYPES, format!("expected a tuple with {} elements, found one with {}", pats.elems.len(), elems.len()))
+                    .at(span_of(&local.pat), format!("expected a tuple with {} elements", pats.elems.len())),
+            ));
+        }
+        if in_unsafe {
+            self.unsafe_depth += 1;
+        }
+        let values: Vec<Lowered<Val>> = elems.iter().map(|e| self.expr(e, None)).collect();
+        if in_unsafe {
+            self.unsafe_depth -= 1;
+        }
+        let mut result = Ok(());
+        for (pat, (value, e)) in pats.elems.iter().zip(values.into_iter().zip(elems)) {
+            let r = match pat {
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    self.bind_local(p.ident.to_string(), p.mutability.is_some(), value, e, pat, span_of(local))
+                }
+                syn::Pat::Wild(_) => value.map(drop),
+                other => Err(self.unsupported_pattern(other)),
+            };
+            result = result.and(r);
+        }
+        result
+    }
+
     fn local(&mut self, local: &syn::Local) -> Lowered<()> {
+        if let syn::Pat::Tuple(t) = &local.pat {
+            return self.tuple_local(local, t);
+        }
         let (name, mutable, ascribed) = match &local.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
                 (p.ident.to_string(), p.mutability.is_some(), None)
@@ -396,17 +441,28 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             )),
             (v, _) => v,
         };
+        self.bind_local(name, mutable, value, &init.expr, &local.pat, span_of(local))
+    }
+
+    /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
+    fn bind_local(&mut self, name: String, mutable: bool, value: Lowered<Val>, init: &syn::Expr, pat: &syn::Pat, span: Span) -> Lowered<()> {
+        let value = match value {
+            Ok(v) if !v.ty.is_scalar() && v.ty.pointee().is_none() => Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a local of type `{}` is not supported", v.ty))
+                    .at(span_of(init), "locals hold scalars or pointers"),
+            )),
+            v => v,
+        };
         match value {
             Ok(v) if mutable => {
                 if !v.ty.is_scalar() {
                     self.bind(name, None);
                     return Err(self.error(
                         Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a mutable local of type `{}` is not supported yet", v.ty))
-                            .at(span_of(&local.pat), "mutable locals hold scalars")
+                            .at(span_of(pat), "mutable locals hold scalars")
                             .help("bind a new immutable name instead (shadowing)"),
                     ));
                 }
-                let span = span_of(local);
                 let slot = self.emit(OpKind::Var, &[], Some(Type::slot(v.ty.clone())), span).unwrap_or(ValueId(u32::MAX));
                 self.emit(OpKind::Write, &[id(&v), slot], None, span);
                 self.bind(name, Some(Binding::Slot { slot, ty: v.ty }));
@@ -1275,6 +1331,37 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     fn cast(&mut self, c: &syn::ExprCast) -> Lowered<Val> {
         let span = span_of(c);
         let to = self.lower_type(&c.ty)?;
+        // `&mut place as *mut T` / `&place as *const T`: the address of an element (Rust's
+        // idiom for `addr_of_mut!`), e.g. for an atomic on a slice or shared array element.
+        if let (Type::Ptr { mutable: want_mut, pointee }, syn::Expr::Reference(r)) = (&to, strip_parens(&c.expr)) {
+            let p = match self.place(&r.expr)? {
+                Place::Ptr(p) => p,
+                Place::Slot(_) => {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels cannot take the address of a local variable")
+                            .at(span_of(&r.expr), "a local lives in registers")
+                            .help("take the address of an element of a slice, an array behind a pointer or a shared array"),
+                    ));
+                }
+            };
+            let place_ty = self.func.ty(p).cloned().unwrap_or(Type::Unit);
+            let Type::Ptr { mutable: place_mut, pointee: place_elem } = place_ty.clone() else { return Err(Reported) };
+            if *want_mut && (r.mutability.is_none() || !place_mut) {
+                return Err(self.error(
+                    Diagnostic::new(RK_INVALID_CAST, format!("cannot cast a shared reference to `{to}`"))
+                        .at(span, "the place is not mutable here")
+                        .help("write `&mut place as *mut T` on a place behind `&mut` or `*mut`"),
+                ));
+            }
+            if place_elem != *pointee {
+                return Err(self.error(
+                    Diagnostic::new(RK_INVALID_CAST, format!("non-primitive cast: `&{place_elem}` as `{to}`"))
+                        .at(span, "the pointer's type must be the place's"),
+                ));
+            }
+            let v = Val { id: Some(p), ty: place_ty };
+            return Ok(if v.ty == to { v } else { self.emit1(OpKind::Cast, &[p], to, span) });
+        }
         let v = self.expr(&c.expr, None)?;
         if !(to.is_numeric() && (v.ty.is_numeric() || v.ty == Type::Bool)) {
             return Err(self.error(

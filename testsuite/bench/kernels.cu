@@ -1,0 +1,151 @@
+// The benchmark kernels in CUDA C++ for nvcc: the same algorithms as kernels.rs, with the
+// same parameters (each Rust slice is a pointer and a length, as rkc passes it).
+// Build: nvcc -O3 -arch=sm_90 -cubin -o kernels.nvcc.cubin kernels.cu
+#include <cstddef>
+#include <cstdint>
+
+__device__ __forceinline__ float warp_reduce_add(float v) {
+    for (int k = 16; k > 0; k /= 2) v += __shfl_xor_sync(0xffffffffu, v, k);
+    return v;
+}
+
+__device__ __forceinline__ float warp_reduce_max(float v) {
+    for (int k = 16; k > 0; k /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, k));
+    return v;
+}
+
+extern "C" __global__ void vec_add(const float* a, size_t, const float* b, size_t, float* c, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" __global__ void saxpy(float a, const float* x, size_t, float* y, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+
+extern "C" __global__ void canonical(double* x, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = (double)i;
+}
+
+extern "C" __global__ void reduce(const float* x, size_t n, float* partial, size_t) {
+    __shared__ float sums[32];
+    size_t t = threadIdx.x;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    float s = 0.0f;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + t; i < n; i += stride) s += x[i];
+    s = warp_reduce_add(s);
+    if ((t & 31) == 0) sums[t / 32] = s;
+    __syncthreads();
+    if (t < 32) {
+        size_t warps = blockDim.x / 32;
+        float v = t < warps ? sums[t] : 0.0f;
+        float total = warp_reduce_add(v);
+        if (t == 0) partial[blockIdx.x] = total;
+    }
+}
+
+extern "C" __global__ void transpose(size_t width, size_t height, const float* in, size_t, float* out, size_t) {
+    __shared__ float tile[32 * 33];
+    size_t tx = threadIdx.x, ty = threadIdx.y;
+    size_t bx = (size_t)blockIdx.x * 32, by = (size_t)blockIdx.y * 32;
+    for (size_t j = 0; j < 32; j += 8) {
+        size_t x = bx + tx, y = by + ty + j;
+        if (x < width && y < height) tile[(ty + j) * 33 + tx] = in[y * width + x];
+    }
+    __syncthreads();
+    for (size_t j = 0; j < 32; j += 8) {
+        size_t x = by + tx, y = bx + ty + j;
+        if (x < height && y < width) out[y * height + x] = tile[tx * 33 + ty + j];
+    }
+}
+
+extern "C" __global__ void sgemm(size_t n, const float* a, size_t, const float* b, size_t, float* c, size_t) {
+    __shared__ float ta[256];
+    __shared__ float tb[256];
+    size_t tx = threadIdx.x, ty = threadIdx.y;
+    size_t row = (size_t)blockIdx.y * 16 + ty, col = (size_t)blockIdx.x * 16 + tx;
+    float acc = 0.0f;
+    for (size_t k0 = 0; k0 < n; k0 += 16) {
+        ta[ty * 16 + tx] = a[row * n + k0 + tx];
+        tb[ty * 16 + tx] = b[(k0 + ty) * n + col];
+        __syncthreads();
+        for (size_t k = 0; k < 16; k++) acc = fmaf(ta[ty * 16 + k], tb[k * 16 + tx], acc);
+        __syncthreads();
+    }
+    c[row * n + col] = acc;
+}
+
+extern "C" __global__ void stencil(size_t width, size_t height, const float* in, size_t, float* out, size_t) {
+    size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
+    if (x > 0 && y > 0 && x + 1 < width && y + 1 < height) {
+        size_t i = y * width + x;
+        out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - width] + in[i + width]);
+    }
+}
+
+extern "C" __global__ void histogram(const uint32_t* data, size_t n, uint32_t* bins, size_t) {
+    __shared__ uint32_t local[256];
+    size_t t = threadIdx.x;
+    local[t] = 0;
+    __syncthreads();
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + t; i < n; i += stride) atomicAdd(&local[data[i] & 255], 1u);
+    __syncthreads();
+    atomicAdd(&bins[t], local[t]);
+}
+
+extern "C" __global__ void softmax(size_t cols, const float* x, size_t, float* y, size_t) {
+    __shared__ float scratch[32];
+    size_t t = threadIdx.x;
+    size_t base = (size_t)blockIdx.x * cols;
+    size_t warps = blockDim.x / 32;
+    float m = -INFINITY;
+    for (size_t j = t; j < cols; j += 256) m = fmaxf(m, x[base + j]);
+    m = warp_reduce_max(m);
+    if ((t & 31) == 0) scratch[t / 32] = m;
+    __syncthreads();
+    float row_max = -INFINITY;
+    for (size_t w = 0; w < warps; w++) row_max = fmaxf(row_max, scratch[w]);
+    __syncthreads();
+    float s = 0.0f;
+    for (size_t j = t; j < cols; j += 256) s += expf(x[base + j] - row_max);
+    s = warp_reduce_add(s);
+    if ((t & 31) == 0) scratch[t / 32] = s;
+    __syncthreads();
+    float total = 0.0f;
+    for (size_t w = 0; w < warps; w++) total += scratch[w];
+    for (size_t j = t; j < cols; j += 256) y[base + j] = expf(x[base + j] - row_max) / total;
+}
+
+extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc, size_t) {
+    __shared__ float tile[1024];
+    size_t t = threadIdx.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + t;
+    float px = pos[4 * i], py = pos[4 * i + 1], pz = pos[4 * i + 2];
+    float ax = 0.0f, ay = 0.0f, az = 0.0f;
+    for (size_t base = 0; base < n; base += 256) {
+        size_t k = base + t;
+        tile[4 * t] = pos[4 * k];
+        tile[4 * t + 1] = pos[4 * k + 1];
+        tile[4 * t + 2] = pos[4 * k + 2];
+        tile[4 * t + 3] = pos[4 * k + 3];
+        __syncthreads();
+        for (size_t j = 0; j < 256; j++) {
+            float dx = tile[4 * j] - px, dy = tile[4 * j + 1] - py, dz = tile[4 * j + 2] - pz;
+            float d2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, 0.01f)));
+            float inv = 1.0f / sqrtf(d2);
+            float s = tile[4 * j + 3] * inv * inv * inv;
+            ax = fmaf(dx, s, ax);
+            ay = fmaf(dy, s, ay);
+            az = fmaf(dz, s, az);
+        }
+        __syncthreads();
+    }
+    acc[4 * i] = ax;
+    acc[4 * i + 1] = ay;
+    acc[4 * i + 2] = az;
+    acc[4 * i + 3] = 0.0f;
+}

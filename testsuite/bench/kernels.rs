@@ -1,0 +1,253 @@
+//! The benchmark kernels, as a user writes them for rkc. `kernels.cu` holds the same
+//! algorithms in CUDA C++ for nvcc, with the same parameters (a slice is a pointer and a
+//! length, as rkc passes it), so that one harness launches both alike.
+use rkc_offload::prelude::*;
+
+/// `c = a + b`.
+#[offload_kernel]
+pub fn vec_add(a: &[f32], b: &[f32], c: &mut [f32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    if i < c.len() {
+        c[i] = a[i] + b[i];
+    }
+}
+
+/// `y = a·x + y`.
+#[offload_kernel]
+pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    if i < y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+/// Upstream's canonical kernel at a large N: `x[i] = i`.
+#[offload_kernel]
+pub fn canonical(x: &mut [f64]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    if i < x.len() {
+        x[i] = i as f64;
+    }
+}
+
+/// Each block sums a grid-stride share of `x` into `partial[block]`: per-thread sums, a warp
+/// reduction, the warps' sums through shared memory, a last warp reduction.
+#[offload_kernel]
+pub fn reduce(x: &[f32], partial: &mut [f32]) {
+    // SAFETY: the shared array holds one sum per warp (at most 32); the barrier orders the
+    // writes before the reads.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let stride = (grid_dim_x() * block_dim_x()) as usize;
+        let mut i = global_idx_x();
+        let mut s = 0.0f32;
+        while i < x.len() {
+            s += x[i];
+            i += stride;
+        }
+        s = warp_reduce_add(s);
+        let sums = shared_array::<f32, 32>();
+        if lane_id() == 0 {
+            (*sums)[t / 32] = s;
+        }
+        sync_threads();
+        if t < 32 {
+            let warps = (block_dim_x() / 32) as usize;
+            let v = if t < warps { (*sums)[t] } else { 0.0 };
+            let total = warp_reduce_add(v);
+            if t == 0 {
+                partial[block_idx_x() as usize] = total;
+            }
+        }
+    }
+}
+
+/// `out = inputᵀ` for a `height × width` matrix, through a 32×33 shared tile (padded against
+/// bank conflicts); blocks of 32×8 threads.
+#[offload_kernel]
+pub fn transpose(width: usize, height: usize, input: &[f32], out: &mut [f32]) {
+    // SAFETY: each thread writes its own tile elements before the barrier and reads after.
+    unsafe {
+        let tile = shared_array::<f32, 1056>();
+        let tx = thread_idx_x() as usize;
+        let ty = thread_idx_y() as usize;
+        let bx = block_idx_x() as usize * 32;
+        let by = block_idx_y() as usize * 32;
+        let mut j = 0usize;
+        while j < 32 {
+            let (x, y) = (bx + tx, by + ty + j);
+            if x < width && y < height {
+                (*tile)[(ty + j) * 33 + tx] = input[y * width + x];
+            }
+            j += 8;
+        }
+        sync_threads();
+        let mut j = 0usize;
+        while j < 32 {
+            let (x, y) = (by + tx, bx + ty + j);
+            if x < height && y < width {
+                out[y * height + x] = (*tile)[tx * 33 + ty + j];
+            }
+            j += 8;
+        }
+    }
+}
+
+/// `c = a·b` for `n × n` matrices (`n` a multiple of 16), with 16×16 shared tiles.
+#[offload_kernel]
+pub fn sgemm(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    // SAFETY: each thread loads one element of each tile between barriers.
+    unsafe {
+        let ta = shared_array::<f32, 256>();
+        let tb = shared_array::<f32, 256>();
+        let tx = thread_idx_x() as usize;
+        let ty = thread_idx_y() as usize;
+        let row = block_idx_y() as usize * 16 + ty;
+        let col = block_idx_x() as usize * 16 + tx;
+        let mut acc = 0.0f32;
+        let mut k0 = 0usize;
+        while k0 < n {
+            (*ta)[ty * 16 + tx] = a[row * n + k0 + tx];
+            (*tb)[ty * 16 + tx] = b[(k0 + ty) * n + col];
+            sync_threads();
+            let mut k = 0usize;
+            while k < 16 {
+                acc = (*ta)[ty * 16 + k].mul_add((*tb)[k * 16 + tx], acc);
+                k += 1;
+            }
+            sync_threads();
+            k0 += 16;
+        }
+        c[row * n + col] = acc;
+    }
+}
+
+/// A 5-point stencil on a `height × width` grid; the border is left alone.
+#[offload_kernel]
+pub fn stencil(width: usize, height: usize, input: &[f32], out: &mut [f32]) {
+    // SAFETY: builtins only.
+    let (x, y) = unsafe { (global_idx_x(), global_idx_y()) };
+    if x > 0 && y > 0 && x + 1 < width && y + 1 < height {
+        let i = y * width + x;
+        out[i] = 0.2 * (input[i] + input[i - 1] + input[i + 1] + input[i - width] + input[i + width]);
+    }
+}
+
+/// A 256-bin histogram of the low bytes: per-block bins in shared memory, then one atomic per
+/// bin and block into global memory. Blocks of 256 threads.
+#[offload_kernel]
+pub fn histogram(data: &[u32], bins: &mut [u32]) {
+    // SAFETY: every update of a shared or global bin is atomic; barriers separate the phases.
+    unsafe {
+        let local = shared_array::<u32, 256>();
+        let t = thread_idx_x() as usize;
+        (*local)[t] = 0;
+        sync_threads();
+        let stride = (grid_dim_x() * block_dim_x()) as usize;
+        let mut i = global_idx_x();
+        while i < data.len() {
+            atomic_add(&mut (*local)[(data[i] & 255) as usize] as *mut u32, 1);
+            i += stride;
+        }
+        sync_threads();
+        atomic_add(&mut bins[t] as *mut u32, (*local)[t]);
+    }
+}
+
+/// Softmax of each `cols`-long row (one block of 256 threads per row): the row's maximum and
+/// the sum of exponentials by warp and block reductions.
+#[offload_kernel]
+pub fn softmax(cols: usize, x: &[f32], y: &mut [f32]) {
+    // SAFETY: the shared array holds one value per warp; barriers order its uses.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let base = block_idx_x() as usize * cols;
+        let scratch = shared_array::<f32, 32>();
+        let warps = (block_dim_x() / 32) as usize;
+        let mut m = f32::NEG_INFINITY;
+        let mut j = t;
+        while j < cols {
+            m = m.max(x[base + j]);
+            j += 256;
+        }
+        m = warp_reduce_max(m);
+        if lane_id() == 0 {
+            (*scratch)[t / 32] = m;
+        }
+        sync_threads();
+        let mut row_max = f32::NEG_INFINITY;
+        let mut w = 0usize;
+        while w < warps {
+            row_max = row_max.max((*scratch)[w]);
+            w += 1;
+        }
+        sync_threads();
+        let mut s = 0.0f32;
+        let mut j = t;
+        while j < cols {
+            s += (x[base + j] - row_max).exp();
+            j += 256;
+        }
+        s = warp_reduce_add(s);
+        if lane_id() == 0 {
+            (*scratch)[t / 32] = s;
+        }
+        sync_threads();
+        let mut total = 0.0f32;
+        let mut w = 0usize;
+        while w < warps {
+            total += (*scratch)[w];
+            w += 1;
+        }
+        let mut j = t;
+        while j < cols {
+            y[base + j] = (x[base + j] - row_max).exp() / total;
+            j += 256;
+        }
+    }
+}
+
+/// All-pairs gravitational accelerations (softened), bodies as `x, y, z, mass` in `pos`,
+/// tiles of 256 bodies through shared memory; compute-bound.
+#[offload_kernel]
+pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
+    // SAFETY: each thread loads one body of the tile between barriers.
+    unsafe {
+        let tile = shared_array::<f32, 1024>();
+        let t = thread_idx_x() as usize;
+        let i = global_idx_x();
+        let (px, py, pz) = (pos[4 * i], pos[4 * i + 1], pos[4 * i + 2]);
+        let (mut ax, mut ay, mut az) = (0.0f32, 0.0f32, 0.0f32);
+        let mut base = 0usize;
+        while base < n {
+            let k = base + t;
+            (*tile)[4 * t] = pos[4 * k];
+            (*tile)[4 * t + 1] = pos[4 * k + 1];
+            (*tile)[4 * t + 2] = pos[4 * k + 2];
+            (*tile)[4 * t + 3] = pos[4 * k + 3];
+            sync_threads();
+            let mut j = 0usize;
+            while j < 256 {
+                let dx = (*tile)[4 * j] - px;
+                let dy = (*tile)[4 * j + 1] - py;
+                let dz = (*tile)[4 * j + 2] - pz;
+                let d2 = dx.mul_add(dx, dy.mul_add(dy, dz.mul_add(dz, 0.01)));
+                let inv = 1.0 / d2.sqrt();
+                let s = (*tile)[4 * j + 3] * inv * inv * inv;
+                ax = dx.mul_add(s, ax);
+                ay = dy.mul_add(s, ay);
+                az = dz.mul_add(s, az);
+                j += 1;
+            }
+            sync_threads();
+            base += 256;
+        }
+        acc[4 * i] = ax;
+        acc[4 * i + 1] = ay;
+        acc[4 * i + 2] = az;
+        acc[4 * i + 3] = 0.0;
+    }
+}

@@ -1,0 +1,619 @@
+//! rkc against nvcc on the GPU: the kernels of testsuite/bench/kernels.rs (compiled by rkc,
+//! with bounds checks on and off) and of kernels.cu (compiled by nvcc -O3 -arch=sm_90), the
+//! same algorithms with the same parameters, loaded through one loader and timed one way:
+//! CUDA events around each launch, warm-up launches first, the median of the timed ones,
+//! inputs of random data in two sets used in turn, each buffer larger than the L2 cache for
+//! the memory-bound kernels. Before the timed runs every variant runs once on outputs filled
+//! with 0xFF, and its outputs are checked against a CPU reference. The ceiling is the device's
+//! copy bandwidth, measured in the same run (cuMemcpyDtoD of 1 GiB).
+//!
+//! Usage: bench DIR [RUNS], where DIR holds rkc-checks.fatbin, rkc-nochecks.fatbin and
+//! nvcc.cubin. Prints a Markdown report.
+
+use std::ffi::{CString, c_void};
+use std::os::raw::{c_char, c_int, c_uint};
+
+type CuResult = c_int;
+type Ptr = u64;
+
+struct Cuda {
+    _lib: libloading::Library,
+    init: unsafe extern "C" fn(c_uint) -> CuResult,
+    device_get: unsafe extern "C" fn(*mut c_int, c_int) -> CuResult,
+    device_name: unsafe extern "C" fn(*mut c_char, c_int, c_int) -> CuResult,
+    driver_version: unsafe extern "C" fn(*mut c_int) -> CuResult,
+    primary_retain: unsafe extern "C" fn(*mut *mut c_void, c_int) -> CuResult,
+    ctx_set: unsafe extern "C" fn(*mut c_void) -> CuResult,
+    module_load: unsafe extern "C" fn(*mut *mut c_void, *const c_void) -> CuResult,
+    get_function: unsafe extern "C" fn(*mut *mut c_void, *mut c_void, *const c_char) -> CuResult,
+    alloc: unsafe extern "C" fn(*mut Ptr, usize) -> CuResult,
+    htod: unsafe extern "C" fn(Ptr, *const c_void, usize) -> CuResult,
+    dtoh: unsafe extern "C" fn(*mut c_void, Ptr, usize) -> CuResult,
+    dtod: unsafe extern "C" fn(Ptr, Ptr, usize) -> CuResult,
+    memset: unsafe extern "C" fn(Ptr, u8, usize) -> CuResult,
+    launch: unsafe extern "C" fn(*mut c_void, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, *mut c_void, *mut *mut c_void, *mut *mut c_void) -> CuResult,
+    sync: unsafe extern "C" fn() -> CuResult,
+    event_create: unsafe extern "C" fn(*mut *mut c_void, c_uint) -> CuResult,
+    event_record: unsafe extern "C" fn(*mut c_void, *mut c_void) -> CuResult,
+    event_sync: unsafe extern "C" fn(*mut c_void) -> CuResult,
+    event_elapsed: unsafe extern "C" fn(*mut f32, *mut c_void, *mut c_void) -> CuResult,
+}
+
+fn check(call: &str, r: CuResult) {
+    assert!(r == 0, "{call} failed with CUDA error {r}");
+}
+
+impl Cuda {
+    fn load() -> Cuda {
+        // SAFETY: the CUDA driver library's initialisers are safe to run.
+        let lib = unsafe { libloading::Library::new("libcuda.so.1") }.expect("no CUDA driver (libcuda.so.1): this benchmark needs a GPU");
+        macro_rules! sym {
+            ($name:literal) => {
+                // SAFETY: the symbol has the CUDA driver API's signature for this name.
+                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.expect($name)
+            };
+        }
+        Cuda {
+            init: sym!("cuInit"),
+            device_get: sym!("cuDeviceGet"),
+            device_name: sym!("cuDeviceGetName"),
+            driver_version: sym!("cuDriverGetVersion"),
+            primary_retain: sym!("cuDevicePrimaryCtxRetain"),
+            ctx_set: sym!("cuCtxSetCurrent"),
+            module_load: sym!("cuModuleLoadData"),
+            get_function: sym!("cuModuleGetFunction"),
+            alloc: sym!("cuMemAlloc_v2"),
+            htod: sym!("cuMemcpyHtoD_v2"),
+            dtoh: sym!("cuMemcpyDtoH_v2"),
+            dtod: sym!("cuMemcpyDtoD_v2"),
+            memset: sym!("cuMemsetD8_v2"),
+            launch: sym!("cuLaunchKernel"),
+            sync: sym!("cuCtxSynchronize"),
+            event_create: sym!("cuEventCreate"),
+            event_record: sym!("cuEventRecord"),
+            event_sync: sym!("cuEventSynchronize"),
+            event_elapsed: sym!("cuEventElapsedTime"),
+            _lib: lib,
+        }
+    }
+}
+
+/// The CUDA calls this harness makes; each wrapper checks the result.
+struct Gpu {
+    cu: Cuda,
+    name: String,
+    driver: i32,
+    start: *mut c_void,
+    stop: *mut c_void,
+}
+
+impl Gpu {
+    fn new() -> Gpu {
+        let cu = Cuda::load();
+        let (mut dev, mut ctx, mut name, mut driver) = (0, std::ptr::null_mut(), [0 as c_char; 128], 0);
+        // SAFETY: every out-pointer is valid for the call.
+        unsafe {
+            check("cuInit", (cu.init)(0));
+            check("cuDeviceGet", (cu.device_get)(&mut dev, 0));
+            check("cuDeviceGetName", (cu.device_name)(name.as_mut_ptr(), 128, dev));
+            check("cuDriverGetVersion", (cu.driver_version)(&mut driver));
+            check("cuDevicePrimaryCtxRetain", (cu.primary_retain)(&mut ctx, dev));
+            check("cuCtxSetCurrent", (cu.ctx_set)(ctx));
+        }
+        // SAFETY: cuDeviceGetName wrote a NUL-terminated string.
+        let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+        let (mut start, mut stop) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: valid out-pointers.
+        unsafe {
+            check("cuEventCreate", (cu.event_create)(&mut start, 0));
+            check("cuEventCreate", (cu.event_create)(&mut stop, 0));
+        }
+        Gpu { cu, name, driver, start, stop }
+    }
+
+    fn function(&self, image: &[u8], name: &str) -> *mut c_void {
+        let (mut module, mut f) = (std::ptr::null_mut(), std::ptr::null_mut());
+        let cname = CString::new(name).unwrap();
+        // SAFETY: `image` is a cubin; out-pointers are valid.
+        unsafe {
+            check("cuModuleLoadData", (self.cu.module_load)(&mut module, image.as_ptr().cast()));
+            check(&format!("cuModuleGetFunction({name})"), (self.cu.get_function)(&mut f, module, cname.as_ptr()));
+        }
+        f
+    }
+
+    fn alloc(&self, bytes: usize) -> Ptr {
+        let mut p = 0;
+        // SAFETY: valid out-pointer.
+        check("cuMemAlloc", unsafe { (self.cu.alloc)(&mut p, bytes.max(1)) });
+        p
+    }
+
+    fn upload(&self, p: Ptr, data: &[u8]) {
+        // SAFETY: `p` has at least data.len() bytes.
+        check("cuMemcpyHtoD", unsafe { (self.cu.htod)(p, data.as_ptr().cast(), data.len()) });
+    }
+
+    fn download(&self, p: Ptr, bytes: usize) -> Vec<u8> {
+        let mut out = vec![0u8; bytes];
+        // SAFETY: `p` has at least `bytes` bytes.
+        check("cuMemcpyDtoH", unsafe { (self.cu.dtoh)(out.as_mut_ptr().cast(), p, bytes) });
+        out
+    }
+
+    fn fill(&self, p: Ptr, byte: u8, bytes: usize) {
+        // SAFETY: `p` has at least `bytes` bytes.
+        check("cuMemsetD8", unsafe { (self.cu.memset)(p, byte, bytes) });
+    }
+
+    /// Runs `f` between two events and returns the milliseconds between them.
+    fn timed(&self, f: impl FnOnce()) -> f64 {
+        let mut ms = 0.0f32;
+        // SAFETY: the events exist; `ms` is a valid out-pointer.
+        unsafe {
+            check("cuEventRecord", (self.cu.event_record)(self.start, std::ptr::null_mut()));
+            f();
+            check("cuEventRecord", (self.cu.event_record)(self.stop, std::ptr::null_mut()));
+            check("cuEventSynchronize", (self.cu.event_sync)(self.stop));
+            check("cuEventElapsedTime", (self.cu.event_elapsed)(&mut ms, self.start, self.stop));
+        }
+        f64::from(ms)
+    }
+
+    fn launch(&self, f: *mut c_void, grid: [u32; 3], block: [u32; 3], args: &[Vec<u8>]) {
+        let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
+        // SAFETY: each argument's bytes are the kernel parameter's value, alive for the call.
+        check("cuLaunchKernel", unsafe {
+            (self.cu.launch)(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, std::ptr::null_mut(), ptrs.as_mut_ptr(), std::ptr::null_mut())
+        });
+    }
+
+    fn synchronize(&self) {
+        // SAFETY: no arguments.
+        check("cuCtxSynchronize", unsafe { (self.cu.sync)() });
+    }
+}
+
+/// One argument of a benchmark kernel.
+#[derive(Clone, Copy)]
+enum Arg {
+    /// A scalar's little-endian bytes (`usize` as 8 bytes, `f32` as 4).
+    U64(u64),
+    F32(f32),
+    /// Buffer `k` of the benchmark, as a slice: pointer and length in elements.
+    Slice(usize),
+}
+
+/// How a buffer starts.
+#[derive(Clone, Copy)]
+enum Init {
+    /// Random `f32` in [-1, 1).
+    Floats,
+    /// Random `u32`.
+    Words,
+    /// An output, filled with 0xFF before the checked run.
+    Output,
+}
+
+struct Bench {
+    name: &'static str,
+    /// Elements (4 or 8 bytes each) and initial contents of each buffer.
+    buffers: Vec<(usize, usize, Init)>,
+    args: Vec<Arg>,
+    grid: [u32; 3],
+    block: [u32; 3],
+    /// Bytes the kernel must move at least (reads + writes), for GB/s; 0 when compute-bound.
+    bytes: f64,
+    /// Floating-point operations, for GFLOP/s; 0 when memory-bound.
+    flops: f64,
+    /// Checks the outputs against a CPU reference, given every buffer after the run.
+    verify: fn(&[Vec<u8>]) -> Result<(), String>,
+    /// Whether the outputs must equal nvcc's bit for bit (no float reassociation differences).
+    exact: bool,
+}
+
+fn floats(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+fn first_difference<T: PartialEq + std::fmt::Debug>(got: &[T], want: impl Iterator<Item = T>) -> Result<(), String> {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        if *g != w {
+            return Err(format!("element {i}: {g:?}, expected {w:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn close(got: f64, want: f64, rel: f64) -> bool {
+    (got - want).abs() <= rel * want.abs().max(1.0)
+}
+
+const N: usize = 1 << 26;
+const MAT: usize = 8192;
+const GEMM: usize = 4096;
+const ROWS: usize = 32768;
+const COLS: usize = 1024;
+const BODIES: usize = 32768;
+const REDUCE_BLOCKS: usize = 1024;
+
+fn benches() -> Vec<Bench> {
+    let blocks = |n: usize| [n.div_ceil(256) as u32, 1, 1];
+    vec![
+        Bench {
+            name: "vec_add",
+            buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats), (N, 4, Init::Output)],
+            args: vec![Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
+            grid: blocks(N),
+            block: [256, 1, 1],
+            bytes: 12.0 * N as f64,
+            flops: 0.0,
+            verify: |b| {
+                let (x, y) = (floats(&b[0]), floats(&b[1]));
+                first_difference(&floats(&b[2]), (0..N).map(|i| x[i] + y[i]))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "saxpy",
+            buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats)],
+            args: vec![Arg::F32(2.5), Arg::Slice(0), Arg::Slice(1)],
+            grid: blocks(N),
+            block: [256, 1, 1],
+            bytes: 12.0 * N as f64,
+            flops: 0.0,
+            // y is updated in place; the checked run starts from a fresh copy (see `run`).
+            verify: |b| {
+                let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
+                first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "canonical",
+            buffers: vec![(N / 2, 8, Init::Output)],
+            args: vec![Arg::Slice(0)],
+            grid: blocks(N / 2),
+            block: [256, 1, 1],
+            bytes: 4.0 * N as f64,
+            flops: 0.0,
+            verify: |b| {
+                let x: Vec<f64> = b[0].chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+                first_difference(&x, (0..N / 2).map(|i| i as f64))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "reduce",
+            buffers: vec![(N, 4, Init::Floats), (REDUCE_BLOCKS, 4, Init::Output)],
+            args: vec![Arg::Slice(0), Arg::Slice(1)],
+            grid: [REDUCE_BLOCKS as u32, 1, 1],
+            block: [256, 1, 1],
+            bytes: 4.0 * N as f64,
+            flops: 0.0,
+            verify: |b| {
+                let want: f64 = floats(&b[0]).iter().map(|&v| f64::from(v)).sum();
+                let got: f64 = floats(&b[1]).iter().map(|&v| f64::from(v)).sum();
+                if close(got, want, 1e-3) { Ok(()) } else { Err(format!("sum {got}, expected {want}")) }
+            },
+            exact: true,
+        },
+        Bench {
+            name: "transpose",
+            buffers: vec![(MAT * MAT, 4, Init::Floats), (MAT * MAT, 4, Init::Output)],
+            args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
+            grid: [(MAT / 32) as u32, (MAT / 32) as u32, 1],
+            block: [32, 8, 1],
+            bytes: 8.0 * (MAT * MAT) as f64,
+            flops: 0.0,
+            verify: |b| {
+                let (x, y) = (floats(&b[0]), floats(&b[1]));
+                first_difference(&y, (0..MAT * MAT).map(|k| x[(k % MAT) * MAT + k / MAT]))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "sgemm 4096³",
+            buffers: vec![(GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Output)],
+            args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
+            grid: [(GEMM / 16) as u32, (GEMM / 16) as u32, 1],
+            block: [16, 16, 1],
+            bytes: 0.0,
+            flops: 2.0 * (GEMM as f64).powi(3),
+            verify: |b| {
+                let (a, bm, c) = (floats(&b[0]), floats(&b[1]), floats(&b[2]));
+                // 512 entries spread over the matrix, against an f64 dot product.
+                for s in 0..512usize {
+                    let (r, col) = ((s * 7919) % GEMM, (s * 104_729) % GEMM);
+                    let want: f64 = (0..GEMM).map(|k| f64::from(a[r * GEMM + k]) * f64::from(bm[k * GEMM + col])).sum();
+                    let got = f64::from(c[r * GEMM + col]);
+                    if (got - want).abs() > 1e-3 * (GEMM as f64).sqrt() {
+                        return Err(format!("c[{r}][{col}] = {got}, expected {want}"));
+                    }
+                }
+                Ok(())
+            },
+            exact: true,
+        },
+        Bench {
+            name: "stencil 5-point",
+            buffers: vec![(MAT * MAT, 4, Init::Floats), (MAT * MAT, 4, Init::Output)],
+            args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
+            grid: [(MAT / 32) as u32, (MAT / 8) as u32, 1],
+            block: [32, 8, 1],
+            bytes: 8.0 * (MAT * MAT) as f64,
+            flops: 0.0,
+            verify: |b| {
+                let (x, y) = (floats(&b[0]), floats(&b[1]));
+                for r in 1..MAT - 1 {
+                    for c in 1..MAT - 1 {
+                        let i = r * MAT + c;
+                        let want = 0.2f32 * (x[i] + x[i - 1] + x[i + 1] + x[i - MAT] + x[i + MAT]);
+                        if y[i] != want {
+                            return Err(format!("({r}, {c}): {}, expected {want}", y[i]));
+                        }
+                    }
+                }
+                Ok(())
+            },
+            exact: true,
+        },
+        Bench {
+            name: "histogram",
+            buffers: vec![(N, 4, Init::Words), (256, 4, Init::Output)],
+            args: vec![Arg::Slice(0), Arg::Slice(1)],
+            grid: [1024, 1, 1],
+            block: [256, 1, 1],
+            bytes: 4.0 * N as f64,
+            flops: 0.0,
+            // The bins start at zero for the checked run (see `run`).
+            verify: |b| {
+                let mut want = vec![0u32; 256];
+                for w in words(&b[0]) {
+                    want[(w & 255) as usize] += 1;
+                }
+                first_difference(&words(&b[1]), want.into_iter())
+            },
+            exact: true,
+        },
+        Bench {
+            name: "softmax rows",
+            buffers: vec![(ROWS * COLS, 4, Init::Floats), (ROWS * COLS, 4, Init::Output)],
+            args: vec![Arg::U64(COLS as u64), Arg::Slice(0), Arg::Slice(1)],
+            grid: [ROWS as u32, 1, 1],
+            block: [256, 1, 1],
+            bytes: 8.0 * (ROWS * COLS) as f64,
+            flops: 0.0,
+            verify: |b| {
+                let (x, y) = (floats(&b[0]), floats(&b[1]));
+                for r in (0..ROWS).step_by(97) {
+                    let row = &x[r * COLS..(r + 1) * COLS];
+                    let m = row.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(f64::from(v)));
+                    let s: f64 = row.iter().map(|&v| (f64::from(v) - m).exp()).sum();
+                    for (c, &v) in row.iter().enumerate() {
+                        let want = (f64::from(v) - m).exp() / s;
+                        if !close(f64::from(y[r * COLS + c]), want, 1e-5) {
+                            return Err(format!("({r}, {c}): {}, expected {want}", y[r * COLS + c]));
+                        }
+                    }
+                }
+                Ok(())
+            },
+            exact: false,
+        },
+        Bench {
+            name: "nbody",
+            buffers: vec![(4 * BODIES, 4, Init::Floats), (4 * BODIES, 4, Init::Output)],
+            args: vec![Arg::U64(BODIES as u64), Arg::Slice(0), Arg::Slice(1)],
+            grid: [(BODIES / 256) as u32, 1, 1],
+            block: [256, 1, 1],
+            bytes: 0.0,
+            flops: 20.0 * (BODIES as f64).powi(2),
+            verify: |b| {
+                let (p, a) = (floats(&b[0]), floats(&b[1]));
+                for i in (0..BODIES).step_by(509) {
+                    let mut want = [0.0f64; 3];
+                    for j in 0..BODIES {
+                        let d: Vec<f64> = (0..3).map(|k| f64::from(p[4 * j + k]) - f64::from(p[4 * i + k])).collect();
+                        let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
+                        let s = f64::from(p[4 * j + 3]) / (d2 * d2.sqrt());
+                        for k in 0..3 {
+                            want[k] += d[k] * s;
+                        }
+                    }
+                    for k in 0..3 {
+                        let got = f64::from(a[4 * i + k]);
+                        if (got - want[k]).abs() > 1e-3 * want[k].abs().max(10.0) {
+                            return Err(format!("body {i}, axis {k}: {got}, expected {}", want[k]));
+                        }
+                    }
+                }
+                Ok(())
+            },
+            exact: false,
+        },
+    ]
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn contents(elems: usize, size: usize, init: Init, rng: &mut Rng) -> Vec<u8> {
+    let mut out = Vec::with_capacity(elems * size);
+    for _ in 0..elems {
+        match init {
+            Init::Floats => out.extend(((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).to_le_bytes()),
+            Init::Words => out.extend((rng.next() as u32).to_le_bytes()),
+            Init::Output => out.extend(std::iter::repeat_n(0u8, size)),
+        }
+    }
+    out
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One compiled version of the suite: where its kernels come from.
+struct Variant {
+    label: &'static str,
+    image: Vec<u8>,
+    /// rkc kernels take the panic record as a hidden last parameter.
+    panic_record: bool,
+}
+
+fn cubin_of(fatbin: &[u8]) -> Vec<u8> {
+    let images = offload_binary::read(fatbin).expect("a fat binary rkc wrote");
+    images
+        .into_iter()
+        .find(|i| i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90"))
+        .expect("an sm_90 cubin in the fat binary")
+        .bytes
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let dir = std::path::PathBuf::from(args.get(1).expect("usage: bench DIR [RUNS]"));
+    let runs: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(25);
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()));
+    let variants = [
+        Variant { label: "rkc, checks on", image: cubin_of(&read("rkc-checks.fatbin")), panic_record: true },
+        Variant { label: "rkc, checks off", image: cubin_of(&read("rkc-nochecks.fatbin")), panic_record: true },
+        Variant { label: "nvcc -O3", image: read("nvcc.cubin"), panic_record: false },
+    ];
+    let gpu = Gpu::new();
+    println!("device: {}, CUDA driver {}.{}; {runs} timed launches per kernel and version after 3 warm-up launches; medians\n", gpu.name, gpu.driver / 1000, gpu.driver % 1000 / 10);
+
+    // The ceiling: device-to-device copy bandwidth (each byte read once and written once).
+    let bytes = 1usize << 30;
+    let (src, dst) = (gpu.alloc(bytes), gpu.alloc(bytes));
+    gpu.fill(src, 1, bytes);
+    let copies: Vec<f64> = (0..runs + 3)
+        .map(|_| {
+            // SAFETY: both buffers have `bytes` bytes.
+            gpu.timed(|| check("cuMemcpyDtoD", unsafe { (gpu.cu.dtod)(dst, src, bytes) }))
+        })
+        .skip(3)
+        .collect();
+    let ceiling = 2.0 * bytes as f64 / (median(copies) * 1e-3) / 1e9;
+    println!("copy bandwidth (cuMemcpyDtoD, 1 GiB): {ceiling:.0} GB/s\n");
+
+    let record = gpu.alloc(64);
+    gpu.fill(record, 0, 64);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for b in benches() {
+        // Two sets of buffers, used in turn by the timed launches.
+        let host: Vec<Vec<Vec<u8>>> = (0..2).map(|_| b.buffers.iter().map(|&(n, s, init)| contents(n, s, init, &mut rng)).collect()).collect();
+        let sets: Vec<Vec<Ptr>> = host
+            .iter()
+            .map(|set| {
+                set.iter()
+                    .map(|data| {
+                        let p = gpu.alloc(data.len());
+                        gpu.upload(p, data);
+                        p
+                    })
+                    .collect()
+            })
+            .collect();
+        let arg_bytes = |set: &[Ptr], v: &Variant| -> Vec<Vec<u8>> {
+            let mut out = Vec::new();
+            for a in &b.args {
+                match *a {
+                    Arg::U64(x) => out.push(x.to_le_bytes().to_vec()),
+                    Arg::F32(x) => out.push(x.to_le_bytes().to_vec()),
+                    Arg::Slice(k) => {
+                        out.push(set[k].to_le_bytes().to_vec());
+                        out.push((b.buffers[k].0 as u64).to_le_bytes().to_vec());
+                    }
+                }
+            }
+            if v.panic_record {
+                out.push(record.to_le_bytes().to_vec());
+            }
+            out
+        };
+        let mut times = Vec::new();
+        let mut outputs: Vec<Vec<Vec<u8>>> = Vec::new();
+        for v in &variants {
+            let name = b.name.split(' ').next().unwrap_or(b.name);
+            let f = gpu.function(&v.image, name);
+            // The checked run: inputs fresh, outputs poisoned (histogram bins zeroed: it adds).
+            for (k, (data, &(n, s, init))) in host[0].iter().zip(&b.buffers).enumerate() {
+                match init {
+                    Init::Output if b.name == "histogram" => gpu.fill(sets[0][k], 0, n * s),
+                    Init::Output => gpu.fill(sets[0][k], 0xFF, n * s),
+                    _ => gpu.upload(sets[0][k], data),
+                }
+            }
+            gpu.launch(f, b.grid, b.block, &arg_bytes(&sets[0], v));
+            gpu.synchronize();
+            let mut after: Vec<Vec<u8>> = b.buffers.iter().enumerate().map(|(k, &(n, s, _))| gpu.download(sets[0][k], n * s)).collect();
+            if b.name == "saxpy" {
+                after.push(host[0][1].clone());
+            }
+            if let Err(e) = (b.verify)(&after) {
+                failures.push(format!("{} ({}): {e}", b.name, v.label));
+            }
+            outputs.push(after);
+            let args: Vec<Vec<Vec<u8>>> = sets.iter().map(|s| arg_bytes(s, v)).collect();
+            let ms: Vec<f64> = (0..runs + 3).map(|r| gpu.timed(|| gpu.launch(f, b.grid, b.block, &args[r % 2]))).skip(3).collect();
+            times.push(median(ms));
+        }
+        let same = outputs[0] == outputs[2] && outputs[1] == outputs[2];
+        if b.exact && !same {
+            failures.push(format!("{}: rkc's outputs differ from nvcc's", b.name));
+        }
+        rows.push((b.name, times, b.bytes, b.flops, same));
+    }
+
+    println!("| kernel | rkc checks on (ms) | rkc checks off (ms) | nvcc (ms) | on / nvcc | off / nvcc | throughput (off) | % of copy bandwidth (off) | outputs equal nvcc's |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let (mut log_on, mut log_off, mut worst_off) = (0.0, 0.0, 0.0f64);
+    for (name, t, bytes, flops, same) in &rows {
+        let (on, off) = (t[0] / t[2], t[1] / t[2]);
+        log_on += on.ln();
+        log_off += off.ln();
+        worst_off = worst_off.max(off);
+        let (throughput, share) = if *bytes > 0.0 {
+            let gbs = bytes / (t[1] * 1e-3) / 1e9;
+            (format!("{gbs:.0} GB/s"), format!("{:.0} %", 100.0 * gbs / ceiling))
+        } else {
+            (format!("{:.0} GFLOP/s", flops / (t[1] * 1e-3) / 1e9), "compute-bound".into())
+        };
+        println!(
+            "| {name} | {:.3} | {:.3} | {:.3} | {on:.2} | {off:.2} | {throughput} | {share} | {} |",
+            t[0],
+            t[1],
+            t[2],
+            if *same { "yes" } else { "no (float library rounding)" }
+        );
+    }
+    let n = rows.len() as f64;
+    println!(
+        "\ngeometric mean rkc / nvcc: {:.3} with bounds checks on, {:.3} with them off; worst (off): {worst_off:.3}",
+        (log_on / n).exp(),
+        (log_off / n).exp()
+    );
+    if failures.is_empty() {
+        println!("\nevery output checked against its CPU reference: all correct");
+    } else {
+        println!("\nFAILURES:\n{}", failures.join("\n"));
+        std::process::exit(1);
+    }
+}

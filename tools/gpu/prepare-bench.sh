@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+#! Builds what tools/gpu/bench.sh runs on the device machine into .device/bench/: the release
+#! benchmark harness and testsuite/bench/kernels.rs compiled by rkc with bounds checks on and
+#! off (nvcc compiles kernels.cu there, where CUDA is installed).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --release -q -p rkc
+cargo build --release -q -p rkc-testsuite --bin bench
+mkdir -p .device/bench
+cp target/release/bench .device/bench/bench
+cp testsuite/bench/kernels.cu .device/bench/kernels.cu
+target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=on -o .device/bench/rkc-checks.fatbin
+target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=off -o .device/bench/rkc-nochecks.fatbin
+git rev-parse --short HEAD > .device/COMMIT
+ls -la .device/bench
