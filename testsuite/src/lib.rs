@@ -22,6 +22,8 @@ pub mod math;
 pub mod multi_device;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
+#[path = "../kernels/patterns.rs"]
+pub mod patterns;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
 #[path = "../kernels/shared.rs"]
@@ -117,6 +119,16 @@ pub fn cases() -> Vec<Case> {
         Case { file: "math.rs", kernel: "transcendental", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 64, dyn_cache: 0, simulate: sim!(math::transcendental) },
         Case { file: "panics.rs", kernel: "out_of_bounds", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::out_of_bounds) },
         Case { file: "panics.rs", kernel: "failed_assert", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::failed_assert) },
+        Case {
+            file: "patterns.rs",
+            kernel: "patterns",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(100), Input::Zeros(8)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(patterns::patterns),
+        },
         Case { file: "warp.rs", kernel: "shuffles", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::shuffles) },
         Case { file: "warp.rs", kernel: "votes", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::votes) },
         Case { file: "warp.rs", kernel: "reductions", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::reductions) },

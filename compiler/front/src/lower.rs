@@ -406,7 +406,27 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 _ => return Err(self.unsupported_pattern(&pt.pat)),
             },
-            other => return Err(self.unsupported_pattern(other)),
+            other => {
+                // Poison the pattern's names so that their uses do not report second errors.
+                fn names(p: &syn::Pat, out: &mut Vec<String>) {
+                    match p {
+                        syn::Pat::Ident(i) => out.push(i.ident.to_string()),
+                        syn::Pat::Tuple(t) => t.elems.iter().for_each(|e| names(e, out)),
+                        syn::Pat::Slice(s) => s.elems.iter().for_each(|e| names(e, out)),
+                        syn::Pat::TupleStruct(t) => t.elems.iter().for_each(|e| names(e, out)),
+                        syn::Pat::Struct(s) => s.fields.iter().for_each(|f| names(&f.pat, out)),
+                        syn::Pat::Type(t) => names(&t.pat, out),
+                        syn::Pat::Reference(r) => names(&r.pat, out),
+                        _ => {}
+                    }
+                }
+                let mut poisoned = Vec::new();
+                names(other, &mut poisoned);
+                for n in poisoned {
+                    self.bind(n, None);
+                }
+                return Err(self.unsupported_pattern(other));
+            }
         };
         let expected = match ascribed {
             Some(t) => match self.lower_type(t) {

@@ -1,5 +1,5 @@
-//! Constant folding, bounds-check elimination under a dominating guard, and dead-code
-//! elimination.
+//! Constant folding, bounds-check elimination under a dominating guard, dead-code
+//! elimination, and then bounds-check hoisting (`hoist.rs`).
 //!
 //! Folding evaluates ops on constants with the interpreter's own functions
 //! (`interp::eval_binary`, `compare`, `cast`), so a folded module means exactly what the
@@ -20,6 +20,7 @@ pub struct Stats {
     pub folded: usize,
     pub checks_removed: usize,
     pub ops_removed: usize,
+    pub checks_hoisted: usize,
 }
 
 /// Runs the three passes on every function, to a fixed point.
@@ -40,6 +41,7 @@ pub fn simplify(module: &mut Module) -> Stats {
                 break;
             }
         }
+        stats.checks_hoisted += super::hoist::hoist_checks(func);
     }
     stats
 }
