@@ -68,3 +68,14 @@ fn explanations_cover_every_code() {
         assert!(codes::explain(&code.to_lowercase()).is_some());
     }
 }
+
+/// The user guide's language reference lists every diagnostic code with its title, so that it
+/// stays true when codes are added.
+#[test]
+fn the_guide_lists_every_code() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide.md")).unwrap();
+    for (code, title, _) in crate::codes::EXPLANATIONS {
+        let row = format!("| `{code}` | {title} |");
+        assert!(guide.contains(&row), "docs/guide.md lacks the row `{row}`");
+    }
+}
