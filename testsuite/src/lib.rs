@@ -7,6 +7,9 @@
 
 #[path = "../kernels/arithmetic.rs"]
 pub mod arithmetic;
+/// The GPU benchmark's kernels, as rustc compiles them (the host side of `runtime-bench`).
+#[path = "../bench/kernels.rs"]
+pub mod bench_kernels;
 #[path = "../kernels/canonical.rs"]
 pub mod canonical;
 #[path = "../kernels/device_functions.rs"]
@@ -19,6 +22,7 @@ pub mod loops;
 pub mod matching;
 #[path = "../kernels/math.rs"]
 pub mod math;
+pub mod cuda;
 pub mod multi_device;
 #[path = "../kernels/panics.rs"]
 pub mod panics;

@@ -5,9 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release -q -p rkc
-cargo build --release -q -p rkc-testsuite --bin bench
+cargo build --release -q -p rkc-testsuite --bin bench --bin runtime-bench
 mkdir -p .device/bench
-cp target/release/bench .device/bench/bench
+cp target/release/bench target/release/runtime-bench .device/bench/
 cp testsuite/bench/kernels.cu .device/bench/kernels.cu
 target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=on -o .device/bench/rkc-checks.fatbin
 target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=off -o .device/bench/rkc-nochecks.fatbin

@@ -1,0 +1,139 @@
+//! What the runtime costs on the GPU, against hand-written CUDA driver calls on the same cubin:
+//!
+//! 1. launch latency: `offload!` of saxpy on resident data (nothing to copy) against
+//!    `cuLaunchKernel` + `cuCtxSynchronize`, per launch, median of batches;
+//! 2. implicit mapping: `offload!` of saxpy on host slices (copy x and y in, y back) against
+//!    `cuMemcpyHtoD` ×2 + launch + `cuMemcpyDtoH` on buffers allocated beforehand, from 1 KiB
+//!    to 1 GiB per array.
+//!
+//! Usage: runtime-bench DIR, where DIR holds rkc-nochecks.fatbin. Prints a Markdown report.
+
+use rkc_offload::{offload, preload, preload_mut};
+use rkc_testsuite::bench_kernels::saxpy;
+use rkc_testsuite::cuda::{Gpu, check};
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let dir = std::path::PathBuf::from(std::env::args().nth(1).expect("usage: runtime-bench DIR"));
+    let fatbin = std::fs::read(dir.join("rkc-nochecks.fatbin")).expect("rkc-nochecks.fatbin");
+    rkc_offload::register_fatbin(&fatbin).expect("register the fat binary");
+    let device = rkc_offload::default_device().expect("a device");
+    assert_eq!(device.backend, rkc_offload::Backend::Cuda, "this benchmark needs a GPU");
+    let gpu = Gpu::new();
+    let cubin = offload_binary::read(&fatbin)
+        .expect("fat binary")
+        .into_iter()
+        .find(|i| i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90"))
+        .expect("an sm_90 cubin")
+        .bytes;
+    let f = gpu.function(&cubin, "saxpy");
+    let record = gpu.alloc(64);
+    gpu.fill(record, 0, 64);
+    println!("device: {}, CUDA driver {}.{}\n", gpu.name, gpu.driver / 1000, gpu.driver % 1000 / 10);
+
+    // 1. Launch latency, 256 elements (one block): the launch path, not the kernel.
+    let n = 256usize;
+    let x = vec![1.0f32; n];
+    let mut y = vec![0.0f32; n];
+    let (batches, per_batch) = (21, 200);
+    let per_launch = |f: &mut dyn FnMut()| -> f64 {
+        for _ in 0..50 {
+            f();
+        }
+        median(
+            (0..batches)
+                .map(|_| {
+                    let t = Instant::now();
+                    for _ in 0..per_batch {
+                        f();
+                    }
+                    t.elapsed().as_secs_f64() * 1e6 / per_batch as f64
+                })
+                .collect(),
+        )
+    };
+    let resident_us = {
+        let dx = preload(&x[..]);
+        let dy = preload_mut(&mut y[..]);
+        let us = per_launch(&mut || {
+            offload! { kernel = saxpy, workgroup_dim = [1, 1, 1], thread_dim = [256, 1, 1], args = (2.0f32, &dx, &dy) }
+        });
+        dy.finish().expect("copy back");
+        us
+    };
+    let (dx, dy) = (gpu.alloc(4 * n), gpu.alloc(4 * n));
+    let args = |dx: u64, dy: u64, n: usize| -> Vec<Vec<u8>> {
+        vec![
+            2.0f32.to_le_bytes().to_vec(),
+            dx.to_le_bytes().to_vec(),
+            (n as u64).to_le_bytes().to_vec(),
+            dy.to_le_bytes().to_vec(),
+            (n as u64).to_le_bytes().to_vec(),
+            record.to_le_bytes().to_vec(),
+        ]
+    };
+    let small = args(dx, dy, n);
+    let raw_us = per_launch(&mut || {
+        gpu.launch(f, [1, 1, 1], [256, 1, 1], &small);
+        gpu.synchronize();
+    });
+    println!("## Launch latency (saxpy on 256 elements, resident data; medians of {batches} batches of {per_batch})\n");
+    println!("| path | µs per launch |\n|---|---|");
+    println!("| `offload!` on resident data | {resident_us:.2} |");
+    println!("| `cuLaunchKernel` + `cuCtxSynchronize` | {raw_us:.2} |");
+    println!("\nratio offload! / raw: {:.2} (goal ≤ 1.2)\n", resident_us / raw_us);
+
+    // 2. Implicit mapping against hand-written copies.
+    println!("## Implicit mapping (saxpy: x and y copied in, y copied back) against hand-written copies\n");
+    println!("| bytes per array | `offload!` (ms) | cuMemcpy + launch + cuMemcpy (ms) | ratio |\n|---|---|---|---|");
+    let mut worst = 0.0f64;
+    let mut bytes = 1usize << 10;
+    while bytes <= 1 << 30 {
+        let n = bytes / 4;
+        let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+        let mut y = vec![1.0f32; n];
+        let reps = if bytes >= 1 << 28 { 5 } else { 15 };
+        let blocks = n.div_ceil(256) as u32;
+        let implicit = median(
+            (0..reps + 1)
+                .map(|_| {
+                    let t = Instant::now();
+                    offload! { kernel = saxpy, workgroup_dim = [blocks, 1, 1], thread_dim = [256, 1, 1], args = (2.0f32, &x[..], &mut y[..]) }
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .skip(1)
+                .collect(),
+        );
+        let (dx, dy) = (gpu.alloc(bytes), gpu.alloc(bytes));
+        let a = args(dx, dy, n);
+        let manual = median(
+            (0..reps + 1)
+                .map(|_| {
+                    let t = Instant::now();
+                    // SAFETY: both device buffers and host arrays have `bytes` bytes.
+                    unsafe {
+                        check("cuMemcpyHtoD", (gpu.cu.htod)(dx, x.as_ptr().cast(), bytes));
+                        check("cuMemcpyHtoD", (gpu.cu.htod)(dy, y.as_ptr().cast(), bytes));
+                    }
+                    gpu.launch(f, [blocks, 1, 1], [256, 1, 1], &a);
+                    // SAFETY: as above.
+                    unsafe { check("cuMemcpyDtoH", (gpu.cu.dtoh)(y.as_mut_ptr().cast(), dy, bytes)) };
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .skip(1)
+                .collect(),
+        );
+        gpu.free(dx);
+        gpu.free(dy);
+        worst = worst.max(implicit / manual);
+        let label = if bytes >= 1 << 30 { format!("{} GiB", bytes >> 30) } else if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes >> 10) };
+        println!("| {label} | {implicit:.3} | {manual:.3} | {:.2} |", implicit / manual);
+        bytes *= 4;
+    }
+    println!("\nworst ratio: {worst:.2} (goal ≤ 1.1)");
+}
