@@ -58,6 +58,8 @@ struct Api {
     mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
     memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
     memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
+    memcpy_dtoh_async: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, *mut c_void) -> CuResult,
+    mem_alloc_host: unsafe extern "C" fn(*mut *mut c_void, usize) -> CuResult,
     launch_kernel: unsafe extern "C" fn(
         CuFunction,
         c_uint,
@@ -108,6 +110,8 @@ impl Api {
                 mem_free: sym!("cuMemFree_v2"),
                 memcpy_htod: sym!("cuMemcpyHtoD_v2"),
                 memcpy_dtoh: sym!("cuMemcpyDtoH_v2"),
+                memcpy_dtoh_async: sym!("cuMemcpyDtoHAsync_v2"),
+                mem_alloc_host: sym!("cuMemAllocHost_v2"),
                 launch_kernel: sym!("cuLaunchKernel"),
                 get_error_name: sym!("cuGetErrorName"),
                 get_error_string: sym!("cuGetErrorString"),
@@ -160,7 +164,17 @@ struct Device {
     /// Loaded modules by (fat binary id, image index), and functions by module and name.
     modules: HashMap<(usize, usize), CuModule>,
     functions: HashMap<(usize, usize, String), CuFunction>,
+    /// The panic record every launch on this device passes (made on the first launch, kept
+    /// zeroed between launches), and the pinned host copy the launch's record is read into.
+    record: Option<(CuDevicePtr, *mut u8)>,
+    /// Device buffers of finished launches, by size class, for the next launches: allocating
+    /// and freeing per launch cost more than the copies for small arrays (measured on the
+    /// H200, testsuite/bench/runtime-h200.md).
+    pool: Vec<(usize, CuDevicePtr)>,
 }
+
+// SAFETY: the pinned record pointer is only used under the device's mutex.
+unsafe impl Send for Device {}
 
 /// The CUDA driver with every device it reports.
 pub(crate) struct Cuda {
@@ -228,6 +242,8 @@ impl Cuda {
                     context,
                     modules: HashMap::new(),
                     functions: HashMap::new(),
+                    record: None,
+                    pool: Vec::new(),
                 }));
             }
             Ok(Some(Cuda {
@@ -315,8 +331,10 @@ impl Cuda {
         // SAFETY: the context was retained at start-up and stays alive for the process.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
         let function = self.function(&mut device, found)?;
+        let record = self.panic_record(&mut device)?;
+        let device = &mut *device;
 
-        let mut buffers = Buffers { api, ptrs: Vec::new() };
+        let mut buffers = Buffers { api, ptrs: Vec::new(), pool: &mut device.pool };
         // Arguments resident on this device pass their device copy and move nothing.
         let mut resident = vec![false; mappings.len()];
         let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
@@ -363,10 +381,7 @@ impl Cuda {
         }
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
-        let record = buffers.alloc(PANIC_RECORD_BYTES)?;
-        let zeros = [0u8; PANIC_RECORD_BYTES];
-        // SAFETY: `record` has PANIC_RECORD_BYTES bytes; `zeros` is that long.
-        api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES) })?;
+        let (record, record_host) = record;
         storage.push(record);
         // The driver reads each parameter through a pointer to its value. Values narrower
         // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
@@ -394,6 +409,12 @@ impl Cuda {
             )
         };
         api.check("cuLaunchKernel", launched)?;
+        // The record's copy to pinned host memory is queued behind the kernel, so that one
+        // synchronisation waits for both.
+        // SAFETY: `record_host` is pinned memory of PANIC_RECORD_BYTES bytes, as is `record`.
+        api.check("cuMemcpyDtoHAsync_v2", unsafe {
+            (api.memcpy_dtoh_async)(record_host.cast(), record, PANIC_RECORD_BYTES, std::ptr::null_mut())
+        })?;
         // SAFETY: synchronising the current context has no preconditions.
         let synced = unsafe { (api.ctx_synchronize)() };
         if matches!(synced, CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS) {
@@ -406,9 +427,13 @@ impl Cuda {
             kernel_start.elapsed().as_secs_f64() * 1e3
         ));
         let mut raw = [0u8; PANIC_RECORD_BYTES];
-        // SAFETY: `raw` and the record both have PANIC_RECORD_BYTES bytes.
-        api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(raw.as_mut_ptr().cast(), record, PANIC_RECORD_BYTES) })?;
+        // SAFETY: the synchronisation above finished the copy into the pinned buffer.
+        unsafe { std::ptr::copy_nonoverlapping(record_host, raw.as_mut_ptr(), PANIC_RECORD_BYTES) };
         if let Some(panic) = read_panic_record(&raw, found) {
+            // Zero the record again for the next launch.
+            let zeros = [0u8; PANIC_RECORD_BYTES];
+            // SAFETY: `record` has PANIC_RECORD_BYTES bytes; `zeros` is that long.
+            api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES) })?;
             // A panicked launch copies nothing back: the host's data stays as it was.
             return Err(panic);
         }
@@ -429,6 +454,25 @@ impl Cuda {
         }
         drop(buffers);
         Ok(())
+    }
+
+    /// The device's panic record and its pinned host copy, made and zeroed on first use.
+    fn panic_record(&self, device: &mut Device) -> Result<(CuDevicePtr, *mut u8), OffloadError> {
+        if let Some(r) = device.record {
+            return Ok(r);
+        }
+        let api = &self.api;
+        let mut record: CuDevicePtr = 0;
+        let mut host: *mut c_void = std::ptr::null_mut();
+        let zeros = [0u8; PANIC_RECORD_BYTES];
+        // SAFETY: live out-pointers; the copy writes PANIC_RECORD_BYTES into a buffer of that size.
+        unsafe {
+            api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
+            api.check("cuMemAllocHost_v2", (api.mem_alloc_host)(&mut host, PANIC_RECORD_BYTES))?;
+            api.check("cuMemcpyHtoD_v2", (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES))?;
+        }
+        device.record = Some((record, host.cast()));
+        Ok((record, host.cast()))
     }
 
     /// The kernel's function on a device, loading the best image into a module when needed.
@@ -496,22 +540,46 @@ impl Cuda {
 /// Device buffers of one launch, freed when dropped (also when the launch fails half-way).
 struct Buffers<'a> {
     api: &'a Api,
-    ptrs: Vec<CuDevicePtr>,
+    ptrs: Vec<(usize, CuDevicePtr)>,
+    /// The device's free buffers by size class (see `size_class`).
+    pool: &'a mut Vec<(usize, CuDevicePtr)>,
+}
+
+/// Buffers up to 64 MiB are pooled in power-of-two size classes (at least 256 bytes);
+/// larger ones are allocated at their size and freed after the launch, where the
+/// allocation's cost is small against the copies.
+const POOLED_MAX: usize = 64 << 20;
+/// The most the pool keeps per device between launches.
+const POOL_LIMIT: usize = 256 << 20;
+
+fn size_class(len: usize) -> usize {
+    if len > POOLED_MAX { len } else { len.max(256).next_power_of_two() }
 }
 
 impl Buffers<'_> {
     fn alloc(&mut self, len: usize) -> Result<CuDevicePtr, OffloadError> {
+        let class = size_class(len);
+        if let Some(k) = self.pool.iter().position(|(c, _)| *c == class) {
+            let (_, p) = self.pool.swap_remove(k);
+            self.ptrs.push((class, p));
+            return Ok(p);
+        }
         let mut p: CuDevicePtr = 0;
-        // SAFETY: `p` is a live local; a zero-byte request is rounded up to one byte.
-        self.api.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, len.max(1)) })?;
-        self.ptrs.push(p);
+        // SAFETY: `p` is a live local; a zero-byte request is rounded up to 256 bytes.
+        self.api.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, class) })?;
+        self.ptrs.push((class, p));
         Ok(p)
     }
 }
 
 impl Drop for Buffers<'_> {
     fn drop(&mut self) {
-        for p in self.ptrs.drain(..) {
+        for (class, p) in self.ptrs.drain(..) {
+            let pooled: usize = self.pool.iter().map(|(c, _)| c).sum();
+            if class <= POOLED_MAX && pooled + class <= POOL_LIMIT {
+                self.pool.push((class, p));
+                continue;
+            }
             // SAFETY: each pointer came from cuMemAlloc in this context and is freed once.
             unsafe {
                 (self.api.mem_free)(p);
