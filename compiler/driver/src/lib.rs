@@ -145,6 +145,52 @@ fn stage_error(code: &'static str, message: String, details: &[String]) -> Error
     Error::Stage(d)
 }
 
+/// The kernels' metadata (parameters with their access facts, panic sites) from the front end
+/// and the rk passes alone, without MLIR: what `--explain-mapping` reports.
+pub fn kernel_facts(source: &str, source_name: &str) -> Result<Vec<offload_binary::KernelInfo>, Vec<rkc_front::Diagnostic>> {
+    let mut module = rkc_front::compile(source)?;
+    // The front end reported recursion with its spans; without it, inlining succeeds.
+    if rkc_rk::passes::inline_calls(&mut module).is_ok() {
+        rkc_rk::passes::simplify(&mut module);
+    }
+    Ok(metadata::kernels(&module, source_name))
+}
+
+/// The mapping report of `rkc --explain-mapping`: for each kernel, how `offload!` will move
+/// each argument and why, at the parameter's span.
+pub fn explain_mapping(source: &str, path: &str, colour: bool) -> Result<String, Vec<rkc_front::Diagnostic>> {
+    use offload_binary::{Access, ParamKind};
+    let kernels = kernel_facts(source, path)?;
+    let facts: Vec<(String, Vec<(String, String)>)> = kernels
+        .iter()
+        .map(|k| {
+            let params = k
+                .params
+                .iter()
+                .map(|p| {
+                    let n = |b: u64| if b == 1 { "1 byte".to_string() } else { format!("{b} bytes") };
+                    let bytes = match p.kind {
+                        ParamKind::Pointer { pointee_size, .. } => n(pointee_size),
+                        ParamKind::Slice { elem_size, .. } => format!("{} per element", n(elem_size)),
+                        ParamKind::Value { size } => n(size),
+                    };
+                    let how = match (p.kind, p.access) {
+                        (ParamKind::Value { .. }, _) => format!("passed by value ({bytes}); nothing to copy"),
+                        (_, Access::Unused) => "never used by the kernel: not copied either way".to_string(),
+                        (_, Access::Read) => format!("copied to the device ({bytes}) and not back: the kernel only reads it"),
+                        (_, Access::Write) => format!("copied in and back ({bytes}): the kernel writes it, maybe not everywhere, so the rest is kept"),
+                        (_, Access::ReadWrite) => format!("copied in and back ({bytes}): the kernel reads and writes it"),
+                        (_, Access::Overwrite) => format!("only copied back ({bytes}): the kernel writes every element before reading any"),
+                    };
+                    (p.name.clone(), how)
+                })
+                .collect();
+            (k.name.clone(), params)
+        })
+        .collect();
+    Ok(rkc_front::explain_mapping(source, path, &facts, colour))
+}
+
 /// Compiles one kernel file's source through every stage.
 pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let mut timings = Vec::new();

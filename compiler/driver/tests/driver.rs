@@ -328,3 +328,20 @@ fn fast_math_is_opt_in() {
     assert!(p.contains("sqrt.rn.f32") && !p.contains("sqrt.approx"), "precise PTX");
     assert!(f.contains("sqrt.approx") && !f.contains("sqrt.rn.f32"), "fast PTX");
 }
+
+/// The mapping report (`rkc --explain-mapping`) and the inspector's listing of every example's
+/// kernels, as a user sees them.
+#[test]
+fn mapping_report_and_inspector_for_every_example() {
+    for example in ["slice", "matmul", "reduction", "blur", "histogram"] {
+        let file = format!("examples/{example}/src/kernels.rs");
+        let source = std::fs::read_to_string(repo().join(&file)).unwrap();
+        let report = rkc_driver::explain_mapping(&source, &file, false).unwrap_or_else(|d| panic!("{example}: {d:?}"));
+        insta::assert_snapshot!(format!("{example}.mapping"), report);
+        let mut opts = options("sm_90");
+        opts.source_name = file.clone();
+        let out = compile_file(&repo().join(&file), &opts);
+        let images = offload_binary::read(&out.fatbin).unwrap();
+        insta::assert_snapshot!(format!("{example}.inspect"), offload_binary::inspect::text(&images));
+    }
+}

@@ -85,14 +85,14 @@ impl Diagnostic {
 }
 
 /// Maps (line, column) positions to char offsets of one source text.
-struct LineIndex {
+pub(crate) struct LineIndex {
     /// Char offset at which each line starts.
     starts: Vec<usize>,
     len: usize,
 }
 
 impl LineIndex {
-    fn new(text: &str) -> LineIndex {
+    pub(crate) fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
         let mut n = 0;
         for c in text.chars() {
@@ -113,7 +113,7 @@ impl LineIndex {
         (start + col).min(self.len)
     }
 
-    fn range(&self, span: Span) -> Range<usize> {
+    pub(crate) fn range(&self, span: Span) -> Range<usize> {
         let (a, b) = (self.offset(span.start), self.offset(span.end));
         a..b.max(a)
     }

@@ -8,9 +8,11 @@
 pub mod codes;
 pub mod diag;
 mod lower;
+mod mapping;
 mod program;
 
 pub use diag::{Diagnostic, Span, render};
+pub use mapping::explain_mapping;
 pub use lower::{geometry_builtin, lower_type};
 
 use codes::*;

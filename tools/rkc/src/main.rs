@@ -53,6 +53,11 @@ struct Cli {
     #[arg(long = "print-ir-after-all")]
     print_ir_after_all: bool,
 
+    /// Instead of compiling, explain how `offload!` will move each kernel argument and why (the
+    /// compiler's access facts), at each parameter's source span.
+    #[arg(long = "explain-mapping")]
+    explain_mapping: bool,
+
     /// Explain an error code, e.g. RK0133.
     #[arg(long = "explain", value_name = "CODE")]
     explain: Option<String>,
@@ -159,6 +164,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
 
     let colour = std::io::stderr().is_terminal();
+    if cli.explain_mapping {
+        return explain_mapping(input, &source, std::io::stdout().is_terminal());
+    }
     let out = match rkc_driver::compile(&source, &options) {
         Ok(out) => out,
         Err(Error::Source(diags)) => {
@@ -221,6 +229,14 @@ fn options(cli: &Cli) -> Result<Options, String> {
         llvm_ir: cli.emit.contains(&Stage::Llvm),
         print_ir_after_all: cli.print_ir_after_all,
     })
+}
+
+/// `--explain-mapping`: one report per kernel with a sentence at each parameter.
+fn explain_mapping(input: &Path, source: &str, colour: bool) -> Result<(), String> {
+    let path = input.display().to_string();
+    let text = rkc_driver::explain_mapping(source, &path, colour).map_err(|diags| rkc_front::render(&diags, &path, source, colour))?;
+    print!("{text}");
+    Ok(())
 }
 
 fn stem(path: &Path) -> String {

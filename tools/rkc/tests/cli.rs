@@ -144,3 +144,15 @@ fn prints_the_ir_after_every_pass() {
     // The dumps hold the IR itself: the rk ops and the NVVM shuffles.
     assert!(err.contains("rk.warp shuffle_xor") && err.contains("nvvm.shfl.sync  bfly"), "IR missing from the dumps");
 }
+
+/// `--explain-mapping` prints each kernel's parameters with how they move, and writes nothing.
+#[test]
+fn explains_the_mapping_without_compiling() {
+    let dir = scratch("mapping");
+    let k = repo().join("testsuite/kernels/saxpy.rs");
+    let (code, out, err) = rkc(&[k.to_str().unwrap(), "--explain-mapping"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("how `offload!` moves the arguments of `saxpy`"), "{out}");
+    assert!(out.contains("copied to the device") && out.contains("passed by value"), "{out}");
+    assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "--explain-mapping wrote files");
+}
