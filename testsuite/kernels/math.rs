@@ -1,6 +1,7 @@
 //! The float methods kernels use, with Rust's semantics: correctly rounded `sqrt`, fused
 //! `mul_add`, NaN-ignoring `min`/`max`, `powi` by square-and-multiply, `clamp`, the
-//! classifications, bit casts, and the transcendental functions (within the GPU's ULPs).
+//! classifications, bit casts, `hypot` (`f32`: glibc's result exactly), and the transcendental
+//! functions (within the GPU's ULPs).
 use rkc_offload::prelude::*;
 
 #[offload_kernel]
@@ -14,7 +15,7 @@ pub fn exact_math(xs: *const [f32; 64], ys: *const [f64; 64], out: *mut [f32; 64
         let b = x.mul_add(1.5, -2.0) + x.min(a) - x.max(0.25) + x.copysign(-1.0) + x.recip();
         let c = x.powi(i as i32 - 32) + x.clamp(-3.0, 3.0);
         let flags = (x.is_nan() as u32) | ((x.is_finite() as u32) << 1) | ((c.is_infinite() as u32) << 2);
-        (*out)[i] = a + b + c;
+        (*out)[i] = a + b + c + x.hypot(b);
         (*dout)[i] = y.abs().sqrt() + y.mul_add(y, 1.0) + y.powi(3) + y.round() + f64::from_bits(y.to_bits() ^ 1);
         (*bits)[i] = a.to_bits() ^ flags ^ f32::from_bits(0x3f80_0000).to_bits() ^ f32::MAX.to_bits();
     }
@@ -46,7 +47,8 @@ pub fn transcendental(xs: *const [f32; 64], out: *mut [f32; 64]) {
         let i = thread_idx_x() as usize;
         let x = (*xs)[i] * 0.03;
         (*out)[i] = x.exp() + x.abs().ln() + x.sin() * x.cos() + x.tanh() + x.exp2() + x.abs().log2()
-            + x.abs().log10() + x.tan() + x.abs().powf(0.7) + x.atan2(0.5) + core::f32::consts::PI;
+            + x.abs().log10() + x.tan() + x.abs().powf(0.7) + x.atan2(0.5) + core::f32::consts::PI
+            + (x as f64).hypot(1.5) as f32;
     }
 }
 

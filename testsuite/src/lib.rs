@@ -34,6 +34,8 @@ pub mod saxpy;
 pub mod shared;
 #[path = "../kernels/slices.rs"]
 pub mod slices;
+#[path = "../kernels/ulps.rs"]
+pub mod ulps;
 #[path = "../kernels/warp.rs"]
 pub mod warp;
 
@@ -132,6 +134,30 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(patterns::patterns),
+        },
+        // Each float function separately; the conformance run reports each one's error in
+        // ULPs against an f64 reference. libdevice's functions are within 2 ulp of the correct
+        // result and glibc's within 1, so the two may differ by 3; `powi` is repeated
+        // multiplication on both sides.
+        Case {
+            file: "ulps.rs",
+            kernel: "ulps_f32",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![Input::Random(256), Input::Zeros(ulps::FUNCTIONS * 256)]),
+            gpu_ulps: 3,
+            dyn_cache: 0,
+            simulate: sim!(ulps::ulps_f32),
+        },
+        Case {
+            file: "ulps.rs",
+            kernel: "ulps_f64",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![Input::Random(256), Input::Zeros(ulps::FUNCTIONS * 256)]),
+            gpu_ulps: 3,
+            dyn_cache: 0,
+            simulate: sim!(ulps::ulps_f64),
         },
         Case { file: "warp.rs", kernel: "shuffles", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::shuffles) },
         Case { file: "warp.rs", kernel: "votes", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::votes) },

@@ -2034,7 +2034,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             Err(me.error(
                 Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method `{method}` on `{ty}` is supported in kernels"))
                     .at(method_span, "unknown method")
-                    .note("supported: sqrt, exp, exp2, ln, log2, log10, sin, cos, tan, tanh, floor, ceil, round, trunc, abs, powf, powi, atan2, copysign, min, max, clamp, mul_add, recip, is_nan, is_finite, is_infinite, to_bits on floats; min, max, abs, clamp, pow, wrapping_*, saturating_add/sub, count_ones, leading_zeros, trailing_zeros, rotate_left/right, is_power_of_two on integers"),
+                    .note("supported: sqrt, exp, exp2, ln, log2, log10, sin, cos, tan, tanh, floor, ceil, round, trunc, abs, powf, powi, atan2, hypot, copysign, min, max, clamp, mul_add, recip, is_nan, is_finite, is_infinite, to_bits on floats; min, max, abs, clamp, pow, wrapping_*, saturating_add/sub, count_ones, leading_zeros, trailing_zeros, rotate_left/right, is_power_of_two on integers"),
             ))
         };
         if let Some(f) = MathFn::from_name(method) {
@@ -2044,13 +2044,6 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 MulAdd => 2,
                 _ => 0,
             };
-            if f == Hypot {
-                return Err(self.error(
-                    Diagnostic::new(RK_UNKNOWN_METHOD, "`hypot` is not supported on GPUs yet")
-                        .at(method_span, "not supported yet")
-                        .help("compute `(x * x + y * y).sqrt()` if overflow is not a concern"),
-                ));
-            }
             if n == arity && !matches!(f, FromBits) {
                 let result = match f {
                     ToBits => match ty {

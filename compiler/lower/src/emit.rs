@@ -382,6 +382,52 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
+    /// `hypot`, which MLIR's math dialect lacks. `f32`: glibc's `hypotf` exactly (the sum of
+    /// the squares in `f64`, where they are exact, one `f64` square root, one rounding to
+    /// `f32`; infinity if either operand is infinite, even with a NaN). `f64`: the scaled form
+    /// `a·sqrt(1 + (b/a)²)` with `a = max(|x|, |y|)`, within 2 ulp of glibc's correctly rounded
+    /// `hypot`, with the same infinities, NaNs and zeros.
+    fn hypot(&mut self, res: &str, x: &str, y: &str, t: &str) {
+        let inf = self.temp();
+        self.line(format!("{inf} = arith.constant 0x{} : {t}", if t == "f32" { "7F800000" } else { "7FF0000000000000" }));
+        let (ax, ay) = (self.temp(), self.temp());
+        self.line(format!("{ax} = llvm.call_intrinsic \"llvm.fabs.{t}\"({x}) : ({t}) -> {t}"));
+        self.line(format!("{ay} = llvm.call_intrinsic \"llvm.fabs.{t}\"({y}) : ({t}) -> {t}"));
+        let (xi, yi, any_inf) = (self.temp(), self.temp(), self.temp());
+        self.line(format!("{xi} = arith.cmpf oeq, {ax}, {inf} : {t}"));
+        self.line(format!("{yi} = arith.cmpf oeq, {ay}, {inf} : {t}"));
+        self.line(format!("{any_inf} = arith.ori {xi}, {yi} : i1"));
+        let finite = self.temp();
+        if t == "f32" {
+            let (xd, yd, xx, yy, sum, root) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+            self.line(format!("{xd} = arith.extf {x} : f32 to f64"));
+            self.line(format!("{yd} = arith.extf {y} : f32 to f64"));
+            self.line(format!("{xx} = arith.mulf {xd}, {xd} : f64"));
+            self.line(format!("{yy} = arith.mulf {yd}, {yd} : f64"));
+            self.line(format!("{sum} = arith.addf {xx}, {yy} : f64"));
+            self.line(format!("{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({sum}) : (f64) -> f64"));
+            self.line(format!("{finite} = arith.truncf {root} : f64 to f32"));
+        } else {
+            let (a, b, r, one, rr, root, h) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+            self.line(format!("{a} = llvm.call_intrinsic \"llvm.maxnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"));
+            self.line(format!("{b} = llvm.call_intrinsic \"llvm.minnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"));
+            self.line(format!("{r} = arith.divf {b}, {a} : f64"));
+            self.line(format!("{one} = arith.constant 1.0 : f64"));
+            self.line(format!("{rr} = llvm.call_intrinsic \"llvm.fma.f64\"({r}, {r}, {one}) : (f64, f64, f64) -> f64"));
+            self.line(format!("{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({rr}) : (f64) -> f64"));
+            self.line(format!("{h} = arith.mulf {a}, {root} : f64"));
+            // Both zero: 0 (the division gave NaN). Either NaN (and neither infinite): NaN.
+            let (zero, is_zero, nan, is_nan, z) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+            self.line(format!("{zero} = arith.constant 0.0 : f64"));
+            self.line(format!("{is_zero} = arith.cmpf oeq, {a}, {zero} : f64"));
+            self.line(format!("{nan} = arith.constant 0x7FF8000000000000 : f64"));
+            self.line(format!("{is_nan} = arith.cmpf uno, {x}, {y} : f64"));
+            self.line(format!("{z} = arith.select {is_zero}, {zero}, {h} : f64"));
+            self.line(format!("{finite} = arith.select {is_nan}, {nan}, {z} : f64"));
+        }
+        self.line(format!("{res} = arith.select {any_inf}, {inf}, {finite} : {t}"));
+    }
+
     /// `rk.math`: LLVM intrinsics where the targets have instructions (correctly rounded
     /// `sqrt`, `fma`, `floor`..., bit counts, rotates, saturation), MLIR's `math` ops
     /// otherwise, which `convert-gpu-to-nvvm` / `-rocdl` turn into libdevice / ocml calls.
@@ -433,8 +479,8 @@ impl<'f> FuncEmitter<'f> {
                 };
                 self.line(format!("{res} = math.{name} {}{} : {t}", args[0], self.fast()));
             }
-            // `lower` refuses `hypot` before emitting (no MLIR op computes it).
-            Powf | Atan2 | Hypot => {
+            Hypot => self.hypot(&res, &args[0], &args[1], &t),
+            Powf | Atan2 => {
                 let name = match f {
                     Powf => "powf",
                     _ => "atan2",

@@ -59,15 +59,7 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
             _ => op.regions.iter().find_map(first_call),
         })
     }
-    // `f32::hypot` has no lowering yet (MLIR's math dialect has no hypot, and the front end
-    // refuses it); rk text from `rkc-opt` could still hold it.
-    fn first_hypot(region: &rkc_rk::Region) -> bool {
-        region.ops.iter().any(|op| op.kind == rkc_rk::OpKind::Math(rkc_rk::math::MathFn::Hypot) || op.regions.iter().any(first_hypot))
-    }
     for k in module.module().kernels() {
-        if first_hypot(&k.body) {
-            return Err(LowerError { message: format!("the kernel @{} uses `rk.math hypot`, which rkc cannot lower yet", k.name) });
-        }
         if let Some(callee) = first_call(&k.body) {
             return Err(LowerError {
                 message: format!("the kernel @{} still calls @{callee}: inline device functions before lowering", k.name),

@@ -74,6 +74,9 @@ fn main() -> ExitCode {
                 Err(e) => Outcome::Failed(e.to_string()),
             };
             let ms = t.elapsed().as_secs_f64() * 1e3;
+            if case.kernel.starts_with("ulps_") {
+                report_ulps(case.kernel, &inputs, &reference, &gpu);
+            }
             same_within(&reference, &gpu, &elems, case.gpu_ulps)?;
             let threads: u32 = case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
             Ok(format!("{threads} threads, {ms:.2} ms"))
@@ -91,4 +94,40 @@ fn main() -> ExitCode {
     }
     println!("{passed} passed, {failed} failed");
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Each float function's largest error on the GPU, in ULPs: the `f32` results against the
+/// `f64` reference rounded to `f32`, the `f64` results against glibc's (the simulator's).
+fn report_ulps(kernel: &str, inputs: &[Arg], reference: &Outcome, gpu: &Outcome) {
+    use rkc_testsuite::ulps::{FUNCTIONS, NAMES, reference as f64_reference};
+    let (Some(Arg::Buffer(xs)), Outcome::Buffers(cpu), Outcome::Buffers(dev)) = (inputs.first(), reference, gpu) else { return };
+    let wide = kernel.ends_with("f64");
+    let size = if wide { 8 } else { 4 };
+    let value = |b: &[u8], k: usize| -> f64 {
+        if wide { f64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap()) } else { f64::from(f32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap())) }
+    };
+    let n = xs.len() / size;
+    let ulps = |a: f64, b: f64| -> u64 {
+        if a == b || (a.is_nan() && b.is_nan()) {
+            return 0;
+        }
+        let key = |x: f64| -> i64 {
+            let i = if wide { x.to_bits() as i64 } else { i64::from((x as f32).to_bits() as i32) };
+            if i < 0 { i64::MIN - i } else { i }
+        };
+        key(a).abs_diff(key(b))
+    };
+    let mut line = format!("     {kernel} largest error in ULPs against {}:", if wide { "glibc (f64)" } else { "an f64 reference" });
+    for (f, name) in NAMES.iter().enumerate().take(FUNCTIONS) {
+        let worst = (0..n)
+            .map(|i| {
+                let want = if wide { value(&cpu[1], f * n + i) } else { f64::from(f64_reference(f, value(xs, i)) as f32) };
+                ulps(value(&dev[1], f * n + i), want)
+            })
+            .max()
+            .unwrap_or(0);
+        line.push_str(&format!(" {name} {worst},"));
+    }
+    line.pop();
+    println!("{line}");
 }
