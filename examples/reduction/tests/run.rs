@@ -1,18 +1,9 @@
-//! The example as a user runs it, on the CPU simulator (CI has no GPU): it must exit 0 after
-//! checking every result against its CPU reference, and report its times.
+//! The example as a user runs it, on the CPU simulator (see examples/run_check.rs).
+
+#[path = "../../run_check.rs"]
+mod run_check;
 
 #[test]
 fn runs_on_the_simulator_and_checks_its_results() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_reduction"))
-        .env("OFFLOAD_TARGET", "disabled")
-        .output()
-        .expect("run the example");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("CPU simulator") || stdout.contains("host"), "{stdout}");
-    for expected in EXPECTED {
-        assert!(stdout.contains(expected), "no `{expected}` in:\n{stdout}");
-    }
+    run_check::run(env!("CARGO_BIN_EXE_reduction"), &[], &["equals the CPU reference bit for bit: true", "end to end"]);
 }
-
-const EXPECTED: &[&str] = &["equals the CPU reference bit for bit: true", "end to end"];
