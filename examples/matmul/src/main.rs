@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::default_device().expect("a device");
     // The simulator runs every thread of a block on a host thread of its own: keep it small.
-    let n: usize = if device.backend == Backend::Cuda { 2048 } else { 64 };
+    let n: usize = if device.backend != Backend::CpuSimulator { 2048 } else { 64 };
     println!("matmul {n}×{n} on {} ({})", device.name, device.arch);
 
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -29,7 +29,7 @@ fn main() -> ExitCode {
 
     let start = Instant::now();
     let (da, db) = (preload(&a[..]), preload(&b[..]));
-    let mut dc = preload_mut(&mut c[..]);
+    let dc = preload_mut(&mut c[..]);
     let copied_in = start.elapsed();
     let grid = [(n / TILE) as u32, (n / TILE) as u32, 1];
     let t = Instant::now();

@@ -25,7 +25,7 @@ fn butterfly(mut v: [f32; 32]) -> f32 {
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::default_device().expect("a device");
-    let (n, blocks) = if device.backend == Backend::Cuda { (1usize << 26, 1024usize) } else { (1 << 16, 8) };
+    let (n, blocks) = if device.backend != Backend::CpuSimulator { (1usize << 26, 1024usize) } else { (1 << 16, 8) };
     println!("sum of {n} floats in {blocks} blocks of {THREADS} threads on {} ({})", device.name, device.arch);
 
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 
     let start = Instant::now();
     let dx = preload(&x[..]);
-    let mut dp = preload_mut(&mut partial[..]);
+    let dp = preload_mut(&mut partial[..]);
     let copied_in = start.elapsed();
     let t = Instant::now();
     offload! { kernel = block_sums, workgroup_dim = [blocks as u32, 1, 1], thread_dim = [THREADS as u32, 1, 1], args = (&dx, &dp) }

@@ -1,5 +1,12 @@
-//! The CUDA backend: the driver API (`libcuda.so.1`), loaded at run time with libloading so
-//! that nothing from CUDA is needed to build rkc programs or to run them without a GPU.
+//! The GPU backend: NVIDIA's driver API (`libcuda.so.1`) and AMD's HIP (`libamdhip64.so`),
+//! each loaded at run time with libloading so that nothing from CUDA or ROCm is needed to build
+//! rkc programs or to run them without a GPU.
+//!
+//! HIP's module API mirrors the CUDA driver API call for call (`hipModuleLaunchKernel` is
+//! `cuLaunchKernel`, `hipMemcpyHtoD` is `cuMemcpyHtoD`...), so both vendors share this code:
+//! one table of entry points per library ([`Api`]), resolved by name, and the few calls whose
+//! shapes differ (error names, pinned allocations, device limits) behind [`Vendor`]. The GPUs
+//! are numbered NVIDIA first, then AMD.
 //!
 //! One primary context per device, a module cache per (device, fat binary, image), and every
 //! driver error turned into [`OffloadError::Driver`] naming the call that failed.
@@ -59,7 +66,6 @@ struct Api {
     memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
     memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
     memcpy_dtoh_async: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, *mut c_void) -> CuResult,
-    mem_alloc_host: unsafe extern "C" fn(*mut *mut c_void, usize) -> CuResult,
     launch_kernel: unsafe extern "C" fn(
         CuFunction,
         c_uint,
@@ -73,50 +79,152 @@ struct Api {
         *mut *mut c_void,
         *mut *mut c_void,
     ) -> CuResult,
-    get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-    get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
+    /// The calls whose shapes differ between the vendors.
+    vendor: Vendor,
     /// Keeps the library mapped for as long as the pointers above are used.
     _lib: libloading::Library,
 }
 
+/// The entry points that differ between CUDA and HIP.
+enum Vendor {
+    Cuda {
+        get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
+        get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
+        mem_alloc_host: unsafe extern "C" fn(*mut *mut c_void, usize) -> CuResult,
+    },
+    Hip {
+        get_error_name: unsafe extern "C" fn(CuResult) -> *const c_char,
+        get_error_string: unsafe extern "C" fn(CuResult) -> *const c_char,
+        host_malloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
+    },
+}
+
+/// Which vendor's library an [`Api`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Cuda,
+    Hip,
+}
+
+/// HIP's `hipErrorNoBinaryForGpu`: the code object is for another AMD architecture.
+const HIP_ERROR_NO_BINARY_FOR_GPU: CuResult = 209;
+
 impl Api {
-    /// Loads the driver library; `None` when there is none (no NVIDIA driver installed).
-    fn load() -> Option<Api> {
-        // SAFETY: loading the CUDA driver runs its initialisers, which are designed to be
-        // loaded into any process; each symbol is given the signature of the driver API's
-        // C declaration (cuda.h, CUDA 12/13 ABI; the _v2 names are the 64-bit ones).
+    /// Loads a vendor's library; `None` when it is not installed (or lacks an entry point).
+    fn load(kind: Kind) -> Option<Api> {
+        let (libraries, names): (&[&str], [&str; 18]) = match kind {
+            Kind::Cuda => (
+                &["libcuda.so.1", "libcuda.so"],
+                [
+                    "cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName", "cuDeviceGetAttribute",
+                    "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxSynchronize", "cuModuleLoadDataEx", "cuModuleGetFunction",
+                    "cuMemAlloc_v2", "cuMemFree_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2", "cuLaunchKernel",
+                    "cuGetErrorName",
+                ],
+            ),
+            Kind::Hip => (
+                &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.7", "/opt/rocm/lib/libamdhip64.so"],
+                [
+                    "hipInit", "hipDriverGetVersion", "hipGetDeviceCount", "hipDeviceGet", "hipDeviceGetName", "hipDeviceGetAttribute",
+                    "hipDevicePrimaryCtxRetain", "hipCtxSetCurrent", "hipDeviceSynchronize", "hipModuleLoadDataEx", "hipModuleGetFunction",
+                    "hipMalloc", "hipFree", "hipMemcpyHtoD", "hipMemcpyDtoH", "hipMemcpyDtoHAsync", "hipModuleLaunchKernel",
+                    "hipGetErrorName",
+                ],
+            ),
+        };
+        // SAFETY: loading a vendor's driver library runs its initialisers, which are designed
+        // to be loaded into any process; each symbol is given the signature of its C
+        // declaration (cuda.h, CUDA 12/13 ABI, the _v2 names being the 64-bit ones; hip_runtime_api.h,
+        // whose module API has the same shapes).
         unsafe {
-            let lib = libloading::Library::new("libcuda.so.1")
-                .or_else(|_| libloading::Library::new("libcuda.so"))
-                .ok()?;
+            // `RKC_HIP_LIBRARY` names the HIP library to load instead (a ROCm outside the
+            // library path, or the test's stand-in).
+            let lib = match (kind, std::env::var_os("RKC_HIP_LIBRARY")) {
+                (Kind::Hip, Some(path)) => libloading::Library::new(path).ok()?,
+                _ => libraries.iter().find_map(|l| libloading::Library::new(l).ok())?,
+            };
             macro_rules! sym {
-                ($name:literal) => {
-                    *lib.get(concat!($name, "\0").as_bytes()).ok()?
+                ($name:expr) => {
+                    *lib.get(format!("{}\0", $name).as_bytes()).ok()?
                 };
             }
+            let vendor = match kind {
+                Kind::Cuda => Vendor::Cuda {
+                    get_error_name: sym!("cuGetErrorName"),
+                    get_error_string: sym!("cuGetErrorString"),
+                    mem_alloc_host: sym!("cuMemAllocHost_v2"),
+                },
+                Kind::Hip => Vendor::Hip {
+                    get_error_name: sym!("hipGetErrorName"),
+                    get_error_string: sym!("hipGetErrorString"),
+                    host_malloc: sym!("hipHostMalloc"),
+                },
+            };
             Some(Api {
-                init: sym!("cuInit"),
-                driver_get_version: sym!("cuDriverGetVersion"),
-                device_get_count: sym!("cuDeviceGetCount"),
-                device_get: sym!("cuDeviceGet"),
-                device_get_name: sym!("cuDeviceGetName"),
-                device_get_attribute: sym!("cuDeviceGetAttribute"),
-                primary_ctx_retain: sym!("cuDevicePrimaryCtxRetain"),
-                ctx_set_current: sym!("cuCtxSetCurrent"),
-                ctx_synchronize: sym!("cuCtxSynchronize"),
-                module_load_data_ex: sym!("cuModuleLoadDataEx"),
-                module_get_function: sym!("cuModuleGetFunction"),
-                mem_alloc: sym!("cuMemAlloc_v2"),
-                mem_free: sym!("cuMemFree_v2"),
-                memcpy_htod: sym!("cuMemcpyHtoD_v2"),
-                memcpy_dtoh: sym!("cuMemcpyDtoH_v2"),
-                memcpy_dtoh_async: sym!("cuMemcpyDtoHAsync_v2"),
-                mem_alloc_host: sym!("cuMemAllocHost_v2"),
-                launch_kernel: sym!("cuLaunchKernel"),
-                get_error_name: sym!("cuGetErrorName"),
-                get_error_string: sym!("cuGetErrorString"),
+                init: sym!(names[0]),
+                driver_get_version: sym!(names[1]),
+                device_get_count: sym!(names[2]),
+                device_get: sym!(names[3]),
+                device_get_name: sym!(names[4]),
+                device_get_attribute: sym!(names[5]),
+                primary_ctx_retain: sym!(names[6]),
+                ctx_set_current: sym!(names[7]),
+                ctx_synchronize: sym!(names[8]),
+                module_load_data_ex: sym!(names[9]),
+                module_get_function: sym!(names[10]),
+                mem_alloc: sym!(names[11]),
+                mem_free: sym!(names[12]),
+                memcpy_htod: sym!(names[13]),
+                memcpy_dtoh: sym!(names[14]),
+                memcpy_dtoh_async: sym!(names[15]),
+                launch_kernel: sym!(names[16]),
+                vendor,
                 _lib: lib,
             })
+        }
+    }
+
+    /// The name of a call in this vendor's API, for error messages (`cuMemAlloc_v2` is
+    /// `hipMalloc` in HIP).
+    fn call_name(&self, cuda: &'static str) -> &'static str {
+        const HIP: &[(&str, &str)] = &[
+            ("cuInit", "hipInit"),
+            ("cuDriverGetVersion", "hipDriverGetVersion"),
+            ("cuDeviceGetCount", "hipGetDeviceCount"),
+            ("cuDeviceGet", "hipDeviceGet"),
+            ("cuDeviceGetName", "hipDeviceGetName"),
+            ("cuDeviceGetAttribute", "hipDeviceGetAttribute"),
+            ("cuDevicePrimaryCtxRetain", "hipDevicePrimaryCtxRetain"),
+            ("cuCtxSetCurrent", "hipCtxSetCurrent"),
+            ("cuCtxSynchronize", "hipDeviceSynchronize"),
+            ("cuModuleLoadDataEx", "hipModuleLoadDataEx"),
+            ("cuModuleGetFunction", "hipModuleGetFunction"),
+            ("cuMemAlloc_v2", "hipMalloc"),
+            ("cuMemFree_v2", "hipFree"),
+            ("cuMemcpyHtoD_v2", "hipMemcpyHtoD"),
+            ("cuMemcpyDtoH_v2", "hipMemcpyDtoH"),
+            ("cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"),
+            ("cuLaunchKernel", "hipModuleLaunchKernel"),
+        ];
+        match self.kind() {
+            Kind::Cuda => cuda,
+            Kind::Hip => HIP.iter().find(|(c, _)| *c == cuda).map_or(cuda, |(_, h)| *h),
+        }
+    }
+
+    fn kind(&self) -> Kind {
+        match self.vendor {
+            Vendor::Cuda { .. } => Kind::Cuda,
+            Vendor::Hip { .. } => Kind::Hip,
+        }
+    }
+
+    /// Pinned host memory (`cuMemAllocHost` / `hipHostMalloc` with default flags).
+    fn alloc_host(&self, p: *mut *mut c_void, len: usize) -> Result<(), OffloadError> {
+        // SAFETY: `p` is a live out-pointer.
+        match self.vendor {
+            Vendor::Cuda { mem_alloc_host, .. } => self.check("cuMemAllocHost_v2", unsafe { mem_alloc_host(p, len) }),
+            Vendor::Hip { host_malloc, .. } => self.check("hipHostMalloc", unsafe { host_malloc(p, len, 0) }),
         }
     }
 
@@ -125,24 +233,25 @@ impl Api {
         if code == CUDA_SUCCESS {
             return Ok(());
         }
-        let text = |f: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult| {
-            let mut p: *const c_char = std::ptr::null();
-            // SAFETY: the driver returns a pointer to a static NUL-terminated string or leaves
-            // it null for an unknown code.
-            unsafe {
-                if f(code, &mut p) == CUDA_SUCCESS && !p.is_null() {
-                    CStr::from_ptr(p).to_string_lossy().into_owned()
-                } else {
-                    "unknown error".to_string()
-                }
+        let text = |p: *const c_char| {
+            if p.is_null() {
+                "unknown error".to_string()
+            } else {
+                // SAFETY: the library returns a pointer to a static NUL-terminated string.
+                unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
             }
         };
-        Err(OffloadError::Driver {
-            call,
-            code,
-            name: text(self.get_error_name),
-            message: text(self.get_error_string),
-        })
+        let cuda_text = |f: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult| {
+            let mut p: *const c_char = std::ptr::null();
+            // SAFETY: the driver writes a static string's pointer or leaves it null.
+            if unsafe { f(code, &mut p) } == CUDA_SUCCESS { text(p) } else { "unknown error".to_string() }
+        };
+        let (name, message) = match self.vendor {
+            Vendor::Cuda { get_error_name, get_error_string, .. } => (cuda_text(get_error_name), cuda_text(get_error_string)),
+            // SAFETY: HIP returns static strings for every code.
+            Vendor::Hip { get_error_name, get_error_string, .. } => unsafe { (text(get_error_name(code)), text(get_error_string(code))) },
+        };
+        Err(OffloadError::Driver { call: self.call_name(call), code, name, message })
     }
 }
 
@@ -150,6 +259,10 @@ impl Api {
 #[derive(Clone, Debug)]
 pub(crate) struct CudaDeviceInfo {
     pub name: String,
+    pub kind: Kind,
+    /// `sm_90` for NVIDIA GPUs; for AMD GPUs the `gfx` architecture of the first code object
+    /// the device accepted (`amdgcn` before any).
+    pub arch: String,
     /// The compute capability as an `sm_XY` number (90 for an H100/H200).
     pub sm: u32,
     pub max_threads_per_block: u32,
@@ -160,6 +273,8 @@ pub(crate) struct CudaDeviceInfo {
 
 struct Device {
     info: CudaDeviceInfo,
+    /// Which library drives it (an index into `Cuda::apis`).
+    api: usize,
     context: CuContext,
     /// Loaded modules by (fat binary id, image index), and functions by module and name.
     modules: HashMap<(usize, usize), CuModule>,
@@ -176,10 +291,9 @@ struct Device {
 // SAFETY: the pinned record pointer is only used under the device's mutex.
 unsafe impl Send for Device {}
 
-/// The CUDA driver with every device it reports.
+/// The GPU drivers found (CUDA, HIP) with every device they report, NVIDIA's first.
 pub(crate) struct Cuda {
-    api: Api,
-    pub driver_version: i32,
+    apis: Vec<(Api, i32)>,
     devices: Vec<Mutex<Device>>,
 }
 
@@ -191,74 +305,106 @@ unsafe impl Send for Cuda {}
 unsafe impl Sync for Cuda {}
 
 impl Cuda {
-    /// Loads the driver and enumerates devices. `Ok(None)` means no usable driver (the CPU
+    /// Loads the drivers and enumerates devices. `Ok(None)` means no usable driver (the CPU
     /// simulator is then the default); an error means a driver that is present but failing.
     pub fn new() -> Result<Option<Cuda>, OffloadError> {
-        let Some(api) = Api::load() else {
+        let mut apis = Vec::new();
+        let mut devices = Vec::new();
+        for kind in [Kind::Cuda, Kind::Hip] {
+            let Some(api) = Api::load(kind) else { continue };
+            let index = apis.len();
+            // SAFETY: each call below passes pointers to live locals of the types the headers give.
+            unsafe {
+                // cuInit/hipInit fail on machines with a driver but no GPU: that is "no GPU",
+                // not an error.
+                if (api.init)(0) != CUDA_SUCCESS {
+                    continue;
+                }
+                let mut driver_version = 0;
+                api.check("cuDriverGetVersion", (api.driver_get_version)(&mut driver_version))?;
+                let mut count = 0;
+                api.check("cuDeviceGetCount", (api.device_get_count)(&mut count))?;
+                for ordinal in 0..count {
+                    let mut dev: CuDevice = 0;
+                    api.check("cuDeviceGet", (api.device_get)(&mut dev, ordinal))?;
+                    let mut name = [0 as c_char; 256];
+                    api.check("cuDeviceGetName", (api.device_get_name)(name.as_mut_ptr(), 256, dev))?;
+                    let name = CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned();
+                    let info = match kind {
+                        Kind::Cuda => {
+                            let attr = |a: c_int| -> Result<u32, OffloadError> {
+                                let mut v = 0;
+                                api.check("cuDeviceGetAttribute", (api.device_get_attribute)(&mut v, a, dev))?;
+                                Ok(v.max(0) as u32)
+                            };
+                            let sm = attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10 + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?;
+                            CudaDeviceInfo {
+                                name,
+                                kind,
+                                arch: format!("sm_{sm}"),
+                                sm,
+                                max_threads_per_block: attr(ATTR_MAX_THREADS_PER_BLOCK)?,
+                                max_block_dim: [attr(ATTR_MAX_BLOCK_DIM_X)?, attr(ATTR_MAX_BLOCK_DIM_X + 1)?, attr(ATTR_MAX_BLOCK_DIM_X + 2)?],
+                                max_grid_dim: [attr(ATTR_MAX_GRID_DIM_X)?, attr(ATTR_MAX_GRID_DIM_X + 1)?, attr(ATTR_MAX_GRID_DIM_X + 2)?],
+                                max_shared_per_block: attr(ATTR_MAX_SHARED_MEMORY_PER_BLOCK)?,
+                            }
+                        }
+                        // HIP numbers its device attributes differently from CUDA, and the
+                        // numbering has changed between ROCm releases: rkc uses the limits every
+                        // AMD GPU it targets (gfx90a, gfx942, gfx1100) has, rather than guess.
+                        Kind::Hip => CudaDeviceInfo {
+                            name,
+                            kind,
+                            arch: "amdgcn".into(),
+                            sm: 0,
+                            max_threads_per_block: 1024,
+                            max_block_dim: [1024, 1024, 1024],
+                            max_grid_dim: [i32::MAX as u32, 65535, 65535],
+                            max_shared_per_block: 64 * 1024,
+                        },
+                    };
+                    let mut context: CuContext = std::ptr::null_mut();
+                    api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, dev))?;
+                    devices.push(Mutex::new(Device {
+                        info,
+                        api: index,
+                        context,
+                        modules: HashMap::new(),
+                        functions: HashMap::new(),
+                        record: None,
+                        pool: Vec::new(),
+                    }));
+                }
+                apis.push((api, driver_version));
+            }
+        }
+        if devices.is_empty() {
             return Ok(None);
-        };
-        // SAFETY: each call below passes pointers to live locals of the types cuda.h gives.
-        unsafe {
-            // cuInit fails with CUDA_ERROR_NO_DEVICE on machines with a driver but no GPU:
-            // that is "no GPU", not an error.
-            if (api.init)(0) != CUDA_SUCCESS {
-                return Ok(None);
-            }
-            let mut driver_version = 0;
-            api.check("cuDriverGetVersion", (api.driver_get_version)(&mut driver_version))?;
-            let mut count = 0;
-            api.check("cuDeviceGetCount", (api.device_get_count)(&mut count))?;
-            let mut devices = Vec::new();
-            for ordinal in 0..count {
-                let mut dev: CuDevice = 0;
-                api.check("cuDeviceGet", (api.device_get)(&mut dev, ordinal))?;
-                let mut name = [0 as c_char; 256];
-                api.check("cuDeviceGetName", (api.device_get_name)(name.as_mut_ptr(), 256, dev))?;
-                let attr = |a: c_int| -> Result<u32, OffloadError> {
-                    let mut v = 0;
-                    api.check("cuDeviceGetAttribute", (api.device_get_attribute)(&mut v, a, dev))?;
-                    Ok(v.max(0) as u32)
-                };
-                let info = CudaDeviceInfo {
-                    name: CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned(),
-                    sm: attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10 + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?,
-                    max_threads_per_block: attr(ATTR_MAX_THREADS_PER_BLOCK)?,
-                    max_block_dim: [
-                        attr(ATTR_MAX_BLOCK_DIM_X)?,
-                        attr(ATTR_MAX_BLOCK_DIM_X + 1)?,
-                        attr(ATTR_MAX_BLOCK_DIM_X + 2)?,
-                    ],
-                    max_grid_dim: [
-                        attr(ATTR_MAX_GRID_DIM_X)?,
-                        attr(ATTR_MAX_GRID_DIM_X + 1)?,
-                        attr(ATTR_MAX_GRID_DIM_X + 2)?,
-                    ],
-                    max_shared_per_block: attr(ATTR_MAX_SHARED_MEMORY_PER_BLOCK)?,
-                };
-                let mut context: CuContext = std::ptr::null_mut();
-                api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, dev))?;
-                devices.push(Mutex::new(Device {
-                    info,
-                    context,
-                    modules: HashMap::new(),
-                    functions: HashMap::new(),
-                    record: None,
-                    pool: Vec::new(),
-                }));
-            }
-            Ok(Some(Cuda {
-                api,
-                driver_version,
-                devices,
-            }))
+        }
+        Ok(Some(Cuda { apis, devices }))
+    }
+
+    /// The library that drives a device.
+    fn api(&self, device: &Device) -> &Api {
+        &self.apis[device.api].0
+    }
+
+    /// A device's driver, as users read it: `CUDA driver 13.0`, `HIP 6.2`.
+    pub fn driver_description(&self, ordinal: usize) -> String {
+        let Some(device) = self.devices.get(ordinal) else { return String::new() };
+        let index = device.lock().unwrap_or_else(|e| e.into_inner()).api;
+        let (api, v) = &self.apis[index];
+        match api.kind() {
+            Kind::Cuda => format!("CUDA driver {}.{}", v / 1000, v % 1000 / 10),
+            Kind::Hip => format!("HIP {}.{}", v / 10_000_000, v / 100_000 % 100),
         }
     }
 
     /// Allocates a resident copy of `len` host bytes on a device and copies them in.
     pub fn resident_alloc(&self, ordinal: usize, host: *const u8, len: usize) -> Result<u64, OffloadError> {
-        let api = &self.api;
         let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
         let device = device.lock().unwrap_or_else(|e| e.into_inner());
+        let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
         let mut p: CuDevicePtr = 0;
@@ -275,9 +421,9 @@ impl Cuda {
 
     /// Copies a resident copy back to the host.
     pub fn resident_copy_back(&self, ordinal: usize, host: *mut u8, device_ptr: u64, len: usize) -> Result<(), OffloadError> {
-        let api = &self.api;
         let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
         let device = device.lock().unwrap_or_else(|e| e.into_inner());
+        let api = self.api(&device);
         // SAFETY: the context is retained; `host` has `len` writable bytes (the guard's
         // exclusive borrow) and the device copy as many.
         unsafe {
@@ -288,9 +434,9 @@ impl Cuda {
 
     /// Frees a resident copy.
     pub fn resident_free(&self, ordinal: usize, device_ptr: u64) {
-        let api = &self.api;
         if let Some(device) = self.devices.get(ordinal) {
             let device = device.lock().unwrap_or_else(|e| e.into_inner());
+            let api = self.api(&device);
             // SAFETY: the pointer came from resident_alloc on this device and is freed once.
             unsafe {
                 (api.ctx_set_current)(device.context);
@@ -317,16 +463,16 @@ impl Cuda {
         mappings: &[ArgMapping],
         config: &LaunchConfig,
     ) -> Result<(), OffloadError> {
-        let api = &self.api;
         let Some(device) = self.devices.get(ordinal) else {
             return Err(OffloadError::DeviceUnavailable { device: ordinal as i32 });
         };
         let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+        let api = &self.apis[device.api].0;
         let name = found.info.name.as_str();
         check_shape(name, config, &device.info)?;
         crate::runtime::info(format_args!(
-            "launch {name} on {} (sm_{}), workgroups {:?}, threads {:?}",
-            device.info.name, device.info.sm, config.workgroup_dim, config.thread_dim
+            "launch {name} on {} ({}), workgroups {:?}, threads {:?}",
+            device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
         ));
         // SAFETY: the context was retained at start-up and stays alive for the process.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
@@ -461,79 +607,95 @@ impl Cuda {
         if let Some(r) = device.record {
             return Ok(r);
         }
-        let api = &self.api;
+        let api = &self.apis[device.api].0;
         let mut record: CuDevicePtr = 0;
         let mut host: *mut c_void = std::ptr::null_mut();
         let zeros = [0u8; PANIC_RECORD_BYTES];
         // SAFETY: live out-pointers; the copy writes PANIC_RECORD_BYTES into a buffer of that size.
         unsafe {
             api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
-            api.check("cuMemAllocHost_v2", (api.mem_alloc_host)(&mut host, PANIC_RECORD_BYTES))?;
+            api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
             api.check("cuMemcpyHtoD_v2", (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES))?;
         }
         device.record = Some((record, host.cast()));
         Ok((record, host.cast()))
     }
 
-    /// The kernel's function on a device, loading the best image into a module when needed.
+    /// The kernel's function on a device, loading the best image into a module when needed:
+    /// for an NVIDIA GPU the cubin of its arch or the newest PTX it can JIT-compile; for an AMD
+    /// GPU the first code object HIP accepts (HIP rejects those of other architectures).
     fn function(&self, device: &mut Device, found: &Found) -> Result<CuFunction, OffloadError> {
-        let api = &self.api;
+        let api = &self.apis[device.api].0;
         let name = &found.info.name;
         let fatbin = &found.fatbin;
-        let image = fatbin.best_nvidia_image(name, device.info.sm).ok_or_else(|| OffloadError::NoImageForDevice {
+        let candidates: Vec<usize> = match device.info.kind {
+            Kind::Cuda => fatbin
+                .best_nvidia_image(name, device.info.sm)
+                .and_then(|image| fatbin.images.iter().position(|i| std::ptr::eq(i, image)))
+                .into_iter()
+                .collect(),
+            Kind::Hip => fatbin.amd_images(name),
+        };
+        let no_image = || OffloadError::NoImageForDevice {
             kernel: name.clone(),
             device: device.info.name.clone(),
-            arch: format!("sm_{}", device.info.sm),
+            arch: device.info.arch.clone(),
             available: fatbin.describe_images(),
-        })?;
-        let index = fatbin
-            .images
-            .iter()
-            .position(|i| std::ptr::eq(i, image))
-            .unwrap_or_default();
-        if let Some(f) = device.functions.get(&(fatbin.id, index, name.clone())) {
-            return Ok(*f);
-        }
-        let module = match device.modules.get(&(fatbin.id, index)) {
-            Some(m) => *m,
-            None => {
-                // PTX is text the driver JIT-compiles and must end with a NUL.
-                let mut bytes = image.bytes.clone();
-                bytes.push(0);
-                let mut log = vec![0u8; 8192];
-                let mut options = [JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
-                let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
-                let mut module: CuModule = std::ptr::null_mut();
-                // SAFETY: `bytes` is a cubin or NUL-terminated PTX; the JIT options point at a
-                // log buffer of the size given, alive for the call.
-                let r = unsafe {
-                    (api.module_load_data_ex)(
-                        &mut module,
-                        bytes.as_ptr().cast(),
-                        options.len() as c_uint,
-                        options.as_mut_ptr(),
-                        values.as_mut_ptr(),
-                    )
-                };
-                if let Err(OffloadError::Driver { call, code, name, message }) = api.check("cuModuleLoadDataEx", r) {
-                    let log = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned();
-                    return Err(OffloadError::Driver {
-                        call,
-                        code,
-                        name,
-                        message: if log.is_empty() { message } else { format!("{message}: {log}") },
-                    });
-                }
-                device.modules.insert((fatbin.id, index), module);
-                module
-            }
         };
-        let cname = CString::new(name.as_str()).map_err(|_| OffloadError::KernelNotFound { kernel: name.clone() })?;
-        let mut function: CuFunction = std::ptr::null_mut();
-        // SAFETY: `module` is a loaded module of the current context; `cname` is NUL-terminated.
-        api.check("cuModuleGetFunction", unsafe { (api.module_get_function)(&mut function, module, cname.as_ptr()) })?;
-        device.functions.insert((fatbin.id, index, name.clone()), function);
-        Ok(function)
+        if candidates.is_empty() {
+            return Err(no_image());
+        }
+        for &index in &candidates {
+            if let Some(f) = device.functions.get(&(fatbin.id, index, name.clone())) {
+                return Ok(*f);
+            }
+        }
+        for &index in &candidates {
+            let image = &fatbin.images[index];
+            let module = match device.modules.get(&(fatbin.id, index)) {
+                Some(m) => *m,
+                None => {
+                    // PTX is text the driver JIT-compiles and must end with a NUL.
+                    let mut bytes = image.bytes.clone();
+                    bytes.push(0);
+                    let mut log = vec![0u8; 8192];
+                    let mut options = [JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+                    let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
+                    // HIP's code objects are not JIT-compiled: no options.
+                    let n_options = if device.info.kind == Kind::Cuda { options.len() as c_uint } else { 0 };
+                    let mut module: CuModule = std::ptr::null_mut();
+                    // SAFETY: `bytes` is a cubin, NUL-terminated PTX or a code object; the JIT
+                    // options point at a log buffer of the size given, alive for the call.
+                    let r = unsafe {
+                        (api.module_load_data_ex)(&mut module, bytes.as_ptr().cast(), n_options, options.as_mut_ptr(), values.as_mut_ptr())
+                    };
+                    if device.info.kind == Kind::Hip && r == HIP_ERROR_NO_BINARY_FOR_GPU {
+                        continue;
+                    }
+                    if let Err(OffloadError::Driver { call, code, name, message }) = api.check("cuModuleLoadDataEx", r) {
+                        let log = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned();
+                        return Err(OffloadError::Driver {
+                            call,
+                            code,
+                            name,
+                            message: if log.is_empty() { message } else { format!("{message}: {log}") },
+                        });
+                    }
+                    if device.info.kind == Kind::Hip {
+                        device.info.arch = image.arch().to_string();
+                    }
+                    device.modules.insert((fatbin.id, index), module);
+                    module
+                }
+            };
+            let cname = CString::new(name.as_str()).map_err(|_| OffloadError::KernelNotFound { kernel: name.clone() })?;
+            let mut function: CuFunction = std::ptr::null_mut();
+            // SAFETY: `module` is a loaded module of the current context; `cname` is NUL-terminated.
+            api.check("cuModuleGetFunction", unsafe { (api.module_get_function)(&mut function, module, cname.as_ptr()) })?;
+            device.functions.insert((fatbin.id, index, name.clone()), function);
+            return Ok(function);
+        }
+        Err(no_image())
     }
 }
 

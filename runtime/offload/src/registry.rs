@@ -105,6 +105,15 @@ impl FatBinary {
             })
     }
 
+    /// The indices of the AMD code objects that hold a kernel, in the order they were written:
+    /// the HIP backend tries each, since the runtime rejects one built for another architecture.
+    pub fn amd_images(&self, kernel: &str) -> Vec<usize> {
+        (0..self.images.len())
+            .filter(|&k| self.images[k].triple().starts_with("amdgcn") && self.images[k].image_kind == ImageKind::Object)
+            .filter(|&k| self.kernels[k].iter().any(|i| i.name == kernel))
+            .collect()
+    }
+
     /// What the fat binary holds, for error messages.
     pub fn describe_images(&self) -> Vec<String> {
         self.images

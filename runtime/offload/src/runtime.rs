@@ -9,7 +9,10 @@ use std::sync::OnceLock;
 /// Where kernels run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
+    /// An NVIDIA GPU through the CUDA driver API.
     Cuda,
+    /// An AMD GPU through HIP.
+    Hip,
     CpuSimulator,
 }
 
@@ -107,12 +110,15 @@ pub fn devices() -> Vec<DeviceInfo> {
     }
     let Some(cuda) = &rt.cuda else { return Vec::new() };
     (0..cuda.device_count())
-        .filter_map(|k| cuda.device_info(k))
-        .map(|d| DeviceInfo {
-            backend: Backend::Cuda,
+        .filter_map(|k| Some((k, cuda.device_info(k)?)))
+        .map(|(k, d)| DeviceInfo {
+            backend: match d.kind {
+                crate::cuda::Kind::Cuda => Backend::Cuda,
+                crate::cuda::Kind::Hip => Backend::Hip,
+            },
             name: d.name,
-            arch: format!("sm_{}", d.sm),
-            driver: format!("CUDA driver {}.{}", cuda.driver_version / 1000, cuda.driver_version % 1000 / 10),
+            arch: d.arch,
+            driver: cuda.driver_description(k),
         })
         .collect()
 }
@@ -121,7 +127,7 @@ pub fn devices() -> Vec<DeviceInfo> {
 pub fn default_device() -> Result<DeviceInfo, OffloadError> {
     let rt = runtime()?;
     match devices().into_iter().next() {
-        Some(d) if d.backend == Backend::Cuda => Ok(d),
+        Some(d) if d.backend != Backend::CpuSimulator => Ok(d),
         _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
         _ => Ok(DeviceInfo {
             backend: Backend::CpuSimulator,
