@@ -1,0 +1,3 @@
+#[offload_kernel]
+fn kernel(x: *mut f32 {
+}

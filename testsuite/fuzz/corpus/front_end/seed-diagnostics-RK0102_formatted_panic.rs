@@ -1,0 +1,8 @@
+#[offload_kernel]
+fn kernel(x: *mut u32) {
+    unsafe {
+        if *x > 3 {
+            panic!("too big: {}", *x);
+        }
+    }
+}

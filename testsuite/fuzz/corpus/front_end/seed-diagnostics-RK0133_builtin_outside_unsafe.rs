@@ -1,0 +1,5 @@
+#[offload_kernel]
+fn kernel(x: *mut [u32; 32]) {
+    let i = thread_idx_x() as usize;
+    unsafe { (*x)[i] = 1; }
+}

@@ -1,0 +1,4 @@
+#[offload_kernel]
+fn kernel(x: *mut u32) {
+    return 5;
+}

@@ -1,0 +1,3 @@
+#[offload_kernel]
+fn kernel<T: Copy>(x: *mut T) {
+}

@@ -1,0 +1,3 @@
+#[offload_kernel]
+async fn kernel(x: *mut u32) {
+}
