@@ -23,7 +23,17 @@ pub mod matching;
 #[path = "../kernels/math.rs"]
 pub mod math;
 pub mod cuda;
+pub mod generator;
 pub mod multi_device;
+
+/// The generated kernels (build.rs, src/generator.rs), compiled by rustc as the reference.
+#[allow(unused, unused_parens, unused_braces, arithmetic_overflow, clippy::all, reason = "generated code parenthesises every operation")]
+pub mod generated {
+    include!(concat!(env!("OUT_DIR"), "/generated.rs"));
+
+    /// The generated file's text, for rkc.
+    pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
+}
 #[path = "../kernels/panics.rs"]
 pub mod panics;
 #[path = "../kernels/patterns.rs"]
@@ -68,8 +78,11 @@ pub struct Case {
     pub gpu_ulps: u32,
     /// Bytes of dynamic shared memory (`dyn_cache`).
     pub dyn_cache: u32,
-    pub simulate: fn(&LaunchConfig, &[u64]) -> Result<(), OffloadError>,
+    pub simulate: Simulate,
 }
+
+/// Runs a kernel's rustc-compiled body on the simulator over raw arguments.
+pub type Simulate = fn(&LaunchConfig, &[u64]) -> Result<(), OffloadError>;
 
 macro_rules! sim {
     ($k:path) => {
@@ -174,6 +187,24 @@ pub fn cases() -> Vec<Case> {
         },
         Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
     ]
+}
+
+/// The differential cases of the generated kernels: one block of 64 threads over 64-element
+/// inputs (the kernels index them modulo their lengths).
+pub fn generated_cases() -> Vec<Case> {
+    generated::simulators()
+        .into_iter()
+        .map(|(kernel, simulate)| Case {
+            file: "generated.rs",
+            kernel,
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Random(64), Input::Zeros(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate,
+        })
+        .collect()
 }
 
 /// xorshift64*, seeded per case: the same inputs on every run.

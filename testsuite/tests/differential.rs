@@ -86,3 +86,34 @@ fn rk_parser_survives_every_prefix() {
         }
     }
 }
+
+/// The generated kernels (src/generator.rs via build.rs): rustc's result on the simulator and
+/// the interpreter's, before and after the rk passes, agree exactly on every one.
+#[test]
+fn generated_kernels_agree_with_rustc() {
+    let module = rkc_front::compile(generated::SOURCE).unwrap_or_else(|d| {
+        panic!("rkc refuses generated kernels:\n{}", rkc_front::render(&d, "generated.rs", generated::SOURCE, false))
+    });
+    rkc_rk::verify(&module).unwrap();
+    let mut optimized = module.clone();
+    rkc_rk::passes::inline_calls(&mut optimized).unwrap();
+    rkc_rk::passes::simplify(&mut optimized);
+    rkc_rk::verify(&optimized).unwrap();
+    let cases = generated_cases();
+    assert!(cases.len() >= 100, "only {} generated kernels", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let inputs = inputs_for(case, &module);
+        let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
+        let tys: Vec<Type> = func.param_types().cloned().collect();
+        let elems: Vec<Type> = tys.iter().filter(|t| matches!(t, Type::Slice { .. })).map(element).collect();
+        let reference = run_rustc(case, &inputs, &tys);
+        for (stage, m) in [("before", &module), ("after", &optimized)] {
+            let got = run_interpreter(m, case, &inputs);
+            if let Err(e) = same(&reference, &got, &elems) {
+                failures.push(format!("{} ({stage} the passes): {e}", case.kernel));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}

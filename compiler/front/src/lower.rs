@@ -2053,6 +2053,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     },
                     // `i32::abs` wraps at `MIN` in a release build: that is `wrapping_abs`.
                     Abs if ty.is_int() => return self.int_abs(&x, span),
+                    // The bit counts give `u32` whatever the integer type (found by the
+                    // kernel generator: they were refused on everything but `u32`).
+                    CountOnes | LeadingZeros | TrailingZeros => Type::U32,
                     _ => ty.clone(),
                 };
                 let operand_tys: Vec<&Type> = std::iter::once(&x).chain(&args).map(|v| &v.ty).collect();
