@@ -345,3 +345,22 @@ fn mapping_report_and_inspector_for_every_example() {
         insta::assert_snapshot!(format!("{example}.inspect"), offload_binary::inspect::text(&images));
     }
 }
+
+#[path = "../../../testsuite/src/generator.rs"]
+#[allow(dead_code, reason = "the test uses the file generator only")]
+mod generator;
+
+/// The generated kernels (the same 300 the differential test runs) through the whole
+/// compiler: MLIR verifies every stage and ptxas assembles the PTX into a cubin.
+#[test]
+fn generated_kernels_compile_and_assemble() {
+    let source = generator::file("generated", 1, 300);
+    let out = match compile(&source, &options("sm_90")) {
+        Ok(out) => out,
+        Err(Error::Source(d)) => panic!("{}", rkc_front::render(&d, "generated.rs", &source, false)),
+        Err(Error::Stage(d)) => panic!("{}\n{}", d.message, d.notes.join("\n")),
+    };
+    assert_eq!(out.kernels.len(), 300);
+    let cubin = out.targets.iter().find_map(|t| t.binary.as_ref()).expect("ptxas made a cubin");
+    assert!(cubin.starts_with(b"\x7fELF"));
+}
