@@ -14,6 +14,19 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
+    // `conformance --write-generated FILE`: the generated kernels this binary was built with,
+    // for rkc to compile into generated.fatbin.
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--write-generated") {
+        let Some(path) = args.get(2) else { return ExitCode::from(2) };
+        return match std::fs::write(path, rkc_testsuite::generated::SOURCE) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {path}: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let Some(dir) = std::env::args().nth(1).map(PathBuf::from) else {
         eprintln!("usage: conformance <folder of fat binaries>");
         return ExitCode::from(2);
@@ -28,14 +41,31 @@ fn main() -> ExitCode {
         }
     }
     let (mut passed, mut failed) = (0, 0);
-    for case in cases() {
+    let generated = rkc_testsuite::generated_cases();
+    // The generated kernels share one fat binary and one module: register and compile once.
+    let generated_module = rkc_front::compile(rkc_testsuite::generated::SOURCE).ok();
+    if let Ok(fatbin) = std::fs::read(dir.join("generated.fatbin")) {
+        if let Err(e) = rkc_offload::register_fatbin(&fatbin) {
+            println!("generated.fatbin: {e}");
+        }
+    }
+    let n_generated = generated.len();
+    let (mut generated_passed, mut generated_failed) = (0, 0);
+    for case in cases().into_iter().chain(generated) {
+        let is_generated = case.file == "generated.rs";
         let stem = case.file.trim_end_matches(".rs");
         let result = (|| -> Result<String, String> {
-            let fatbin = std::fs::read(dir.join(format!("{stem}.fatbin"))).map_err(|e| format!("{stem}.fatbin: {e}"))?;
-            rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
-            let source = std::fs::read_to_string(kernels.join(case.file)).map_err(|e| e.to_string())?;
-            let module = rkc_front::compile(&source).map_err(|d| format!("{} front-end errors", d.len()))?;
-            let inputs = inputs_for(&case, &module);
+            let owned;
+            let module = if is_generated {
+                generated_module.as_ref().ok_or("rkc refuses the generated kernels")?
+            } else {
+                let fatbin = std::fs::read(dir.join(format!("{stem}.fatbin"))).map_err(|e| format!("{stem}.fatbin: {e}"))?;
+                rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
+                let source = std::fs::read_to_string(kernels.join(case.file)).map_err(|e| e.to_string())?;
+                owned = rkc_front::compile(&source).map_err(|d| format!("{} front-end errors", d.len()))?;
+                &owned
+            };
+            let inputs = inputs_for(&case, module);
             let func = module.funcs.iter().find(|f| f.name == case.kernel).ok_or("no kernel")?;
             let tys: Vec<Type> = func.param_types().cloned().collect();
             let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. })).map(element).collect();
@@ -82,6 +112,12 @@ fn main() -> ExitCode {
             Ok(format!("{threads} threads, {ms:.2} ms"))
         })();
         match result {
+            // The generated kernels are summarised, with each failure named.
+            Ok(_) if is_generated => generated_passed += 1,
+            Err(e) if is_generated => {
+                generated_failed += 1;
+                println!("FAIL {:<18} {:<20} {e}", case.kernel, case.file);
+            }
             Ok(detail) => {
                 passed += 1;
                 println!("PASS {:<18} {:<20} {detail}", case.kernel, case.file);
@@ -91,6 +127,15 @@ fn main() -> ExitCode {
                 println!("FAIL {:<18} {:<20} {e}", case.kernel, case.file);
             }
         }
+    }
+    println!(
+        "{} generated kernels (testsuite/src/generator.rs) on the GPU against rustc's code on the simulator: {generated_passed} agree, {generated_failed} disagree",
+        n_generated
+    );
+    if generated_failed == 0 {
+        passed += 1;
+    } else {
+        failed += 1;
     }
     // 8 host threads launching at once, each with its own data (saxpy.fatbin is registered
     // above): every result checked.
