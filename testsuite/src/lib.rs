@@ -16,6 +16,8 @@ pub mod canonical;
 pub mod device_functions;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
+#[path = "../kernels/inference.rs"]
+pub mod inference;
 #[path = "../kernels/loops.rs"]
 pub mod loops;
 #[path = "../kernels/matching.rs"]
@@ -138,6 +140,16 @@ pub fn cases() -> Vec<Case> {
         Case { file: "math.rs", kernel: "transcendental", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 64, dyn_cache: 0, simulate: sim!(math::transcendental) },
         Case { file: "panics.rs", kernel: "out_of_bounds", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::out_of_bounds) },
         Case { file: "panics.rs", kernel: "failed_assert", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::failed_assert) },
+        Case {
+            file: "inference.rs",
+            kernel: "inference",
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            inputs: Some(vec![Input::Random(37), Input::Zeros(5)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(inference::inference),
+        },
         Case {
             file: "patterns.rs",
             kernel: "patterns",

@@ -24,7 +24,22 @@ use std::collections::HashMap;
 ///
 /// The module holds the kernels and every device function instance they reach, with the
 /// calls still in place; `rkc_rk::passes::inline_calls` removes them.
+///
+/// Parsing, lowering and dropping the syntax tree all recurse once per level of nesting in the
+/// source, so a deeply nested file (the fuzzer makes them) would overflow an ordinary thread's
+/// stack: the work runs on a thread of its own with a 512 MiB stack (address space, committed
+/// only as used), and expressions nested deeper than the front end's limit are an error.
 pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new().name("rkc-front".into()).stack_size(512 << 20).spawn_scoped(scope, || compile_here(source)) {
+            Ok(handle) => handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            // No thread to be had: compile on this one.
+            Err(_) => compile_here(source),
+        }
+    })
+}
+
+fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
     let file = syn::parse_file(source).map_err(|e| vec![syntax_error(&e)])?;
     let kernels = Program::kernels(&file);
     if kernels.is_empty() {

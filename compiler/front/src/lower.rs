@@ -186,6 +186,8 @@ pub struct FnLowerer<'p, 's> {
     scopes: Vec<HashMap<String, Option<Binding>>>,
     loops: Vec<LoopCtx>,
     unsafe_depth: u32,
+    /// How deeply the expression being lowered is nested (see `expr`).
+    depth: u32,
     subst: Subst,
     prog: &'p mut Program<'s>,
 }
@@ -198,6 +200,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             scopes: vec![HashMap::new()],
             loops: Vec::new(),
             unsafe_depth: 0,
+            depth: 0,
             subst,
             prog,
         };
@@ -327,7 +330,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             }
             let last = i + 1 == stmts.len();
             let r = match stmt {
-                syn::Stmt::Local(local) => self.local(local).map(|_| Val::unit()),
+                syn::Stmt::Local(local) => self.local(local, &stmts[i + 1..]).map(|_| Val::unit()),
                 syn::Stmt::Expr(e, None) if last => self.expr(e, expected),
                 syn::Stmt::Expr(e, _) => self.expr(e, None).map(|_| Val::unit()),
                 syn::Stmt::Item(item) => Err(self.error(
@@ -392,7 +395,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         result
     }
 
-    fn local(&mut self, local: &syn::Local) -> Lowered<()> {
+    fn local(&mut self, local: &syn::Local, rest: &[syn::Stmt]) -> Lowered<()> {
         if let syn::Pat::Tuple(t) = &local.pat {
             return self.tuple_local(local, t);
         }
@@ -436,7 +439,12 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     return Err(r);
                 }
             },
-            None => None,
+            // An unsuffixed integer literal takes its type from the variable's later uses, as
+            // rustc infers it (`let mut k = 0; while k < v.len()` makes `k` a `usize`).
+            None => match &local.init {
+                Some(init) if is_unsuffixed_int(&init.expr) => self.type_from_uses(&name, rest),
+                _ => None,
+            },
         };
         let Some(init) = &local.init else {
             self.bind(name, None);
@@ -462,6 +470,95 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             (v, _) => v,
         };
         self.bind_local(name, mutable, value, &init.expr, &local.pat, span_of(local))
+    }
+
+    /// The integer type that the first typed use of `name` in `stmts` gives it: an operand of
+    /// arithmetic, a comparison or an assignment whose other side has a known type, or an
+    /// index (`usize`). `None` when no use decides (rustc's fallback, `i32`, then applies).
+    fn type_from_uses(&self, name: &str, stmts: &[syn::Stmt]) -> Option<Type> {
+        use syn::visit::Visit;
+        struct Uses<'a, 'l, 's> {
+            me: &'a FnLowerer<'l, 's>,
+            name: &'a str,
+            found: Option<Type>,
+        }
+        impl Uses<'_, '_, '_> {
+            fn is_name(&self, e: &syn::Expr) -> bool {
+                matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident(self.name))
+            }
+            fn offer(&mut self, t: Option<Type>) {
+                if self.found.is_none()
+                    && let Some(t @ Type::Int(_)) = t
+                {
+                    self.found = Some(t);
+                }
+            }
+        }
+        impl<'ast> Visit<'ast> for Uses<'_, '_, '_> {
+            fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+                let shift = matches!(b.op, syn::BinOp::Shl(_) | syn::BinOp::Shr(_) | syn::BinOp::ShlAssign(_) | syn::BinOp::ShrAssign(_));
+                if !shift {
+                    if self.is_name(&b.left) {
+                        let t = self.me.static_type(&b.right);
+                        self.offer(t);
+                    } else if self.is_name(&b.right) {
+                        let t = self.me.static_type(&b.left);
+                        self.offer(t);
+                    }
+                }
+                syn::visit::visit_expr_binary(self, b);
+            }
+            fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+                if self.is_name(&a.left) {
+                    let t = self.me.static_type(&a.right);
+                    self.offer(t);
+                }
+                syn::visit::visit_expr_assign(self, a);
+            }
+            fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
+                if self.is_name(&ix.index) {
+                    self.offer(Some(Type::USIZE));
+                }
+                syn::visit::visit_expr_index(self, ix);
+            }
+        }
+        let mut uses = Uses { me: self, name, found: None };
+        for stmt in stmts {
+            // A later `let` of the same name hides the variable from what follows.
+            if let syn::Stmt::Local(l) = stmt
+                && matches!(&l.pat, syn::Pat::Ident(i) if i.ident == name)
+            {
+                if let Some(init) = &l.init {
+                    uses.visit_expr(&init.expr);
+                }
+                break;
+            }
+            uses.visit_stmt(stmt);
+            if uses.found.is_some() {
+                break;
+            }
+        }
+        uses.found
+    }
+
+    /// The type of an expression known without lowering it: a variable, a suffixed literal, a
+    /// cast, a `.len()`, a constant; `None` otherwise.
+    fn static_type(&self, e: &syn::Expr) -> Option<Type> {
+        match strip_parens(e) {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => IntTy::from_name(i.suffix()).map(Type::Int),
+            syn::Expr::Cast(c) => lower_type_quiet(&c.ty),
+            syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => Some(Type::USIZE),
+            syn::Expr::Path(p) => {
+                let ident = p.path.get_ident()?.to_string();
+                match self.lookup(&ident) {
+                    Some(Some(Binding::Value(v))) => Some(v.ty.clone()),
+                    Some(Some(Binding::Slot { ty, .. })) => Some(ty.clone()),
+                    Some(None) => None,
+                    None => self.prog.constant(&ident).and_then(|(t, _)| lower_type_quiet(&t)),
+                }
+            }
+            _ => None,
+        }
     }
 
     /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
@@ -974,6 +1071,23 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     // ----- expressions -----------------------------------------------------------------------
 
     fn expr(&mut self, e: &syn::Expr, expected: Option<&Type>) -> Lowered<Val> {
+        // Each level of nesting is a few frames of recursion here: refuse absurd depths with a
+        // diagnostic rather than exhaust the stack.
+        const MAX_DEPTH: u32 = 2000;
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("this expression is nested more than {MAX_DEPTH} levels deep"))
+                    .at(span_of(e), "nested too deeply")
+                    .help("split it with `let` bindings"),
+            ));
+        }
+        self.depth += 1;
+        let r = self.expr_at_depth(e, expected);
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_at_depth(&mut self, e: &syn::Expr, expected: Option<&Type>) -> Lowered<Val> {
         let span = span_of(e);
         match e {
             syn::Expr::Lit(l) => self.literal(&l.lit, false, expected, span),
@@ -2745,5 +2859,31 @@ fn unify(pattern: &syn::Type, actual: &Type, generics: &[&syn::GenericParam], su
             }
         }
         _ => {}
+    }
+}
+
+/// Whether an expression is an integer literal without a suffix (possibly negated or in
+/// parentheses): its type is open to inference.
+fn is_unsuffixed_int(e: &syn::Expr) -> bool {
+    match strip_parens(e) {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.suffix().is_empty(),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => is_unsuffixed_int(expr),
+        _ => false,
+    }
+}
+
+/// A primitive type named by a path (`usize`, `f32`...), without diagnostics.
+fn lower_type_quiet(t: &syn::Type) -> Option<Type> {
+    match t {
+        syn::Type::Path(p) => {
+            let name = p.path.get_ident()?.to_string();
+            match name.as_str() {
+                "f32" => Some(Type::Float(FloatTy::F32)),
+                "f64" => Some(Type::Float(FloatTy::F64)),
+                "bool" => Some(Type::Bool),
+                other => IntTy::from_name(other).map(Type::Int),
+            }
+        }
+        _ => None,
     }
 }
