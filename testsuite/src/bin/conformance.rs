@@ -137,43 +137,53 @@ fn main() -> ExitCode {
     } else {
         failed += 1;
     }
-    // 8 host threads launching at once, each with its own data (saxpy.fatbin is registered
-    // above): every result checked.
-    let t = Instant::now();
-    let concurrent = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..8u32)
-            .map(|w| {
-                scope.spawn(move || -> Result<(), String> {
-                    let n = 1000 + w as usize * 37;
-                    for round in 0..200u32 {
-                        let x: Vec<f32> = (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
-                        let mut y: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
-                        let a = w as f32 + 1.0;
-                        rkc_offload::try_offload! {
-                            kernel = rkc_testsuite::saxpy::saxpy,
-                            workgroup_dim = [n.div_ceil(128) as u32, 1, 1],
-                            thread_dim = [128, 1, 1],
-                            args = (n, a, &x[..], &mut y[..]),
+    // Host threads launching at once, each with its own data (saxpy.fatbin is registered
+    // above), every result checked: 8 × 200 (the concurrency test) and 16 × 1000 (the load test).
+    for (threads, launches) in [(8u32, 200u32), (16, 1000)] {
+        let t = Instant::now();
+        let concurrent = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|w| {
+                    scope.spawn(move || -> Result<(), String> {
+                        let n = 1000 + w as usize * 37;
+                        for round in 0..launches {
+                            let x: Vec<f32> = (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
+                            let mut y: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+                            let a = w as f32 + 1.0;
+                            rkc_offload::try_offload! {
+                                kernel = rkc_testsuite::saxpy::saxpy,
+                                workgroup_dim = [n.div_ceil(128) as u32, 1, 1],
+                                thread_dim = [128, 1, 1],
+                                args = (n, a, &x[..], &mut y[..]),
+                            }
+                            .map_err(|e| e.to_string())?;
+                            if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5) {
+                                return Err(format!("thread {w}, launch {round}, element {i}: {} ", y[i]));
+                            }
                         }
-                        .map_err(|e| e.to_string())?;
-                        if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5) {
-                            return Err(format!("thread {w}, launch {round}, element {i}: {} ", y[i]));
-                        }
-                    }
-                    Ok(())
+                        Ok(())
+                    })
                 })
-            })
-            .collect();
-        workers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into()))).collect::<Result<Vec<()>, String>>()
-    });
-    match concurrent {
-        Ok(_) => {
-            passed += 1;
-            println!("PASS {:<18} {:<20} 8 host threads × 200 launches, {:.0} ms", "concurrency", "saxpy.rs", t.elapsed().as_secs_f64() * 1e3);
-        }
-        Err(e) => {
-            failed += 1;
-            println!("FAIL {:<18} {:<20} {e}", "concurrency", "saxpy.rs");
+                .collect();
+            workers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into()))).collect::<Result<Vec<()>, String>>()
+        });
+        let label = if threads == 8 { "concurrency" } else { "load" };
+        let seconds = t.elapsed().as_secs_f64();
+        match concurrent {
+            Ok(_) => {
+                passed += 1;
+                let total = threads * launches;
+                println!(
+                    "PASS {label:<18} {:<20} {threads} host threads × {launches} launches, {:.0} ms, {:.0} launches/s",
+                    "saxpy.rs",
+                    seconds * 1e3,
+                    f64::from(total) / seconds
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {label:<18} {:<20} {e}", "saxpy.rs");
+            }
         }
     }
     println!("{passed} passed, {failed} failed");
