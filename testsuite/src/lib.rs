@@ -14,6 +14,9 @@ pub mod bench_kernels;
 pub mod canonical;
 #[path = "../kernels/device_functions.rs"]
 pub mod device_functions;
+/// Kernels that fault on purpose (run on the GPU only: see the file).
+#[path = "../faults/trap.rs"]
+pub mod faults_trap;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
 #[path = "../kernels/inference.rs"]

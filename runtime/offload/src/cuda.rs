@@ -51,6 +51,7 @@ struct Api {
     device_get_name: unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult,
     device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, CuDevice) -> CuResult,
     primary_ctx_retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult,
+    primary_ctx_reset: unsafe extern "C" fn(CuDevice) -> CuResult,
     ctx_set_current: unsafe extern "C" fn(CuContext) -> CuResult,
     ctx_synchronize: unsafe extern "C" fn() -> CuResult,
     module_load_data_ex: unsafe extern "C" fn(
@@ -168,6 +169,10 @@ impl Api {
                 device_get_name: sym!(names[4]),
                 device_get_attribute: sym!(names[5]),
                 primary_ctx_retain: sym!(names[6]),
+                primary_ctx_reset: sym!(match kind {
+                    Kind::Cuda => "cuDevicePrimaryCtxReset_v2",
+                    Kind::Hip => "hipDevicePrimaryCtxReset",
+                }),
                 ctx_set_current: sym!(names[7]),
                 ctx_synchronize: sym!(names[8]),
                 module_load_data_ex: sym!(names[9]),
@@ -195,6 +200,7 @@ impl Api {
             ("cuDeviceGetName", "hipDeviceGetName"),
             ("cuDeviceGetAttribute", "hipDeviceGetAttribute"),
             ("cuDevicePrimaryCtxRetain", "hipDevicePrimaryCtxRetain"),
+            ("cuDevicePrimaryCtxReset_v2", "hipDevicePrimaryCtxReset"),
             ("cuCtxSetCurrent", "hipCtxSetCurrent"),
             ("cuCtxSynchronize", "hipDeviceSynchronize"),
             ("cuModuleLoadDataEx", "hipModuleLoadDataEx"),
@@ -273,6 +279,8 @@ pub(crate) struct CudaDeviceInfo {
 
 struct Device {
     info: CudaDeviceInfo,
+    /// The driver's handle, for resetting the context after a trap.
+    dev: CuDevice,
     /// Which library drives it (an index into `Cuda::apis`).
     api: usize,
     context: CuContext,
@@ -367,6 +375,7 @@ impl Cuda {
                     api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, dev))?;
                     devices.push(Mutex::new(Device {
                         info,
+                        dev,
                         api: index,
                         context,
                         modules: HashMap::new(),
@@ -565,7 +574,12 @@ impl Cuda {
         let synced = unsafe { (api.ctx_synchronize)() };
         if matches!(synced, CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS) {
             let detail = api.check("cuCtxSynchronize", synced).err().map(|e| e.to_string()).unwrap_or_default();
-            return Err(OffloadError::KernelTrapped { kernel: name.into(), detail });
+            // The context is unusable after a trap (the driver's errors are sticky): reset the
+            // device and start afresh, so that later launches work. The reset frees every
+            // allocation of the context, the launch's buffers too.
+            std::mem::forget(buffers);
+            let recovered = self.reset(device, ordinal);
+            return Err(OffloadError::KernelTrapped { kernel: name.into(), detail, recovered: recovered.is_ok() });
         }
         api.check("cuCtxSynchronize", synced)?;
         crate::runtime::info(format_args!(
@@ -599,6 +613,27 @@ impl Cuda {
             }
         }
         drop(buffers);
+        Ok(())
+    }
+
+    /// Resets a device after a trap: a fresh primary context, empty module and buffer caches,
+    /// a new panic record on the next launch; data resident on the device is lost (its
+    /// guards then report it).
+    fn reset(&self, device: &mut Device, ordinal: usize) -> Result<(), OffloadError> {
+        let api = &self.apis[device.api].0;
+        device.modules.clear();
+        device.functions.clear();
+        device.record = None;
+        device.pool.clear();
+        crate::resident::lose_device(crate::resident::Home::Cuda(ordinal));
+        let mut context: CuContext = std::ptr::null_mut();
+        // SAFETY: `dev` is the driver's handle of this device; `context` is a live local.
+        unsafe {
+            api.check("cuDevicePrimaryCtxReset_v2", (api.primary_ctx_reset)(device.dev))?;
+            api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, device.dev))?;
+            api.check("cuCtxSetCurrent", (api.ctx_set_current)(context))?;
+        }
+        device.context = context;
         Ok(())
     }
 

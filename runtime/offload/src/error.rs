@@ -49,7 +49,9 @@ pub enum OffloadError {
         thread: [u32; 3],
     },
     /// The kernel stopped on the device (a trap: failed bounds check, division by zero).
-    KernelTrapped { kernel: String, detail: String },
+    KernelTrapped { kernel: String, detail: String, recovered: bool },
+    /// A resident copy was lost when its device was reset after a trap.
+    ResidentLost { kernel: String, param: String, device: String },
     /// An argument's data is resident on another device than the launch's.
     ResidentElsewhere {
         kernel: String,
@@ -137,9 +139,18 @@ impl fmt::Display for OffloadError {
                 "the argument `{param}` of kernel `{kernel}` is resident on {resident}, but the launch is on {launch}; \
                  preload it for that device, or launch there"
             ),
-            OffloadError::KernelTrapped { kernel, detail } => write!(
+            OffloadError::KernelTrapped { kernel, detail, recovered } => write!(
                 f,
-                "kernel `{kernel}` trapped on the device (a failed bounds check or a division by zero): {detail}"
+                "kernel `{kernel}` trapped on the device (an illegal address or instruction): {detail}; {}",
+                if *recovered {
+                    "the device was reset: later launches work, and data that was resident on it is lost"
+                } else {
+                    "resetting the device failed too: later launches on it will fail"
+                }
+            ),
+            OffloadError::ResidentLost { kernel, param, device } => write!(
+                f,
+                "the argument `{param}` of kernel `{kernel}` was resident on {device}, which was reset after a kernel trapped: its device copy is lost; drop the guard and preload it again"
             ),
         }
     }

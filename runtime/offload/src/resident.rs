@@ -33,6 +33,8 @@ struct Entry {
     home: Home,
     device: u64,
     refs: usize,
+    /// The device was reset after a trap: the device copy is gone.
+    lost: bool,
     /// Owns the simulator's copy, which `device` points into, until the entry goes (a GPU
     /// copy is freed through the driver instead).
     _simulator_copy: Option<Box<[u128]>>,
@@ -46,24 +48,33 @@ fn table() -> std::sync::MutexGuard<'static, Vec<Entry>> {
 
 /// The resident copy holding `[host, host + len)`, if any: its home and the device address of
 /// `host`.
-fn lookup(host: *const u8, len: usize) -> Option<(Home, u64)> {
+fn lookup(host: *const u8, len: usize) -> Option<(Home, u64, bool)> {
     let host = host as usize;
     table()
         .iter()
         .find(|e| host >= e.host && host + len <= e.host + e.len)
-        .map(|e| (e.home, e.device + (host - e.host) as u64))
+        .map(|e| (e.home, e.device + (host - e.host) as u64, e.lost))
+}
+
+/// Marks every resident copy on `home` as lost (its device was reset after a trap).
+pub(crate) fn lose_device(home: Home) {
+    for e in table().iter_mut().filter(|e| e.home == home) {
+        e.lost = true;
+    }
 }
 
 /// For a launch on `here`: the device address of the resident copy holding an argument's
 /// `[host, host + len)`, `None` when it is not resident, or the error when it is resident on
 /// another device. One lookup per argument.
 pub(crate) fn device_copy(host: *const u8, len: usize, here: Home, found: &crate::registry::Found, k: usize) -> Result<Option<u64>, OffloadError> {
+    let param = || found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
     match lookup(host, len) {
         None => Ok(None),
-        Some((home, address)) if home == here => Ok(Some(address)),
-        Some((home, _)) => Err(OffloadError::ResidentElsewhere {
+        Some((home, _, true)) => Err(OffloadError::ResidentLost { kernel: found.info.name.clone(), param: param(), device: home.to_string() }),
+        Some((home, address, false)) if home == here => Ok(Some(address)),
+        Some((home, _, false)) => Err(OffloadError::ResidentElsewhere {
             kernel: found.info.name.clone(),
-            param: found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone()),
+            param: param(),
             resident: home.to_string(),
             launch: here.to_string(),
         }),
@@ -76,6 +87,9 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
     let home = crate::runtime::home_of(device)?;
     let mut t = table();
     if let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) {
+        if e.lost {
+            return Err(OffloadError::ResidentLost { kernel: "preload".into(), param: "preload".into(), device: e.home.to_string() });
+        }
         if e.home != home {
             return Err(OffloadError::InvalidLaunch {
                 kernel: "preload".into(),
@@ -95,7 +109,7 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
         }
     };
     crate::runtime::info(format_args!("preload: {len} bytes to {home}, resident"));
-    t.push(Entry { host: host as usize, len, home, device, refs: 1, _simulator_copy: simulator_copy });
+    t.push(Entry { host: host as usize, len, home, device, refs: 1, lost: false, _simulator_copy: simulator_copy });
     Ok(())
 }
 
@@ -106,7 +120,9 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
         return Ok(());
     };
     let e = &mut t[k];
-    let result = if copy_back {
+    let result = if copy_back && e.lost {
+        Err(OffloadError::ResidentLost { kernel: "preload".into(), param: "finish".into(), device: e.home.to_string() })
+    } else if copy_back {
         crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
         match e.home {
             Home::Cuda(d) => crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len)),
@@ -122,7 +138,7 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     e.refs -= 1;
     if e.refs == 0 {
         let e = t.remove(k);
-        if let Home::Cuda(d) = e.home {
+        if let (Home::Cuda(d), false) = (e.home, e.lost) {
             if let Ok(c) = crate::runtime::cuda() {
                 c.resident_free(d, e.device);
             }
