@@ -32,7 +32,7 @@ pub mod generator;
 pub mod multi_device;
 
 /// The generated kernels (build.rs, src/generator.rs), compiled by rustc as the reference.
-#[allow(unused, unused_parens, unused_braces, arithmetic_overflow, clippy::all, reason = "generated code parenthesises every operation")]
+#[allow(unused, unused_parens, unused_braces, unused_comparisons, arithmetic_overflow, clippy::all, reason = "generated code parenthesises every operation")]
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 

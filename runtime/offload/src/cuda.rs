@@ -281,6 +281,9 @@ struct Device {
     info: CudaDeviceInfo,
     /// The driver's handle, for resetting the context after a trap.
     dev: CuDevice,
+    /// The kernel whose trap left the device unusable, when resetting it failed (CUDA keeps
+    /// an illegal address sticky for the life of the process).
+    lost: Option<String>,
     /// Which library drives it (an index into `Cuda::apis`).
     api: usize,
     context: CuContext,
@@ -376,6 +379,7 @@ impl Cuda {
                     devices.push(Mutex::new(Device {
                         info,
                         dev,
+                        lost: None,
                         api: index,
                         context,
                         modules: HashMap::new(),
@@ -478,6 +482,9 @@ impl Cuda {
         let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
         let api = &self.apis[device.api].0;
         let name = found.info.name.as_str();
+        if let Some(trapped) = &device.lost {
+            return Err(OffloadError::DeviceLost { device: ordinal as i32, kernel: name.into(), trapped: trapped.clone() });
+        }
         check_shape(name, config, &device.info)?;
         crate::runtime::info(format_args!(
             "launch {name} on {} ({}), workgroups {:?}, threads {:?}",
@@ -579,6 +586,9 @@ impl Cuda {
             // allocation of the context, the launch's buffers too.
             std::mem::forget(buffers);
             let recovered = self.reset(device, ordinal);
+            if recovered.is_err() {
+                device.lost = Some(name.to_string());
+            }
             return Err(OffloadError::KernelTrapped { kernel: name.into(), detail, recovered: recovered.is_ok() });
         }
         api.check("cuCtxSynchronize", synced)?;
@@ -629,9 +639,14 @@ impl Cuda {
         let mut context: CuContext = std::ptr::null_mut();
         // SAFETY: `dev` is the driver's handle of this device; `context` is a live local.
         unsafe {
-            api.check("cuDevicePrimaryCtxReset_v2", (api.primary_ctx_reset)(device.dev))?;
+            // The reset may itself report the sticky error it clears; what matters is that
+            // a context can be had and made current afterwards.
+            let _ = (api.ctx_set_current)(std::ptr::null_mut());
+            let _ = (api.primary_ctx_reset)(device.dev);
             api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, device.dev))?;
             api.check("cuCtxSetCurrent", (api.ctx_set_current)(context))?;
+            // A context that still fails is not recovered.
+            api.check("cuCtxSynchronize", (api.ctx_synchronize)())?;
         }
         device.context = context;
         Ok(())

@@ -50,6 +50,8 @@ pub enum OffloadError {
     },
     /// The kernel stopped on the device (a trap: failed bounds check, division by zero).
     KernelTrapped { kernel: String, detail: String, recovered: bool },
+    /// A launch on a device that an earlier trap left unusable.
+    DeviceLost { device: i32, kernel: String, trapped: String },
     /// A resident copy was lost when its device was reset after a trap.
     ResidentLost { kernel: String, param: String, device: String },
     /// An argument's data is resident on another device than the launch's.
@@ -145,8 +147,12 @@ impl fmt::Display for OffloadError {
                 if *recovered {
                     "the device was reset: later launches work, and data that was resident on it is lost"
                 } else {
-                    "resetting the device failed too: later launches on it will fail"
+                    "the device could not be reset: later launches on it report that it is lost"
                 }
+            ),
+            OffloadError::DeviceLost { device, kernel, trapped } => write!(
+                f,
+                "cannot launch kernel `{kernel}` on device {device}: the device has been unusable since kernel `{trapped}` trapped on it (the CUDA driver keeps an illegal address for the life of the process); other devices and the CPU simulator still work"
             ),
             OffloadError::ResidentLost { kernel, param, device } => write!(
                 f,

@@ -1,3 +1,0 @@
-#[offload_kernel]
-fn kernel(x: *mut f32 {
-}
