@@ -3,7 +3,9 @@
 //! defined (no division by zero, no out-of-bounds index: divisors are `(x & 15) + 1` and
 //! indices are reduced modulo the slice length); integer overflow wraps as in a release build,
 //! which is rkc's semantics too. Floats use only IEEE operations (no library functions), so
-//! results are exact on every backend.
+//! results are exact on every backend. Kernels read slices, read and write through raw
+//! pointers to slice elements, and exchange values through shared memory across a barrier
+//! (race free: each thread writes its own element); a block is 64 threads.
 //!
 //! Used by build.rs (the kernels the differential test compiles with rustc and with rkc) and
 //! by tools that write larger batches for the GPU.
@@ -197,6 +199,19 @@ impl Gen<'_> {
     fn statements(&mut self, out: &mut String, count: usize) {
         for _ in 0..count {
             let ty = self.rng.pick(&[Ty::U32, Ty::I32, Ty::U64, Ty::I64, Ty::F32, Ty::F64, Ty::Bool]);
+            if self.rng.chance(12) {
+                self.shared_exchange(out);
+                continue;
+            }
+            if self.rng.chance(10) {
+                // A read through a raw pointer to a slice element.
+                let k = self.expr(Ty::U32, 2);
+                let (p, v) = (self.fresh("p"), self.fresh("v"));
+                out.push_str(&format!("        let {p} = &ys[({k} as usize) % ys.len()] as *const i64;\n"));
+                out.push_str(&format!("        // SAFETY: {p} points at an element of ys.\n        let {v}: i64 = unsafe {{ *{p} }};\n"));
+                self.vars.push((v, Ty::I64));
+                continue;
+            }
             match self.rng.below(4) {
                 0 | 1 => {
                     let e = self.expr(ty, 3);
@@ -249,6 +264,25 @@ impl Gen<'_> {
     }
 }
 
+impl Gen<'_> {
+    /// Threads exchange values through shared memory, race free: each writes its own element,
+    /// all wait at a barrier, each reads a neighbour's. Only at the kernel's top level, where
+    /// every thread of the block (64, one per element) arrives.
+    fn shared_exchange(&mut self, out: &mut String) {
+        let ty = self.rng.pick(&[Ty::U32, Ty::I64, Ty::F32, Ty::F64]);
+        let value = self.expr(ty, 2);
+        let offset = self.rng.below(64);
+        let (s, v) = (self.fresh("s"), self.fresh("v"));
+        let n = ty.name();
+        out.push_str(&format!(
+            "        // SAFETY: thread t writes element t of the block's array and reads another only after the barrier.\n        \
+             let {s} = unsafe {{ shared_array::<{n}, 64>() }};\n        unsafe {{ (*{s})[(t as usize) % 64] = {value} }};\n        \
+             unsafe {{ sync_threads() }};\n        let {v}: {n} = unsafe {{ (*{s})[((t as usize) + {offset}) % 64] }};\n"
+        ));
+        self.vars.push((v, ty));
+    }
+}
+
 /// One generated kernel (and its device function) named `name`: parameters
 /// `(xs: &[u32], ys: &[i64], fs: &[f32], out: &mut [u32], fout: &mut [f64])`, one thread per
 /// element of `out`.
@@ -283,7 +317,13 @@ pub fn kernel(seed: u64, name: &str) -> String {
             _ => ints.push(format!("({n} as u32)")),
         }
     }
-    src.push_str(&format!("        out[i] = {};\n        fout[i] = {};\n    }}\n}}\n", ints.join(" ^ "), floats.join(" + ")));
+    let int_out = if g.rng.chance(50) {
+        // A write through a raw pointer to the output element.
+        format!("        let q = &mut out[i] as *mut u32;\n        // SAFETY: q points at this thread's output element.\n        unsafe {{ *q = {} }};\n", ints.join(" ^ "))
+    } else {
+        format!("        out[i] = {};\n", ints.join(" ^ "))
+    };
+    src.push_str(&format!("{int_out}        fout[i] = {};\n    }}\n}}\n", floats.join(" + ")));
     src
 }
 
