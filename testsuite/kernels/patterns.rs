@@ -17,3 +17,29 @@ pub fn patterns(xs: &[u32], out: &mut [u32], counts: &mut [u32]) {
         }
     }
 }
+
+/// Pointers from slices (`as_ptr`, `as_mut_ptr`) and from a shared array (`as *mut u32`), with
+/// pointer arithmetic and atomics through them. Blocks of 64 threads.
+#[offload_kernel]
+pub fn pointers(xs: &[u32], out: &mut [u32], counts: &mut [u32]) {
+    // SAFETY: indices stay below the lengths the launch gives (64 per block, 8 counts); the
+    // shared array's elements are updated atomically and read after the barrier.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let i = global_idx_x();
+        let bins = shared_array::<u32, 8>() as *mut u32;
+        if t < 8 {
+            *bins.add(t) = 0;
+        }
+        sync_threads();
+        let src = xs.as_ptr();
+        let v = *src.add(i % xs.len());
+        atomic_add(bins.add((v % 8) as usize), 1);
+        sync_threads();
+        if t < 8 {
+            atomic_add(counts.as_mut_ptr().add(t), *bins.add(t));
+        }
+        let dst = out.as_mut_ptr();
+        *dst.add(i) = v.rotate_right(3);
+    }
+}

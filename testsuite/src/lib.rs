@@ -163,6 +163,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(patterns::patterns),
         },
+        Case {
+            file: "patterns.rs",
+            kernel: "pointers",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(128), Input::Zeros(8)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(patterns::pointers),
+        },
         // Each float function separately; the conformance run reports each one's error in
         // ULPs against an f64 reference. libdevice's functions are within 2 ulp of the correct
         // result and glibc's within 1, so the two may differ by 3; `powi` is repeated

@@ -1497,6 +1497,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             return Ok(if v.ty == to { v } else { self.emit1(OpKind::Cast, &[p], to, span) });
         }
         let v = self.expr(&c.expr, None)?;
+        // `p as *mut T` for `p: *mut [T; N]`: the array's first element, as Rust's pointer
+        // casts allow (a shared array's elements, for atomics and pointer arithmetic).
+        if let (Type::Ptr { mutable: to_mut, pointee: to_elem }, Type::Ptr { mutable: from_mut, pointee }) = (&to, &v.ty)
+            && let Type::Array { elem, .. } = pointee.as_ref()
+            && **elem == **to_elem
+            && (*from_mut || !*to_mut)
+        {
+            let zero = self.int_const(0, &Type::USIZE, span);
+            let first = self.emit1(OpKind::ElemPtr, &[id(&v), id(&zero)], Type::ptr(*from_mut, (**elem).clone()), span);
+            return Ok(if *from_mut && !*to_mut { self.emit1(OpKind::Cast, &[id(&first)], to.clone(), span) } else { first });
+        }
         if !(to.is_numeric() && (v.ty.is_numeric() || v.ty == Type::Bool)) {
             return Err(self.error(
                 Diagnostic::new(RK_INVALID_CAST, format!("non-primitive cast: `{}` as `{to}`", v.ty))
@@ -2003,6 +2014,24 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method named `len` found for `{ty}`"))
                         .at(span_of(&m.method), "method not found"),
                 ))
+            }
+            // `s.as_ptr()` / `s.as_mut_ptr()`: a slice's first element (safe, as in Rust;
+            // dereferencing the pointer is what needs `unsafe`).
+            "as_ptr" | "as_mut_ptr" if m.args.is_empty() && matches!(self.value_type(&m.receiver), Some(Type::Slice { .. })) => {
+                let slice = self.expr(&m.receiver, None)?;
+                let Type::Slice { mutable, elem } = slice.ty.clone() else { return Err(Reported) };
+                if method == "as_mut_ptr" && !mutable {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("`as_mut_ptr` needs a `&mut [{elem}]`, not `{}`", slice.ty))
+                            .at(span_of(&m.receiver), "a shared slice")
+                            .help("use `as_ptr` for a `*const` pointer"),
+                    ));
+                }
+                let base = self.emit1(OpKind::SlicePtr, &[id(&slice)], Type::ptr(mutable, (*elem).clone()), span);
+                if method == "as_ptr" && mutable {
+                    return Ok(self.emit1(OpKind::Cast, &[id(&base)], Type::ptr(false, (*elem).clone()), span));
+                }
+                Ok(base)
             }
             "add" | "offset" if m.args.len() == 1 => {
                 let p = self.expr(&m.receiver, None)?;
