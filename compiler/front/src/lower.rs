@@ -463,10 +463,6 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let value = self.expr(&init.expr, expected.as_ref());
         let value = match (value, &expected) {
             (Ok(v), Some(t)) if v.ty != *t => Err(self.mismatch(t, &v.ty, span_of(&init.expr))),
-            (Ok(v), _) if !v.ty.is_scalar() && v.ty.pointee().is_none() => Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a local of type `{}` is not supported", v.ty))
-                    .at(span_of(&init.expr), "locals hold scalars or pointers"),
-            )),
             (v, _) => v,
         };
         self.bind_local(name, mutable, value, &init.expr, &local.pat, span_of(local))
@@ -546,7 +542,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     fn static_type(&self, e: &syn::Expr) -> Option<Type> {
         match strip_parens(e) {
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => IntTy::from_name(i.suffix()).map(Type::Int),
-            syn::Expr::Cast(c) => lower_type_quiet(&c.ty),
+            syn::Expr::Cast(c) => self.type_quietly(&c.ty),
             syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => Some(Type::USIZE),
             syn::Expr::Path(p) => {
                 let ident = p.path.get_ident()?.to_string();
@@ -554,11 +550,16 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     Some(Some(Binding::Value(v))) => Some(v.ty.clone()),
                     Some(Some(Binding::Slot { ty, .. })) => Some(ty.clone()),
                     Some(None) => None,
-                    None => self.prog.constant(&ident).and_then(|(t, _)| lower_type_quiet(&t)),
+                    None => self.prog.constant(&ident).and_then(|(t, _)| self.type_quietly(&t)),
                 }
             }
             _ => None,
         }
+    }
+
+    /// A type as `lower_type` reads it, without reporting anything: for peeking at uses.
+    fn type_quietly(&self, t: &syn::Type) -> Option<Type> {
+        lower_type(t, self.prog.source, &self.subst, &mut Vec::new()).ok()
     }
 
     /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
@@ -2898,21 +2899,5 @@ fn is_unsuffixed_int(e: &syn::Expr) -> bool {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.suffix().is_empty(),
         syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => is_unsuffixed_int(expr),
         _ => false,
-    }
-}
-
-/// A primitive type named by a path (`usize`, `f32`...), without diagnostics.
-fn lower_type_quiet(t: &syn::Type) -> Option<Type> {
-    match t {
-        syn::Type::Path(p) => {
-            let name = p.path.get_ident()?.to_string();
-            match name.as_str() {
-                "f32" => Some(Type::Float(FloatTy::F32)),
-                "f64" => Some(Type::Float(FloatTy::F64)),
-                "bool" => Some(Type::Bool),
-                other => IntTy::from_name(other).map(Type::Int),
-            }
-        }
-        _ => None,
     }
 }

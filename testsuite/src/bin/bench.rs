@@ -34,7 +34,10 @@ enum Init {
 }
 
 struct Bench {
+    /// The name in the report.
     name: &'static str,
+    /// The kernel's name in both cubins.
+    kernel: &'static str,
     /// Elements (4 or 8 bytes each) and initial contents of each buffer.
     buffers: Vec<(usize, usize, Init)>,
     args: Vec<Arg>,
@@ -84,6 +87,7 @@ fn benches() -> Vec<Bench> {
     vec![
         Bench {
             name: "vec_add",
+            kernel: "vec_add",
             buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats), (N, 4, Init::Output)],
             args: vec![Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
             grid: blocks(N),
@@ -98,6 +102,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "saxpy",
+            kernel: "saxpy",
             buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats)],
             args: vec![Arg::F32(2.5), Arg::Slice(0), Arg::Slice(1)],
             grid: blocks(N),
@@ -113,6 +118,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "canonical",
+            kernel: "canonical",
             buffers: vec![(N / 2, 8, Init::Output)],
             args: vec![Arg::Slice(0)],
             grid: blocks(N / 2),
@@ -127,6 +133,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "reduce",
+            kernel: "reduce",
             buffers: vec![(N, 4, Init::Floats), (REDUCE_BLOCKS, 4, Init::Output)],
             args: vec![Arg::Slice(0), Arg::Slice(1)],
             grid: [REDUCE_BLOCKS as u32, 1, 1],
@@ -142,6 +149,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "transpose",
+            kernel: "transpose",
             buffers: vec![(MAT * MAT, 4, Init::Floats), (MAT * MAT, 4, Init::Output)],
             args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(MAT / 32) as u32, (MAT / 32) as u32, 1],
@@ -156,6 +164,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "sgemm 4096³",
+            kernel: "sgemm",
             buffers: vec![(GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Output)],
             args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
             grid: [(GEMM / 16) as u32, (GEMM / 16) as u32, 1],
@@ -179,6 +188,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "stencil 5-point",
+            kernel: "stencil",
             buffers: vec![(MAT * MAT, 4, Init::Floats), (MAT * MAT, 4, Init::Output)],
             args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(MAT / 32) as u32, (MAT / 8) as u32, 1],
@@ -202,6 +212,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "histogram",
+            kernel: "histogram",
             buffers: vec![(N, 4, Init::Words), (256, 4, Init::Output)],
             args: vec![Arg::Slice(0), Arg::Slice(1)],
             grid: [1024, 1, 1],
@@ -220,6 +231,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "softmax rows",
+            kernel: "softmax",
             buffers: vec![(ROWS * COLS, 4, Init::Floats), (ROWS * COLS, 4, Init::Output)],
             args: vec![Arg::U64(COLS as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [ROWS as u32, 1, 1],
@@ -245,6 +257,7 @@ fn benches() -> Vec<Bench> {
         },
         Bench {
             name: "nbody",
+            kernel: "nbody",
             buffers: vec![(4 * BODIES, 4, Init::Floats), (4 * BODIES, 4, Init::Output)],
             args: vec![Arg::U64(BODIES as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(BODIES / 256) as u32, 1, 1],
@@ -389,8 +402,7 @@ fn main() {
         let mut times = Vec::new();
         let mut outputs: Vec<Vec<Vec<u8>>> = Vec::new();
         for v in &variants {
-            let name = b.name.split(' ').next().unwrap_or(b.name);
-            let f = gpu.function(&v.image, name);
+            let f = gpu.function(&v.image, b.kernel);
             // The checked run: inputs fresh, outputs poisoned (histogram bins zeroed: it adds).
             for (k, (data, &(n, s, init))) in host[0].iter().zip(&b.buffers).enumerate() {
                 match init {

@@ -130,10 +130,7 @@ fn hoist(func: &Func, ops: &mut Vec<Op>, p: usize) -> bool {
             rest.push(op);
         }
     }
-    let at = lowest;
-    let n_first = first.len();
-    ops.splice(at..at, first.into_iter().chain(rest));
-    // The check now sits at `at + n_first - 1`; the caller's cursor moves on past `p`.
-    let _ = n_first;
+    // The check now sits earlier; the caller's cursor moves on past `p`.
+    ops.splice(lowest..lowest, first.into_iter().chain(rest));
     true
 }
