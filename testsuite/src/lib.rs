@@ -7,6 +7,8 @@
 
 #[path = "../kernels/arithmetic.rs"]
 pub mod arithmetic;
+#[path = "../kernels/arrays.rs"]
+pub mod arrays;
 /// The GPU benchmark's kernels, as rustc compiles them (the host side of `runtime-bench`).
 #[path = "../bench/kernels.rs"]
 pub mod bench_kernels;
@@ -211,6 +213,9 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(warp::block_reduce),
         },
         Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
+        Case { file: "arrays.rs", kernel: "local_arrays", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_arrays) },
+        Case { file: "arrays.rs", kernel: "local_sort", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_sort) },
+        Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }
 

@@ -159,6 +159,10 @@ pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<D
 enum Binding {
     Value(Val),
     Slot { slot: ValueId, ty: Type },
+    /// A local array `[T; N]` (`ty`): the thread's own storage (`rk.local`), which every
+    /// element access goes through. Arrays are places, never SSA values: a copy is a new
+    /// local, element by element, as Rust's move of a `Copy` array means.
+    Array { ptr: ValueId, ty: Type, mutable: bool },
 }
 
 /// Where an assignment or a read goes: memory behind a pointer, or a local slot.
@@ -190,6 +194,9 @@ pub struct FnLowerer<'p, 's> {
     depth: u32,
     subst: Subst,
     prog: &'p mut Program<'s>,
+    /// The `static` and `const` arrays this function indexes, each materialised once at
+    /// its entry (see `table`).
+    tables: HashMap<String, ValueId>,
 }
 
 impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
@@ -203,6 +210,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             depth: 0,
             subst,
             prog,
+            tables: HashMap::new(),
         };
         for (name, id, ty, mutable) in params {
             let binding = if mutable {
@@ -460,6 +468,18 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     .at(span_of(local), "not supported"),
             ));
         }
+        if matches!(expected, Some(Type::Array { .. })) || self.array_expr_type(&init.expr).is_some() {
+            return match self.array_value(&init.expr, expected.as_ref()) {
+                Ok((ptr, ty)) => {
+                    self.bind(name, Some(Binding::Array { ptr, ty, mutable }));
+                    Ok(())
+                }
+                Err(r) => {
+                    self.bind(name, None);
+                    Err(r)
+                }
+            };
+        }
         let value = self.expr(&init.expr, expected.as_ref());
         let value = match (value, &expected) {
             (Ok(v), Some(t)) if v.ty != *t => Err(self.mismatch(t, &v.ty, span_of(&init.expr))),
@@ -472,15 +492,50 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     /// arithmetic, a comparison or an assignment whose other side has a known type, or an
     /// index (`usize`). `None` when no use decides (rustc's fallback, `i32`, then applies).
     fn type_from_uses(&self, name: &str, stmts: &[syn::Stmt]) -> Option<Type> {
+        self.type_from_uses_at(name, stmts, 0)
+    }
+
+    fn type_from_uses_at(&self, name: &str, stmts: &[syn::Stmt], depth: u32) -> Option<Type> {
         use syn::visit::Visit;
         struct Uses<'a, 'l, 's> {
             me: &'a FnLowerer<'l, 's>,
             name: &'a str,
             found: Option<Type>,
+            depth: u32,
         }
         impl Uses<'_, '_, '_> {
+            /// Whether `e` is the name, or arithmetic that gives it its own type (`k * 7 + t`):
+            /// rustc unifies every operand of such an expression with its result.
             fn is_name(&self, e: &syn::Expr) -> bool {
-                matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident(self.name))
+                arith_mentions(self.name, e)
+            }
+            fn stmts(&mut self, stmts: &[syn::Stmt]) {
+                for (k, stmt) in stmts.iter().enumerate() {
+                    // A later `let` of the same name hides the variable from what follows.
+                    if let syn::Stmt::Local(l) = stmt
+                        && matches!(&l.pat, syn::Pat::Ident(i) if i.ident == self.name)
+                    {
+                        if let Some(init) = &l.init {
+                            self.visit_expr(&init.expr);
+                        }
+                        return;
+                    }
+                    self.visit_stmt(stmt);
+                    // `let m = p * p;` gives `p` the type that `m`'s own uses give `m`.
+                    if self.found.is_none()
+                        && self.depth < 4
+                        && let syn::Stmt::Local(l) = stmt
+                        && let Some(init) = &l.init
+                        && arith_mentions(self.name, &init.expr)
+                        && let Some(other) = pattern_binding(&l.pat)
+                    {
+                        let t = self.me.type_from_uses_at(&other, &stmts[k + 1..], self.depth + 1);
+                        self.offer(t);
+                    }
+                    if self.found.is_some() {
+                        return;
+                    }
+                }
             }
             fn offer(&mut self, t: Option<Type>) {
                 if self.found.is_none()
@@ -511,6 +566,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 syn::visit::visit_expr_assign(self, a);
             }
+            fn visit_block(&mut self, b: &'ast syn::Block) {
+                // A shadowing `let` inside a block ends only that block's uses.
+                self.stmts(&b.stmts);
+            }
             fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
                 if self.is_name(&ix.index) {
                     self.offer(Some(Type::USIZE));
@@ -518,22 +577,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 syn::visit::visit_expr_index(self, ix);
             }
         }
-        let mut uses = Uses { me: self, name, found: None };
-        for stmt in stmts {
-            // A later `let` of the same name hides the variable from what follows.
-            if let syn::Stmt::Local(l) = stmt
-                && matches!(&l.pat, syn::Pat::Ident(i) if i.ident == name)
-            {
-                if let Some(init) = &l.init {
-                    uses.visit_expr(&init.expr);
-                }
-                break;
-            }
-            uses.visit_stmt(stmt);
-            if uses.found.is_some() {
-                break;
-            }
-        }
+        let mut uses = Uses { me: self, name, found: None, depth };
+        uses.stmts(stmts);
         uses.found
     }
 
@@ -549,7 +594,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 match self.lookup(&ident) {
                     Some(Some(Binding::Value(v))) => Some(v.ty.clone()),
                     Some(Some(Binding::Slot { ty, .. })) => Some(ty.clone()),
-                    Some(None) => None,
+                    Some(Some(Binding::Array { .. }) | None) => None,
                     None => self.prog.constant(&ident).and_then(|(t, _)| self.type_quietly(&t)),
                 }
             }
@@ -596,6 +641,268 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Err(r)
             }
         }
+    }
+
+    // ----- local arrays and tables ---------------------------------------------------------
+
+    /// The array type of `e` when it denotes an array (a literal `[a, b]` or `[x; N]`, a local
+    /// array, or a `const` or read-only `static` array), found without emitting anything.
+    /// An unsuffixed literal element is guessed as rustc's fallback type; `array_value`
+    /// gives the exact type.
+    fn array_expr_type(&self, e: &syn::Expr) -> Option<Type> {
+        let guess = |me: &Self, x: &syn::Expr| {
+            me.static_type(x).or(match strip_parens(x) {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(_), .. }) => Some(Type::Float(FloatTy::F64)),
+                _ => Some(Type::Int(IntTy::I32)),
+            })
+        };
+        match strip_parens(e) {
+            syn::Expr::Array(a) => {
+                let elem = a.elems.iter().find_map(|x| self.static_type(x)).or_else(|| a.elems.first().and_then(|x| guess(self, x)))?;
+                Some(Type::Array { elem: Box::new(elem), len: a.elems.len() as u64 })
+            }
+            syn::Expr::Repeat(r) => {
+                let len = match strip_parens(&r.len) {
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().unwrap_or(0),
+                    _ => 0,
+                };
+                Some(Type::Array { elem: Box::new(guess(self, &r.expr)?), len })
+            }
+            syn::Expr::Path(p) => {
+                let name = p.path.get_ident()?.to_string();
+                match self.lookup(&name) {
+                    Some(Some(Binding::Array { ty, .. })) => Some(ty.clone()),
+                    Some(_) => None,
+                    None => {
+                        let ty = match (self.prog.constant(&name), self.prog.static_item(&name)) {
+                            (Some((t, _)), _) => t,
+                            (None, Some(st)) if !st.mutable => st.ty,
+                            _ => return None,
+                        };
+                        self.type_quietly(&ty).filter(|t| matches!(t, Type::Array { .. }))
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Builds the array that `e` denotes in a fresh local and returns the local's pointer and
+    /// the array type: the elements of a literal, `N` copies of `[x; N]`'s value (evaluated
+    /// once), or a copy of a local array, a `const` or a `static`.
+    fn array_value(&mut self, e: &syn::Expr, expected: Option<&Type>) -> Lowered<(ValueId, Type)> {
+        let span = span_of(e);
+        let want = match expected {
+            Some(Type::Array { elem, .. }) => Some((**elem).clone()),
+            _ => None,
+        };
+        let (ptr, ty) = match strip_parens(e) {
+            syn::Expr::Array(a) => {
+                if a.elems.is_empty() {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, "empty arrays are not supported in kernels")
+                            .at(span, "an array of no elements"),
+                    ));
+                }
+                let hint = want.or_else(|| a.elems.iter().find_map(|x| self.static_type(x)));
+                let values: Vec<Lowered<Val>> = a.elems.iter().map(|x| self.expr(x, hint.as_ref())).collect();
+                let values: Vec<Val> = values.into_iter().collect::<Lowered<_>>()?;
+                let elem = values[0].ty.clone();
+                for (v, x) in values.iter().zip(&a.elems) {
+                    if v.ty != elem {
+                        return Err(self.mismatch(&elem, &v.ty, span_of(x)));
+                    }
+                }
+                let ty = self.array_type(elem, values.len() as u64, span)?;
+                let ptr = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                for (k, v) in values.iter().enumerate() {
+                    let i = self.int_const(k as i128, &Type::USIZE, span);
+                    self.store_elem(ptr, &i, v, span);
+                }
+                (ptr, ty)
+            }
+            syn::Expr::Repeat(r) => {
+                let n = self.expr(&r.len, Some(&Type::USIZE))?;
+                let Some(len) = self.func_const_value(&n).filter(|_| n.ty == Type::USIZE) else {
+                    return Err(self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_EXPR, "the length of an array must be a constant `usize`")
+                            .at(span_of(&r.len), "not a constant"),
+                    ));
+                };
+                let v = self.expr(&r.expr, want.as_ref())?;
+                let ty = self.array_type(v.ty.clone(), len, span)?;
+                let ptr = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                self.for_each_index(len, span, |me, i| me.store_elem(ptr, i, &v, span));
+                (ptr, ty)
+            }
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+                let (src, ty) = match self.lookup(&name).cloned() {
+                    Some(Some(Binding::Array { ptr, ty, .. })) => (ptr, ty),
+                    Some(None) => return Err(Reported),
+                    Some(Some(_)) => {
+                        let v = self.path(p)?;
+                        return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
+                    }
+                    None => {
+                        let ptr = self.table(&name, span)?;
+                        let ty = self.func.ty(ptr).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
+                        (ptr, ty)
+                    }
+                };
+                let dst = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                self.copy_array(src, dst, &ty, span);
+                (dst, ty)
+            }
+            other => {
+                let v = self.expr(other, expected)?;
+                let want = expected.cloned().unwrap_or(Type::Array { elem: Box::new(v.ty.clone()), len: 1 });
+                return Err(self.mismatch(&want, &v.ty, span));
+            }
+        };
+        if let Some(t) = expected
+            && *t != ty
+        {
+            return Err(self.mismatch(t, &ty, span));
+        }
+        Ok((ptr, ty))
+    }
+
+    /// `[elem; len]`, or an error where rkc cannot hold such an array.
+    fn array_type(&mut self, elem: Type, len: u64, span: Span) -> Lowered<Type> {
+        if !elem.is_scalar() {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("arrays of `{elem}` are not supported in kernels"))
+                    .at(span, "array elements must be scalars"),
+            ));
+        }
+        // A thread's private memory is small (CUDA allows 512 KiB a thread, and every byte
+        // of it is paid for by every thread): refuse what cannot be meant for it.
+        let ty = Type::Array { elem: Box::new(elem), len };
+        if ty.size_of() > 64 * 1024 {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the local array `{ty}` is too large ({} bytes)", ty.size_of()))
+                    .at(span, "each thread would hold its own copy")
+                    .help("local arrays hold at most 64 KiB; pass large tables to the kernel as a `*const` argument or use a shared array"),
+            ));
+        }
+        Ok(ty)
+    }
+
+    /// Stores `v` at element `i` of the array behind `ptr` (an index known to be in range).
+    fn store_elem(&mut self, ptr: ValueId, i: &Val, v: &Val, span: Span) {
+        let p = self.emit1(OpKind::ElemPtr, &[ptr, id(i)], Type::ptr(true, v.ty.clone()), span);
+        self.emit(OpKind::Store, &[id(v), id(&p)], None, span);
+    }
+
+    /// Copies the array `ty` behind `src` into the one behind `dst`, element by element.
+    fn copy_array(&mut self, src: ValueId, dst: ValueId, ty: &Type, span: Span) {
+        let Type::Array { elem, len } = ty else { return };
+        let src_mut = matches!(self.func.ty(src), Some(Type::Ptr { mutable: true, .. }));
+        self.for_each_index(*len, span, |me, i| {
+            let p = me.emit1(OpKind::ElemPtr, &[src, id(i)], Type::ptr(src_mut, (**elem).clone()), span);
+            let v = me.emit1(OpKind::Load, &[id(&p)], (**elem).clone(), span);
+            me.store_elem(dst, i, &v, span);
+        });
+    }
+
+    /// Runs `body` for each index `0..n` (a `usize`): unrolled with constant indices for
+    /// short arrays, as an `rk.loop` otherwise (LLVM unrolls or vectorises it as it sees fit).
+    fn for_each_index(&mut self, n: u64, span: Span, mut body: impl FnMut(&mut Self, &Val)) {
+        if n <= 16 {
+            for k in 0..n {
+                let i = self.int_const(k as i128, &Type::USIZE, span);
+                body(self, &i);
+            }
+            return;
+        }
+        let zero = self.int_const(0, &Type::USIZE, span);
+        let end = self.int_const(n as i128, &Type::USIZE, span);
+        let one = self.int_const(1, &Type::USIZE, span);
+        let slot = self.emit(OpKind::Var, &[], Some(Type::slot(Type::USIZE)), span).unwrap_or(ValueId(u32::MAX));
+        self.emit(OpKind::Write, &[id(&zero), slot], None, span);
+        let ctx = LoopCtx { label: None, takes_value: false, break_ty: None, expected: None };
+        let (region, _, _) = self.loop_region(ctx, |me| {
+            let i = me.emit1(OpKind::Read, &[slot], Type::USIZE, span);
+            let go = me.emit1(OpKind::Cmp(CmpOp::Lt), &[id(&i), id(&end)], Type::Bool, span);
+            me.exit_unless(id(&go), span);
+            body(me, &i);
+            let next = me.emit1(OpKind::Binary(BinOp::Add), &[id(&i), id(&one)], Type::USIZE, span);
+            me.emit(OpKind::Write, &[id(&next), slot], None, span);
+            Ok(())
+        });
+        self.push_loop(region, None, span);
+    }
+
+    /// The storage of a `const` or read-only `static` array that this function indexes:
+    /// built once, at the function's entry, where it dominates every use (its initialiser is
+    /// constant, so it depends on nothing the function computes). LLVM folds constant-indexed
+    /// reads of it to the values themselves.
+    fn table(&mut self, name: &str, span: Span) -> Lowered<ValueId> {
+        if let Some(p) = self.tables.get(name) {
+            return Ok(*p);
+        }
+        let (ty, expr) = match (self.prog.constant(name), self.prog.static_item(name)) {
+            (Some(c), _) => c,
+            (None, Some(st)) if !st.mutable => (st.ty, st.expr),
+            _ => {
+                return Err(self.error(
+                    Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
+                        .at(span, "not found in this scope"),
+                ));
+            }
+        };
+        if self.prog.const_depth > 32 {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the constant `{name}` refers to itself"))
+                    .at(span, "used here"),
+            ));
+        }
+        let ty = self.lower_type(&ty)?;
+        // The initialiser sees no local names and no enclosing loops.
+        self.regions.push(Region::default());
+        let scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let loops = std::mem::take(&mut self.loops);
+        self.prog.const_depth += 1;
+        let built = self.array_value(&expr, Some(&ty));
+        self.prog.const_depth -= 1;
+        self.scopes = scopes;
+        self.loops = loops;
+        let region = self.regions.pop().unwrap_or_default();
+        let (ptr, _) = built?;
+        self.regions[0].ops.splice(0..0, region.ops);
+        self.tables.insert(name.to_string(), ptr);
+        Ok(ptr)
+    }
+
+    /// Why the place `e` cannot be written, when its root is an array that is not `let mut`:
+    /// an immutable local array, a `const` or a `static`.
+    fn immutable_root(&self, e: &syn::Expr) -> Option<String> {
+        match strip_parens(e) {
+            syn::Expr::Index(ix) => self.immutable_root(&ix.expr),
+            syn::Expr::Path(p) => {
+                let name = p.path.get_ident()?.to_string();
+                match self.lookup(&name) {
+                    Some(Some(Binding::Array { mutable: false, .. })) => Some(format!("as `{name}` is not declared as mutable")),
+                    Some(_) => None,
+                    None if self.array_expr_type(e).is_some() => Some(if self.prog.constant(&name).is_some() {
+                        format!("which is part of the constant `{name}`")
+                    } else {
+                        format!("which is part of the read-only static `{name}`")
+                    }),
+                    None => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn array_as_value(&mut self, name: &str, span: Span) -> Reported {
+        self.error(
+            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the array `{name}` cannot be used as a value here"))
+                .at(span, "a whole array")
+                .help(format!("index it (`{name}[i]`), copy it into a local (`let copy = {name};`), or pass a pointer (`{name}.as_ptr()`)")),
+        )
     }
 
     // ----- control flow ----------------------------------------------------------------------
@@ -723,7 +1030,12 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         };
         let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
-        let (a, b) = self.operands(start, end, None)?;
+        // `for k in 0..8 { v[k] }`: unsuffixed bounds take the type the body gives `k`.
+        let hint = match &var {
+            Some((name, _)) if is_unsuffixed_int(start) && is_unsuffixed_int(end) => self.type_from_uses(name, &f.body.stmts),
+            _ => None,
+        };
+        let (a, b) = self.operands(start, end, hint.as_ref())?;
         if a.ty != b.ty || !a.ty.is_int() {
             return Err(self.mismatch(&a.ty, &b.ty, span_of(end)));
         }
@@ -1239,19 +1551,28 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(Some(Binding::Slot { slot, ty })) => {
                     return Ok(self.emit1(OpKind::Read, &[slot], ty, span));
                 }
+                Some(Some(Binding::Array { .. })) => return Err(self.array_as_value(&name, span)),
                 Some(None) => return Err(Reported),
                 None => {}
+            }
+            if self.array_expr_type(&syn::Expr::Path(p.clone())).is_some() {
+                return Err(self.array_as_value(&name, span));
             }
             if let Some((ty, expr)) = self.prog.constant(&name) {
                 return self.const_item(&name, &ty, &expr, span);
             }
-            if let Some(defined) = self.prog.static_item(&name) {
-                return Err(self.error(
-                    Diagnostic::new(RK_STATIC, format!("the static `{name}` cannot be used in kernels yet"))
-                        .at(span, "a static of the host")
-                        .with_secondary(defined, "defined here")
-                        .help("make it a `const` (a table can also be passed to the kernel as a `*const` argument)"),
-                ));
+            if let Some(st) = self.prog.static_item(&name) {
+                if st.mutable {
+                    return Err(self.error(
+                        Diagnostic::new(RK_STATIC, format!("the `static mut` `{name}` cannot be used in kernels"))
+                            .at(span, "host memory, which a kernel cannot reach")
+                            .with_secondary(st.span, "defined here")
+                            .help("pass the data to the kernel as an argument, or make it a read-only `static` or a `const`"),
+                    ));
+                }
+                // A read-only static means its value, as a `const` does: the device never
+                // sees the host's copy, and nothing can tell the two apart.
+                return self.const_item(&name, &st.ty, &st.expr, span);
             }
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
@@ -1469,6 +1790,15 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         // `&mut place as *mut T` / `&place as *const T`: the address of an element (Rust's
         // idiom for `addr_of_mut!`), e.g. for an atomic on a slice or shared array element.
         if let (Type::Ptr { mutable: want_mut, pointee }, syn::Expr::Reference(r)) = (&to, strip_parens(&c.expr)) {
+            if r.mutability.is_some()
+                && let Some(why) = self.immutable_root(&r.expr)
+            {
+                return Err(self.error(
+                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable: it is {why}", snippet(self.prog.source, span_of(&r.expr))))
+                        .at(span_of(&r.expr), "cannot borrow as mutable")
+                        .help("declare the array `let mut`, or take a `*const` pointer with `&`"),
+                ));
+            }
             let p = match self.place(&r.expr)? {
                 Place::Ptr(p) => p,
                 Place::Slot(_) => {
@@ -2034,6 +2364,30 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 Ok(base)
             }
+            // `a.as_ptr()` / `a.as_mut_ptr()` on a local array or a table: its first element.
+            "as_ptr" | "as_mut_ptr"
+                if m.args.is_empty()
+                    && matches!(strip_parens(&m.receiver), syn::Expr::Path(_))
+                    && matches!(self.place_type(&m.receiver), Some(Type::Array { .. })) =>
+            {
+                if method == "as_mut_ptr"
+                    && let Some(why) = self.immutable_root(&m.receiver)
+                {
+                    return Err(self.error(
+                        Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable: it is {why}", snippet(self.prog.source, span_of(&m.receiver))))
+                            .at(span_of(&m.receiver), "cannot borrow as mutable")
+                            .help("use `as_ptr` for a `*const` pointer, or declare the array `let mut`"),
+                    ));
+                }
+                let Place::Ptr(p) = self.place(&m.receiver)? else { return Err(Reported) };
+                let Some(Type::Array { elem, .. }) = self.func.ty(p).and_then(Type::pointee).cloned() else { return Err(Reported) };
+                let zero = self.int_const(0, &Type::USIZE, span);
+                let first = self.emit1(OpKind::ElemPtr, &[p, id(&zero)], Type::ptr(true, (*elem).clone()), span);
+                if method == "as_ptr" {
+                    return Ok(self.emit1(OpKind::Cast, &[id(&first)], Type::ptr(false, *elem), span));
+                }
+                Ok(first)
+            }
             "add" | "offset" if m.args.len() == 1 => {
                 let p = self.expr(&m.receiver, None)?;
                 if p.ty.pointee().is_none() {
@@ -2549,6 +2903,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match self.lookup(&name).cloned() {
                     Some(Some(Binding::Slot { slot, .. })) => Ok(Place::Slot(slot)),
+                    Some(Some(Binding::Array { ptr, .. })) => Ok(Place::Ptr(ptr)),
+                    None if self.array_expr_type(e).is_some() => self.table(&name, span).map(Place::Ptr),
                     Some(Some(Binding::Value(_))) => Err(self.error(
                         Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign twice to immutable variable `{name}`"))
                             .at(span, "cannot assign twice to immutable variable")
@@ -2643,9 +2999,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     fn place_type(&self, e: &syn::Expr) -> Option<Type> {
         match e {
             syn::Expr::Paren(p) => self.place_type(&p.expr),
-            syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string())? {
-                Some(Binding::Slot { ty, .. }) => Some(ty.clone()),
-                _ => None,
+            syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string()) {
+                Some(Some(Binding::Slot { ty, .. } | Binding::Array { ty, .. })) => Some(ty.clone()),
+                Some(_) => None,
+                None => self.array_expr_type(e),
             },
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 self.value_type(expr)?.pointee().cloned()
@@ -2668,7 +3025,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string())? {
                 Some(Binding::Value(v)) => Some(v.ty.clone()),
                 Some(Binding::Slot { ty, .. }) => Some(ty.clone()),
-                None => None,
+                Some(Binding::Array { .. }) | None => None,
             },
             syn::Expr::MethodCall(m) if m.method == "add" || m.method == "offset" => self.value_type(&m.receiver),
             _ => None,
@@ -2694,7 +3051,21 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     /// `place = value` and `place op= value`. As in Rust for primitive operands, the value is
     /// evaluated before the place, so a failing bounds check in the place comes second.
     fn assign(&mut self, left: &syn::Expr, right: &syn::Expr, op: Option<BinOp>, span: Span) -> Lowered<Val> {
+        if let Some(why) = self.immutable_root(left) {
+            return Err(self.error(
+                Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign to `{}`, {why}", snippet(self.prog.source, span_of(left))))
+                    .at(span_of(left), "cannot assign")
+                    .help("only a `let mut` array can be written"),
+            ));
+        }
         let expected = self.place_type(left);
+        if let (Some(t @ Type::Array { .. }), None) = (&expected, op) {
+            // A whole array: the value is built first (it may read the place), then copied in.
+            let (src, ty) = self.array_value(right, Some(t))?;
+            let Place::Ptr(dst) = self.place(left)? else { return Err(Reported) };
+            self.copy_array(src, dst, &ty, span);
+            return Ok(Val::unit());
+        }
         let rhs_expected = match op {
             Some(BinOp::Shl | BinOp::Shr) => None,
             _ => expected.as_ref(),
@@ -2894,6 +3265,28 @@ fn unify(pattern: &syn::Type, actual: &Type, generics: &[&syn::GenericParam], su
 
 /// Whether an expression is an integer literal without a suffix (possibly negated or in
 /// parentheses): its type is open to inference.
+/// Whether `e` is `name`, or integer arithmetic whose result has `name`'s type because
+/// `name` is one of its operands (a shift's amount is not).
+fn arith_mentions(name: &str, e: &syn::Expr) -> bool {
+    match strip_parens(e) {
+        syn::Expr::Path(p) => p.path.is_ident(name),
+        syn::Expr::Binary(b) => match b.op {
+            syn::BinOp::Add(_)
+            | syn::BinOp::Sub(_)
+            | syn::BinOp::Mul(_)
+            | syn::BinOp::Div(_)
+            | syn::BinOp::Rem(_)
+            | syn::BinOp::BitAnd(_)
+            | syn::BinOp::BitOr(_)
+            | syn::BinOp::BitXor(_) => arith_mentions(name, &b.left) || arith_mentions(name, &b.right),
+            syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => arith_mentions(name, &b.left),
+            _ => false,
+        },
+        syn::Expr::Unary(u) if !matches!(u.op, syn::UnOp::Deref(_)) => arith_mentions(name, &u.expr),
+        _ => false,
+    }
+}
+
 fn is_unsuffixed_int(e: &syn::Expr) -> bool {
     match strip_parens(e) {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.suffix().is_empty(),

@@ -25,12 +25,22 @@ pub struct Signature {
     pub ret: Type,
 }
 
+/// A `static` item: read-only ones are tables that kernels may read; `static mut` is host
+/// memory that no kernel can reach.
+#[derive(Clone)]
+pub struct Static {
+    pub ty: syn::Type,
+    pub expr: syn::Expr,
+    pub mutable: bool,
+    pub span: Span,
+}
+
 pub struct Program<'s> {
     pub source: &'s str,
     pub diags: Vec<Diagnostic>,
     fns: HashMap<String, Vec<&'s syn::ItemFn>>,
     consts: HashMap<String, (syn::Type, syn::Expr)>,
-    statics: HashMap<String, Span>,
+    statics: HashMap<String, Static>,
     instances: HashMap<String, Option<Signature>>,
     queue: VecDeque<Pending<'s>>,
     pub funcs: Vec<Func>,
@@ -78,7 +88,13 @@ impl<'s> Program<'s> {
                     self.consts.insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
                 }
                 syn::Item::Static(st) => {
-                    self.statics.insert(st.ident.to_string(), Span::from_pm2(st.ident.span()));
+                    let stat = Static {
+                        ty: (*st.ty).clone(),
+                        expr: (*st.expr).clone(),
+                        mutable: !matches!(st.mutability, syn::StaticMutability::None),
+                        span: Span::from_pm2(st.ident.span()),
+                    };
+                    self.statics.insert(st.ident.to_string(), stat);
                 }
                 syn::Item::Mod(m) => {
                     if let Some((_, items)) = &m.content {
@@ -110,9 +126,9 @@ impl<'s> Program<'s> {
         out
     }
 
-    /// Where a `static` of this name is defined, if one is.
-    pub fn static_item(&self, name: &str) -> Option<Span> {
-        self.statics.get(name).copied()
+    /// The `static` of this name, if there is one.
+    pub fn static_item(&self, name: &str) -> Option<Static> {
+        self.statics.get(name).cloned()
     }
 
     pub fn constant(&self, name: &str) -> Option<(syn::Type, syn::Expr)> {

@@ -73,6 +73,10 @@ struct FuncEmitter<'f> {
     panics: bool,
     /// Module-level definitions this kernel needs (shared arrays).
     globals: Vec<String>,
+    /// The entry block's allocations of local arrays (`rk.local`), which go before every
+    /// other line: LLVM promotes only entry-block allocas to registers, and an alloca in a
+    /// loop would grow the stack on every iteration.
+    allocas: Vec<String>,
     /// The MLIR names of each slice value's pointer and length: the parameters', and those of
     /// the coercions (`&mut [T]` to `&[T]`) that alias them.
     slices: std::collections::HashMap<ValueId, (String, String)>,
@@ -92,6 +96,7 @@ impl<'f> FuncEmitter<'f> {
             n_sites: 0,
             panics: false,
             globals: Vec::new(),
+            allocas: Vec::new(),
             slices: func
                 .params
                 .iter()
@@ -137,6 +142,13 @@ impl<'f> FuncEmitter<'f> {
         }
         // The hidden last parameter: the panic record (see `panic_block`). Every kernel has
         // it, so that the runtime passes it the same way to all.
+        if !self.allocas.is_empty() {
+            let mut entry = String::new();
+            for l in &self.allocas {
+                let _ = writeln!(entry, "      {l}");
+            }
+            self.text.insert_str(0, &entry);
+        }
         let mut params = params;
         params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
         let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
@@ -335,6 +347,20 @@ impl<'f> FuncEmitter<'f> {
                 let local = self.temp();
                 self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
                 self.line(format!("{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"));
+            }
+            OpKind::Local => {
+                // The private address space is 5 on both back ends (AMDGPU allocates there;
+                // NVPTX calls it `.local`). The generic pointer that the body uses lets
+                // SROA promote constant-indexed elements to registers and address-space
+                // inference give the other accesses `ld.local`/`st.local` back.
+                let array = match self.rk_ty(op.results[0]).pointee() {
+                    Some(t @ Type::Array { .. }) => mlir_type(t),
+                    _ => "i8".into(),
+                };
+                let (one, private) = (self.temp(), self.temp());
+                self.allocas.push(format!("{one} = llvm.mlir.constant(1 : i64) : i64"));
+                self.allocas.push(format!("{private} = llvm.alloca {one} x {array} {{alignment = 16 : i64}} : (i64) -> !llvm.ptr<5>"));
+                self.allocas.push(format!("{res} = llvm.addrspacecast {private} : !llvm.ptr<5> to !llvm.ptr"));
             }
             OpKind::Atomic(a) => {
                 let ty = self.rk_ty(op.operands[1]);

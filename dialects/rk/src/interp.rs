@@ -93,7 +93,7 @@ enum Flow {
 struct Launched<'m> {
     module: &'m Module,
     memory: Mutex<Vec<Vec<u8>>>,
-    /// Shared arrays: (site, type, block) → buffer number.
+    /// Shared and local arrays: (site, type and, for a local, thread, block) → buffer number.
     shared: Mutex<Vec<((Loc, String, [u32; 3]), usize)>>,
     launch: Launch,
     step_limit: u64,
@@ -553,6 +553,16 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
                 let size = ty.pointee().map_or(0, Type::size_of) as usize;
                 let key = (op.loc, ty.to_string(), self.block);
+                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+            }
+            OpKind::Local => {
+                // One array per thread and source site. Reusing it each time the site runs
+                // is what the GPU does (one stack slot per site), and is sound because a site
+                // is never live twice at once: there is no recursion, and the front end
+                // writes every element before reading it.
+                let ty = result_ty.clone().unwrap_or(Type::Unit);
+                let size = ty.pointee().map_or(0, Type::size_of) as usize;
+                let key = (op.loc, format!("{ty} of thread {:?}", self.thread), self.block);
                 Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
             }
             OpKind::Atomic(a) => {

@@ -300,6 +300,8 @@ pub enum OpKind {
     Warp(WarpOp),
     /// The launch's dynamic shared memory (`dyn_cache` bytes), as a `*mut T`.
     DynShared,
+    /// The thread's private storage of this source site: a `*mut [T; N]` (a local array).
+    Local,
     /// A sequentially consistent memory fence at a scope.
     Fence(FenceScope),
     /// A slice's length in elements.
@@ -342,6 +344,7 @@ impl OpKind {
             OpKind::AtomicCas => "atomic_cas",
             OpKind::Warp(_) => "warp",
             OpKind::DynShared => "dyn_shared",
+            OpKind::Local => "local",
             OpKind::Fence(_) => "fence",
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",

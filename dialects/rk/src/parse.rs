@@ -493,10 +493,10 @@ impl Parser {
                 };
                 (OpKind::Fence(scope), vec![], vec![])
             }
-            "shared" => {
+            "shared" | "local" => {
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
-                (OpKind::Shared, vec![], vec![ty])
+                (if short == "shared" { OpKind::Shared } else { OpKind::Local }, vec![], vec![ty])
             }
             "atomic" | "atomic_cas" => {
                 let kind = if short == "atomic" {

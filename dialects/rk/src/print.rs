@@ -211,7 +211,7 @@ impl Printer<'_> {
             OpKind::Fence(scope) => {
                 let _ = write!(line, " {}", scope.name());
             }
-            OpKind::Shared => {
+            OpKind::Shared | OpKind::Local => {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }
             OpKind::Atomic(a) => {

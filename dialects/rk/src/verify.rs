@@ -425,7 +425,7 @@ impl Checker<'_> {
                     other => return Err(self.err(op, format!("yields a `*mut T` of a scalar, not `{other}`"))),
                 }
             }
-            OpKind::Shared => {
+            OpKind::Shared | OpKind::Local => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
                     Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_scalar()) => {}

@@ -200,6 +200,7 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::Read
         | OpKind::SliceLen
         | OpKind::Shared
+        | OpKind::Local
         | OpKind::DynShared
         | OpKind::Warp(crate::ir::WarpOp::LaneId)
         | OpKind::SlicePtr
