@@ -49,6 +49,12 @@ pub fn mlir_type(ty: &Type) -> String {
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
         Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
         Type::Slice { .. } => "!llvm.ptr".into(),
+        // LLVM's default struct layout is C's on both targets (the data layouts give each
+        // scalar its natural alignment), which is what `Type::field_offset` computes.
+        Type::Struct { fields, .. } => {
+            let fields: Vec<String> = fields.iter().map(|(_, t)| mlir_type(t)).collect();
+            format!("!llvm.struct<({})>", fields.join(", "))
+        }
     }
 }
 
@@ -348,13 +354,17 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
                 self.line(format!("{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"));
             }
+            OpKind::FieldPtr { index } => {
+                let record = self.rk_ty(op.operands[0]).pointee().map(mlir_type).unwrap_or_else(|| "i8".into());
+                self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
+            }
             OpKind::Local => {
                 // The private address space is 5 on both back ends (AMDGPU allocates there;
                 // NVPTX calls it `.local`). The generic pointer that the body uses lets
                 // SROA promote constant-indexed elements to registers and address-space
                 // inference give the other accesses `ld.local`/`st.local` back.
                 let array = match self.rk_ty(op.results[0]).pointee() {
-                    Some(t @ Type::Array { .. }) => mlir_type(t),
+                    Some(t @ (Type::Array { .. } | Type::Struct { .. })) => mlir_type(t),
                     _ => "i8".into(),
                 };
                 let (one, private) = (self.temp(), self.temp());

@@ -450,6 +450,13 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let i = int_value(arg(1), int_ty(&ity).unwrap_or(IntTy::Usize)) as i64;
                 Some(arg(0).wrapping_add((i as u64).wrapping_mul(size)))
             }
+            OpKind::FieldPtr { index } => {
+                let ty = self.ty(func, op.operands[0])?;
+                let Some(offset) = ty.pointee().and_then(|s| s.field_offset(*index as usize)) else {
+                    return Err(InterpError::Malformed("field_ptr of a non-struct pointer".into()));
+                };
+                Some(arg(0).wrapping_add(offset))
+            }
             OpKind::ElemPtr => {
                 let ty = self.ty(func, op.operands[0])?;
                 let size = match ty.pointee() {

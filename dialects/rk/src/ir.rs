@@ -300,8 +300,11 @@ pub enum OpKind {
     Warp(WarpOp),
     /// The launch's dynamic shared memory (`dyn_cache` bytes), as a `*mut T`.
     DynShared,
-    /// The thread's private storage of this source site: a `*mut [T; N]` (a local array).
+    /// The thread's private storage of this source site: a `*mut [T; N]` or a `*mut S` of a
+    /// struct or tuple (a local array or aggregate).
     Local,
+    /// The address of field `index` of the struct behind a pointer.
+    FieldPtr { index: u32 },
     /// A sequentially consistent memory fence at a scope.
     Fence(FenceScope),
     /// A slice's length in elements.
@@ -345,6 +348,7 @@ impl OpKind {
             OpKind::Warp(_) => "warp",
             OpKind::DynShared => "dyn_shared",
             OpKind::Local => "local",
+            OpKind::FieldPtr { .. } => "field_ptr",
             OpKind::Fence(_) => "fence",
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",

@@ -38,7 +38,8 @@
 //! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`); also the coercions `*mut T` → `*const T` and `&mut [T]` → `&[T]` |
 //! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers; every lane of a warp must reach the same `rk.warp` exchanges |
 //! | `rk.shared : *mut [T; N]` | — | `*mut [T; N]` | the block's shared array of this source site (`shared_array::<T, N>()`), one per block, uninitialised |
-//! | `rk.local : *mut [T; N]` | — | `*mut [T; N]` | the thread's own array of this source site (a local `let a = [x; N]`), uninitialised; the front end writes every element before any read |
+//! | `rk.local : *mut A` | — | `*mut A` | the thread's own array, struct or tuple `A` of this source site (a local `let a = [x; N]`, `let p = P { .. }`), uninitialised; the front end writes every element before any read |
+//! | `rk.field_ptr %p, k` | `*S` | `*F` | address of field `k` of the struct or tuple `S` (same mutability), at its C-layout offset |
 //! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; add also on floats |
 //! | `rk.atomic_cas` | `*mut T, T, T` | `T` | atomic compare-and-exchange (pointer, current, new), relaxed; yields the old value |
 //! | `rk.warp lane_id` | — | `u32` | the thread's lane in its warp (`0..32`; warps are 32 threads of the block's linear order on every target) |

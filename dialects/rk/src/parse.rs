@@ -224,8 +224,18 @@ impl Parser {
                 Ok(Type::Array { elem: Box::new(elem), len: u64::try_from(len).or_else(|_| self.error("bad array length"))? })
             }
             Some(Token::LParen) => {
+                // `()`, or a tuple `(A,)`, `(A, B)`.
+                let mut elems = Vec::new();
+                while self.peek() != Some(&Token::RParen) {
+                    elems.push(self.ty()?);
+                    if self.peek() == Some(&Token::Comma) {
+                        self.pos += 1;
+                    } else {
+                        break;
+                    }
+                }
                 self.expect(Token::RParen, "`)`")?;
-                Ok(Type::Unit)
+                Ok(if elems.is_empty() { Type::Unit } else { Type::tuple(elems) })
             }
             Some(Token::Amp) => {
                 let mutable = self.is_keyword("mut");
@@ -249,6 +259,32 @@ impl Parser {
                 }
                 other => match IntTy::from_name(other) {
                     Some(t) => Ok(Type::Int(t)),
+                    // A struct: `Name{field: T, ...}`.
+                    None if self.peek() == Some(&Token::LBrace) => {
+                        let name = other.to_string();
+                        self.pos += 1;
+                        let mut fields = Vec::new();
+                        while self.peek() != Some(&Token::RBrace) {
+                            // Tuple structs name their fields `0`, `1`, ...
+                            let field = match self.peek() {
+                                Some(Token::Int(n)) => {
+                                    let n = n.clone();
+                                    self.pos += 1;
+                                    n
+                                }
+                                _ => self.ident()?,
+                            };
+                            self.expect(Token::Colon, "`:`")?;
+                            fields.push((field, self.ty()?));
+                            if self.peek() == Some(&Token::Comma) {
+                                self.pos += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                        self.expect(Token::RBrace, "`}`")?;
+                        Ok(Type::Struct { name, fields })
+                    }
                     None => {
                         self.pos -= 1;
                         self.error(format!("unknown type `{other}`"))
@@ -468,6 +504,17 @@ impl Parser {
                     _ => OpKind::SlicePtr,
                 };
                 (kind, ops, vec![to])
+            }
+            "field_ptr" => {
+                // `rk.field_ptr %p, 1 : *mut S{...} to *mut T`: the field's index, then types.
+                let ops = vec![self.use_value(func)?];
+                self.expect(Token::Comma, "`,`")?;
+                let index = u32::try_from(self.int()?).or_else(|_| self.error("bad field index"))?;
+                self.expect(Token::Colon, "`:`")?;
+                self.ty()?;
+                self.keyword("to")?;
+                let to = self.ty()?;
+                (OpKind::FieldPtr { index }, ops, vec![to])
             }
             "barrier" => (OpKind::Barrier, vec![], vec![]),
             "warp" => {

@@ -133,6 +133,14 @@ impl Printer<'_> {
                     first_operand_ty.unwrap_or_default()
                 );
             }
+            OpKind::FieldPtr { index } => {
+                let _ = write!(
+                    line,
+                    " {operands}, {index} : {} to {}",
+                    first_operand_ty.unwrap_or_default(),
+                    result_ty.unwrap_or_default()
+                );
+            }
             OpKind::Cast | OpKind::ElemPtr | OpKind::SlicePtr => {
                 let _ = write!(
                     line,

@@ -119,6 +119,11 @@ pub enum Type {
     Slot(Box<Type>),
     /// `&[T]` or `&mut [T]`: a parameter only, passed to the device as a pointer and a length.
     Slice { mutable: bool, elem: Box<Type> },
+    /// A `#[repr(C)]` struct (`name` and its fields in order) or, with an empty name, a tuple
+    /// (fields `0`, `1`, ...). Laid out as C lays out a struct: each field at the next
+    /// multiple of its alignment, the size a multiple of the largest alignment. Like arrays,
+    /// structs live in memory (locals and pointees), never in SSA values.
+    Struct { name: String, fields: Vec<(String, Type)> },
 }
 
 impl Type {
@@ -159,9 +164,58 @@ impl Type {
         }
     }
 
+    /// Whether values of the type can sit in memory that kernels read and write: scalars,
+    /// and arrays and structs of them.
+    pub fn is_storable(&self) -> bool {
+        match self {
+            Type::Bool | Type::Int(_) | Type::Float(_) => true,
+            Type::Array { elem, .. } => elem.is_storable(),
+            Type::Struct { fields, .. } => !fields.is_empty() && fields.iter().all(|(_, t)| t.is_storable()),
+            _ => false,
+        }
+    }
+
+    /// A tuple type of these elements.
+    pub fn tuple(elems: Vec<Type>) -> Type {
+        Type::Struct { name: String::new(), fields: elems.into_iter().enumerate().map(|(k, t)| (k.to_string(), t)).collect() }
+    }
+
+    /// `align_of::<T>()` on every rkc target (and on the 64-bit host).
+    pub fn align_of(&self) -> u64 {
+        match self {
+            Type::Unit | Type::Bool => 1,
+            Type::Int(_) | Type::Float(_) => self.size_of(),
+            Type::Ptr { .. } | Type::Slice { .. } => 8,
+            Type::Array { elem, .. } => elem.align_of(),
+            Type::Slot(t) => t.align_of(),
+            Type::Struct { fields, .. } => fields.iter().map(|(_, t)| t.align_of()).max().unwrap_or(1),
+        }
+    }
+
+    /// The byte offset of field `k` of a struct (C's layout).
+    pub fn field_offset(&self, k: usize) -> Option<u64> {
+        let Type::Struct { fields, .. } = self else { return None };
+        let mut offset = 0u64;
+        for (i, (_, t)) in fields.iter().enumerate() {
+            let align = t.align_of();
+            offset = offset.div_ceil(align).saturating_mul(align);
+            if i == k {
+                return Some(offset);
+            }
+            offset = offset.saturating_add(t.size_of());
+        }
+        None
+    }
+
     /// `size_of::<T>()` on every rkc target (and on the 64-bit host).
     pub fn size_of(&self) -> u64 {
         match self {
+            Type::Struct { fields, .. } => {
+                let Some(last) = fields.len().checked_sub(1) else { return 0 };
+                let end = self.field_offset(last).unwrap_or(0).saturating_add(fields[last].1.size_of());
+                let align = self.align_of();
+                end.div_ceil(align).saturating_mul(align)
+            }
             Type::Unit => 0,
             Type::Bool => 1,
             Type::Int(t) => u64::from(t.bits() / 8),
@@ -187,6 +241,14 @@ impl fmt::Display for Type {
             Type::Array { elem, len } => write!(f, "[{elem}; {len}]"),
             Type::Slot(t) => write!(f, "slot<{t}>"),
             Type::Slice { mutable, elem } => write!(f, "&{}[{elem}]", if *mutable { "mut " } else { "" }),
+            Type::Struct { name, fields } if name.is_empty() => {
+                let elems: Vec<String> = fields.iter().map(|(_, t)| t.to_string()).collect();
+                if elems.len() == 1 { write!(f, "({},)", elems[0]) } else { write!(f, "({})", elems.join(", ")) }
+            }
+            Type::Struct { name, fields } => {
+                let fields: Vec<String> = fields.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+                write!(f, "{name}{{{}}}", fields.join(", "))
+            }
         }
     }
 }
@@ -207,6 +269,19 @@ mod tests {
         assert_eq!(t.to_string(), "*mut [f64; 256]");
         assert_eq!(t.pointee().unwrap().size_of(), 2048);
         assert_eq!(Type::ptr(false, Type::U32).to_string(), "*const u32");
+    }
+
+    #[test]
+    fn lays_out_structs_as_c_does() {
+        let s = Type::Struct {
+            name: "S".into(),
+            fields: vec![("a".into(), Type::Int(IntTy::U8)), ("b".into(), Type::Float(FloatTy::F64)), ("c".into(), Type::Int(IntTy::U16))],
+        };
+        assert_eq!((s.field_offset(0), s.field_offset(1), s.field_offset(2)), (Some(0), Some(8), Some(16)));
+        assert_eq!((s.size_of(), s.align_of()), (24, 8));
+        assert_eq!(s.to_string(), "S{a: u8, b: f64, c: u16}");
+        let t = Type::tuple(vec![Type::U32, Type::Bool]);
+        assert_eq!((t.to_string(), t.size_of()), ("(u32, bool)".to_string(), 8));
     }
 
     #[test]

@@ -425,7 +425,28 @@ impl Checker<'_> {
                     other => return Err(self.err(op, format!("yields a `*mut T` of a scalar, not `{other}`"))),
                 }
             }
-            OpKind::Shared | OpKind::Local => {
+            OpKind::FieldPtr { index } => {
+                self.expect_counts(op, 1, 1)?;
+                let p = operand(0);
+                let ok = match (&p, self.ty(op.results[0])) {
+                    (Type::Ptr { mutable, pointee }, Type::Ptr { mutable: m2, pointee: f }) => match pointee.as_ref() {
+                        Type::Struct { fields, .. } => mutable == m2 && fields.get(*index as usize).is_some_and(|(_, t)| t == f.as_ref()),
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(op, format!("no field {index} of `{p}` gives `{}`", self.ty(op.results[0]))));
+                }
+            }
+            OpKind::Local => {
+                self.expect_counts(op, 0, 1)?;
+                match self.ty(op.results[0]) {
+                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { .. } | Type::Struct { .. }) && pointee.is_storable() => {}
+                    other => return Err(self.err(op, format!("yields a `*mut` of an array or struct of scalars, not `{other}`"))),
+                }
+            }
+            OpKind::Shared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
                     Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_scalar()) => {}

@@ -2,7 +2,7 @@
 //! fat binary's metadata, so that the runtime copies only what it must (a `*mut` that is
 //! never written is not copied back; an unused pointer is not copied at all).
 //!
-//! A pointer derived from a parameter (`rk.ptr_offset`, `rk.elem_ptr`) counts as the
+//! A pointer derived from a parameter (`rk.ptr_offset`, `rk.elem_ptr`, `rk.field_ptr`) counts as the
 //! parameter. Any other use of such a pointer (yielded out of an `rk.if`, passed to a call)
 //! is an escape, and the parameter is then taken to be read and written, as far as its type
 //! allows. "Fully overwritten" is never claimed: whether every element is written depends on
@@ -61,7 +61,7 @@ fn walk(func: &Func, region: &Region, origin: &mut HashMap<ValueId, usize>, acce
             }
         };
         match &op.kind {
-            OpKind::PtrOffset | OpKind::ElemPtr | OpKind::SlicePtr => {
+            OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. } | OpKind::SlicePtr => {
                 if let (Some(&k), Some(r)) = (op.operands.first().and_then(|p| origin.get(p)), op.results.first()) {
                     origin.insert(*r, k);
                 }

@@ -201,6 +201,7 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::SliceLen
         | OpKind::Shared
         | OpKind::Local
+        | OpKind::FieldPtr { .. }
         | OpKind::DynShared
         | OpKind::Warp(crate::ir::WarpOp::LaneId)
         | OpKind::SlicePtr
