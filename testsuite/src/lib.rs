@@ -51,6 +51,8 @@ pub mod saxpy;
 pub mod shared;
 #[path = "../kernels/slices.rs"]
 pub mod slices;
+#[path = "../kernels/structs.rs"]
+pub mod structs;
 #[path = "../kernels/ulps.rs"]
 pub mod ulps;
 #[path = "../kernels/warp.rs"]
@@ -215,6 +217,18 @@ pub fn cases() -> Vec<Case> {
         Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
         Case { file: "arrays.rs", kernel: "local_arrays", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_arrays) },
         Case { file: "arrays.rs", kernel: "local_sort", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_sort) },
+        Case { file: "structs.rs", kernel: "particles", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::particles) },
+        Case { file: "structs.rs", kernel: "tuples", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::tuples) },
+        Case {
+            file: "structs.rs",
+            kernel: "records",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(60), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(structs::records),
+        },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }
@@ -261,18 +275,45 @@ pub fn element(ty: &Type) -> Type {
     }
 }
 
+/// The scalars of a type with their byte offsets: itself for a scalar, every element's and
+/// field's for arrays and structs (padding is not listed).
+pub fn scalars(ty: &Type) -> Vec<(usize, Type)> {
+    match ty {
+        Type::Array { elem, len } => {
+            let inner = scalars(elem);
+            let size = elem.size_of() as usize;
+            (0..*len as usize).flat_map(|k| inner.iter().map(move |(o, t)| (k * size + o, t.clone()))).collect()
+        }
+        Type::Struct { fields, .. } => fields
+            .iter()
+            .enumerate()
+            .flat_map(|(k, (_, t))| {
+                let base = ty.field_offset(k).unwrap_or(0) as usize;
+                scalars(t).into_iter().map(move |(o, s)| (base + o, s))
+            })
+            .collect(),
+        other => vec![(0, other.clone())],
+    }
+}
+
 fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len * elem.size_of() as usize);
-    for _ in 0..len {
-        let r = rng.next();
-        let bytes: Vec<u8> = match elem {
-            // Floats in [-100, 100), so that results are mostly finite and interesting.
-            Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
-            Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
-            Type::Bool => vec![(r & 1) as u8],
-            other => r.to_le_bytes()[..other.size_of() as usize].to_vec(),
-        };
-        out.extend(bytes);
+    let size = elem.size_of() as usize;
+    // Padding stays zero.
+    let mut out = vec![0u8; len * size];
+    let parts = scalars(elem);
+    for k in 0..len {
+        for (offset, t) in &parts {
+            let r = rng.next();
+            let bytes: Vec<u8> = match t {
+                // Floats in [-100, 100), so that results are mostly finite and interesting.
+                Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
+                Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
+                Type::Bool => vec![(r & 1) as u8],
+                other => r.to_le_bytes()[..other.size_of() as usize].to_vec(),
+            };
+            let at = k * size + offset;
+            out[at..at + bytes.len()].copy_from_slice(&bytes);
+        }
     }
     out
 }
@@ -398,7 +439,10 @@ pub fn same_within(a: &Outcome, b: &Outcome, elems: &[Type], ulps: u32) -> Resul
         (Outcome::Buffers(xs), Outcome::Buffers(ys)) => {
             for (k, ((x, y), elem)) in xs.iter().zip(ys).zip(elems).enumerate() {
                 let n = elem.size_of() as usize;
-                for (i, (ex, ey)) in x.chunks(n).zip(y.chunks(n)).enumerate() {
+                // Structs are compared scalar by scalar (their padding is not data).
+                let parts = scalars(elem);
+                let pieces = x.chunks(n).zip(y.chunks(n)).flat_map(|(ex, ey)| parts.iter().map(move |(o, t)| (&ex[*o..*o + t.size_of() as usize], &ey[*o..*o + t.size_of() as usize], t)));
+                for (i, (ex, ey, elem)) in pieces.enumerate() {
                     let equal = match elem {
                         Type::Float(FloatTy::F32) => {
                             let (p, q) = (f32::from_le_bytes(ex.try_into().unwrap()), f32::from_le_bytes(ey.try_into().unwrap()));

@@ -31,6 +31,8 @@ pub const RK_BREAK_WITH_VALUE: &str = "RK0571";
 pub const RK_NON_EXHAUSTIVE: &str = "RK0004";
 pub const RK_AMBIGUOUS_NUMERIC: &str = "RK0689";
 pub const RK_STATIC: &str = "RK0409";
+pub const RK_UNKNOWN_FIELD: &str = "RK0609";
+pub const RK_MISSING_FIELD: &str = "RK0063";
 
 /// (code, one-line title, explanation) for every code above.
 pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
@@ -62,6 +64,8 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_ASSIGN_IMMUTABLE, "an assignment to an immutable variable", "A `let` binding without `mut` cannot be assigned again (rustc's E0384). Declare it `let mut`."),
     (RK_BREAK_OUTSIDE_LOOP, "`break` or `continue` outside a loop", "`break` and `continue` must be inside `loop`, `while` or `for` (rustc's E0268)."),
     (RK_BREAK_WITH_VALUE, "`break` with a value outside `loop`", "Only `loop` is an expression with a value; `while` and `for` loops are `()` (rustc's E0571)."),
+    (RK_UNKNOWN_FIELD, "a field that the type does not have", "The struct or tuple has no field of that name (or index). The note lists the fields it has. rustc reports the same as E0609."),
+    (RK_MISSING_FIELD, "a struct literal or pattern that leaves out fields", "A struct literal must give every field a value (or copy the rest with `..base`), and a struct pattern must name every field (or end with `..`), as rustc requires (E0063, E0027)."),
     (RK_STATIC, "a static used in a kernel", "Statics live in the host's memory, which a GPU kernel cannot reach. Use a `const` (its value is compiled into the kernel), or pass the data as a `*const` argument."),
     (RK_AMBIGUOUS_NUMERIC, "a method call on an unsuffixed literal", "`2.0.sqrt()` does not say whether the literal is an `f32` or an `f64`, so rustc refuses it (E0689) and so does rkc. Write `2.0f32.sqrt()`."),
     (RK_NON_EXHAUSTIVE, "a `match` that does not cover every value", "A `match` must cover every value of its scrutinee (rustc's E0004). Add a `_ => ...` arm; for `bool`, arms for both `true` and `false` also do."),

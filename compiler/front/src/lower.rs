@@ -72,7 +72,78 @@ impl Subst {
     }
 }
 
-pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
+/// The `struct` items of the file, by name (those of inline modules too).
+pub type Structs = HashMap<String, syn::ItemStruct>;
+
+pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, structs: &Structs, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
+    lower_type_at(ty, source, subst, structs, diags, 0)
+}
+
+/// Whether a struct carries `#[repr(C)]` (alone or with other hints, e.g. `#[repr(C, align(8))]`).
+fn is_repr_c(item: &syn::ItemStruct) -> bool {
+    item.attrs.iter().filter(|a| a.path().is_ident("repr")).any(|a| {
+        let mut c = false;
+        let _ = a.parse_nested_meta(|m| {
+            c |= m.path.is_ident("C");
+            // Skip the arguments of hints such as `align(8)`.
+            if m.input.peek(syn::token::Paren) {
+                let _ = m.input.parse::<proc_macro2::Group>();
+            }
+            Ok(())
+        });
+        c
+    })
+}
+
+/// A struct item as an rk type: `#[repr(C)]`, not generic, with fields of scalars, arrays
+/// and structs. `depth` stops a struct that contains itself (which rustc refuses too).
+fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs: &Structs, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
+    let name = item.ident.to_string();
+    let defined = span_of(&item.ident);
+    let refuse = |diags: &mut Vec<Diagnostic>, message: String, label: &str, help: &str| {
+        diags.push(
+            Diagnostic::new(RK_UNSUPPORTED_TYPE, message)
+                .at(span_of(used), label.to_string())
+                .with_secondary(defined, "defined here")
+                .help(help.to_string()),
+        );
+        Reported
+    };
+    if !item.generics.params.is_empty() {
+        return Err(refuse(diags, format!("the generic struct `{name}` is not supported in kernels"), "a generic struct", "write a struct for each element type"));
+    }
+    if !is_repr_c(item) {
+        return Err(refuse(
+            diags,
+            format!("the struct `{name}` must be `#[repr(C)]` to be used in kernels"),
+            "its layout is not fixed",
+            "add `#[repr(C)]` to the struct: kernels and the host must agree on where each field is, and Rust guarantees that only for `repr(C)`",
+        ));
+    }
+    if depth > 16 {
+        return Err(refuse(diags, format!("the struct `{name}` contains itself"), "a recursive struct", "a struct cannot hold itself by value"));
+    }
+    let mut fields = Vec::new();
+    for (k, f) in item.fields.iter().enumerate() {
+        let field = f.ident.as_ref().map_or(k.to_string(), |i| i.to_string());
+        let t = lower_type_at(&f.ty, source, &Subst::default(), structs, diags, depth + 1)?;
+        if !t.is_storable() {
+            return Err(refuse(
+                diags,
+                format!("the field `{field}` of `{name}` has the type `{t}`, which kernels cannot keep in a struct"),
+                "used here",
+                "struct fields hold scalars, arrays and other `#[repr(C)]` structs",
+            ));
+        }
+        fields.push((field, t));
+    }
+    if fields.is_empty() {
+        return Err(refuse(diags, format!("the struct `{name}` has no fields"), "an empty struct", "kernels need a struct with at least one field"));
+    }
+    Ok(Type::Struct { name, fields })
+}
+
+fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Structs, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
     let unsupported = |diags: &mut Vec<Diagnostic>, what: &str| {
         diags.push(
             Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{}` is not supported in kernels", snippet(source, span_of(ty))))
@@ -97,21 +168,24 @@ pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<D
                 "f64" => Type::Float(FloatTy::F64),
                 other => match IntTy::from_name(other) {
                     Some(t) => Type::Int(t),
-                    None => return Err(unsupported(diags, "not a type rkc knows")),
+                    None => match structs.get(other) {
+                        Some(item) => return lower_struct(item, ty, source, structs, diags, depth),
+                        None => return Err(unsupported(diags, "not a type rkc knows")),
+                    },
                 },
             })
         }
         syn::Type::Ptr(p) => {
-            let pointee = lower_type(&p.elem, source, subst, diags)?;
-            if !(pointee.is_scalar() || matches!(pointee, Type::Array { .. })) {
-                return Err(unsupported(diags, "pointers must point at scalars or arrays"));
+            let pointee = lower_type_at(&p.elem, source, subst, structs, diags, depth)?;
+            if !pointee.is_storable() {
+                return Err(unsupported(diags, "pointers must point at scalars, arrays or structs"));
             }
             Ok(Type::ptr(p.mutability.is_some(), pointee))
         }
         syn::Type::Array(a) => {
-            let elem = lower_type(&a.elem, source, subst, diags)?;
-            if !elem.is_scalar() {
-                return Err(unsupported(diags, "array elements must be scalars"));
+            let elem = lower_type_at(&a.elem, source, subst, structs, diags, depth)?;
+            if !elem.is_storable() {
+                return Err(unsupported(diags, "array elements must be scalars, arrays or structs"));
             }
             let len = match &a.len {
                 syn::Expr::Lit(syn::ExprLit {
@@ -136,12 +210,19 @@ pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<D
             }
         }
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok(Type::Unit),
-        syn::Type::Paren(p) => lower_type(&p.elem, source, subst, diags),
+        syn::Type::Tuple(t) => {
+            let elems = t.elems.iter().map(|e| lower_type_at(e, source, subst, structs, diags, depth + 1)).collect::<Lowered<Vec<_>>>()?;
+            if elems.iter().any(|e| !e.is_storable()) {
+                return Err(unsupported(diags, "tuple elements must be scalars, arrays or structs"));
+            }
+            Ok(Type::tuple(elems))
+        }
+        syn::Type::Paren(p) => lower_type_at(&p.elem, source, subst, structs, diags, depth),
         syn::Type::Reference(r) => match r.elem.as_ref() {
             syn::Type::Slice(sl) => {
-                let elem = lower_type(&sl.elem, source, subst, diags)?;
-                if !elem.is_scalar() {
-                    return Err(unsupported(diags, "slice elements must be scalars"));
+                let elem = lower_type_at(&sl.elem, source, subst, structs, diags, depth)?;
+                if !elem.is_storable() {
+                    return Err(unsupported(diags, "slice elements must be scalars, arrays or structs"));
                 }
                 Ok(Type::Slice { mutable: r.mutability.is_some(), elem: Box::new(elem) })
             }
@@ -159,10 +240,29 @@ pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, diags: &mut Vec<D
 enum Binding {
     Value(Val),
     Slot { slot: ValueId, ty: Type },
-    /// A local array `[T; N]` (`ty`): the thread's own storage (`rk.local`), which every
-    /// element access goes through. Arrays are places, never SSA values: a copy is a new
-    /// local, element by element, as Rust's move of a `Copy` array means.
-    Array { ptr: ValueId, ty: Type, mutable: bool },
+    /// An aggregate (an array, struct or tuple `ty`) in memory: a local's own storage
+    /// (`rk.local`), or a device function's by-value parameter (the caller's copy). Every
+    /// access goes through `ptr`.
+    Memory { ptr: ValueId, ty: Type, mutable: bool },
+}
+
+/// A part of an aggregate being built: a scalar value, or an aggregate in its own local.
+enum Element {
+    Scalar(Val),
+    Memory(ValueId, Type),
+}
+
+impl Element {
+    fn ty(&self) -> &Type {
+        match self {
+            Element::Scalar(v) => &v.ty,
+            Element::Memory(_, t) => t,
+        }
+    }
+}
+
+pub(crate) fn is_aggregate(t: &Type) -> bool {
+    matches!(t, Type::Array { .. } | Type::Struct { .. })
 }
 
 /// Where an assignment or a read goes: memory behind a pointer, or a local slot.
@@ -194,9 +294,12 @@ pub struct FnLowerer<'p, 's> {
     depth: u32,
     subst: Subst,
     prog: &'p mut Program<'s>,
-    /// The `static` and `const` arrays this function indexes, each materialised once at
+    /// The `static` and `const` aggregates this function uses, each materialised once at
     /// its entry (see `table`).
     tables: HashMap<String, ValueId>,
+    /// Where a device function that returns an aggregate writes it: the hidden last
+    /// parameter, a pointer to the caller's local.
+    return_slot: Option<(ValueId, Type)>,
 }
 
 impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
@@ -211,9 +314,13 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             subst,
             prog,
             tables: HashMap::new(),
+            return_slot: None,
         };
         for (name, id, ty, mutable) in params {
-            let binding = if mutable {
+            let binding = if is_aggregate(&ty) {
+                // By value: `id` points at the caller's fresh copy, which this function owns.
+                Binding::Memory { ptr: id, ty, mutable }
+            } else if mutable {
                 // `mut x: T` parameters live in a slot initialised with the argument.
                 let slot = lowerer.func.new_value(Type::slot(ty.clone()));
                 lowerer.push_op(OpKind::Var, vec![], vec![slot], Loc::default());
@@ -227,10 +334,41 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         lowerer
     }
 
+    /// Makes the function return the aggregate `ty` through `slot` (its hidden last
+    /// parameter) instead of by value.
+    pub fn return_through(&mut self, slot: ValueId, ty: Type) {
+        self.return_slot = Some((slot, ty));
+    }
+
     /// Lowers the body and returns the finished function. The body's value is returned.
     pub fn finish(mut self, body: &syn::Block, loc: Loc, body_span: Span) -> Lowered<Func> {
         let before = self.prog.diags.len();
         let ret = self.func.ret.clone();
+        if let Some((slot, ty)) = self.return_slot.clone() {
+            // The tail expression is the aggregate to return: it is built and copied out.
+            let n = body.stmts.len();
+            let (init, tail) = match body.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => (&body.stmts[..n - 1], Some(e)),
+                _ => (&body.stmts[..], None),
+            };
+            self.scopes.push(HashMap::new());
+            let r = self.block_stmts(init, Some(&Type::Unit));
+            let r = match (r, tail) {
+                (Ok(_), Some(e)) if !self.terminated() => self.aggregate_value(e, Some(&ty)).map(|(src, _)| self.copy_value(src, slot, &ty, body_span)),
+                (Ok(_), None) if !self.terminated() => Err(self.mismatch(&ty, &Type::Unit, body_span)),
+                (r, _) => r.map(drop),
+            };
+            self.scopes.pop();
+            if self.prog.diags.len() > before || r.is_err() {
+                return Err(Reported);
+            }
+            if !self.terminated() {
+                self.push_op(OpKind::Return, vec![], vec![], loc);
+            }
+            let region = self.regions.pop().unwrap_or_default();
+            self.func.body = region;
+            return Ok(self.func);
+        }
         let value = self.block(body, Some(&ret));
         if self.prog.diags.len() > before {
             return Err(Reported);
@@ -304,7 +442,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     }
 
     fn lower_type(&mut self, ty: &syn::Type) -> Lowered<Type> {
-        lower_type(ty, self.prog.source, &self.subst, &mut self.prog.diags)
+        lower_type(ty, self.prog.source, &self.subst, &self.prog.structs, &mut self.prog.diags)
     }
 
     fn require_unsafe(&mut self, span: Span, what: &str) -> Lowered<()> {
@@ -404,8 +542,24 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     }
 
     fn local(&mut self, local: &syn::Local, rest: &[syn::Stmt]) -> Lowered<()> {
-        if let syn::Pat::Tuple(t) = &local.pat {
+        let scalar_tuple = |me: &Self, e: &syn::Expr| match strip_parens(e) {
+            syn::Expr::Tuple(t) => t.elems.iter().all(|x| me.aggregate_type(x).is_none()),
+            syn::Expr::Unsafe(u) => matches!(u.block.stmts.as_slice(), [syn::Stmt::Expr(syn::Expr::Tuple(t), None)] if t.elems.iter().all(|x| me.aggregate_type(x).is_none())),
+            _ => false,
+        };
+        if let syn::Pat::Tuple(t) = &local.pat
+            && local.init.as_ref().is_some_and(|i| scalar_tuple(self, &i.expr))
+            && !t.elems.iter().any(|p| matches!(p, syn::Pat::Rest(_)))
+        {
             return self.tuple_local(local, t);
+        }
+        // `let (a, b) = pair;`, `let P { x, y } = p;`: the aggregate is built, then taken apart.
+        if let (syn::Pat::Tuple(_) | syn::Pat::Struct(_) | syn::Pat::TupleStruct(_), Some(init)) = (&local.pat, &local.init)
+            && init.diverge.is_none()
+            && self.aggregate_type(&init.expr).is_some()
+        {
+            let (ptr, ty) = self.aggregate_value(&init.expr, None)?;
+            return self.destructure(&local.pat, ptr, &ty, span_of(local));
         }
         let (name, mutable, ascribed) = match &local.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
@@ -468,10 +622,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     .at(span_of(local), "not supported"),
             ));
         }
-        if matches!(expected, Some(Type::Array { .. })) || self.array_expr_type(&init.expr).is_some() {
-            return match self.array_value(&init.expr, expected.as_ref()) {
+        if expected.as_ref().is_some_and(is_aggregate) || self.aggregate_type(&init.expr).is_some() {
+            return match self.aggregate_value(&init.expr, expected.as_ref()) {
                 Ok((ptr, ty)) => {
-                    self.bind(name, Some(Binding::Array { ptr, ty, mutable }));
+                    self.bind(name, Some(Binding::Memory { ptr, ty, mutable }));
                     Ok(())
                 }
                 Err(r) => {
@@ -594,7 +748,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 match self.lookup(&ident) {
                     Some(Some(Binding::Value(v))) => Some(v.ty.clone()),
                     Some(Some(Binding::Slot { ty, .. })) => Some(ty.clone()),
-                    Some(Some(Binding::Array { .. }) | None) => None,
+                    Some(Some(Binding::Memory { .. }) | None) => None,
                     None => self.prog.constant(&ident).and_then(|(t, _)| self.type_quietly(&t)),
                 }
             }
@@ -604,7 +758,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
 
     /// A type as `lower_type` reads it, without reporting anything: for peeking at uses.
     fn type_quietly(&self, t: &syn::Type) -> Option<Type> {
-        lower_type(t, self.prog.source, &self.subst, &mut Vec::new()).ok()
+        lower_type(t, self.prog.source, &self.subst, &self.prog.structs, &mut Vec::new()).ok()
     }
 
     /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
@@ -643,22 +797,29 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         }
     }
 
-    // ----- local arrays and tables ---------------------------------------------------------
+    // ----- aggregates: arrays, structs and tuples in memory ----------------------------------
+    //
+    // Arrays, structs and tuples are never SSA values: each lives in memory, a local's in its
+    // own `rk.local` storage, and every use reads or writes its scalars through `rk.elem_ptr`
+    // and `rk.field_ptr`. A copy (`let b = a;`, an argument, a return value) is a fresh local,
+    // scalar by scalar, which is what Rust's copy of a `Copy` aggregate means; LLVM's SROA
+    // turns what stays in constant positions back into registers.
 
-    /// The array type of `e` when it denotes an array (a literal `[a, b]` or `[x; N]`, a local
-    /// array, or a `const` or read-only `static` array), found without emitting anything.
-    /// An unsuffixed literal element is guessed as rustc's fallback type; `array_value`
-    /// gives the exact type.
-    fn array_expr_type(&self, e: &syn::Expr) -> Option<Type> {
-        let guess = |me: &Self, x: &syn::Expr| {
-            me.static_type(x).or(match strip_parens(x) {
+    /// The aggregate type of `e` when it denotes an array, struct or tuple, found without
+    /// emitting anything. An unsuffixed literal element is guessed as rustc's fallback type;
+    /// `aggregate_value` gives the exact type.
+    fn aggregate_type(&self, e: &syn::Expr) -> Option<Type> {
+        let element = |me: &Self, x: &syn::Expr| {
+            me.aggregate_type(x).or_else(|| me.static_type(x)).or(match strip_parens(x) {
                 syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(_), .. }) => Some(Type::Float(FloatTy::F64)),
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. }) => Some(Type::Bool),
                 _ => Some(Type::Int(IntTy::I32)),
             })
         };
+        let aggregate = |t: Type| Some(t).filter(is_aggregate);
         match strip_parens(e) {
             syn::Expr::Array(a) => {
-                let elem = a.elems.iter().find_map(|x| self.static_type(x)).or_else(|| a.elems.first().and_then(|x| guess(self, x)))?;
+                let elem = a.elems.iter().find_map(|x| self.aggregate_type(x).or_else(|| self.static_type(x))).or_else(|| a.elems.first().and_then(|x| element(self, x)))?;
                 Some(Type::Array { elem: Box::new(elem), len: a.elems.len() as u64 })
             }
             syn::Expr::Repeat(r) => {
@@ -666,12 +827,25 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().unwrap_or(0),
                     _ => 0,
                 };
-                Some(Type::Array { elem: Box::new(guess(self, &r.expr)?), len })
+                Some(Type::Array { elem: Box::new(element(self, &r.expr)?), len })
+            }
+            syn::Expr::Tuple(t) if !t.elems.is_empty() => Some(Type::tuple(t.elems.iter().map(|x| element(self, x)).collect::<Option<_>>()?)),
+            syn::Expr::Struct(s) => self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: s.path.clone() })),
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(p) = c.func.as_ref() else { return None };
+                let name = p.path.segments.last()?.ident.to_string();
+                if self.prog.structs.contains_key(&name) {
+                    return self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: p.path.clone() }));
+                }
+                match &self.prog.function(&name)?.sig.output {
+                    syn::ReturnType::Type(_, t) => self.type_quietly(t).and_then(aggregate),
+                    syn::ReturnType::Default => None,
+                }
             }
             syn::Expr::Path(p) => {
                 let name = p.path.get_ident()?.to_string();
                 match self.lookup(&name) {
-                    Some(Some(Binding::Array { ty, .. })) => Some(ty.clone()),
+                    Some(Some(Binding::Memory { ty, .. })) => Some(ty.clone()),
                     Some(_) => None,
                     None => {
                         let ty = match (self.prog.constant(&name), self.prog.static_item(&name)) {
@@ -679,23 +853,28 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                             (None, Some(st)) if !st.mutable => st.ty,
                             _ => return None,
                         };
-                        self.type_quietly(&ty).filter(|t| matches!(t, Type::Array { .. }))
+                        self.type_quietly(&ty).and_then(aggregate)
                     }
                 }
             }
+            syn::Expr::Field(_) | syn::Expr::Index(_) | syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. }) => {
+                self.place_type(e).and_then(aggregate)
+            }
+            syn::Expr::Unsafe(syn::ExprUnsafe { block, .. }) | syn::Expr::Block(syn::ExprBlock { block, .. }) => match block.stmts.as_slice() {
+                [syn::Stmt::Expr(x, None)] => self.aggregate_type(x),
+                _ => None,
+            },
             _ => None,
         }
     }
 
-    /// Builds the array that `e` denotes in a fresh local and returns the local's pointer and
-    /// the array type: the elements of a literal, `N` copies of `[x; N]`'s value (evaluated
-    /// once), or a copy of a local array, a `const` or a `static`.
-    fn array_value(&mut self, e: &syn::Expr, expected: Option<&Type>) -> Lowered<(ValueId, Type)> {
+    /// Builds the aggregate that `e` denotes in a fresh local and returns the local's pointer
+    /// and the type: the elements of an array literal, `N` copies of `[x; N]`'s value
+    /// (evaluated once), a struct literal (with `..base`), a tuple, a tuple struct, a device
+    /// function's result, or a copy of any place that holds an aggregate (a local, `*p`,
+    /// `a[i]`, `s.f`, a `const` or a `static`).
+    fn aggregate_value(&mut self, e: &syn::Expr, expected: Option<&Type>) -> Lowered<(ValueId, Type)> {
         let span = span_of(e);
-        let want = match expected {
-            Some(Type::Array { elem, .. }) => Some((**elem).clone()),
-            _ => None,
-        };
         let (ptr, ty) = match strip_parens(e) {
             syn::Expr::Array(a) => {
                 if a.elems.is_empty() {
@@ -704,20 +883,24 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                             .at(span, "an array of no elements"),
                     ));
                 }
-                let hint = want.or_else(|| a.elems.iter().find_map(|x| self.static_type(x)));
-                let values: Vec<Lowered<Val>> = a.elems.iter().map(|x| self.expr(x, hint.as_ref())).collect();
-                let values: Vec<Val> = values.into_iter().collect::<Lowered<_>>()?;
-                let elem = values[0].ty.clone();
+                let hint = match expected {
+                    Some(Type::Array { elem, .. }) => Some((**elem).clone()),
+                    _ => a.elems.iter().find_map(|x| self.aggregate_type(x).or_else(|| self.static_type(x))),
+                };
+                let values = a.elems.iter().map(|x| self.element_value(x, hint.as_ref())).collect::<Vec<_>>();
+                let values = values.into_iter().collect::<Lowered<Vec<_>>>()?;
+                let elem = values[0].ty().clone();
                 for (v, x) in values.iter().zip(&a.elems) {
-                    if v.ty != elem {
-                        return Err(self.mismatch(&elem, &v.ty, span_of(x)));
+                    if *v.ty() != elem {
+                        return Err(self.mismatch(&elem, v.ty(), span_of(x)));
                     }
                 }
-                let ty = self.array_type(elem, values.len() as u64, span)?;
-                let ptr = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                let ty = self.local_type(Type::Array { elem: Box::new(elem), len: values.len() as u64 }, span)?;
+                let ptr = self.new_local(&ty, span);
                 for (k, v) in values.iter().enumerate() {
                     let i = self.int_const(k as i128, &Type::USIZE, span);
-                    self.store_elem(ptr, &i, v, span);
+                    let p = self.emit1(OpKind::ElemPtr, &[ptr, id(&i)], Type::ptr(true, v.ty().clone()), span);
+                    self.put(id(&p), v, span);
                 }
                 (ptr, ty)
             }
@@ -729,35 +912,80 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                             .at(span_of(&r.len), "not a constant"),
                     ));
                 };
-                let v = self.expr(&r.expr, want.as_ref())?;
-                let ty = self.array_type(v.ty.clone(), len, span)?;
-                let ptr = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
-                self.for_each_index(len, span, |me, i| me.store_elem(ptr, i, &v, span));
+                let hint = match expected {
+                    Some(Type::Array { elem, .. }) => Some((**elem).clone()),
+                    _ => None,
+                };
+                let v = self.element_value(&r.expr, hint.as_ref())?;
+                let ty = self.local_type(Type::Array { elem: Box::new(v.ty().clone()), len }, span)?;
+                let ptr = self.new_local(&ty, span);
+                let elem = v.ty().clone();
+                self.for_each_index(len, span, |me, i| {
+                    let p = me.emit1(OpKind::ElemPtr, &[ptr, id(i)], Type::ptr(true, elem.clone()), span);
+                    me.put(id(&p), &v, span);
+                });
                 (ptr, ty)
             }
-            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
-                let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-                let (src, ty) = match self.lookup(&name).cloned() {
-                    Some(Some(Binding::Array { ptr, ty, .. })) => (ptr, ty),
-                    Some(None) => return Err(Reported),
-                    Some(Some(_)) => {
-                        let v = self.path(p)?;
-                        return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
-                    }
-                    None => {
-                        let ptr = self.table(&name, span)?;
-                        let ty = self.func.ty(ptr).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
-                        (ptr, ty)
+            syn::Expr::Tuple(t) if !t.elems.is_empty() => {
+                let hints: Vec<Option<Type>> = match expected {
+                    Some(Type::Struct { name, fields }) if name.is_empty() && fields.len() == t.elems.len() => fields.iter().map(|(_, f)| Some(f.clone())).collect(),
+                    _ => vec![None; t.elems.len()],
+                };
+                let values = t.elems.iter().zip(&hints).map(|(x, h)| self.element_value(x, h.as_ref())).collect::<Vec<_>>();
+                let values = values.into_iter().collect::<Lowered<Vec<_>>>()?;
+                let ty = self.local_type(Type::tuple(values.iter().map(|v| v.ty().clone()).collect()), span)?;
+                let ptr = self.new_local(&ty, span);
+                self.fill_fields(ptr, &ty, values.into_iter().enumerate().map(|(k, v)| (k, v)).collect(), span);
+                (ptr, ty)
+            }
+            syn::Expr::Struct(s) => self.struct_literal(s, span)?,
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(p) = c.func.as_ref() else {
+                    let v = self.expr(e, expected)?;
+                    return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
+                };
+                let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                if self.prog.structs.contains_key(&name) && self.prog.function(&name).is_none() {
+                    self.tuple_struct_literal(c, p, span)?
+                } else if let (Some(item), Some(ty)) = (self.prog.function(&name), self.aggregate_type(e)) {
+                    let dst = self.new_local(&ty, span);
+                    self.device_call(item, c, p, &name, span, Some(dst))?;
+                    (dst, ty)
+                } else {
+                    let v = self.expr(e, expected)?;
+                    return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
+                }
+            }
+            syn::Expr::Unsafe(u) if matches!(u.block.stmts.as_slice(), [syn::Stmt::Expr(_, None)]) => {
+                let [syn::Stmt::Expr(x, None)] = u.block.stmts.as_slice() else { return Err(Reported) };
+                self.unsafe_depth += 1;
+                let r = self.aggregate_value(x, expected);
+                self.unsafe_depth -= 1;
+                r?
+            }
+            syn::Expr::Block(b) if matches!(b.block.stmts.as_slice(), [syn::Stmt::Expr(_, None)]) => {
+                let [syn::Stmt::Expr(x, None)] = b.block.stmts.as_slice() else { return Err(Reported) };
+                self.aggregate_value(x, expected)?
+            }
+            place @ (syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_) | syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. })) => {
+                let src = match self.place(place)? {
+                    Place::Ptr(p) => p,
+                    Place::Slot(slot) => {
+                        let found = self.place_pointee(Place::Slot(slot)).unwrap_or(Type::Unit);
+                        return Err(self.mismatch(expected.unwrap_or(&found), &found, span));
                     }
                 };
-                let dst = self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX));
-                self.copy_array(src, dst, &ty, span);
+                let ty = self.func.ty(src).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
+                if !is_aggregate(&ty) {
+                    return Err(self.mismatch(expected.unwrap_or(&ty), &ty, span));
+                }
+                let dst = self.new_local(&ty, span);
+                self.copy_value(src, dst, &ty, span);
                 (dst, ty)
             }
             other => {
                 let v = self.expr(other, expected)?;
-                let want = expected.cloned().unwrap_or(Type::Array { elem: Box::new(v.ty.clone()), len: 1 });
-                return Err(self.mismatch(&want, &v.ty, span));
+                return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
             }
         };
         if let Some(t) = expected
@@ -768,42 +996,178 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         Ok((ptr, ty))
     }
 
-    /// `[elem; len]`, or an error where rkc cannot hold such an array.
-    fn array_type(&mut self, elem: Type, len: u64, span: Span) -> Lowered<Type> {
-        if !elem.is_scalar() {
+    /// An element of an array, tuple or struct literal: a scalar value, or an aggregate in
+    /// its own local (copied into place by `put`).
+    fn element_value(&mut self, e: &syn::Expr, hint: Option<&Type>) -> Lowered<Element> {
+        if hint.is_some_and(is_aggregate) || (hint.is_none() && self.aggregate_type(e).is_some()) {
+            let (ptr, ty) = self.aggregate_value(e, hint)?;
+            return Ok(Element::Memory(ptr, ty));
+        }
+        let v = self.expr(e, hint)?;
+        if let Some(h) = hint
+            && v.ty != *h
+        {
+            return Err(self.mismatch(h, &v.ty, span_of(e)));
+        }
+        if !v.ty.is_scalar() {
             return Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("arrays of `{elem}` are not supported in kernels"))
-                    .at(span, "array elements must be scalars"),
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("a value of type `{}` cannot be kept in an array, struct or tuple", v.ty))
+                    .at(span_of(e), "not a scalar, array or struct"),
             ));
         }
-        // A thread's private memory is small (CUDA allows 512 KiB a thread, and every byte
-        // of it is paid for by every thread): refuse what cannot be meant for it.
-        let ty = Type::Array { elem: Box::new(elem), len };
+        Ok(Element::Scalar(v))
+    }
+
+    /// Writes an element to the place behind `dst`.
+    fn put(&mut self, dst: ValueId, v: &Element, span: Span) {
+        match v {
+            Element::Scalar(v) => {
+                self.emit(OpKind::Store, &[id(v), dst], None, span);
+            }
+            Element::Memory(src, ty) => self.copy_value(*src, dst, ty, span),
+        }
+    }
+
+    /// Writes `values` to the fields (by index) of the struct or tuple `ty` behind `ptr`.
+    fn fill_fields(&mut self, ptr: ValueId, ty: &Type, values: Vec<(usize, Element)>, span: Span) {
+        let Type::Struct { fields, .. } = ty else { return };
+        for (k, v) in values {
+            let p = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[ptr], Type::ptr(true, fields[k].1.clone()), span);
+            self.put(id(&p), &v, span);
+        }
+    }
+
+    /// `S { a: x, b: y, ..base }`: the given fields' values in the order written, then the
+    /// base (a copy), then the fields stored over it.
+    fn struct_literal(&mut self, s: &syn::ExprStruct, span: Span) -> Lowered<(ValueId, Type)> {
+        let ty = self.lower_type(&syn::Type::Path(syn::TypePath { qself: None, path: s.path.clone() }))?;
+        let Type::Struct { name, fields } = ty.clone() else {
+            return Err(self.error(
+                Diagnostic::new(RK_MISMATCHED_TYPES, format!("`{ty}` is not a struct"))
+                    .at(span_of(&s.path), "expected a struct"),
+            ));
+        };
+        let mut values = Vec::new();
+        for fv in &s.fields {
+            let field = match &fv.member {
+                syn::Member::Named(i) => i.to_string(),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            };
+            let Some(k) = fields.iter().position(|(n, _)| *n == field) else {
+                return Err(self.no_field(&ty, &field, span_of(&fv.member)));
+            };
+            if values.iter().any(|(j, _)| *j == k) {
+                return Err(self.error(
+                    Diagnostic::new(RK_MISMATCHED_TYPES, format!("field `{field}` specified more than once"))
+                        .at(span_of(&fv.member), "used more than once"),
+                ));
+            }
+            let v = self.element_value(&fv.expr, Some(&fields[k].1))?;
+            values.push((k, v));
+        }
+        let base = match &s.rest {
+            Some(base) => Some(self.aggregate_value(base, Some(&ty))?),
+            None => {
+                let missing: Vec<String> = fields.iter().enumerate().filter(|(k, _)| !values.iter().any(|(j, _)| j == k)).map(|(_, (n, _))| format!("`{n}`")).collect();
+                if !missing.is_empty() {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISSING_FIELD, format!("missing field{} {} in initializer of `{name}`", if missing.len() == 1 { "" } else { "s" }, missing.join(", ")))
+                            .at(span_of(&s.path), "missing fields")
+                            .help("give every field a value, or copy the rest from another value with `..base`"),
+                    ));
+                }
+                None
+            }
+        };
+        let ty = self.local_type(ty, span)?;
+        let ptr = self.new_local(&ty, span);
+        if let Some((src, _)) = base {
+            self.copy_value(src, ptr, &ty, span);
+        }
+        self.fill_fields(ptr, &ty, values, span);
+        Ok((ptr, ty))
+    }
+
+    /// `P(x, y)` for a tuple struct `P`.
+    fn tuple_struct_literal(&mut self, c: &syn::ExprCall, p: &syn::ExprPath, span: Span) -> Lowered<(ValueId, Type)> {
+        let ty = self.lower_type(&syn::Type::Path(syn::TypePath { qself: None, path: p.path.clone() }))?;
+        let Type::Struct { name, fields } = ty.clone() else { return Err(Reported) };
+        if fields.len() != c.args.len() || fields.first().is_some_and(|(n, _)| n != "0") {
+            return Err(self.error(
+                Diagnostic::new(RK_ARGUMENT_COUNT, format!("`{name}` is built from {} fields, but {} values were supplied", fields.len(), c.args.len()))
+                    .at(span, format!("expected {}", fields.len())),
+            ));
+        }
+        let values = c.args.iter().zip(&fields).map(|(x, (_, t))| self.element_value(x, Some(t))).collect::<Vec<_>>();
+        let values = values.into_iter().collect::<Lowered<Vec<_>>>()?;
+        let ty = self.local_type(ty, span)?;
+        let ptr = self.new_local(&ty, span);
+        self.fill_fields(ptr, &ty, values.into_iter().enumerate().collect(), span);
+        Ok((ptr, ty))
+    }
+
+    fn no_field(&mut self, ty: &Type, field: &str, span: Span) -> Reported {
+        let available = match ty {
+            Type::Struct { fields, .. } => fields.iter().map(|(n, _)| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+            _ => String::new(),
+        };
+        let mut d = Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{field}` on type `{ty}`")).at(span, "unknown field");
+        if !available.is_empty() {
+            d = d.note(format!("the available fields are: {available}"));
+        }
+        self.error(d)
+    }
+
+    /// `ty` if a thread can hold it in its private memory, or an error.
+    fn local_type(&mut self, ty: Type, span: Span) -> Lowered<Type> {
+        if !ty.is_storable() {
+            return Err(self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("a local of type `{ty}` is not supported in kernels"))
+                    .at(span, "arrays, structs and tuples hold scalars, arrays and structs"),
+            ));
+        }
+        // A thread's private memory is small (CUDA allows 512 KiB a thread, and every byte of
+        // it is paid for by every thread): refuse what cannot be meant for it.
         if ty.size_of() > 64 * 1024 {
             return Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the local array `{ty}` is too large ({} bytes)", ty.size_of()))
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the local `{ty}` is too large ({} bytes)", ty.size_of()))
                     .at(span, "each thread would hold its own copy")
-                    .help("local arrays hold at most 64 KiB; pass large tables to the kernel as a `*const` argument or use a shared array"),
+                    .help("locals hold at most 64 KiB; pass large tables to the kernel as a `*const` argument or use a shared array"),
             ));
         }
         Ok(ty)
     }
 
-    /// Stores `v` at element `i` of the array behind `ptr` (an index known to be in range).
-    fn store_elem(&mut self, ptr: ValueId, i: &Val, v: &Val, span: Span) {
-        let p = self.emit1(OpKind::ElemPtr, &[ptr, id(i)], Type::ptr(true, v.ty.clone()), span);
-        self.emit(OpKind::Store, &[id(v), id(&p)], None, span);
+    fn new_local(&mut self, ty: &Type, span: Span) -> ValueId {
+        self.emit(OpKind::Local, &[], Some(Type::ptr(true, ty.clone())), span).unwrap_or(ValueId(u32::MAX))
     }
 
-    /// Copies the array `ty` behind `src` into the one behind `dst`, element by element.
-    fn copy_array(&mut self, src: ValueId, dst: ValueId, ty: &Type, span: Span) {
-        let Type::Array { elem, len } = ty else { return };
+    /// Copies the aggregate `ty` behind `src` into the one behind `dst`, scalar by scalar.
+    fn copy_value(&mut self, src: ValueId, dst: ValueId, ty: &Type, span: Span) {
         let src_mut = matches!(self.func.ty(src), Some(Type::Ptr { mutable: true, .. }));
-        self.for_each_index(*len, span, |me, i| {
-            let p = me.emit1(OpKind::ElemPtr, &[src, id(i)], Type::ptr(src_mut, (**elem).clone()), span);
-            let v = me.emit1(OpKind::Load, &[id(&p)], (**elem).clone(), span);
-            me.store_elem(dst, i, &v, span);
-        });
+        let step = |me: &mut Self, s: ValueId, d: ValueId, t: &Type| {
+            if t.is_scalar() {
+                let v = me.emit1(OpKind::Load, &[s], t.clone(), span);
+                me.emit(OpKind::Store, &[id(&v), d], None, span);
+            } else {
+                me.copy_value(s, d, t, span);
+            }
+        };
+        match ty {
+            Type::Array { elem, len } => self.for_each_index(*len, span, |me, i| {
+                let s = me.emit1(OpKind::ElemPtr, &[src, id(i)], Type::ptr(src_mut, (**elem).clone()), span);
+                let d = me.emit1(OpKind::ElemPtr, &[dst, id(i)], Type::ptr(true, (**elem).clone()), span);
+                step(me, id(&s), id(&d), elem);
+            }),
+            Type::Struct { fields, .. } => {
+                for (k, (_, t)) in fields.iter().enumerate() {
+                    let s = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[src], Type::ptr(src_mut, t.clone()), span);
+                    let d = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[dst], Type::ptr(true, t.clone()), span);
+                    step(self, id(&s), id(&d), t);
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Runs `body` for each index `0..n` (a `usize`): unrolled with constant indices for
@@ -834,7 +1198,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         self.push_loop(region, None, span);
     }
 
-    /// The storage of a `const` or read-only `static` array that this function indexes:
+    /// The storage of a `const` or read-only `static` aggregate that this function uses:
     /// built once, at the function's entry, where it dominates every use (its initialiser is
     /// constant, so it depends on nothing the function computes). LLVM folds constant-indexed
     /// reads of it to the values themselves.
@@ -864,7 +1228,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let loops = std::mem::take(&mut self.loops);
         self.prog.const_depth += 1;
-        let built = self.array_value(&expr, Some(&ty));
+        let built = self.aggregate_value(&expr, Some(&ty));
         self.prog.const_depth -= 1;
         self.scopes = scopes;
         self.loops = loops;
@@ -875,17 +1239,18 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         Ok(ptr)
     }
 
-    /// Why the place `e` cannot be written, when its root is an array that is not `let mut`:
-    /// an immutable local array, a `const` or a `static`.
+    /// Why the place `e` cannot be written, when its root is an aggregate that is not
+    /// `let mut`: an immutable local, a `const` or a `static`.
     fn immutable_root(&self, e: &syn::Expr) -> Option<String> {
         match strip_parens(e) {
             syn::Expr::Index(ix) => self.immutable_root(&ix.expr),
+            syn::Expr::Field(f) => self.immutable_root(&f.base),
             syn::Expr::Path(p) => {
                 let name = p.path.get_ident()?.to_string();
                 match self.lookup(&name) {
-                    Some(Some(Binding::Array { mutable: false, .. })) => Some(format!("as `{name}` is not declared as mutable")),
+                    Some(Some(Binding::Memory { mutable: false, .. })) => Some(format!("as `{name}` is not declared as mutable")),
                     Some(_) => None,
-                    None if self.array_expr_type(e).is_some() => Some(if self.prog.constant(&name).is_some() {
+                    None if self.aggregate_type(e).is_some() => Some(if self.prog.constant(&name).is_some() {
                         format!("which is part of the constant `{name}`")
                     } else {
                         format!("which is part of the read-only static `{name}`")
@@ -897,11 +1262,122 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         }
     }
 
-    fn array_as_value(&mut self, name: &str, span: Span) -> Reported {
+    fn aggregate_as_value(&mut self, name: &str, ty: &Type, span: Span) -> Reported {
+        let help = match ty {
+            Type::Array { .. } => format!("index it (`{name}[i]`), copy it into a local (`let copy = {name};`), or pass a pointer (`{name}.as_ptr()`)"),
+            _ => format!("use its fields (`{name}.field`), or copy it into a local (`let copy = {name};`)"),
+        };
         self.error(
-            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the array `{name}` cannot be used as a value here"))
-                .at(span, "a whole array")
-                .help(format!("index it (`{name}[i]`), copy it into a local (`let copy = {name};`), or pass a pointer (`{name}.as_ptr()`)")),
+            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the {} `{name}` cannot be used as a value here", if matches!(ty, Type::Array { .. }) { "array" } else { "aggregate" }))
+                .at(span, format!("a whole `{ty}`"))
+                .help(help),
+        )
+    }
+
+    /// Binds the names of `pat` to the parts of the aggregate `ty` behind `ptr` (a fresh
+    /// local): a scalar part is read into its name, an aggregate part is bound in place.
+    fn destructure(&mut self, pat: &syn::Pat, ptr: ValueId, ty: &Type, span: Span) -> Lowered<()> {
+        match pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                let name = p.ident.to_string();
+                let mutable = p.mutability.is_some();
+                if is_aggregate(ty) {
+                    self.bind(name, Some(Binding::Memory { ptr, ty: ty.clone(), mutable }));
+                } else {
+                    let v = self.emit1(OpKind::Load, &[ptr], ty.clone(), span);
+                    if mutable {
+                        let slot = self.emit(OpKind::Var, &[], Some(Type::slot(ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+                        self.emit(OpKind::Write, &[id(&v), slot], None, span);
+                        self.bind(name, Some(Binding::Slot { slot, ty: ty.clone() }));
+                    } else {
+                        self.bind(name, Some(Binding::Value(v)));
+                    }
+                }
+                Ok(())
+            }
+            syn::Pat::Wild(_) => Ok(()),
+            syn::Pat::Paren(p) => self.destructure(&p.pat, ptr, ty, span),
+            syn::Pat::Type(pt) => {
+                let want = self.lower_type(&pt.ty)?;
+                if want != *ty {
+                    return Err(self.mismatch(&want, ty, span_of(&pt.ty)));
+                }
+                self.destructure(&pt.pat, ptr, ty, span)
+            }
+            syn::Pat::Tuple(t) => {
+                let pats: Vec<&syn::Pat> = t.elems.iter().collect();
+                self.destructure_positional(pat, &pats, ptr, ty, true, span)
+            }
+            syn::Pat::TupleStruct(t) => {
+                if !matches!(ty, Type::Struct { name, .. } if t.path.segments.last().is_some_and(|s| s.ident == name)) {
+                    return Err(self.pattern_mismatch(pat, ty));
+                }
+                let pats: Vec<&syn::Pat> = t.elems.iter().collect();
+                self.destructure_positional(pat, &pats, ptr, ty, false, span)
+            }
+            syn::Pat::Struct(s) => {
+                let Type::Struct { name, fields } = ty else { return Err(self.pattern_mismatch(pat, ty)) };
+                if name.is_empty() || !s.path.segments.last().is_some_and(|seg| seg.ident == name) {
+                    return Err(self.pattern_mismatch(pat, ty));
+                }
+                let mut seen = Vec::new();
+                for fp in &s.fields {
+                    let field = match &fp.member {
+                        syn::Member::Named(i) => i.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    let Some(k) = fields.iter().position(|(n, _)| *n == field) else {
+                        return Err(self.no_field(ty, &field, span_of(&fp.member)));
+                    };
+                    seen.push(k);
+                    let t = fields[k].1.clone();
+                    let p = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[ptr], Type::ptr(true, t.clone()), span);
+                    self.destructure(&fp.pat, id(&p), &t, span)?;
+                }
+                let missing: Vec<String> = fields.iter().enumerate().filter(|(k, _)| !seen.contains(k)).map(|(_, (n, _))| format!("`{n}`")).collect();
+                if s.rest.is_none() && !missing.is_empty() {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISSING_FIELD, format!("pattern does not mention field{} {}", if missing.len() == 1 { "" } else { "s" }, missing.join(", ")))
+                            .at(span_of(pat), "missing fields")
+                            .help("name them, or ignore the rest with `..`"),
+                    ));
+                }
+                Ok(())
+            }
+            other => Err(self.unsupported_pattern(other)),
+        }
+    }
+
+    /// The elements of a tuple or tuple-struct pattern, with at most one `..`.
+    fn destructure_positional(&mut self, pat: &syn::Pat, pats: &[&syn::Pat], ptr: ValueId, ty: &Type, tuple: bool, span: Span) -> Lowered<()> {
+        let Type::Struct { name, fields } = ty else { return Err(self.pattern_mismatch(pat, ty)) };
+        if tuple != name.is_empty() {
+            return Err(self.pattern_mismatch(pat, ty));
+        }
+        let rest = pats.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+        let (before, after) = match rest {
+            Some(r) => (&pats[..r], &pats[r + 1..]),
+            None => (pats, &pats[..0]),
+        };
+        if before.len() + after.len() > fields.len() || (rest.is_none() && pats.len() != fields.len()) {
+            return Err(self.error(
+                Diagnostic::new(RK_MISMATCHED_TYPES, format!("mismatched types: expected a tuple with {} elements, found one with {}", fields.len(), pats.len()))
+                    .at(span_of(pat), format!("expected {} elements", fields.len())),
+            ));
+        }
+        let positions = (0..before.len()).chain(fields.len() - after.len()..fields.len());
+        for (k, p) in positions.zip(before.iter().chain(after)) {
+            let t = fields[k].1.clone();
+            let fp = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[ptr], Type::ptr(true, t.clone()), span);
+            self.destructure(p, id(&fp), &t, span)?;
+        }
+        Ok(())
+    }
+
+    fn pattern_mismatch(&mut self, pat: &syn::Pat, ty: &Type) -> Reported {
+        self.error(
+            Diagnostic::new(RK_MISMATCHED_TYPES, format!("mismatched types: this pattern cannot match a `{ty}`"))
+                .at(span_of(pat), format!("expected `{ty}`")),
         )
     }
 
@@ -916,6 +1392,12 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                         .at(span_of(v), "this value would be returned")
                         .note("a kernel's results go through its pointer arguments"),
                 ));
+            }
+            Some(v) if self.return_slot.is_some() => {
+                let Some((slot, ty)) = self.return_slot.clone() else { return Err(Reported) };
+                let (src, _) = self.aggregate_value(v, Some(&ty))?;
+                self.copy_value(src, slot, &ty, span);
+                None
             }
             Some(v) => {
                 let val = self.expr(v, Some(&ret))?;
@@ -1420,7 +1902,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::If(i) => self.if_expr(i, expected),
             syn::Expr::Call(c) => self.call(c),
             syn::Expr::MethodCall(m) => self.method_call(m),
-            syn::Expr::Index(_) => {
+            syn::Expr::Index(_) | syn::Expr::Field(_) => {
                 let place = self.place(e)?;
                 self.load(place, span)
             }
@@ -1551,12 +2033,12 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(Some(Binding::Slot { slot, ty })) => {
                     return Ok(self.emit1(OpKind::Read, &[slot], ty, span));
                 }
-                Some(Some(Binding::Array { .. })) => return Err(self.array_as_value(&name, span)),
+                Some(Some(Binding::Memory { ty, .. })) => return Err(self.aggregate_as_value(&name, &ty, span)),
                 Some(None) => return Err(Reported),
                 None => {}
             }
-            if self.array_expr_type(&syn::Expr::Path(p.clone())).is_some() {
-                return Err(self.array_as_value(&name, span));
+            if let Some(ty) = self.aggregate_type(&syn::Expr::Path(p.clone())) {
+                return Err(self.aggregate_as_value(&name, &ty, span));
             }
             if let Some((ty, expr)) = self.prog.constant(&name) {
                 return self.const_item(&name, &ty, &expr, span);
@@ -1967,7 +2449,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     .note("kernels can call the functions of their own file and the builtins of `rkc_offload::builtins` (thread_idx_x, sync_threads, atomic_add, warp_shuffle, ...)"),
             ));
         };
-        self.device_call(item, c, p, &name, span)
+        self.device_call(item, c, p, &name, span, None)
     }
 
     /// `sync_threads()`, `shared_array::<T, N>()` and the atomics, when `name` is one of them
@@ -2181,7 +2663,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
 
     /// A call of a function of the file: arguments checked against its parameters, generic
     /// parameters inferred from the arguments (or given with `::<>`), the instance queued.
-    fn device_call(&mut self, item: &'s syn::ItemFn, c: &syn::ExprCall, p: &syn::ExprPath, name: &str, span: Span) -> Lowered<Val> {
+    /// A call of a device function. Aggregate arguments are passed as pointers to fresh copies
+    /// (by value, as Rust passes them); an aggregate result is written through `out`, a
+    /// pointer to the caller's local, passed last.
+    fn device_call(&mut self, item: &'s syn::ItemFn, c: &syn::ExprCall, p: &syn::ExprPath, name: &str, span: Span, out: Option<ValueId>) -> Lowered<Val> {
         if crate::program::is_kernel(item) {
             return Err(self.error(
                 Diagnostic::new(RK_CALL_KERNEL, format!("the kernel `{name}` cannot be called from a kernel"))
@@ -2253,9 +2738,20 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let known = if mentions_generic(&pt.ty, &generics, &subst) {
                 None
             } else {
-                lower_type(&pt.ty, self.prog.source, &subst, &mut Vec::new()).ok()
+                lower_type(&pt.ty, self.prog.source, &subst, &self.prog.structs, &mut Vec::new()).ok()
             };
-            let v = self.expr(arg, known.as_ref())?;
+            let by_pointer = match &known {
+                Some(t) => is_aggregate(t),
+                None => self.aggregate_type(arg).is_some(),
+            };
+            let v = if by_pointer {
+                // The callee gets its own copy: a pointer to it, with the aggregate's type
+                // here so that generics unify with it.
+                let (ptr, ty) = self.aggregate_value(arg, known.as_ref())?;
+                Val { id: Some(ptr), ty }
+            } else {
+                self.expr(arg, known.as_ref())?
+            };
             if known.is_none() {
                 unify(&pt.ty, &v.ty, &generics, &mut subst);
             }
@@ -2284,10 +2780,29 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         subst.types.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
         subst.consts.sort_by_key(|(n, _)| order.iter().position(|o| o == n));
         let (instance, sig) = self.prog.instance(item, subst, &caller)?;
-        let mut operands = Vec::with_capacity(args.len());
+        let mut operands = Vec::with_capacity(args.len() + 1);
         for ((v, arg), ty) in args.iter().zip(&sig.params) {
+            if is_aggregate(ty) {
+                if v.ty != *ty {
+                    return Err(self.mismatch(ty, &v.ty, span_of(*arg)));
+                }
+                operands.push(id(v));
+                continue;
+            }
             let v = self.coerce(v.clone(), ty, span_of(*arg))?;
             operands.push(id(&v));
+        }
+        if is_aggregate(&sig.ret) {
+            let Some(out) = out else {
+                return Err(self.error(
+                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the `{}` that `{name}` returns must be bound to a name first", sig.ret))
+                        .at(span, "an aggregate result used as a value")
+                        .help(format!("write `let result = {name}(...);` and use `result`")),
+                ));
+            };
+            operands.push(out);
+            self.emit(OpKind::Call { callee: instance }, &operands, None, span);
+            return Ok(Val::unit());
         }
         let result = if sig.ret == Type::Unit { None } else { Some(sig.ret.clone()) };
         let id = self.emit(OpKind::Call { callee: instance }, &operands, result, span);
@@ -2903,8 +3418,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match self.lookup(&name).cloned() {
                     Some(Some(Binding::Slot { slot, .. })) => Ok(Place::Slot(slot)),
-                    Some(Some(Binding::Array { ptr, .. })) => Ok(Place::Ptr(ptr)),
-                    None if self.array_expr_type(e).is_some() => self.table(&name, span).map(Place::Ptr),
+                    Some(Some(Binding::Memory { ptr, .. })) => Ok(Place::Ptr(ptr)),
+                    None if self.aggregate_type(e).is_some() => self.table(&name, span).map(Place::Ptr),
                     Some(Some(Binding::Value(_))) => Err(self.error(
                         Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign twice to immutable variable `{name}`"))
                             .at(span, "cannot assign twice to immutable variable")
@@ -2951,8 +3466,25 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let p = self.emit1(OpKind::PtrOffset, &[id(&base), id(&i)], base.ty.clone(), span);
                 Ok(Place::Ptr(id(&p)))
             }
+            syn::Expr::Field(f) => {
+                let base = self.base_place(&f.base)?;
+                let ty = self.place_pointee(Place::Ptr(base)).unwrap_or(Type::Unit);
+                let field = match &f.member {
+                    syn::Member::Named(i) => i.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                let Type::Struct { fields, .. } = &ty else {
+                    return Err(self.no_field(&ty, &field, span_of(&f.member)));
+                };
+                let Some(k) = fields.iter().position(|(n, _)| *n == field) else {
+                    return Err(self.no_field(&ty, &field, span_of(&f.member)));
+                };
+                let mutable = matches!(self.func.ty(base), Some(Type::Ptr { mutable: true, .. }));
+                let p = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[base], Type::ptr(mutable, fields[k].1.clone()), span);
+                Ok(Place::Ptr(id(&p)))
+            }
             syn::Expr::Index(ix) => {
-                let base = match self.place(&ix.expr)? {
+                let base = match self.base_place(&ix.expr).map(Place::Ptr)? {
                     Place::Ptr(p) => p,
                     Place::Slot(_) => {
                         return Err(self.error(
@@ -2994,25 +3526,58 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         }
     }
 
+    /// The place of an aggregate whose element or field is accessed: a place expression's
+    /// own, or a fresh local holding the value of any other aggregate expression
+    /// (`pair().0`, `[a, b][i]`).
+    fn base_place(&mut self, e: &syn::Expr) -> Lowered<ValueId> {
+        let is_place = matches!(
+            strip_parens(e),
+            syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_) | syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. })
+        );
+        if !is_place && self.aggregate_type(e).is_some() {
+            return Ok(self.aggregate_value(e, None)?.0);
+        }
+        match self.place(e)? {
+            Place::Ptr(p) => Ok(p),
+            Place::Slot(slot) => {
+                let ty = self.place_pointee(Place::Slot(slot)).unwrap_or(Type::Unit);
+                Err(self.error(
+                    Diagnostic::new(RK_MISMATCHED_TYPES, format!("a `{ty}` has no fields or elements"))
+                        .at(span_of(e), "not an array, struct or tuple"),
+                ))
+            }
+        }
+    }
+
     /// The type a place expression would have, found without emitting anything, so that the
     /// value assigned to it can be inferred first. `None` when it is not a simple place.
     fn place_type(&self, e: &syn::Expr) -> Option<Type> {
         match e {
             syn::Expr::Paren(p) => self.place_type(&p.expr),
             syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string()) {
-                Some(Some(Binding::Slot { ty, .. } | Binding::Array { ty, .. })) => Some(ty.clone()),
+                Some(Some(Binding::Slot { ty, .. } | Binding::Memory { ty, .. })) => Some(ty.clone()),
                 Some(_) => None,
-                None => self.array_expr_type(e),
+                None => self.aggregate_type(e),
             },
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 self.value_type(expr)?.pointee().cloned()
             }
             syn::Expr::Index(ix) => match self.value_type(&ix.expr) {
                 Some(Type::Slice { elem, .. }) => Some(*elem),
-                _ => match self.place_type(&ix.expr)? {
+                _ => match self.place_type(&ix.expr).or_else(|| self.aggregate_type(&ix.expr))? {
                     Type::Array { elem, .. } => Some(*elem),
                     _ => None,
                 },
+            },
+            syn::Expr::Field(f) => match self.place_type(&f.base).or_else(|| self.aggregate_type(&f.base))? {
+                Type::Struct { fields, .. } => {
+                    let field = match &f.member {
+                        syn::Member::Named(i) => i.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    fields.into_iter().find(|(n, _)| *n == field).map(|(_, t)| t)
+                }
+                _ => None,
             },
             _ => None,
         }
@@ -3025,7 +3590,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Path(p) => match self.lookup(&p.path.get_ident()?.to_string())? {
                 Some(Binding::Value(v)) => Some(v.ty.clone()),
                 Some(Binding::Slot { ty, .. }) => Some(ty.clone()),
-                Some(Binding::Array { .. }) | None => None,
+                Some(Binding::Memory { .. }) | None => None,
             },
             syn::Expr::MethodCall(m) if m.method == "add" || m.method == "offset" => self.value_type(&m.receiver),
             _ => None,
@@ -3059,11 +3624,21 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         }
         let expected = self.place_type(left);
-        if let (Some(t @ Type::Array { .. }), None) = (&expected, op) {
-            // A whole array: the value is built first (it may read the place), then copied in.
-            let (src, ty) = self.array_value(right, Some(t))?;
+        if let (Some(t), None) = (&expected, op)
+            && is_aggregate(t)
+        {
+            // A whole aggregate: the value is built first (it may read the place), then
+            // copied in.
+            let (src, ty) = self.aggregate_value(right, Some(t))?;
             let Place::Ptr(dst) = self.place(left)? else { return Err(Reported) };
-            self.copy_array(src, dst, &ty, span);
+            if matches!(self.func.ty(dst), Some(Type::Ptr { mutable: false, .. })) {
+                return Err(self.error(
+                    Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot assign to `{}`, which is behind a `*const` pointer", snippet(self.prog.source, span_of(left))))
+                        .at(span_of(left), "cannot assign")
+                        .help("declare the pointer `*mut`"),
+                ));
+            }
+            self.copy_value(src, dst, &ty, span);
             return Ok(Val::unit());
         }
         let rhs_expected = match op {

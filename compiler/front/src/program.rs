@@ -41,6 +41,7 @@ pub struct Program<'s> {
     fns: HashMap<String, Vec<&'s syn::ItemFn>>,
     consts: HashMap<String, (syn::Type, syn::Expr)>,
     statics: HashMap<String, Static>,
+    pub structs: crate::lower::Structs,
     instances: HashMap<String, Option<Signature>>,
     queue: VecDeque<Pending<'s>>,
     pub funcs: Vec<Func>,
@@ -68,6 +69,7 @@ impl<'s> Program<'s> {
             fns: HashMap::new(),
             consts: HashMap::new(),
             statics: HashMap::new(),
+            structs: HashMap::new(),
             instances: HashMap::new(),
             queue: VecDeque::new(),
             funcs: Vec::new(),
@@ -95,6 +97,9 @@ impl<'s> Program<'s> {
                         span: Span::from_pm2(st.ident.span()),
                     };
                     self.statics.insert(st.ident.to_string(), stat);
+                }
+                syn::Item::Struct(st) => {
+                    self.structs.insert(st.ident.to_string(), st.clone());
                 }
                 syn::Item::Mod(m) => {
                     if let Some((_, items)) = &m.content {
@@ -192,7 +197,7 @@ impl<'s> Program<'s> {
         let mut failed = false;
         for input in &item.sig.inputs {
             match input {
-                syn::FnArg::Typed(pt) => match lower_type(&pt.ty, self.source, subst, &mut self.diags) {
+                syn::FnArg::Typed(pt) => match lower_type(&pt.ty, self.source, subst, &self.structs, &mut self.diags) {
                     Ok(t) => params.push(t),
                     Err(_) => failed = true,
                 },
@@ -207,15 +212,7 @@ impl<'s> Program<'s> {
         }
         let ret = match &item.sig.output {
             syn::ReturnType::Default => Type::Unit,
-            syn::ReturnType::Type(_, ret_ty) => match lower_type(ret_ty, self.source, subst, &mut self.diags) {
-                Ok(t) if matches!(t, Type::Array { .. }) => {
-                    self.push(
-                        Diagnostic::new(RK_UNSUPPORTED_TYPE, "device functions cannot return arrays yet")
-                            .at(span_of(ret_ty), "returns an array"),
-                    );
-                    failed = true;
-                    t
-                }
+            syn::ReturnType::Type(_, ret_ty) => match lower_type(ret_ty, self.source, subst, &self.structs, &mut self.diags) {
                 Ok(t) => t,
                 Err(_) => {
                     failed = true;
@@ -307,7 +304,7 @@ impl<'s> Program<'s> {
                 continue;
             };
             let ty_before = self.diags.len();
-            let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &mut self.diags) else {
+            let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &self.structs, &mut self.diags) else {
                 // Say what upstream says ("type `X` cannot be offloaded"), with the span it lacks.
                 self.diags.truncate(ty_before);
                 self.push(
@@ -317,11 +314,20 @@ impl<'s> Program<'s> {
                 );
                 continue;
             };
-            if matches!(ty, Type::Array { .. } | Type::Unit) {
+            if matches!(ty, Type::Array { .. } | Type::Struct { .. } | Type::Unit) {
                 self.push(
                     Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{ty}` cannot be offloaded by value yet"))
                         .at(span_of(&pt.ty), "pass a pointer to it instead")
                         .help(format!("declare the parameter as `*const {ty}` or `*mut {ty}`")),
+                );
+                continue;
+            }
+            if mentions_tuple(&ty) {
+                self.push(
+                    Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{ty}` cannot be offloaded"))
+                        .at(span_of(&pt.ty), "a tuple in a kernel parameter")
+                        .note("Rust does not fix the layout of tuples, so the host and the device could disagree on it")
+                        .help("use a `#[repr(C)]` struct instead"),
                 );
                 continue;
             }
@@ -355,20 +361,32 @@ impl<'s> Program<'s> {
                     return Err(Reported);
                 }
             };
-            if mutable && !ty.is_scalar() {
+            if mutable && !ty.is_scalar() && !crate::lower::is_aggregate(&ty) {
                 self.push(
                     Diagnostic::new(RK_UNSUPPORTED_STMT, format!("a `mut` parameter of type `{ty}` is not supported yet"))
                         .at(span_of(&pt.pat), "mutable parameters hold scalars"),
                 );
                 return Err(Reported);
             }
-            let id = func.add_param(pname.clone(), ty.clone());
+            // An aggregate is passed by value as a pointer to the caller's copy.
+            let param_ty = if crate::lower::is_aggregate(&ty) { Type::ptr(true, ty.clone()) } else { ty.clone() };
+            let id = func.add_param(pname.clone(), param_ty);
             params.push((pname, id, ty, mutable));
         }
+        // An aggregate result goes through a hidden last parameter: the caller's local.
+        let return_slot = if crate::lower::is_aggregate(&sig.ret) {
+            func.ret = Type::Unit;
+            Some((func.add_param("ret", Type::ptr(true, sig.ret.clone())), sig.ret.clone()))
+        } else {
+            None
+        };
         let close = item.block.brace_token.span.close();
         let body_loc = Loc { line: Span::from_pm2(close).line(), col: Span::from_pm2(close).col() };
         let body_span = tail_span(&item.block);
-        let lowerer = FnLowerer::new(func, params, subst, self);
+        let mut lowerer = FnLowerer::new(func, params, subst, self);
+        if let Some((slot, ty)) = return_slot {
+            lowerer.return_through(slot, ty);
+        }
         // An `unsafe fn`'s body is an unsafe context, as rustc accepts it (with a lint in
         // edition 2024).
         if item.sig.unsafety.is_some() {
@@ -401,5 +419,14 @@ fn tail_span(block: &syn::Block) -> Span {
     match block.stmts.last() {
         Some(syn::Stmt::Expr(e, None)) => span_of(e),
         _ => span_of(block),
+    }
+}
+
+/// Whether a type holds a tuple anywhere (behind pointers too).
+fn mentions_tuple(ty: &Type) -> bool {
+    match ty {
+        Type::Struct { name, fields } => name.is_empty() || fields.iter().any(|(_, t)| mentions_tuple(t)),
+        Type::Ptr { pointee: t, .. } | Type::Array { elem: t, .. } | Type::Slice { elem: t, .. } | Type::Slot(t) => mentions_tuple(t),
+        _ => false,
     }
 }

@@ -39,7 +39,7 @@ fn print_func(out: &mut String, func: &Func) {
     }
     let _ = write!(p.out, "rk.func {}({})", symbol(&func.name), params.join(", "));
     if func.ret != Type::Unit {
-        let _ = write!(p.out, " -> {}", func.ret);
+        let _ = write!(p.out, " -> {}", func.ret.ir());
     }
     if func.kernel {
         p.out.push_str(" kernel");
@@ -67,7 +67,7 @@ impl Printer<'_> {
 
     fn ty(&self, value: ValueId) -> String {
         match self.func.ty(value) {
-            Some(t) => t.to_string(),
+            Some(t) => t.ir().to_string(),
             None => "<no type>".into(),
         }
     }
@@ -187,7 +187,7 @@ impl Printer<'_> {
             }
             OpKind::Var => {
                 let content = match op.results.first().and_then(|r| self.func.ty(*r)) {
-                    Some(Type::Slot(t)) => t.to_string(),
+                    Some(Type::Slot(t)) => t.ir().to_string(),
                     _ => "<not a slot>".into(),
                 };
                 let _ = write!(line, " : {content}");

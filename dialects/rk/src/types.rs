@@ -175,6 +175,13 @@ impl Type {
         }
     }
 
+    /// The type in the rk text, which spells out each struct's fields so that the text
+    /// stands alone (`Vec3{x: f32, y: f32, z: f32}`); `Display` spells a struct by its name,
+    /// as Rust source and diagnostics do.
+    pub fn ir(&self) -> IrType<'_> {
+        IrType(self)
+    }
+
     /// A tuple type of these elements.
     pub fn tuple(elems: Vec<Type>) -> Type {
         Type::Struct { name: String::new(), fields: elems.into_iter().enumerate().map(|(k, t)| (k.to_string(), t)).collect() }
@@ -228,26 +235,69 @@ impl Type {
     }
 }
 
+/// A type as the rk text spells it (see [`Type::ir`]).
+pub struct IrType<'a>(&'a Type);
+
+impl fmt::Display for IrType<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.spell(f, true)
+    }
+}
+
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.spell(f, false)
+    }
+}
+
+impl Type {
+    /// Writes the type as Rust spells it; with `fields`, each struct with its fields.
+    fn spell(&self, f: &mut fmt::Formatter<'_>, fields: bool) -> fmt::Result {
         match self {
             Type::Unit => f.write_str("()"),
             Type::Bool => f.write_str("bool"),
             Type::Int(t) => f.write_str(t.name()),
             Type::Float(t) => f.write_str(t.name()),
             Type::Ptr { mutable, pointee } => {
-                write!(f, "*{} {pointee}", if *mutable { "mut" } else { "const" })
+                write!(f, "*{} ", if *mutable { "mut" } else { "const" })?;
+                pointee.spell(f, fields)
             }
-            Type::Array { elem, len } => write!(f, "[{elem}; {len}]"),
-            Type::Slot(t) => write!(f, "slot<{t}>"),
-            Type::Slice { mutable, elem } => write!(f, "&{}[{elem}]", if *mutable { "mut " } else { "" }),
-            Type::Struct { name, fields } if name.is_empty() => {
-                let elems: Vec<String> = fields.iter().map(|(_, t)| t.to_string()).collect();
-                if elems.len() == 1 { write!(f, "({},)", elems[0]) } else { write!(f, "({})", elems.join(", ")) }
+            Type::Array { elem, len } => {
+                f.write_str("[")?;
+                elem.spell(f, fields)?;
+                write!(f, "; {len}]")
             }
-            Type::Struct { name, fields } => {
-                let fields: Vec<String> = fields.iter().map(|(n, t)| format!("{n}: {t}")).collect();
-                write!(f, "{name}{{{}}}", fields.join(", "))
+            Type::Slot(t) => {
+                f.write_str("slot<")?;
+                t.spell(f, fields)?;
+                f.write_str(">")
+            }
+            Type::Slice { mutable, elem } => {
+                write!(f, "&{}[", if *mutable { "mut " } else { "" })?;
+                elem.spell(f, fields)?;
+                f.write_str("]")
+            }
+            Type::Struct { name, fields: fs } if name.is_empty() => {
+                f.write_str("(")?;
+                for (k, (_, t)) in fs.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    t.spell(f, fields)?;
+                }
+                f.write_str(if fs.len() == 1 { ",)" } else { ")" })
+            }
+            Type::Struct { name, .. } if !fields => f.write_str(name),
+            Type::Struct { name, fields: fs } => {
+                write!(f, "{name}{{")?;
+                for (k, (n, t)) in fs.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{n}: ")?;
+                    t.spell(f, fields)?;
+                }
+                f.write_str("}")
             }
         }
     }
@@ -279,7 +329,8 @@ mod tests {
         };
         assert_eq!((s.field_offset(0), s.field_offset(1), s.field_offset(2)), (Some(0), Some(8), Some(16)));
         assert_eq!((s.size_of(), s.align_of()), (24, 8));
-        assert_eq!(s.to_string(), "S{a: u8, b: f64, c: u16}");
+        assert_eq!(s.to_string(), "S");
+        assert_eq!(Type::ptr(true, s.clone()).ir().to_string(), "*mut S{a: u8, b: f64, c: u16}");
         let t = Type::tuple(vec![Type::U32, Type::Bool]);
         assert_eq!((t.to_string(), t.size_of()), ("(u32, bool)".to_string(), 8));
     }

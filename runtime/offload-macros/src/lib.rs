@@ -75,10 +75,7 @@ fn spell(ty: &syn::Type) -> Result<String, syn::Error> {
         syn::Type::Paren(p) => spell(&p.elem),
         syn::Type::Reference(r) => match r.elem.as_ref() {
             syn::Type::Slice(sl) => {
-                let elem = spell(&sl.elem)?;
-                if elem.starts_with('*') {
-                    return Err(cannot());
-                }
+                let elem = spell_pointee(&sl.elem).ok_or_else(cannot)?;
                 Ok(format!("&{}[{elem}]", if r.mutability.is_some() { "mut " } else { "" }))
             }
             _ => Err(cannot()),
@@ -115,13 +112,21 @@ fn from_params(var: &Ident, ty: &syn::Type) -> TokenStream2 {
     }
 }
 
+/// What memory behind a pointer or in a slice may hold: a scalar, or a struct named by a
+/// plain identifier (rkc checks that it is `#[repr(C)]`, so that both sides agree on its
+/// layout), spelled as the compiler spells it.
+fn spell_element(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => spell(ty).ok().or_else(|| p.path.get_ident().map(|i| i.to_string())),
+        syn::Type::Paren(p) => spell_element(&p.elem),
+        _ => None,
+    }
+}
+
 fn spell_pointee(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Array(a) => {
-            let elem = spell(&a.elem).ok()?;
-            if elem.starts_with('*') {
-                return None;
-            }
+            let elem = spell_pointee(&a.elem)?;
             let len = match &a.len {
                 Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(n),
@@ -131,7 +136,7 @@ fn spell_pointee(ty: &syn::Type) -> Option<String> {
             };
             Some(format!("[{elem}; {len}]"))
         }
-        other => spell(other).ok().filter(|s| !s.starts_with('*')),
+        other => spell_element(other),
     }
 }
 
