@@ -5,6 +5,8 @@
 //! The workspace builds this crate without overflow checks or debug assertions (see the root
 //! Cargo.toml), because rkc gives kernels the semantics of a Rust release build.
 
+#[path = "../kernels/algorithms.rs"]
+pub mod algorithms;
 #[path = "../kernels/arithmetic.rs"]
 pub mod arithmetic;
 #[path = "../kernels/arrays.rs"]
@@ -14,6 +16,10 @@ pub mod arrays;
 pub mod bench_kernels;
 #[path = "../kernels/canonical.rs"]
 pub mod canonical;
+#[path = "../kernels/casts.rs"]
+pub mod casts;
+#[path = "../kernels/control.rs"]
+pub mod control;
 #[path = "../kernels/device_functions.rs"]
 pub mod device_functions;
 /// Kernels that fault on purpose (run on the GPU only: see the file).
@@ -29,6 +35,10 @@ pub mod loops;
 pub mod matching;
 #[path = "../kernels/math.rs"]
 pub mod math;
+#[path = "../kernels/methods.rs"]
+pub mod methods;
+#[path = "../kernels/modules.rs"]
+pub mod modules;
 pub mod cuda;
 pub mod generator;
 pub mod multi_device;
@@ -41,6 +51,8 @@ pub mod generated {
     /// The generated file's text, for rkc.
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
+#[path = "../kernels/operators.rs"]
+pub mod operators;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
 #[path = "../kernels/patterns.rs"]
@@ -215,6 +227,32 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(warp::block_reduce),
         },
         Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
+        Case { file: "operators.rs", kernel: "narrow_ints", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::narrow_ints) },
+        Case { file: "operators.rs", kernel: "wide_ints", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::wide_ints) },
+        Case { file: "operators.rs", kernel: "float_ops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::float_ops) },
+        Case { file: "operators.rs", kernel: "logic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::logic) },
+        Case { file: "operators.rs", kernel: "compound", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::compound) },
+        Case { file: "casts.rs", kernel: "float_to_int", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::float_to_int) },
+        Case { file: "casts.rs", kernel: "int_to_int", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::int_to_int) },
+        Case { file: "casts.rs", kernel: "to_float", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::to_float) },
+        Case { file: "casts.rs", kernel: "bits", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::bits) },
+        Case { file: "control.rs", kernel: "early_return", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::early_return) },
+        Case { file: "control.rs", kernel: "labelled", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::labelled) },
+        Case { file: "control.rs", kernel: "matches", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::matches) },
+        Case { file: "control.rs", kernel: "blocks", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::blocks) },
+        Case { file: "control.rs", kernel: "ranges", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::ranges) },
+        Case { file: "methods.rs", kernel: "int_methods_wide", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::int_methods_wide) },
+        Case { file: "methods.rs", kernel: "float_methods_f64", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::float_methods_f64) },
+        Case { file: "methods.rs", kernel: "swap_and_size", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::swap_and_size) },
+        Case { file: "algorithms.rs", kernel: "number_theory", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::number_theory) },
+        Case { file: "algorithms.rs", kernel: "fixed_point", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::fixed_point) },
+        Case { file: "algorithms.rs", kernel: "mandelbrot", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::mandelbrot) },
+        Case { file: "algorithms.rs", kernel: "hash", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::hash) },
+        Case { file: "algorithms.rs", kernel: "matvec", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::matvec) },
+        Case { file: "algorithms.rs", kernel: "sorting_network", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::sorting_network) },
+        Case { file: "panics.rs", kernel: "divide_by_zero", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::divide_by_zero) },
+        Case { file: "panics.rs", kernel: "explicit_panic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::explicit_panic) },
+        Case { file: "modules.rs", kernel: "distances", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(modules::distances) },
         Case { file: "arrays.rs", kernel: "local_arrays", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_arrays) },
         Case { file: "arrays.rs", kernel: "local_sort", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_sort) },
         Case { file: "structs.rs", kernel: "particles", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::particles) },

@@ -604,7 +604,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             // An unsuffixed integer literal takes its type from the variable's later uses, as
             // rustc infers it (`let mut k = 0; while k < v.len()` makes `k` a `usize`).
             None => match &local.init {
-                Some(init) if is_unsuffixed_int(&init.expr) => self.type_from_uses(&name, rest),
+                Some(init) if untyped_kind(&init.expr).is_some() => {
+                    self.type_from_uses(&name, rest).filter(|t| Some(t.is_float()) == untyped_kind(&init.expr))
+                }
                 _ => None,
             },
         };
@@ -656,6 +658,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             name: &'a str,
             found: Option<Type>,
             depth: u32,
+            /// How many loops of the walked code enclose the current point.
+            loops: u32,
         }
         impl Uses<'_, '_, '_> {
             /// Whether `e` is the name, or arithmetic that gives it its own type (`k * 7 + t`):
@@ -693,7 +697,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             }
             fn offer(&mut self, t: Option<Type>) {
                 if self.found.is_none()
-                    && let Some(t @ Type::Int(_)) = t
+                    && let Some(t @ (Type::Int(_) | Type::Float(_))) = t
                 {
                     self.found = Some(t);
                 }
@@ -720,6 +724,44 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 syn::visit::visit_expr_assign(self, a);
             }
+            fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+                // `acc.wrapping_add(i)`: these methods take an argument of the receiver's type.
+                const SAME: &[&str] = &[
+                    "wrapping_add", "wrapping_sub", "wrapping_mul", "saturating_add", "saturating_sub", "min", "max", "clamp", "mul_add", "powf", "atan2", "hypot", "copysign",
+                ];
+                if SAME.contains(&m.method.to_string().as_str()) && m.args.iter().any(|a| self.is_name(a)) {
+                    let t = self.me.static_type(&m.receiver);
+                    self.offer(t);
+                }
+                syn::visit::visit_expr_method_call(self, m);
+            }
+            fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+                // `break name` out of the loop being lowered: the loop's value type.
+                if self.loops == 0
+                    && b.label.is_none()
+                    && b.expr.as_deref().is_some_and(|e| self.is_name(e))
+                    && let Some(ctx) = self.me.loops.last()
+                {
+                    let t = ctx.break_ty.clone().or_else(|| ctx.expected.clone());
+                    self.offer(t);
+                }
+                syn::visit::visit_expr_break(self, b);
+            }
+            fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+                self.loops += 1;
+                syn::visit::visit_expr_loop(self, l);
+                self.loops -= 1;
+            }
+            fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+                self.loops += 1;
+                syn::visit::visit_expr_while(self, w);
+                self.loops -= 1;
+            }
+            fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+                self.loops += 1;
+                syn::visit::visit_expr_for_loop(self, f);
+                self.loops -= 1;
+            }
             fn visit_block(&mut self, b: &'ast syn::Block) {
                 // A shadowing `let` inside a block ends only that block's uses.
                 self.stmts(&b.stmts);
@@ -731,7 +773,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 syn::visit::visit_expr_index(self, ix);
             }
         }
-        let mut uses = Uses { me: self, name, found: None, depth };
+        let mut uses = Uses { me: self, name, found: None, depth, loops: 0 };
         uses.stmts(stmts);
         uses.found
     }
@@ -741,8 +783,40 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     fn static_type(&self, e: &syn::Expr) -> Option<Type> {
         match strip_parens(e) {
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => IntTy::from_name(i.suffix()).map(Type::Int),
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => match f.suffix() {
+                "f32" => Some(Type::Float(FloatTy::F32)),
+                "f64" => Some(Type::Float(FloatTy::F64)),
+                _ => None,
+            },
             syn::Expr::Cast(c) => self.type_quietly(&c.ty),
             syn::Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => Some(Type::USIZE),
+            // Methods whose result has the receiver's type.
+            syn::Expr::MethodCall(m)
+                if [
+                    "wrapping_add", "wrapping_sub", "wrapping_mul", "wrapping_neg", "saturating_add", "saturating_sub", "min", "max", "clamp", "abs", "pow", "powi", "powf", "sqrt", "floor", "ceil",
+                    "round", "trunc", "mul_add", "rotate_left", "rotate_right", "exp", "ln", "sin", "cos", "tanh", "recip",
+                ]
+                .contains(&m.method.to_string().as_str()) =>
+            {
+                self.static_type(&m.receiver)
+            }
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_) | syn::UnOp::Not(_), expr, .. }) => self.static_type(expr),
+            // Arithmetic has its operands' type; a shift has its left side's.
+            syn::Expr::Binary(b) => match b.op {
+                syn::BinOp::Add(_)
+                | syn::BinOp::Sub(_)
+                | syn::BinOp::Mul(_)
+                | syn::BinOp::Div(_)
+                | syn::BinOp::Rem(_)
+                | syn::BinOp::BitAnd(_)
+                | syn::BinOp::BitOr(_)
+                | syn::BinOp::BitXor(_) => self.static_type(&b.left).or_else(|| self.static_type(&b.right)),
+                syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => self.static_type(&b.left),
+                syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_) | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) | syn::BinOp::And(_) | syn::BinOp::Or(_) => {
+                    Some(Type::Bool)
+                }
+                _ => None,
+            },
             syn::Expr::Path(p) => {
                 let ident = p.path.get_ident()?.to_string();
                 match self.lookup(&ident) {
@@ -842,6 +916,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     syn::ReturnType::Default => None,
                 }
             }
+            syn::Expr::Path(p) if p.path.get_ident().is_none() => self.aggregate_type(&syn::Expr::Path(self.module_item(p)?)),
             syn::Expr::Path(p) => {
                 let name = p.path.get_ident()?.to_string();
                 match self.lookup(&name) {
@@ -1888,7 +1963,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Lit(l) => self.literal(&l.lit, false, expected, span),
             syn::Expr::Paren(p) => self.expr(&p.expr, expected),
             syn::Expr::Group(g) => self.expr(&g.expr, expected),
-            syn::Expr::Path(p) => self.path(p),
+            syn::Expr::Path(p) => match self.module_item(p) {
+                Some(item) => self.path(&item),
+                None => self.path(p),
+            },
             syn::Expr::Unary(u) => self.unary(u, expected),
             syn::Expr::Binary(b) => self.binary(b, expected),
             syn::Expr::Cast(c) => self.cast(c),
@@ -2341,20 +2419,37 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             return Err(self.mismatch(&Type::Bool, &cond.ty, span_of(&i.cond)));
         }
         // The then arm decides the type when there is an else; without one the `if` is `()`.
+        // When the then arm is an unsuffixed literal and nothing else decides, the else arm
+        // does (`if c { 0 } else { x.to_bits() }` is a `u32`): it is lowered first, into its
+        // own region, so the order changes nothing else.
         let has_else = i.else_branch.is_some();
+        let untyped_then = matches!(i.then_branch.stmts.last(), Some(syn::Stmt::Expr(e, None)) if is_untyped_literal(e));
+        let else_first = has_else && expected.is_none() && untyped_then;
+        let lower_else = |me: &mut Self, hint: Option<&Type>| {
+            me.regions.push(Region::default());
+            let els = match &i.else_branch {
+                Some((_, e)) => me.expr(e, hint),
+                None => Ok(Val::unit()),
+            };
+            let terminated = me.terminated();
+            (els, terminated, me.regions.pop().unwrap_or_default())
+        };
+        let early_else = if else_first { Some(lower_else(self, None)) } else { None };
+        let then_hint = match &early_else {
+            Some((Ok(v), false, _)) => Some(v.ty.clone()),
+            _ if has_else => expected.cloned(),
+            _ => Some(Type::Unit),
+        };
         self.regions.push(Region::default());
-        let then = self.block(&i.then_branch, if has_else { expected } else { Some(&Type::Unit) });
+        let then = self.block(&i.then_branch, then_hint.as_ref());
         let then_region_terminated = self.terminated();
         let then_region = self.regions.pop().unwrap_or_default();
         let then = then?;
         let ty = then.ty.clone();
-        self.regions.push(Region::default());
-        let els = match &i.else_branch {
-            Some((_, e)) => self.expr(e, Some(&ty)),
-            None => Ok(Val::unit()),
+        let (els, else_region_terminated, else_region) = match early_else {
+            Some(done) => done,
+            None => lower_else(self, Some(&ty)),
         };
-        let else_region_terminated = self.terminated();
-        let else_region = self.regions.pop().unwrap_or_default();
         let els = els?;
         // An arm that ends in `return` has no value (rustc's `!`), so the other decides.
         let ty = if then_region_terminated { els.ty.clone() } else { ty };
@@ -3414,6 +3509,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let span = span_of(e);
         match e {
             syn::Expr::Paren(p) => self.place(&p.expr),
+            syn::Expr::Path(p) if p.path.get_ident().is_none() && self.module_item(p).is_some() => {
+                let item = self.module_item(p).map(syn::Expr::Path).ok_or(Reported)?;
+                self.place(&item)
+            }
             syn::Expr::Path(p) if p.path.get_ident().is_some() => {
                 let name = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
                 match self.lookup(&name).cloned() {
@@ -3581,6 +3680,21 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             },
             _ => None,
         }
+    }
+
+    /// `module::NAME` (a `const` or `static` of an inline module of the file) as the plain
+    /// `NAME` that the file's items are known by; `None` for any other path (`f32::MAX` is
+    /// an associated constant).
+    fn module_item(&self, p: &syn::ExprPath) -> Option<syn::ExprPath> {
+        let segments = &p.path.segments;
+        if segments.len() < 2 || p.qself.is_some() || segments.iter().any(|s| !s.arguments.is_empty()) {
+            return None;
+        }
+        let first = segments.first()?.ident.to_string();
+        let last = segments.last()?.ident.clone();
+        let primitive = ["bool", "f32", "f64"].contains(&first.as_str()) || IntTy::from_name(&first).is_some();
+        let known = self.prog.constant(&last.to_string()).is_some() || self.prog.static_item(&last.to_string()).is_some();
+        (!primitive && known).then(|| syn::ExprPath { attrs: vec![], qself: None, path: last.into() })
     }
 
     /// The type of a pointer-valued expression, as far as it can be known without lowering it.
@@ -3859,6 +3973,27 @@ fn arith_mentions(name: &str, e: &syn::Expr) -> bool {
         },
         syn::Expr::Unary(u) if !matches!(u.op, syn::UnOp::Deref(_)) => arith_mentions(name, &u.expr),
         _ => false,
+    }
+}
+
+/// Whether `e` is a number whose type only its uses can decide: an unsuffixed literal, or
+/// an `if` chain, `match` or block whose every value is one. `Some(true)` for a float.
+fn untyped_kind(e: &syn::Expr) -> Option<bool> {
+    let tail = |b: &syn::Block| match b.stmts.last() {
+        Some(syn::Stmt::Expr(e, None)) => untyped_kind(e),
+        _ => None,
+    };
+    match strip_parens(e) {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.suffix().is_empty() => Some(false),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) if f.suffix().is_empty() => Some(true),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => untyped_kind(expr),
+        syn::Expr::Block(b) => tail(&b.block),
+        syn::Expr::If(i) => {
+            let then = tail(&i.then_branch)?;
+            let els = untyped_kind(&i.else_branch.as_ref()?.1)?;
+            (then == els).then_some(then)
+        }
+        _ => None,
     }
 }
 
