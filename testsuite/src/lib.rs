@@ -14,6 +14,8 @@ pub mod arrays;
 /// The GPU benchmark's kernels, as rustc compiles them (the host side of `runtime-bench`).
 #[path = "../bench/kernels.rs"]
 pub mod bench_kernels;
+#[path = "../kernels/block_algorithms.rs"]
+pub mod block_algorithms;
 #[path = "../kernels/canonical.rs"]
 pub mod canonical;
 #[path = "../kernels/casts.rs"]
@@ -55,6 +57,8 @@ pub mod generated {
 pub mod operators;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
+#[path = "../kernels/pointers.rs"]
+pub mod pointers;
 #[path = "../kernels/patterns.rs"]
 pub mod patterns;
 #[path = "../kernels/saxpy.rs"]
@@ -253,6 +257,10 @@ pub fn cases() -> Vec<Case> {
         Case { file: "panics.rs", kernel: "divide_by_zero", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::divide_by_zero) },
         Case { file: "panics.rs", kernel: "explicit_panic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::explicit_panic) },
         Case { file: "modules.rs", kernel: "distances", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(modules::distances) },
+        Case { file: "pointers.rs", kernel: "neighbours", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(pointers::neighbours) },
+        Case { file: "pointers.rs", kernel: "struct_pointers", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(pointers::struct_pointers) },
+        Case { file: "block_algorithms.rs", kernel: "scan", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(block_algorithms::scan) },
+        Case { file: "block_algorithms.rs", kernel: "transpose", grid: [2, 2, 1], block: [16, 16, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(block_algorithms::transpose) },
         Case { file: "arrays.rs", kernel: "local_arrays", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_arrays) },
         Case { file: "arrays.rs", kernel: "local_sort", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_sort) },
         Case { file: "structs.rs", kernel: "particles", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::particles) },

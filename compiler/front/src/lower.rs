@@ -53,7 +53,7 @@ impl Subst {
         self.types.iter().find(|(n, _)| n == name).map(|(_, t)| t)
     }
 
-    fn constant(&self, name: &str) -> Option<u64> {
+    pub fn constant(&self, name: &str) -> Option<u64> {
         self.consts.iter().find(|(n, _)| n == name).map(|(_, c)| *c)
     }
 
@@ -72,10 +72,71 @@ impl Subst {
     }
 }
 
-/// The `struct` items of the file, by name (those of inline modules too).
-pub type Structs = HashMap<String, syn::ItemStruct>;
+/// The items of the file that types can name: `struct`s, and `const`s (for array lengths
+/// such as `[f32; TILE]`), by name (those of inline modules too).
+#[derive(Default)]
+pub struct Items {
+    pub structs: HashMap<String, syn::ItemStruct>,
+    pub consts: HashMap<String, syn::Expr>,
+}
 
-pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, structs: &Structs, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
+impl Items {
+    pub fn get(&self, name: &str) -> Option<&syn::ItemStruct> {
+        self.structs.get(name)
+    }
+
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.structs.contains_key(name)
+    }
+}
+
+/// The value of a constant integer expression, as rustc evaluates array lengths and const
+/// arguments: literals, const generics, `const` items, and arithmetic on them (`{ 16 * 17 }`,
+/// `TILE + 1`). `None` when it is not one, or overflows.
+pub fn const_eval(e: &syn::Expr, subst: &Subst, items: &Items, depth: u32) -> Option<u64> {
+    if depth > 32 {
+        return None;
+    }
+    let eval = |x: &syn::Expr| const_eval(x, subst, items, depth + 1);
+    match e {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
+        syn::Expr::Paren(p) => eval(&p.expr),
+        syn::Expr::Group(g) => eval(&g.expr),
+        syn::Expr::Block(b) => match b.block.stmts.as_slice() {
+            [syn::Stmt::Expr(x, None)] => eval(x),
+            _ => None,
+        },
+        syn::Expr::Cast(c) => eval(&c.expr),
+        syn::Expr::Path(p) => {
+            let name = p.path.segments.last()?.ident.to_string();
+            if p.path.get_ident().is_some()
+                && let Some(v) = subst.constant(&name)
+            {
+                return Some(v);
+            }
+            eval(items.consts.get(&name)?)
+        }
+        syn::Expr::Binary(b) => {
+            let (l, r) = (eval(&b.left)?, eval(&b.right)?);
+            match b.op {
+                syn::BinOp::Add(_) => l.checked_add(r),
+                syn::BinOp::Sub(_) => l.checked_sub(r),
+                syn::BinOp::Mul(_) => l.checked_mul(r),
+                syn::BinOp::Div(_) => l.checked_div(r),
+                syn::BinOp::Rem(_) => l.checked_rem(r),
+                syn::BinOp::Shl(_) => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
+                syn::BinOp::Shr(_) => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+                syn::BinOp::BitAnd(_) => Some(l & r),
+                syn::BinOp::BitOr(_) => Some(l | r),
+                syn::BinOp::BitXor(_) => Some(l ^ r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
     lower_type_at(ty, source, subst, structs, diags, 0)
 }
 
@@ -97,7 +158,7 @@ fn is_repr_c(item: &syn::ItemStruct) -> bool {
 
 /// A struct item as an rk type: `#[repr(C)]`, not generic, with fields of scalars, arrays
 /// and structs. `depth` stops a struct that contains itself (which rustc refuses too).
-fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs: &Structs, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
+fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
     let name = item.ident.to_string();
     let defined = span_of(&item.ident);
     let refuse = |diags: &mut Vec<Diagnostic>, message: String, label: &str, help: &str| {
@@ -143,7 +204,7 @@ fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs:
     Ok(Type::Struct { name, fields })
 }
 
-fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Structs, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
+fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
     let unsupported = |diags: &mut Vec<Diagnostic>, what: &str| {
         diags.push(
             Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{}` is not supported in kernels", snippet(source, span_of(ty))))
@@ -187,20 +248,7 @@ fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Structs,
             if !elem.is_storable() {
                 return Err(unsupported(diags, "array elements must be scalars, arrays or structs"));
             }
-            let len = match &a.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(n),
-                    ..
-                }) => n.base10_parse::<u64>().ok(),
-                syn::Expr::Path(p) => p.path.get_ident().and_then(|i| subst.constant(&i.to_string())),
-                syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                    syn::Stmt::Expr(syn::Expr::Path(p), None) => {
-                        p.path.get_ident().and_then(|i| subst.constant(&i.to_string()))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            };
+            let len = const_eval(&a.len, subst, structs, 0);
             match len {
                 Some(len) => Ok(Type::Array {
                     elem: Box::new(elem),
@@ -442,7 +490,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     }
 
     fn lower_type(&mut self, ty: &syn::Type) -> Lowered<Type> {
-        lower_type(ty, self.prog.source, &self.subst, &self.prog.structs, &mut self.prog.diags)
+        lower_type(ty, self.prog.source, &self.subst, &self.prog.items, &mut self.prog.diags)
     }
 
     fn require_unsafe(&mut self, span: Span, what: &str) -> Lowered<()> {
@@ -832,7 +880,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
 
     /// A type as `lower_type` reads it, without reporting anything: for peeking at uses.
     fn type_quietly(&self, t: &syn::Type) -> Option<Type> {
-        lower_type(t, self.prog.source, &self.subst, &self.prog.structs, &mut Vec::new()).ok()
+        lower_type(t, self.prog.source, &self.subst, &self.prog.items, &mut Vec::new()).ok()
     }
 
     /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
@@ -897,10 +945,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(Type::Array { elem: Box::new(elem), len: a.elems.len() as u64 })
             }
             syn::Expr::Repeat(r) => {
-                let len = match strip_parens(&r.len) {
-                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().unwrap_or(0),
-                    _ => 0,
-                };
+                let len = const_eval(&r.len, &self.subst, &self.prog.items, 0).unwrap_or(0);
                 Some(Type::Array { elem: Box::new(element(self, &r.expr)?), len })
             }
             syn::Expr::Tuple(t) if !t.elems.is_empty() => Some(Type::tuple(t.elems.iter().map(|x| element(self, x)).collect::<Option<_>>()?)),
@@ -908,7 +953,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = c.func.as_ref() else { return None };
                 let name = p.path.segments.last()?.ident.to_string();
-                if self.prog.structs.contains_key(&name) {
+                if self.prog.items.contains_key(&name) {
                     return self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: p.path.clone() }));
                 }
                 match &self.prog.function(&name)?.sig.output {
@@ -980,8 +1025,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 (ptr, ty)
             }
             syn::Expr::Repeat(r) => {
-                let n = self.expr(&r.len, Some(&Type::USIZE))?;
-                let Some(len) = self.func_const_value(&n).filter(|_| n.ty == Type::USIZE) else {
+                let Some(len) = const_eval(&r.len, &self.subst, &self.prog.items, 0) else {
                     return Err(self.error(
                         Diagnostic::new(RK_UNSUPPORTED_EXPR, "the length of an array must be a constant `usize`")
                             .at(span_of(&r.len), "not a constant"),
@@ -1020,7 +1064,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
                 };
                 let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-                if self.prog.structs.contains_key(&name) && self.prog.function(&name).is_none() {
+                if self.prog.items.contains_key(&name) && self.prog.function(&name).is_none() {
                     self.tuple_struct_literal(c, p, span)?
                 } else if let (Some(item), Some(ty)) = (self.prog.function(&name), self.aggregate_type(e)) {
                     let dst = self.new_local(&ty, span);
@@ -2601,18 +2645,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     syn::GenericArgument::Type(syn::Type::Path(tp)) => syn::Expr::Path(syn::ExprPath { attrs: vec![], qself: None, path: tp.path.clone() }),
                     other => return Err(self.error(Diagnostic::new(RK_UNSUPPORTED_EXPR, "expected the length").at(span_of(other), "an integer"))),
                 };
-                let len = match &len_expr {
-                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
-                    syn::Expr::Path(pp) => pp.path.get_ident().and_then(|i| self.subst.constant(&i.to_string())).or_else(|| {
-                        let name = pp.path.get_ident()?.to_string();
-                        let (_, e) = self.prog.constant(&name)?;
-                        match e {
-                            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse::<u64>().ok(),
-                            _ => None,
-                        }
-                    }),
-                    _ => None,
-                };
+                let len = const_eval(&len_expr, &self.subst, &self.prog.items, 0);
                 let Some(len) = len else {
                     return Err(self.error(
                         Diagnostic::new(RK_UNSUPPORTED_EXPR, "a shared array's length must be an integer literal, a const generic or a constant")
@@ -2833,7 +2866,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let known = if mentions_generic(&pt.ty, &generics, &subst) {
                 None
             } else {
-                lower_type(&pt.ty, self.prog.source, &subst, &self.prog.structs, &mut Vec::new()).ok()
+                lower_type(&pt.ty, self.prog.source, &subst, &self.prog.items, &mut Vec::new()).ok()
             };
             let by_pointer = match &known {
                 Some(t) => is_aggregate(t),

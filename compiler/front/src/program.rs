@@ -41,7 +41,7 @@ pub struct Program<'s> {
     fns: HashMap<String, Vec<&'s syn::ItemFn>>,
     consts: HashMap<String, (syn::Type, syn::Expr)>,
     statics: HashMap<String, Static>,
-    pub structs: crate::lower::Structs,
+    pub items: crate::lower::Items,
     instances: HashMap<String, Option<Signature>>,
     queue: VecDeque<Pending<'s>>,
     pub funcs: Vec<Func>,
@@ -69,7 +69,7 @@ impl<'s> Program<'s> {
             fns: HashMap::new(),
             consts: HashMap::new(),
             statics: HashMap::new(),
-            structs: HashMap::new(),
+            items: Default::default(),
             instances: HashMap::new(),
             queue: VecDeque::new(),
             funcs: Vec::new(),
@@ -88,6 +88,7 @@ impl<'s> Program<'s> {
                 syn::Item::Fn(f) => self.fns.entry(f.sig.ident.to_string()).or_default().push(f),
                 syn::Item::Const(c) => {
                     self.consts.insert(c.ident.to_string(), ((*c.ty).clone(), (*c.expr).clone()));
+                    self.items.consts.insert(c.ident.to_string(), (*c.expr).clone());
                 }
                 syn::Item::Static(st) => {
                     let stat = Static {
@@ -99,7 +100,7 @@ impl<'s> Program<'s> {
                     self.statics.insert(st.ident.to_string(), stat);
                 }
                 syn::Item::Struct(st) => {
-                    self.structs.insert(st.ident.to_string(), st.clone());
+                    self.items.structs.insert(st.ident.to_string(), st.clone());
                 }
                 syn::Item::Mod(m) => {
                     if let Some((_, items)) = &m.content {
@@ -197,7 +198,7 @@ impl<'s> Program<'s> {
         let mut failed = false;
         for input in &item.sig.inputs {
             match input {
-                syn::FnArg::Typed(pt) => match lower_type(&pt.ty, self.source, subst, &self.structs, &mut self.diags) {
+                syn::FnArg::Typed(pt) => match lower_type(&pt.ty, self.source, subst, &self.items, &mut self.diags) {
                     Ok(t) => params.push(t),
                     Err(_) => failed = true,
                 },
@@ -212,7 +213,7 @@ impl<'s> Program<'s> {
         }
         let ret = match &item.sig.output {
             syn::ReturnType::Default => Type::Unit,
-            syn::ReturnType::Type(_, ret_ty) => match lower_type(ret_ty, self.source, subst, &self.structs, &mut self.diags) {
+            syn::ReturnType::Type(_, ret_ty) => match lower_type(ret_ty, self.source, subst, &self.items, &mut self.diags) {
                 Ok(t) => t,
                 Err(_) => {
                     failed = true;
@@ -304,7 +305,7 @@ impl<'s> Program<'s> {
                 continue;
             };
             let ty_before = self.diags.len();
-            let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &self.structs, &mut self.diags) else {
+            let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &self.items, &mut self.diags) else {
                 // Say what upstream says ("type `X` cannot be offloaded"), with the span it lacks.
                 self.diags.truncate(ty_before);
                 self.push(
