@@ -38,7 +38,7 @@ pub const RK_MISSING_FIELD: &str = "RK0063";
 pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_SYNTAX, "the file is not valid Rust", "rkc parses kernels.rs as a Rust file (with syn). Fix the syntax error; `cargo check` on the host crate shows the same error."),
     (RK_NO_KERNEL, "no kernel in the file", "rkc compiles the functions marked `#[offload_kernel]`. A file with none has nothing to compile. Mark at least one function:\n\n    #[offload_kernel]\n    fn kernel(x: *mut [f64; 256]) { ... }"),
-    (RK_UNSUPPORTED_TYPE, "a type kernels cannot use", "Kernels work on `bool`, the integer types, `f32`, `f64`, and raw pointers (`*const T`, `*mut T`) to those or to arrays `[T; N]` of them."),
+    (RK_UNSUPPORTED_TYPE, "a type kernels cannot use", "Kernels work on `bool`, the integer types, `f32`, `f64`; arrays `[T; N]`, tuples and `#[repr(C)]` structs of them (locals hold at most 64 KiB); slices `&[T]`/`&mut [T]` as kernel parameters; and raw pointers (`*const T`, `*mut T`) to any of these. A struct must be `#[repr(C)]`, so that the host and the device agree on its layout, and not generic."),
     (RK_UNSUPPORTED_EXPR, "an expression kernels cannot use", "The expression has no device meaning in rkc's kernel subset (closures, strings, macros other than the supported ones...). Rewrite it with the supported constructs listed in the user guide."),
     (RK_UNSUPPORTED_STMT, "a statement kernels cannot use", "The statement form is not supported in kernels yet; the label says which form to use instead."),
     (RK_UNSUPPORTED_PATTERN, "a pattern kernels cannot use", "Only plain names can be bound by `let` and by kernel parameters."),
@@ -53,7 +53,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_KERNEL_RETURNS_VALUE, "a kernel that returns a value", "A kernel's launch has no return value; results come back through `*mut` pointer arguments. Declare the kernel as returning `()`."),
     (RK_GENERIC_KERNEL, "a generic kernel", "A kernel is launched by name from the host, so it cannot have type or const parameters. Write a non-generic kernel that calls generic code."),
     (RK_ASYNC_KERNEL, "an async, const or unsafe-ABI kernel", "Kernels are plain `fn`s: not `async`, not `const`, with no `extern` ABI, and no self parameter."),
-    (RK_BAD_KERNEL_PARAM, "a kernel parameter that cannot be offloaded", "Kernel parameters must be plain names with a type that can be moved to the device: scalars by value, raw pointers to scalars or arrays (copied in, and back for `*mut`)."),
+    (RK_BAD_KERNEL_PARAM, "a kernel parameter that cannot be offloaded", "Kernel parameters must be plain names with a type that can be moved to the device: scalars by value, slices, raw pointers to scalars, arrays or `#[repr(C)]` structs (copied in, and back for `*mut`). Arrays and structs by value are not passed yet: pass a pointer. Tuples cannot cross to the device at all, because Rust does not fix their layout."),
     (RK_ASSIGN_THROUGH_CONST, "an assignment through a `*const` pointer", "Writing through a `*const T` is an error in Rust (E0594). Declare the parameter `*mut T`; the runtime then copies the data back after the launch."),
     (RK_DUPLICATE_KERNEL, "two kernels with one name", "Each kernel is found by name in the fat binary, so kernel names must be unique in a file, including kernels in inline modules."),
     (RK_RECURSION, "recursion", "GPU code in rkc's subset has no call stack: every device function is inlined into its kernel, so a function that calls itself, directly or through others, cannot be compiled. The error names the cycle. Rewrite the recursion as a loop."),
@@ -66,7 +66,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_BREAK_WITH_VALUE, "`break` with a value outside `loop`", "Only `loop` is an expression with a value; `while` and `for` loops are `()` (rustc's E0571)."),
     (RK_UNKNOWN_FIELD, "a field that the type does not have", "The struct or tuple has no field of that name (or index). The note lists the fields it has. rustc reports the same as E0609."),
     (RK_MISSING_FIELD, "a struct literal or pattern that leaves out fields", "A struct literal must give every field a value (or copy the rest with `..base`), and a struct pattern must name every field (or end with `..`), as rustc requires (E0063, E0027)."),
-    (RK_STATIC, "a static used in a kernel", "Statics live in the host's memory, which a GPU kernel cannot reach. Use a `const` (its value is compiled into the kernel), or pass the data as a `*const` argument."),
+    (RK_STATIC, "a `static mut` used in a kernel", "A `static mut` lives in the host's memory, which a GPU kernel cannot reach, and the host may change it. Read-only statics are fine: their value is compiled into the kernel, as a `const`'s is. Pass mutable data as a `*mut` argument."),
     (RK_AMBIGUOUS_NUMERIC, "a method call on an unsuffixed literal", "`2.0.sqrt()` does not say whether the literal is an `f32` or an `f64`, so rustc refuses it (E0689) and so does rkc. Write `2.0f32.sqrt()`."),
     (RK_NON_EXHAUSTIVE, "a `match` that does not cover every value", "A `match` must cover every value of its scrutinee (rustc's E0004). Add a `_ => ...` arm; for `bool`, arms for both `true` and `false` also do."),
 ];

@@ -209,7 +209,7 @@ fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, d
         diags.push(
             Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{}` is not supported in kernels", snippet(source, span_of(ty))))
                 .at(span_of(ty), what.to_string())
-                .note("kernels take scalars (`bool`, integers, `f32`, `f64`) and raw pointers to scalars or arrays of them"),
+                .note("kernels work on scalars (`bool`, integers, `f32`, `f64`), arrays, tuples and `#[repr(C)]` structs of them, slices, and raw pointers to all of these"),
         );
         Reported
     };
@@ -601,8 +601,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         {
             return self.tuple_local(local, t);
         }
-        // `let (a, b) = pair;`, `let P { x, y } = p;`: the aggregate is built, then taken apart.
-        if let (syn::Pat::Tuple(_) | syn::Pat::Struct(_) | syn::Pat::TupleStruct(_), Some(init)) = (&local.pat, &local.init)
+        // `let (a, b) = pair;`, `let P { x, y } = p;`, `let [a, .., z] = arr;`: the aggregate
+        // is built, then taken apart.
+        if let (syn::Pat::Tuple(_) | syn::Pat::Struct(_) | syn::Pat::TupleStruct(_) | syn::Pat::Slice(_), Some(init)) = (&local.pat, &local.init)
             && init.diverge.is_none()
             && self.aggregate_type(&init.expr).is_some()
         {
@@ -1433,6 +1434,28 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 }
                 let pats: Vec<&syn::Pat> = t.elems.iter().collect();
                 self.destructure_positional(pat, &pats, ptr, ty, false, span)
+            }
+            syn::Pat::Slice(sl) => {
+                let Type::Array { elem, len } = ty else { return Err(self.pattern_mismatch(pat, ty)) };
+                let pats: Vec<&syn::Pat> = sl.elems.iter().collect();
+                let rest = pats.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+                let (before, after) = match rest {
+                    Some(r) => (&pats[..r], &pats[r + 1..]),
+                    None => (&pats[..], &pats[..0]),
+                };
+                let n = *len as usize;
+                if before.len() + after.len() > n || (rest.is_none() && pats.len() != n) {
+                    return Err(self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("pattern requires {} elements but array has {n}", before.len() + after.len()))
+                            .at(span_of(pat), format!("expected {n} elements")),
+                    ));
+                }
+                for (k, p) in (0..before.len()).chain(n - after.len()..n).zip(before.iter().chain(after)) {
+                    let i = self.int_const(k as i128, &Type::USIZE, span);
+                    let ep = self.emit1(OpKind::ElemPtr, &[ptr, id(&i)], Type::ptr(true, (**elem).clone()), span);
+                    self.destructure(p, id(&ep), elem, span)?;
+                }
+                Ok(())
             }
             syn::Pat::Struct(s) => {
                 let Type::Struct { name, fields } = ty else { return Err(self.pattern_mismatch(pat, ty)) };

@@ -306,12 +306,17 @@ impl<'s> Program<'s> {
             };
             let ty_before = self.diags.len();
             let Ok(ty) = lower_type(&pt.ty, self.source, &Subst::default(), &self.items, &mut self.diags) else {
+                // An error about a struct of the file (not `repr(C)`, generic...) points at its
+                // definition and says how to fix it: that one stays.
+                if self.diags[ty_before..].iter().any(|d| !d.secondary.is_empty()) {
+                    continue;
+                }
                 // Say what upstream says ("type `X` cannot be offloaded"), with the span it lacks.
                 self.diags.truncate(ty_before);
                 self.push(
                     Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", snippet(self.source, span_of(&pt.ty))))
                         .at(span_of(&pt.ty), format!("the parameter `{}` has this type", param_name(&pt.pat)))
-                        .note("kernel parameters are scalars (by value) or raw pointers to scalars or arrays (copied in, and back for `*mut`)"),
+                        .note("kernel parameters are scalars (by value), slices, or raw pointers to scalars, arrays or `#[repr(C)]` structs (copied in, and back for `*mut`)"),
                 );
                 continue;
             };
