@@ -985,8 +985,29 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 [syn::Stmt::Expr(x, None)] => self.aggregate_type(x),
                 _ => None,
             },
+            syn::Expr::If(i) if i.else_branch.is_some() => match i.then_branch.stmts.last() {
+                Some(syn::Stmt::Expr(x, None)) => self.aggregate_type(x),
+                _ => self.aggregate_type(&i.else_branch.as_ref()?.1),
+            },
             _ => None,
         }
+    }
+
+    /// Lowers a block whose value is the aggregate `ty` and copies that value into `dst`.
+    fn block_into(&mut self, block: &syn::Block, dst: ValueId, ty: &Type, span: Span) -> Lowered<()> {
+        self.scopes.push(HashMap::new());
+        let n = block.stmts.len();
+        let (init, tail) = match block.stmts.last() {
+            Some(syn::Stmt::Expr(e, None)) => (&block.stmts[..n - 1], Some(e)),
+            _ => (&block.stmts[..], None),
+        };
+        let r = self.block_stmts(init, Some(&Type::Unit)).and_then(|_| match tail {
+            _ if self.terminated() => Ok(()),
+            Some(e) => self.aggregate_value(e, Some(ty)).map(|(src, _)| self.copy_value(src, dst, ty, span)),
+            None => Err(self.mismatch(ty, &Type::Unit, span_of(block))),
+        });
+        self.scopes.pop();
+        r
     }
 
     /// Builds the aggregate that `e` denotes in a fresh local and returns the local's pointer
@@ -1059,6 +1080,30 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 (ptr, ty)
             }
             syn::Expr::Struct(s) => self.struct_literal(s, span)?,
+            // `if c { a } else { b }` with aggregate arms: each arm copies its value into one
+            // local.
+            syn::Expr::If(i) if i.else_branch.is_some() && expected.cloned().or_else(|| self.aggregate_type(e)).is_some() => {
+                let ty = expected.cloned().or_else(|| self.aggregate_type(e)).unwrap_or(Type::Unit);
+                let cond = self.expr(&i.cond, Some(&Type::Bool))?;
+                if cond.ty != Type::Bool {
+                    return Err(self.mismatch(&Type::Bool, &cond.ty, span_of(&i.cond)));
+                }
+                let dst = self.new_local(&ty, span);
+                self.regions.push(Region::default());
+                let then = self.block_into(&i.then_branch, dst, &ty, span);
+                let then_region = self.regions.pop().unwrap_or_default();
+                self.regions.push(Region::default());
+                let els = match i.else_branch.as_ref().map(|(_, x)| x.as_ref()) {
+                    Some(syn::Expr::Block(b)) => self.block_into(&b.block, dst, &ty, span),
+                    Some(x) => self.aggregate_value(x, Some(&ty)).map(|(src, _)| self.copy_value(src, dst, &ty, span)),
+                    None => Ok(()),
+                };
+                let else_region = self.regions.pop().unwrap_or_default();
+                then?;
+                els?;
+                self.push_if(id(&cond), vec![then_region, else_region], vec![], span);
+                (dst, ty)
+            }
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = c.func.as_ref() else {
                     let v = self.expr(e, expected)?;

@@ -14,6 +14,10 @@ mod warp;
 
 pub(crate) use warp::scope_placeholder;
 
+/// The type of a private-memory pointer: an alloca's, before `specialize` gives it the
+/// target's address space.
+pub(crate) const PRIVATE_POINTER: &str = "!llvm.ptr<5>";
+
 /// Emits the whole module.
 pub fn module(module: &Module, options: &LowerOptions) -> String {
     let mut funcs = String::new();
@@ -359,18 +363,18 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
             }
             OpKind::Local => {
-                // The private address space is 5 on both back ends (AMDGPU allocates there;
-                // NVPTX calls it `.local`). The generic pointer that the body uses lets
-                // SROA promote constant-indexed elements to registers and address-space
-                // inference give the other accesses `ld.local`/`st.local` back.
+                // Written in AMD's private space (5) and cast to the generic pointer that the
+                // body uses; `specialize` moves the alloca to the generic space where a back
+                // end wants it there (NVPTX). SROA promotes constant-indexed elements to
+                // registers; address-space inference gives the rest `ld.local`/`st.local`.
                 let array = match self.rk_ty(op.results[0]).pointee() {
                     Some(t @ (Type::Array { .. } | Type::Struct { .. })) => mlir_type(t),
                     _ => "i8".into(),
                 };
                 let (one, private) = (self.temp(), self.temp());
                 self.allocas.push(format!("{one} = llvm.mlir.constant(1 : i64) : i64"));
-                self.allocas.push(format!("{private} = llvm.alloca {one} x {array} {{alignment = 16 : i64}} : (i64) -> !llvm.ptr<5>"));
-                self.allocas.push(format!("{res} = llvm.addrspacecast {private} : !llvm.ptr<5> to !llvm.ptr"));
+                self.allocas.push(format!("{private} = llvm.alloca {one} x {array} {{alignment = 16 : i64}} : (i64) -> {PRIVATE_POINTER}"));
+                self.allocas.push(format!("{res} = llvm.addrspacecast {private} : {PRIVATE_POINTER} to !llvm.ptr"));
             }
             OpKind::Atomic(a) => {
                 let ty = self.rk_ty(op.operands[1]);

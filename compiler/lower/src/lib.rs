@@ -69,14 +69,31 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
     Ok(emit::module(module.module(), options))
 }
 
-/// The gpu-stage text for one target: the fence scopes, which the emitters write as
-/// placeholders because each back end has its own names for them, get the target's names.
+/// The gpu-stage text for one target. Two things differ between the back ends, and the
+/// emitters write both in a form this function rewrites: the fence scopes (placeholders that
+/// get the target's names), and the address space of local arrays and structs (written as
+/// AMD's: an alloca in space 5, the only use of that space in the text, cast to a generic
+/// pointer; a target that allocates in the generic space gets the alloca there and a
+/// zero-offset GEP for the cast, since LLVM refuses a cast within one space).
 /// Everything else in the gpu-stage text is the same for every target.
 pub fn specialize(gpu_text: &str, target: &dyn Target) -> String {
     let mut text = gpu_text.to_string();
     for scope in [rkc_rk::FenceScope::Block, rkc_rk::FenceScope::Device] {
         let placeholder = format!("syncscope(\"{}\")", emit::scope_placeholder(scope));
         text = text.replace(&placeholder, &format!("syncscope(\"{}\")", target.fence_scope(scope)));
+    }
+    if target.alloca_address_space() == 0 && text.contains(emit::PRIVATE_POINTER) {
+        let lines: Vec<String> = text
+            .lines()
+            .map(|line| match line.split_once(" = llvm.addrspacecast ") {
+                Some((result, rest)) if rest.ends_with(&format!(" : {} to !llvm.ptr", emit::PRIVATE_POINTER)) => {
+                    let source = rest.split(' ').next().unwrap_or_default();
+                    format!("{result} = llvm.getelementptr {source}[0] : (!llvm.ptr) -> !llvm.ptr, i8")
+                }
+                _ => line.replace(&format!("-> {}", emit::PRIVATE_POINTER), "-> !llvm.ptr"),
+            })
+            .collect();
+        text = lines.join("\n") + "\n";
     }
     text
 }

@@ -43,6 +43,9 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn offload_kind(&self) -> &'static str;
     /// The LLVM syncscope of a memory fence's scope (the back ends name them differently).
     fn fence_scope(&self, scope: FenceScope) -> &'static str;
+    /// The address space in which a thread's local arrays and structs are allocated (see
+    /// `rkc_lower::specialize`).
+    fn alloca_address_space(&self) -> u32;
 }
 
 /// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.
@@ -101,6 +104,12 @@ impl Target for Nvvm {
             FenceScope::Device => "device",
         }
     }
+    /// The generic space: NVPTX's own `NVPTXLowerAlloca` moves allocas to `.local` and
+    /// addresses them from the local window. An alloca already in space 5 is addressed from the
+    /// generic stack pointer by `ld.local`, an illegal address (measured on the H200).
+    fn alloca_address_space(&self) -> u32 {
+        0
+    }
 }
 
 impl Target for Rocdl {
@@ -137,6 +146,10 @@ impl Target for Rocdl {
             FenceScope::Block => "workgroup",
             FenceScope::Device => "agent",
         }
+    }
+    /// AMDGPU's private space, where its data layout (`A5`) requires allocas to be.
+    fn alloca_address_space(&self) -> u32 {
+        5
     }
 }
 

@@ -25,3 +25,22 @@ fn pipelines_name_the_chip() {
         "builtin.module(gpu-module-to-binary{format=isa})"
     );
 }
+
+/// A local aggregate's alloca: AMD keeps it in the private space with a cast to generic;
+/// NVIDIA gets it in the generic space (NVPTX addresses a space-5 alloca from the generic
+/// stack pointer with `ld.local`, which traps: found by the GPU conformance run).
+#[test]
+fn specialize_places_allocas_per_target() {
+    let module = rkc_rk::parse_module(
+        "rk.func @k(out %0: *mut f32) kernel {\n  %1 = rk.local : *mut [f32; 4]\n  %2 = rk.const 0 : usize\n  %3 = rk.elem_ptr %1, %2 : *mut [f32; 4] to *mut f32\n  %4 = rk.const 1.0 : f32\n  rk.store %4, %3 : *mut f32\n  rk.return\n}\n",
+    )
+    .unwrap();
+    let verified = rkc_rk::verify(&module).unwrap();
+    let gpu = lower(&verified, &LowerOptions::default()).unwrap();
+    let t = parse_offload_arch("sm_90,gfx942").unwrap();
+    let nvidia = specialize(&gpu, t[0].as_ref());
+    let amd = specialize(&gpu, t[1].as_ref());
+    assert!(!nvidia.contains("!llvm.ptr<5>"), "{nvidia}");
+    assert!(nvidia.contains("llvm.alloca") && !nvidia.contains("llvm.addrspacecast %t"), "{nvidia}");
+    assert!(amd.contains("-> !llvm.ptr<5>") && amd.contains(": !llvm.ptr<5> to !llvm.ptr"), "{amd}");
+}
