@@ -1,10 +1,11 @@
 //! `#[repr(C)]` structs, tuple structs and tuples: by value (locals, copies, device-function
-//! arguments and results, functional update `..base`), through pointers and slices (field
-//! reads and updates, nested fields, whole-struct stores), and taken apart by `let` patterns.
+//! arguments and results, functional update `..base`, kernel parameters), through pointers and
+//! slices (field reads and updates, nested fields, whole-struct stores), chosen by `if`, and
+//! taken apart by `let` patterns.
 use rkc_offload::prelude::*;
 
 #[repr(C)]
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, DeviceCopy)]
 pub struct Vec3 {
     pub x: f32,
     pub y: f32,
@@ -117,5 +118,32 @@ pub fn records(rs: &mut [Record], sums: &mut [u64]) {
         let updated = Record { tag: tag.wrapping_add(1), live: !live, ..rs[i] };
         rs[i] = updated;
         rs[i].hist[i % 3] = (total & 0xffff) as u16;
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct Params {
+    pub scale: f32,
+    pub offset: Vec3,
+    pub steps: u32,
+    pub flip: bool,
+}
+
+/// A struct and an array taken by value (copied to the device, as upstream maps them); the
+/// `mut` one changed by every thread on its own copy; an `if` whose arms are structs.
+#[offload_kernel]
+pub fn by_value(mut params: Params, weights: [f32; 4], xs: *const [f32; 64], out: *mut [f32; 64]) {
+    // SAFETY: indices are checked.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        params.steps = params.steps % 8 + t as u32 % 3;
+        let base = Vec3 { x: (*xs)[t], y: (*xs)[63 - t], z: weights[t % 4] };
+        let v = if params.flip { scale(base, params.scale) } else { add(base, params.offset) };
+        let mut acc = 0.0f32;
+        for k in 0..params.steps {
+            acc += dot(v, params.offset) * weights[(k % 4) as usize];
+        }
+        (*out)[t] = acc + v.x - v.z;
     }
 }

@@ -275,6 +275,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(structs::records),
         },
+        Case {
+            file: "structs.rs",
+            kernel: "by_value",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(1), Input::Random(4), Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(structs::by_value),
+        },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }

@@ -42,9 +42,15 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                         },
                         other => ParamKind::Value { size: other.size_of() },
                     };
+                    // A by-value array or struct is spelled as the host writes it; the runtime
+                    // moves it as the read-only buffer the kernel reads it from.
+                    let spelled = match (&ty, p.by_value) {
+                        (Type::Ptr { pointee, .. }, true) => pointee.to_string(),
+                        _ => ty.to_string(),
+                    };
                     ParamInfo {
                         name: p.name.clone(),
-                        ty: ty.to_string(),
+                        ty: spelled,
                         kind,
                         access,
                     }

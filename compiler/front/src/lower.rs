@@ -351,7 +351,7 @@ pub struct FnLowerer<'p, 's> {
 }
 
 impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
-    pub fn new(func: Func, params: Vec<(String, ValueId, Type, bool)>, subst: Subst, prog: &'p mut Program<'s>) -> Self {
+    pub fn new(func: Func, params: Vec<(String, ValueId, Type, bool, Span)>, subst: Subst, prog: &'p mut Program<'s>) -> Self {
         let mut lowerer = FnLowerer {
             func,
             regions: vec![Region::default()],
@@ -364,9 +364,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             tables: HashMap::new(),
             return_slot: None,
         };
-        for (name, id, ty, mutable) in params {
-            let binding = if is_aggregate(&ty) {
-                // By value: `id` points at the caller's fresh copy, which this function owns.
+        for (name, id, ty, mutable, span) in params {
+            let shared = matches!(lowerer.func.ty(id), Some(Type::Ptr { mutable: false, .. }));
+            let binding = if is_aggregate(&ty) && mutable && shared {
+                // A kernel's `mut` aggregate: the device copy is every thread's, so each thread
+                // changes a copy of its own.
+                let local = lowerer.new_local(&ty, span);
+                lowerer.copy_value(id, local, &ty, span);
+                Binding::Memory { ptr: local, ty, mutable }
+            } else if is_aggregate(&ty) {
+                // By value: a device function's `id` points at the caller's fresh copy, which
+                // it owns; a kernel's at the launch's read-only copy.
                 Binding::Memory { ptr: id, ty, mutable }
             } else if mutable {
                 // `mut x: T` parameters live in a slot initialised with the argument.

@@ -320,11 +320,10 @@ impl<'s> Program<'s> {
                 );
                 continue;
             };
-            if matches!(ty, Type::Array { .. } | Type::Struct { .. } | Type::Unit) {
+            if ty == Type::Unit {
                 self.push(
-                    Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{ty}` cannot be offloaded by value yet"))
-                        .at(span_of(&pt.ty), "pass a pointer to it instead")
-                        .help(format!("declare the parameter as `*const {ty}` or `*mut {ty}`")),
+                    Diagnostic::new(RK_BAD_KERNEL_PARAM, "type `()` cannot be offloaded")
+                        .at(span_of(&pt.ty), "a parameter that holds nothing"),
                 );
                 continue;
             }
@@ -374,10 +373,15 @@ impl<'s> Program<'s> {
                 );
                 return Err(Reported);
             }
-            // An aggregate is passed by value as a pointer to the caller's copy.
-            let param_ty = if crate::lower::is_aggregate(&ty) { Type::ptr(true, ty.clone()) } else { ty.clone() };
-            let id = func.add_param(pname.clone(), param_ty);
-            params.push((pname, id, ty, mutable));
+            // An aggregate is passed by value as a pointer: a device function's to the caller's
+            // copy, a kernel's to the launch's copy on the device (upstream maps a struct or
+            // an array by value as copied in).
+            let id = match (crate::lower::is_aggregate(&ty), kernel) {
+                (true, true) => func.add_by_value_param(pname.clone(), ty.clone()),
+                (true, false) => func.add_param(pname.clone(), Type::ptr(true, ty.clone())),
+                (false, _) => func.add_param(pname.clone(), ty.clone()),
+            };
+            params.push((pname, id, ty, mutable, span_of(&pt.pat)));
         }
         // An aggregate result goes through a hidden last parameter: the caller's local.
         let return_slot = if crate::lower::is_aggregate(&sig.ret) {

@@ -399,6 +399,10 @@ impl Region {
 pub struct Param {
     pub name: String,
     pub value: ValueId,
+    /// A kernel's array or struct taken by value: the parameter is a `*const` to the device's
+    /// copy of it, shared by every thread (the runtime copies it in, never back). Printed as
+    /// `byval` after the type.
+    pub by_value: bool,
 }
 
 /// A function: a kernel or a device function.
@@ -439,7 +443,17 @@ impl Func {
         self.params.push(Param {
             name: name.into(),
             value,
+            by_value: false,
         });
+        value
+    }
+
+    /// Adds a by-value aggregate parameter (see [`Param::by_value`]) of type `*const ty`.
+    pub fn add_by_value_param(&mut self, name: impl Into<String>, ty: Type) -> ValueId {
+        let value = self.add_param(name, Type::ptr(false, ty));
+        if let Some(p) = self.params.last_mut() {
+            p.by_value = true;
+        }
         value
     }
 

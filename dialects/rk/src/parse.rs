@@ -353,7 +353,13 @@ impl Parser {
                 let Some(Token::Value(n)) = self.next() else { return self.error("expected a parameter value") };
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
-                let v = func.add_param(pname, ty);
+                let v = if self.is_keyword("byval") {
+                    self.pos += 1;
+                    let Some(pointee) = ty.pointee().cloned() else { return self.error("a `byval` parameter is a pointer") };
+                    func.add_by_value_param(pname, pointee)
+                } else {
+                    func.add_param(pname, ty)
+                };
                 self.values.insert(n, v);
                 if self.eat(&Token::RParen) {
                     break;

@@ -35,7 +35,8 @@ fn print_func(out: &mut String, func: &Func) {
     // and the text must hold everything the IR does.
     for param in &func.params {
         let name = p.define(param.value);
-        params.push(format!("{} {name}: {}", param.name, p.ty(param.value)));
+        let byval = if param.by_value { " byval" } else { "" };
+        params.push(format!("{} {name}: {}{byval}", param.name, p.ty(param.value)));
     }
     let _ = write!(p.out, "rk.func {}({})", symbol(&func.name), params.join(", "));
     if func.ret != Type::Unit {

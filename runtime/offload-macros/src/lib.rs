@@ -54,17 +54,12 @@ fn spell(ty: &syn::Type) -> Result<String, syn::Error> {
             let Some(ident) = p.path.get_ident() else {
                 return Err(cannot());
             };
-            let name = ident.to_string();
-            const SCALARS: &[&str] = &[
-                "bool", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize",
-                "f32", "f64",
-            ];
-            if SCALARS.contains(&name.as_str()) {
-                Ok(name)
-            } else {
-                Err(cannot())
-            }
+            // A scalar, or a struct by value (copied in; rkc checks that it is `#[repr(C)]`,
+            // and the argument's `DeviceCopy` bound checks the host's side).
+            Ok(ident.to_string())
         }
+        // An array by value.
+        syn::Type::Array(_) => spell_pointee(ty).ok_or_else(cannot),
         syn::Type::Ptr(p) => {
             let inner = spell_pointee(&p.elem).ok_or_else(cannot)?;
             Ok(format!(
@@ -117,7 +112,7 @@ fn from_params(var: &Ident, ty: &syn::Type) -> TokenStream2 {
 /// layout), spelled as the compiler spells it.
 fn spell_element(ty: &syn::Type) -> Option<String> {
     match ty {
-        syn::Type::Path(p) if p.qself.is_none() => spell(ty).ok().or_else(|| p.path.get_ident().map(|i| i.to_string())),
+        syn::Type::Path(p) if p.qself.is_none() => spell(ty).ok(),
         syn::Type::Paren(p) => spell_element(&p.elem),
         _ => None,
     }
@@ -246,6 +241,57 @@ fn compile_error(span: Span, message: &str) -> TokenStream {
 
 /// Launches a kernel: `offload! { kernel = k, workgroup_dim = [..], thread_dim = [..],
 /// args = (..,) }`. Panics on any launch error, as upstream does.
+/// `#[derive(DeviceCopy)]`: lets a `#[repr(C)]` struct be passed to a kernel by value (and
+/// be a field of another such struct). Refuses a struct without `#[repr(C)]`, a generic one,
+/// and (through the generated bounds) fields that are not `DeviceCopy` themselves.
+#[proc_macro_derive(DeviceCopy)]
+pub fn derive_device_copy(item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::DeriveInput);
+    match device_copy(&item) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
+    let name = &item.ident;
+    let syn::Data::Struct(data) = &item.data else {
+        return Err(syn::Error::new(name.span(), "`DeviceCopy` can be derived for structs only"));
+    };
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new(item.generics.span(), "`DeviceCopy` cannot be derived for a generic struct"));
+    }
+    let repr_c = item.attrs.iter().filter(|a| a.path().is_ident("repr")).any(|a| {
+        let mut c = false;
+        let _ = a.parse_nested_meta(|m| {
+            c |= m.path.is_ident("C");
+            if m.input.peek(syn::token::Paren) {
+                let _ = m.input.parse::<proc_macro2::Group>();
+            }
+            Ok(())
+        });
+        c
+    });
+    if !repr_c {
+        return Err(syn::Error::new(
+            name.span(),
+            "`DeviceCopy` needs `#[repr(C)]` on the struct: the kernel reads the fields where C's layout puts them",
+        ));
+    }
+    let fields: Vec<&syn::Type> = data.fields.iter().map(|f| &f.ty).collect();
+    Ok(quote! {
+        // SAFETY: a `#[repr(C)]` struct whose fields are all `DeviceCopy` (checked below) is its
+        // bytes, in C's layout.
+        unsafe impl ::rkc_offload::DeviceCopy for #name {}
+        const _: () = {
+            fn fields_are_device_copy<T: ::rkc_offload::DeviceCopy>() {}
+            fn check() {
+                #(fields_are_device_copy::<#fields>();)*
+            }
+        };
+    })
+}
+
 #[proc_macro]
 pub fn offload(input: TokenStream) -> TokenStream {
     expand(input, false)

@@ -16,13 +16,14 @@ pub enum ArgMapping {
 
 /// A value that can be passed for a kernel parameter of type `P`.
 ///
-/// Implemented for each scalar type (by value), for `*const T` and `*mut T` (upstream's
-/// mapping of `size_of::<T>()` bytes), and for slices and arrays behind references (the whole
-/// slice is mapped, an rkc extension).
+/// Implemented for each [`DeviceCopy`] type (scalars by value; arrays and `#[repr(C)]`
+/// structs copied in), for `*const T` and `*mut T` (upstream's mapping of `size_of::<T>()`
+/// bytes), and for slices and arrays behind references (the whole slice is mapped, an rkc
+/// extension).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
     label = "this argument does not match the kernel's parameter",
-    note = "a `*const T` parameter takes a `*const T`, a `&[T]` or a `&[T; N]`; a `*mut T` parameter takes a `*mut T`, a `&mut [T]` or a `&mut [T; N]`; scalars are passed by value"
+    note = "a `*const T` parameter takes a `*const T`, a `&[T]` or a `&[T; N]`; a `*mut T` parameter takes a `*mut T`, a `&mut [T]` or a `&mut [T; N]`; scalars, arrays and `#[derive(DeviceCopy)]` structs are passed by value"
 )]
 pub trait KernelArg<P> {
     /// How the argument is moved.
@@ -32,31 +33,53 @@ pub trait KernelArg<P> {
     fn param(&self, device_address: u64) -> P;
 }
 
-macro_rules! scalar_arg {
+/// A type whose values a kernel may take by value: the scalars, arrays of such values, and
+/// `#[repr(C)]` structs of them (`#[derive(DeviceCopy)]`, which checks both).
+///
+/// # Safety
+///
+/// The type's bytes must be its whole value, laid out as C lays it out (so that the device
+/// reads the fields where the host wrote them), with no pointers or references.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be passed to a kernel by value",
+    label = "not `DeviceCopy`",
+    note = "a struct passed by value (or held in one) needs `#[repr(C)]` and `#[derive(Clone, Copy, DeviceCopy)]`"
+)]
+pub unsafe trait DeviceCopy: Copy {
+    /// Whether the value travels in the kernel's parameter itself (the scalars); otherwise
+    /// it is copied to the device and the kernel gets its address, as upstream maps a struct
+    /// or an array passed by value (copied in, never back).
+    const IN_PARAMETER: bool = false;
+}
+
+macro_rules! scalar_copy {
     ($($t:ty),*) => {$(
-        impl KernelArg<$t> for $t {
-            fn mapping(&self) -> ArgMapping {
-                let raw = self.to_le_bytes();
-                let mut bytes = [0u8; 8];
-                bytes[..raw.len()].copy_from_slice(&raw);
-                ArgMapping::Value { bytes, len: raw.len() }
-            }
-            fn param(&self, _: u64) -> $t {
-                *self
-            }
+        // SAFETY: a scalar is its bytes.
+        unsafe impl DeviceCopy for $t {
+            const IN_PARAMETER: bool = true;
         }
     )*};
 }
 
-scalar_arg!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+scalar_copy!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
 
-impl KernelArg<bool> for bool {
+// SAFETY: an array of `DeviceCopy` elements is their bytes in order, as in C.
+unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
+
+impl<T: DeviceCopy> KernelArg<T> for T {
     fn mapping(&self) -> ArgMapping {
-        let mut bytes = [0u8; 8];
-        bytes[0] = u8::from(*self);
-        ArgMapping::Value { bytes, len: 1 }
+        let len = size_of::<T>();
+        if T::IN_PARAMETER && len <= 8 {
+            let mut bytes = [0u8; 8];
+            // SAFETY: `self` is `len` readable bytes (a scalar, so all of them initialised),
+            // and `bytes` has room for them.
+            unsafe { std::ptr::copy_nonoverlapping((self as *const T).cast::<u8>(), bytes.as_mut_ptr(), len) };
+            ArgMapping::Value { bytes, len }
+        } else {
+            ArgMapping::Buffer { host: (self as *const T).cast_mut().cast(), len, writable: false }
+        }
     }
-    fn param(&self, _: u64) -> bool {
+    fn param(&self, _: u64) -> T {
         *self
     }
 }

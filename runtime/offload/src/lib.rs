@@ -28,8 +28,9 @@
 //!
 //! # Argument mapping
 //!
-//! Per launch, as upstream maps: scalars by value; `*const T` copied in
-//! (`size_of::<T>()` bytes); `*mut T` copied in and back. rkc also accepts a slice where the
+//! Per launch, as upstream maps: scalars by value; arrays and structs by value copied in
+//! (a struct derives [`DeviceCopy`]); `*const T` copied in (`size_of::<T>()` bytes); `*mut T`
+//! copied in and back. rkc also accepts a slice where the
 //! kernel takes a pointer (`&[T]` for `*const T`, `&mut [T]` for `*mut T`): the whole slice is
 //! mapped and the kernel gets a pointer to its first element. The compiler's access facts in
 //! the fat binary refine the copies: data a kernel never writes is not copied back.
@@ -56,12 +57,12 @@ mod resident;
 mod runtime;
 mod sim;
 
-pub use args::{ArgMapping, IntoArgs, KernelArg};
+pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
 pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut, try_preload_mut_on, try_preload_on};
-pub use rkc_offload_macros::{offload, offload_kernel, try_offload};
+pub use rkc_offload_macros::{DeviceCopy, offload, offload_kernel, try_offload};
 pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices, transfer_totals};
 pub use sim::simulate_raw;
 
@@ -84,38 +85,30 @@ pub trait Kernel {
 /// A kernel parameter type that can be rebuilt from raw 64-bit arguments (see
 /// [`Kernel::run_raw`]): one for a scalar (its bits, zero-extended) or a pointer (its
 /// address), two for a slice (address, length in elements).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a kernel parameter",
+    label = "not a scalar, pointer, slice or `DeviceCopy` value",
+    note = "a struct taken by value needs `#[repr(C)]` and `#[derive(Clone, Copy, DeviceCopy)]`"
+)]
 pub trait FromRawArg: Copy {
     fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self;
 }
 
-macro_rules! from_raw_int {
-    ($($t:ty),*) => {$(
-        impl FromRawArg for $t {
-            fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
-                // Truncation to the parameter's width is the point: the bits were zero-extended.
-                args.next().unwrap_or(0) as $t
-            }
+/// A value parameter: a scalar's bits zero-extended, or an aggregate's address (it was
+/// copied to a buffer, as on a device).
+impl<T: DeviceCopy> FromRawArg for T {
+    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
+        let raw = args.next().unwrap_or(0);
+        if T::IN_PARAMETER && size_of::<T>() <= 8 {
+            let bytes = raw.to_le_bytes();
+            // SAFETY: a scalar is its low `size_of::<T>()` bytes, and the harness passes the
+            // bits of a valid value (a `bool` as 0 or 1).
+            unsafe { std::ptr::read_unaligned(bytes.as_ptr().cast::<T>()) }
+        } else {
+            // SAFETY: for an aggregate the harness passes the address of a buffer holding a
+            // valid value of `T`.
+            unsafe { std::ptr::read_unaligned(raw as usize as *const T) }
         }
-    )*};
-}
-
-from_raw_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-impl FromRawArg for bool {
-    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
-        args.next().unwrap_or(0) & 0xff != 0
-    }
-}
-
-impl FromRawArg for f32 {
-    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
-        f32::from_bits(args.next().unwrap_or(0) as u32)
-    }
-}
-
-impl FromRawArg for f64 {
-    fn from_raw_args(args: &mut dyn Iterator<Item = u64>) -> Self {
-        f64::from_bits(args.next().unwrap_or(0))
     }
 }
 
@@ -170,7 +163,7 @@ macro_rules! include_fatbin {
 /// Everything a kernel file needs: the macros and the builtins.
 pub mod prelude {
     pub use crate::builtins::*;
-    pub use crate::{offload, offload_get_num_devices, offload_kernel, try_offload};
+    pub use crate::{DeviceCopy, offload, offload_get_num_devices, offload_kernel, try_offload};
 }
 
 /// Used by the macros' expansions; not part of the public API.
