@@ -106,6 +106,23 @@ fn stale(x: *mut u32) {
     }
 }
 
+#[repr(C)]
+#[derive(Clone, Copy, DeviceCopy)]
+struct Params {
+    scale: f32,
+    count: u32,
+}
+
+/// A struct and an array by value (copied in, as upstream maps them).
+#[offload_kernel]
+fn by_value(p: Params, w: [f32; 2], out: *mut [f32; 4]) {
+    // SAFETY: four threads, four elements.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        (*out)[i] = p.scale * w[i % 2] + p.count as f32;
+    }
+}
+
 fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
     KernelInfo {
         name: name.into(),
@@ -140,6 +157,11 @@ fn register() {
                 ("out", "*mut u32", ptr(4, true), Access::Write),
             ]),
             info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
+            info("by_value", &[
+                ("p", "Params", ptr(8, false), Access::Read),
+                ("w", "[f32; 2]", ptr(8, false), Access::Read),
+                ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
+            ]),
             KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
             KernelInfo { barriers: true, ..info("divergent_warp", &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)]) },
             KernelInfo {
@@ -183,6 +205,20 @@ fn saxpy_with_slices_for_pointer_parameters() {
         args = (n, 3.0, &xs[..], &mut ys[..]),
     }
     assert_eq!(ys, expected);
+}
+
+#[test]
+fn structs_and_arrays_pass_by_value() {
+    register();
+    let p = Params { scale: 2.0, count: 10 };
+    let mut out = [0.0f32; 4];
+    offload! {
+        kernel = by_value,
+        thread_dim = [4, 1, 1],
+        args = (p, [1.5f32, -1.0], &mut out as *mut [f32; 4]),
+    }
+    assert_eq!(out, [13.0, 8.0, 13.0, 8.0]);
+    assert_eq!(<by_value as rkc_offload::Kernel>::SIGNATURE, "by_value(Params, [f32; 2], *mut [f32; 4])");
 }
 
 #[test]
