@@ -860,14 +860,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_) | syn::UnOp::Not(_), expr, .. }) => self.static_type(expr),
             // Arithmetic has its operands' type; a shift has its left side's.
             syn::Expr::Binary(b) => match b.op {
-                syn::BinOp::Add(_)
-                | syn::BinOp::Sub(_)
-                | syn::BinOp::Mul(_)
-                | syn::BinOp::Div(_)
-                | syn::BinOp::Rem(_)
-                | syn::BinOp::BitAnd(_)
-                | syn::BinOp::BitOr(_)
-                | syn::BinOp::BitXor(_) => self.static_type(&b.left).or_else(|| self.static_type(&b.right)),
+                op if is_arithmetic(&op) => self.static_type(&b.left).or_else(|| self.static_type(&b.right)),
                 syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => self.static_type(&b.left),
                 syn::BinOp::Eq(_) | syn::BinOp::Ne(_) | syn::BinOp::Lt(_) | syn::BinOp::Le(_) | syn::BinOp::Gt(_) | syn::BinOp::Ge(_) | syn::BinOp::And(_) | syn::BinOp::Or(_) => {
                     Some(Type::Bool)
@@ -4061,22 +4054,28 @@ fn unify(pattern: &syn::Type, actual: &Type, generics: &[&syn::GenericParam], su
     }
 }
 
-/// Whether an expression is an integer literal without a suffix (possibly negated or in
-/// parentheses): its type is open to inference.
-/// Whether `e` is `name`, or integer arithmetic whose result has `name`'s type because
-/// `name` is one of its operands (a shift's amount is not).
-fn arith_mentions(name: &str, e: &syn::Expr) -> bool {
-    match strip_parens(e) {
-        syn::Expr::Path(p) => p.path.is_ident(name),
-        syn::Expr::Binary(b) => match b.op {
-            syn::BinOp::Add(_)
+/// Whether `op` is arithmetic or bitwise, whose result and operands share one type.
+fn is_arithmetic(op: &syn::BinOp) -> bool {
+    matches!(
+        op,
+        syn::BinOp::Add(_)
             | syn::BinOp::Sub(_)
             | syn::BinOp::Mul(_)
             | syn::BinOp::Div(_)
             | syn::BinOp::Rem(_)
             | syn::BinOp::BitAnd(_)
             | syn::BinOp::BitOr(_)
-            | syn::BinOp::BitXor(_) => arith_mentions(name, &b.left) || arith_mentions(name, &b.right),
+            | syn::BinOp::BitXor(_)
+    )
+}
+
+/// Whether `e` is `name`, or integer arithmetic whose result has `name`'s type because
+/// `name` is one of its operands (a shift's amount is not).
+fn arith_mentions(name: &str, e: &syn::Expr) -> bool {
+    match strip_parens(e) {
+        syn::Expr::Path(p) => p.path.is_ident(name),
+        syn::Expr::Binary(b) => match b.op {
+            op if is_arithmetic(&op) => arith_mentions(name, &b.left) || arith_mentions(name, &b.right),
             syn::BinOp::Shl(_) | syn::BinOp::Shr(_) => arith_mentions(name, &b.left),
             _ => false,
         },
@@ -4086,7 +4085,7 @@ fn arith_mentions(name: &str, e: &syn::Expr) -> bool {
 }
 
 /// Whether `e` is a number whose type only its uses can decide: an unsuffixed literal, or
-/// an `if` chain, `match` or block whose every value is one. `Some(true)` for a float.
+/// an `if` chain or block whose every value is one. `Some(true)` for a float.
 fn untyped_kind(e: &syn::Expr) -> Option<bool> {
     let tail = |b: &syn::Block| match b.stmts.last() {
         Some(syn::Stmt::Expr(e, None)) => untyped_kind(e),
@@ -4106,6 +4105,8 @@ fn untyped_kind(e: &syn::Expr) -> Option<bool> {
     }
 }
 
+/// Whether an expression is an integer literal without a suffix (possibly negated or in
+/// parentheses): its type is open to inference.
 fn is_unsuffixed_int(e: &syn::Expr) -> bool {
     match strip_parens(e) {
         syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.suffix().is_empty(),
