@@ -1077,7 +1077,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let values = values.into_iter().collect::<Lowered<Vec<_>>>()?;
                 let ty = self.local_type(Type::tuple(values.iter().map(|v| v.ty().clone()).collect()), span)?;
                 let ptr = self.new_local(&ty, span);
-                self.fill_fields(ptr, &ty, values.into_iter().enumerate().map(|(k, v)| (k, v)).collect(), span);
+                self.fill_fields(ptr, &ty, values.into_iter().enumerate().collect(), span);
                 (ptr, ty)
             }
             syn::Expr::Struct(s) => self.struct_literal(s, span)?,
@@ -1505,7 +1505,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             }
             syn::Pat::Struct(s) => {
                 let Type::Struct { name, fields } = ty else { return Err(self.pattern_mismatch(pat, ty)) };
-                if name.is_empty() || !s.path.segments.last().is_some_and(|seg| seg.ident == name) {
+                if name.is_empty() || s.path.segments.last().is_none_or(|seg| seg.ident != name) {
                     return Err(self.pattern_mismatch(pat, ty));
                 }
                 let mut seen = Vec::new();

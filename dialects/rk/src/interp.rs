@@ -89,12 +89,16 @@ enum Flow {
     Continue(u32),
 }
 
+/// What names a per-block or per-thread buffer: its source site, a text that tells the
+/// buffers of one site apart (the type, and the thread for a local), and the block.
+type BufferKey = (Loc, String, [u32; 3]);
+
 /// What the threads of a launch share: the module, memory and the shared arrays.
 struct Launched<'m> {
     module: &'m Module,
     memory: Mutex<Vec<Vec<u8>>>,
     /// Shared and local arrays: (site, type and, for a local, thread, block) → buffer number.
-    shared: Mutex<Vec<((Loc, String, [u32; 3]), usize)>>,
+    shared: Mutex<Vec<(BufferKey, usize)>>,
     launch: Launch,
     step_limit: u64,
 }
@@ -316,7 +320,7 @@ impl<'a, 'm> Machine<'a, 'm> {
     /// threads of a block running at once cannot lose updates. Returns the old value.
     /// The buffer number of a per-block array (static or dynamic shared memory), made
     /// zeroed on first use.
-    fn block_buffer(&self, key: (Loc, String, [u32; 3]), size: usize) -> usize {
+    fn block_buffer(&self, key: BufferKey, size: usize) -> usize {
         let mut shared = self.launched.shared.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, i)) = shared.iter().find(|(k, _)| *k == key) {
             return *i;

@@ -80,7 +80,7 @@ fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
         // A by-value aggregate is a kernel's, reached through a `*const` to its device copy.
         let aggregate = matches!(func.ty(p.value), Some(Type::Ptr { mutable: false, pointee }) if matches!(pointee.as_ref(), Type::Array { .. } | Type::Struct { .. }));
         if p.by_value && !(func.kernel && aggregate) {
-            return Err(c.err_at(func.loc, "func", &format!("the `byval` parameter `{}` must be a kernel's `*const` to an array or struct", p.name)));
+            return Err(c.err_at(func.loc, "func", format!("the `byval` parameter `{}` must be a kernel's `*const` to an array or struct", p.name)));
         }
     }
     if func.kernel && func.ret != Type::Unit {
