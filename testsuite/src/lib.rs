@@ -29,6 +29,8 @@ pub mod device_functions;
 pub mod faults_trap;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
+#[path = "../kernels/impls.rs"]
+pub mod impls;
 #[path = "../kernels/inference.rs"]
 pub mod inference;
 #[path = "../kernels/loops.rs"]
@@ -285,6 +287,8 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(structs::by_value),
         },
+        Case { file: "impls.rs", kernel: "vectors", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::vectors) },
+        Case { file: "impls.rs", kernel: "statistics", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::statistics) },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }

@@ -45,7 +45,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_UNSUPPORTED_ITEM, "an item inside a kernel body", "Declare functions, constants and types at module level, outside the kernel."),
     (RK_UNKNOWN_NAME, "a name that is not in scope", "The name is neither a parameter nor a `let` binding visible at this point. Host items (statics, other crates' items) cannot be used from kernels."),
     (RK_UNKNOWN_FUNCTION, "a function rkc does not know", "Kernels may call the offload builtins (`thread_idx_x()`, `block_idx_x()`, `block_dim_x()`, `grid_dim_x()` and their y/z forms)."),
-    (RK_UNKNOWN_METHOD, "a method rkc does not know", "Kernels may call `.len()` on an array reached through a pointer and `.add(i)` / `.offset(i)` on raw pointers."),
+    (RK_UNKNOWN_METHOD, "a method rkc does not know", "Kernels may call the methods of the primitive types that the guide lists, `.len()` on arrays and slices, `.add(i)` / `.offset(i)` on raw pointers, and the methods of a struct's own `impl` blocks (not trait methods, not generic `impl`s)."),
     (RK_MISMATCHED_TYPES, "mismatched types", "Rust does not convert between numeric types implicitly, and neither does rkc: both operands of an arithmetic operator have one type. Convert explicitly with `as`."),
     (RK_LITERAL_OUT_OF_RANGE, "an integer literal out of its type's range", "rustc rejects such literals (the `overflowing_literals` lint is deny-by-default); so does rkc. An unsuffixed integer literal with no other constraint is an `i32`."),
     (RK_INVALID_CAST, "an invalid `as` cast", "`as` converts between primitive numeric types (and from `bool`). Pointers and arrays cannot be cast in kernels."),

@@ -50,7 +50,8 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
             format!("{what}: rkc compiles functions marked `#[offload_kernel]`, and found none"),
         )]);
     }
-    let mut prog = Program::new(source, &file);
+    let methods = program::impl_methods(&file);
+    let mut prog = Program::new(source, &file, &methods);
     let mut seen: HashMap<String, Span> = HashMap::new();
     for item in kernels {
         let name = item.sig.ident.to_string();

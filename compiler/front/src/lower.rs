@@ -951,10 +951,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(Type::Array { elem: Box::new(element(self, &r.expr)?), len })
             }
             syn::Expr::Tuple(t) if !t.elems.is_empty() => Some(Type::tuple(t.elems.iter().map(|x| element(self, x)).collect::<Option<_>>()?)),
+            syn::Expr::MethodCall(m) => {
+                let Some(Type::Struct { name, .. }) = self.aggregate_type(&m.receiver).or_else(|| self.place_type(&m.receiver)) else { return None };
+                match &self.prog.function(&format!("{name}::{}", m.method))?.sig.output {
+                    syn::ReturnType::Type(_, t) => self.type_quietly(t).and_then(aggregate),
+                    syn::ReturnType::Default => None,
+                }
+            }
             syn::Expr::Struct(s) => self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: s.path.clone() })),
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = c.func.as_ref() else { return None };
-                let name = p.path.segments.last()?.ident.to_string();
+                let name = self.callee_name(&p.path);
                 if self.prog.items.contains_key(&name) {
                     return self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: p.path.clone() }));
                 }
@@ -1110,7 +1117,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     let v = self.expr(e, expected)?;
                     return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
                 };
-                let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                let name = self.callee_name(&p.path);
                 if self.prog.items.contains_key(&name) && self.prog.function(&name).is_none() {
                     self.tuple_struct_literal(c, p, span)?
                 } else if let (Some(item), Some(ty)) = (self.prog.function(&name), self.aggregate_type(e)) {
@@ -1121,6 +1128,13 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     let v = self.expr(e, expected)?;
                     return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
                 }
+            }
+            // `v.scaled(2.0)`: a method of a struct that returns an aggregate.
+            syn::Expr::MethodCall(m) if self.aggregate_type(e).is_some() => {
+                let ty = self.aggregate_type(e).unwrap_or(Type::Unit);
+                let dst = self.new_local(&ty, span);
+                self.struct_method(m, span, Some(dst)).unwrap_or(Err(Reported))?;
+                (dst, ty)
             }
             syn::Expr::Unsafe(u) if matches!(u.block.stmts.as_slice(), [syn::Stmt::Expr(_, None)]) => {
                 let [syn::Stmt::Expr(x, None)] = u.block.stmts.as_slice() else { return Err(Reported) };
@@ -2467,7 +2481,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 && let Some(why) = self.immutable_root(&r.expr)
             {
                 return Err(self.error(
-                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable: it is {why}", snippet(self.prog.source, span_of(&r.expr))))
+                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable, {why}", snippet(self.prog.source, span_of(&r.expr))))
                         .at(span_of(&r.expr), "cannot borrow as mutable")
                         .help("declare the array `let mut`, or take a `*const` pointer with `&`"),
                 ));
@@ -2607,7 +2621,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     .at(span, "not a function name"),
             ));
         };
-        let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let name = self.callee_name(&p.path);
         if let Some(r) = self.sync_builtin(c, p, &name, span) {
             return r;
         }
@@ -2658,6 +2672,42 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         };
         self.device_call(item, c, p, &name, span, None)
+    }
+
+    /// The name a call's path refers to: `P::f` for an associated function or method of a
+    /// struct `P` of the file (`Vec3::new`, `Vec3::dot`), else the last segment (functions of
+    /// inline modules are known by their own names).
+    fn callee_name(&self, path: &syn::Path) -> String {
+        let n = path.segments.len();
+        if n >= 2 {
+            let qualified = format!("{}::{}", path.segments[n - 2].ident, path.segments[n - 1].ident);
+            if self.prog.function(&qualified).is_some() {
+                return qualified;
+            }
+        }
+        path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
+    }
+
+    /// `v.f(args)` for a method `f` of the struct `v` is: `P::f(v, args)`, with `v` passed by
+    /// reference when `f` takes `&mut self`.
+    fn struct_method(&mut self, m: &syn::ExprMethodCall, span: Span, out: Option<ValueId>) -> Option<Lowered<Val>> {
+        let Some(Type::Struct { name, .. }) = self.aggregate_type(&m.receiver).or_else(|| self.place_type(&m.receiver)) else { return None };
+        let qualified = format!("{name}::{}", m.method);
+        let Some(item) = self.prog.function(&qualified) else {
+            return Some(Err(self.error(
+                Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method named `{}` found for struct `{name}`", m.method))
+                    .at(span_of(&m.method), "method not found in this struct's `impl` blocks")
+                    .note("kernels call the methods of a struct's own `impl` blocks; trait methods (`impl Add for ...`) and generic `impl`s are not supported yet"),
+            )));
+        };
+        let mut path: syn::Path = syn::Ident::new(&name, m.method.span()).into();
+        path.segments.push(m.method.clone().into());
+        let func = syn::ExprPath { attrs: vec![], qself: None, path };
+        let mut args: syn::punctuated::Punctuated<syn::Expr, syn::Token![,]> = syn::punctuated::Punctuated::new();
+        args.push((*m.receiver).clone());
+        args.extend(m.args.iter().cloned());
+        let call = syn::ExprCall { attrs: vec![], func: Box::new(syn::Expr::Path(func.clone())), paren_token: m.paren_token, args };
+        Some(self.device_call(item, &call, &func, &qualified, span, out))
     }
 
     /// `sync_threads()`, `shared_array::<T, N>()` and the atomics, when `name` is one of them
@@ -2941,7 +2991,26 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(t) => is_aggregate(t),
                 None => self.aggregate_type(arg).is_some(),
             };
-            let v = if by_pointer {
+            let v = if crate::program::by_reference(pt) {
+                // `&mut self`: the receiver's own place, which the method changes.
+                if let Some(why) = self.immutable_root(arg) {
+                    return Err(self.error(
+                        Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable, {why}", snippet(self.prog.source, span_of(arg))))
+                            .at(span_of(arg), "cannot borrow as mutable")
+                            .help(format!("`{name}` takes `&mut self`: declare the value `let mut`")),
+                    ));
+                }
+                let Place::Ptr(p) = self.base_place(arg).map(Place::Ptr)? else { return Err(Reported) };
+                let ty = self.func.ty(p).and_then(Type::pointee).cloned().unwrap_or(Type::Unit);
+                if matches!(self.func.ty(p), Some(Type::Ptr { mutable: false, .. })) {
+                    return Err(self.error(
+                        Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot borrow `{}` as mutable: it is behind a `*const` pointer", snippet(self.prog.source, span_of(arg))))
+                            .at(span_of(arg), "cannot borrow as mutable")
+                            .help(format!("`{name}` takes `&mut self`: reach the value through a `*mut` pointer")),
+                    ));
+                }
+                Val { id: Some(p), ty }
+            } else if by_pointer {
                 // The callee gets its own copy: a pointer to it, with the aggregate's type
                 // here so that generics unify with it.
                 let (ptr, ty) = self.aggregate_value(arg, known.as_ref())?;
@@ -3086,7 +3155,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     && let Some(why) = self.immutable_root(&m.receiver)
                 {
                     return Err(self.error(
-                        Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable: it is {why}", snippet(self.prog.source, span_of(&m.receiver))))
+                        Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{}` as mutable, {why}", snippet(self.prog.source, span_of(&m.receiver))))
                             .at(span_of(&m.receiver), "cannot borrow as mutable")
                             .help("use `as_ptr` for a `*const` pointer, or declare the array `let mut`"),
                     ));
@@ -3116,7 +3185,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 self.require_unsafe(span, &format!("call to unsafe method `{}::{method}`", p.ty))?;
                 Ok(self.emit1(OpKind::PtrOffset, &[id(&p), id(&i)], p.ty.clone(), span))
             }
-            _ => self.value_method(m, span),
+            _ => match self.struct_method(m, span, None) {
+                Some(r) => r,
+                None => self.value_method(m, span),
+            },
         }
     }
 
@@ -3638,6 +3710,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     },
                 }
             }
+            // `*self` in a method that takes `&self` or `&mut self`: the receiver itself.
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) if self.is_receiver(expr) => self.place(expr),
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 let p = self.expr(expr, None)?;
                 if p.ty.pointee().is_none() {
@@ -3727,6 +3801,13 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         }
     }
 
+    /// Whether `e` is `self` bound to an aggregate: a method's receiver, which Rust code may
+    /// dereference (`*self`) when the method takes `&self` or `&mut self`.
+    fn is_receiver(&self, e: &syn::Expr) -> bool {
+        matches!(strip_parens(e), syn::Expr::Path(p) if p.path.is_ident("self"))
+            && matches!(self.lookup("self"), Some(Some(Binding::Memory { .. })))
+    }
+
     /// The place of an aggregate whose element or field is accessed: a place expression's
     /// own, or a fresh local holding the value of any other aggregate expression
     /// (`pair().0`, `[a, b][i]`).
@@ -3760,6 +3841,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 Some(_) => None,
                 None => self.aggregate_type(e),
             },
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) if self.is_receiver(expr) => self.place_type(expr),
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => {
                 self.value_type(expr)?.pointee().cloned()
             }

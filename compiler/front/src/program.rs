@@ -50,6 +50,8 @@ pub struct Program<'s> {
     /// Where each function instance is defined, for diagnostics about the call graph.
     pub spans: HashMap<String, Span>,
     pub const_depth: u32,
+    /// The names of methods (`P::f`), by the address of their converted function.
+    names: HashMap<usize, String>,
 }
 
 /// Whether a function carries `#[offload_kernel]` (under any path, e.g. `offload::offload_kernel`).
@@ -61,8 +63,78 @@ fn span_of(node: &impl Spanned) -> Span {
     Span::from_pm2(node.span())
 }
 
+/// The mark on a method's converted `&mut self` parameter: the caller passes its receiver's
+/// place, not a copy.
+pub(crate) const BY_REFERENCE: &str = "rkc_receiver_by_reference";
+
+/// Whether a parameter is a `&mut self` receiver (see [`impl_methods`]).
+pub(crate) fn by_reference(pt: &syn::PatType) -> bool {
+    pt.attrs.iter().any(|a| a.path().is_ident(BY_REFERENCE))
+}
+
+/// The inherent methods and associated functions of the file's structs (`impl P { fn f(..) }`,
+/// in inline modules too) as plain functions named `P::f`: `self` and `&self` become a
+/// parameter `self: P` (a copy, which reads the same), `&mut self` a parameter `mut self: P`
+/// that the caller passes by reference, and `Self` is `P` throughout. Trait impls and generic
+/// impls are left out (their methods are not found, and a call reports that).
+pub fn impl_methods(file: &syn::File) -> Vec<(String, syn::ItemFn)> {
+    use syn::visit_mut::VisitMut;
+    struct SelfType(syn::Ident);
+    impl VisitMut for SelfType {
+        fn visit_ident_mut(&mut self, i: &mut syn::Ident) {
+            if i == "Self" {
+                *i = syn::Ident::new(&self.0.to_string(), i.span());
+            }
+        }
+    }
+    fn walk(items: &[syn::Item], out: &mut Vec<(String, syn::ItemFn)>) {
+        for item in items {
+            match item {
+                syn::Item::Impl(imp) if imp.trait_.is_none() && imp.generics.params.is_empty() => {
+                    let syn::Type::Path(tp) = imp.self_ty.as_ref() else { continue };
+                    let Some(ty) = tp.path.get_ident() else { continue };
+                    for f in imp.items.iter().filter_map(|i| match i {
+                        syn::ImplItem::Fn(f) => Some(f),
+                        _ => None,
+                    }) {
+                        let mut sig = f.sig.clone();
+                        for input in sig.inputs.iter_mut() {
+                            let syn::FnArg::Receiver(r) = input else { continue };
+                            let by_reference = r.reference.is_some() && r.mutability.is_some();
+                            let mutable = by_reference || (r.reference.is_none() && r.mutability.is_some());
+                            let mut attrs = r.attrs.clone();
+                            if by_reference {
+                                attrs.push(syn::parse_quote!(#[rkc_receiver_by_reference]));
+                            }
+                            let pat: syn::Pat = if mutable { syn::parse_quote!(mut self) } else { syn::parse_quote!(self) };
+                            *input = syn::FnArg::Typed(syn::PatType {
+                                attrs,
+                                pat: Box::new(pat),
+                                colon_token: Default::default(),
+                                ty: Box::new(syn::parse_quote!(#ty)),
+                            });
+                        }
+                        let mut item = syn::ItemFn { attrs: f.attrs.clone(), vis: f.vis.clone(), sig, block: Box::new(f.block.clone()) };
+                        SelfType(ty.clone()).visit_item_fn_mut(&mut item);
+                        out.push((format!("{ty}::{}", f.sig.ident), item));
+                    }
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, items)) = &m.content {
+                        walk(items, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, &mut out);
+    out
+}
+
 impl<'s> Program<'s> {
-    pub fn new(source: &'s str, file: &'s syn::File) -> Program<'s> {
+    pub fn new(source: &'s str, file: &'s syn::File, methods: &'s [(String, syn::ItemFn)]) -> Program<'s> {
         let mut prog = Program {
             source,
             diags: Vec::new(),
@@ -76,9 +148,19 @@ impl<'s> Program<'s> {
             path: Vec::new(),
             spans: HashMap::new(),
             const_depth: 0,
+            names: HashMap::new(),
         };
         prog.collect(&file.items);
+        for (name, f) in methods {
+            prog.fns.entry(name.clone()).or_default().push(f);
+            prog.names.insert(std::ptr::from_ref(f) as usize, name.clone());
+        }
         prog
+    }
+
+    /// The name a function is known by: its own, or `P::f` for a method of `P`.
+    pub fn name_of(&self, item: &syn::ItemFn) -> String {
+        self.names.get(&(std::ptr::from_ref(item) as usize)).cloned().unwrap_or_else(|| item.sig.ident.to_string())
     }
 
     /// Collects functions and constants at the top level and in inline modules.
@@ -167,7 +249,7 @@ impl<'s> Program<'s> {
     /// The signature of an instance of `item` under `subst`, queueing its body for lowering
     /// the first time it is asked for. `caller` is the function whose body makes the call.
     pub fn instance(&mut self, item: &'s syn::ItemFn, subst: Subst, caller: &str) -> Result<(String, Signature), Reported> {
-        let instance = format!("{}{}", item.sig.ident, subst.suffix());
+        let instance = format!("{}{}", self.name_of(item), subst.suffix());
         if let Some(sig) = self.instances.get(&instance) {
             return sig.clone().map(|s| (instance, s)).ok_or(Reported);
         }
