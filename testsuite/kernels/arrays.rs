@@ -86,3 +86,37 @@ pub fn tables(xs: *const [f32; 64], primes: *mut [u32; 64], out: *mut [f32; 64])
         (*primes)[t] = PRIMES[t % PRIMES.len()] * 100 + below;
     }
 }
+
+/// `for` over arrays and slices: an array by value, `&x` over `iter()`, `iter().copied()`
+/// over a `static`, `&x` over a slice, with `continue` and `break`.
+#[offload_kernel]
+pub fn iteration(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: builtins only; the slices are checked.
+    let i = unsafe { thread_idx_x() } as usize;
+    let row = [xs[i % xs.len()], 3, 5, 7];
+    let mut sum = 0u32;
+    for x in row {
+        sum = sum.wrapping_add(x);
+    }
+    for &x in row.iter() {
+        if x == 5 {
+            continue;
+        }
+        sum ^= x << 3;
+    }
+    for p in PRIMES.iter().copied() {
+        sum = sum.wrapping_mul(p) ^ (sum >> 7);
+    }
+    let mut count = 0u32;
+    for &x in xs {
+        if x == row[0] {
+            break;
+        }
+        if x > row[0] {
+            count += 1;
+        }
+    }
+    if i < out.len() {
+        out[i] = sum ^ count;
+    }
+}

@@ -289,6 +289,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case { file: "impls.rs", kernel: "vectors", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::vectors) },
         Case { file: "impls.rs", kernel: "statistics", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::statistics) },
+        Case {
+            file: "arrays.rs",
+            kernel: "iteration",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(50), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(arrays::iteration),
+        },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }

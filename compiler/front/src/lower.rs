@@ -1037,8 +1037,27 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     Some(Type::Array { elem, .. }) => Some((**elem).clone()),
                     _ => a.elems.iter().find_map(|x| self.aggregate_type(x).or_else(|| self.static_type(x))),
                 };
-                let values = a.elems.iter().map(|x| self.element_value(x, hint.as_ref())).collect::<Vec<_>>();
-                let values = values.into_iter().collect::<Lowered<Vec<_>>>()?;
+                // Unsuffixed literals take the type of the other elements (`[x, 3, 5]` with
+                // `x: u32`): the rest are lowered first (literals have no effects to order).
+                let mut lowered: Vec<Option<Lowered<Element>>> = a.elems.iter().map(|_| None).collect();
+                let mut hint = hint;
+                for (k, x) in a.elems.iter().enumerate() {
+                    if hint.is_some() || !is_untyped_literal(x) {
+                        let v = self.element_value(x, hint.as_ref());
+                        if hint.is_none()
+                            && let Ok(v) = &v
+                        {
+                            hint = Some(v.ty().clone());
+                        }
+                        lowered[k] = Some(v);
+                    }
+                }
+                for (k, x) in a.elems.iter().enumerate() {
+                    if lowered[k].is_none() {
+                        lowered[k] = Some(self.element_value(x, hint.as_ref()));
+                    }
+                }
+                let values = lowered.into_iter().map(|v| v.unwrap_or(Err(Reported))).collect::<Lowered<Vec<_>>>()?;
                 let elem = values[0].ty().clone();
                 for (v, x) in values.iter().zip(&a.elems) {
                     if *v.ty() != elem {
@@ -1675,9 +1694,97 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         self.push_if(cond, vec![Region::default(), exit], vec![], span);
     }
 
-    /// `for i in a..b`, `a..=b`, `(a..b).rev()`, `(a..b).step_by(k)`.
+    /// The elements a `for` walks when it walks an array or a slice: the array or slice
+    /// expression, the pattern each element binds, and whether an array is iterated by value
+    /// (`for x in arr` copies it first, as Rust's `IntoIterator` for `[T; N]` does).
+    fn element_loop<'e>(&self, expr: &'e syn::Expr, pat: &'e syn::Pat) -> Option<(&'e syn::Expr, &'e syn::Pat, bool)> {
+        let iter = strip_parens(expr);
+        let is_seq = |me: &Self, x: &syn::Expr| matches!(me.aggregate_type(x), Some(Type::Array { .. })) || matches!(me.value_type(x), Some(Type::Slice { .. }));
+        let method = |x: &'e syn::Expr, name: &str| match strip_parens(x) {
+            syn::Expr::MethodCall(m) if m.method == name && m.args.is_empty() => Some(&*m.receiver),
+            _ => None,
+        };
+        // `arr.iter().copied()`, `arr.iter().cloned()`.
+        if let Some(inner) = method(iter, "copied").or_else(|| method(iter, "cloned"))
+            && let Some(seq) = method(inner, "iter")
+            && is_seq(self, seq)
+        {
+            return Some((seq, pat, false));
+        }
+        // `for &x in arr.iter()`, `for &x in slice`.
+        if let syn::Pat::Reference(r) = pat
+            && r.mutability.is_none()
+        {
+            let seq = method(iter, "iter").unwrap_or(iter);
+            if is_seq(self, seq) {
+                return Some((seq, &r.pat, false));
+            }
+        }
+        // `for x in arr`, `for x in arr.into_iter()`.
+        let seq = method(iter, "into_iter").unwrap_or(iter);
+        if matches!(self.aggregate_type(seq), Some(Type::Array { .. })) {
+            return Some((seq, pat, true));
+        }
+        None
+    }
+
+    /// `for x in arr` and its forms (see `element_loop`): an index loop whose body first
+    /// binds the element to the pattern.
+    fn for_elements(&mut self, f: &syn::ExprForLoop, seq: &syn::Expr, pat: &syn::Pat, by_value: bool) -> Lowered<Val> {
+        let span = span_of(f);
+        // The sequence: a pointer to the array (a copy when iterated by value, or when it is
+        // not a place), or the slice.
+        let is_place = matches!(strip_parens(seq), syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_) | syn::Expr::Unary(_));
+        let (base, elem, len) = if let Some(Type::Slice { elem, .. }) = self.value_type(seq) {
+            let s = self.expr(seq, None)?;
+            let Type::Slice { mutable, .. } = s.ty.clone() else { return Err(Reported) };
+            let len = self.emit1(OpKind::SliceLen, &[id(&s)], Type::USIZE, span);
+            let base = self.emit1(OpKind::SlicePtr, &[id(&s)], Type::ptr(mutable, (*elem).clone()), span);
+            (base, *elem, len)
+        } else {
+            let ptr = if by_value || !is_place { self.aggregate_value(seq, None)?.0 } else { self.base_place(seq)? };
+            let Some(Type::Array { elem, len }) = self.func.ty(ptr).and_then(Type::pointee).cloned() else { return Err(Reported) };
+            let first = self.int_const(0, &Type::USIZE, span);
+            let base = self.emit1(OpKind::ElemPtr, &[ptr, id(&first)], Type::ptr(matches!(self.func.ty(ptr), Some(Type::Ptr { mutable: true, .. })), (*elem).clone()), span);
+            let n = self.int_const(len as i128, &Type::USIZE, span);
+            (base, *elem, n)
+        };
+        let zero = self.int_const(0, &Type::USIZE, span);
+        let one = self.int_const(1, &Type::USIZE, span);
+        let next = self.emit(OpKind::Var, &[], Some(Type::slot(Type::USIZE)), span).unwrap_or(ValueId(u32::MAX));
+        self.emit(OpKind::Write, &[id(&zero), next], None, span);
+        let ctx = LoopCtx { label: Self::label_of(&f.label), takes_value: false, break_ty: None, expected: None };
+        let (region, _, r) = self.loop_region(ctx, |me| {
+            let i = me.emit1(OpKind::Read, &[next], Type::USIZE, span);
+            let go = me.emit1(OpKind::Cmp(CmpOp::Lt), &[id(&i), id(&len)], Type::Bool, span);
+            me.exit_unless(id(&go), span);
+            // Advance before the body, so that `continue` needs nothing more.
+            let stepped = me.emit1(OpKind::Binary(BinOp::Add), &[id(&i), id(&one)], Type::USIZE, span);
+            me.emit(OpKind::Write, &[id(&stepped), next], None, span);
+            me.scopes.push(HashMap::new());
+            let p = me.emit1(OpKind::PtrOffset, &[id(&base), id(&i)], base.ty.clone(), span);
+            let r = me.destructure(pat, id(&p), &elem, span).and_then(|_| me.block(&f.body, Some(&Type::Unit)).map(|_| ()));
+            me.scopes.pop();
+            r
+        });
+        r?;
+        Ok(self.push_loop(region, None, span))
+    }
+
+    /// `for i in a..b`, `a..=b`, `(a..b).rev()`, `(a..b).step_by(k)`; over an array or a slice
+    /// (see `element_loop`).
     fn for_expr(&mut self, f: &syn::ExprForLoop) -> Lowered<Val> {
         let span = span_of(f);
+        if let Some((seq, pat, by_value)) = self.element_loop(&f.expr, &f.pat) {
+            return self.for_elements(f, seq, pat, by_value);
+        }
+        // A sequence whose `let` already failed was reported there.
+        if let syn::Expr::Path(p) = strip_parens(&f.expr)
+            && let Some(name) = p.path.get_ident()
+            && matches!(self.lookup(&name.to_string()), Some(None))
+        {
+            return Err(Reported);
+        }
         let var = match f.pat.as_ref() {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some((p.ident.to_string(), p.mutability.is_some())),
             syn::Pat::Wild(_) => None,
@@ -1702,9 +1809,9 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         }
         let syn::Expr::Range(range) = iter else {
             return Err(self.error(
-                Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels can only loop over integer ranges")
-                    .at(span_of(&f.expr), "expected `a..b` or `a..=b`")
-                    .note("iterators, slices and collections have no device representation yet"),
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels can only loop over integer ranges, arrays and slices")
+                    .at(span_of(&f.expr), "expected `a..b`, `a..=b`, an array or a slice")
+                    .note("supported: `for x in arr`, `for &x in arr.iter()`, `for x in arr.iter().copied()`, `for &x in slice`; other iterators and collections have no device form yet"),
             ));
         };
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
