@@ -993,6 +993,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 [syn::Stmt::Expr(x, None)] => self.aggregate_type(x),
                 _ => None,
             },
+            syn::Expr::Match(m) => m.arms.iter().find_map(|a| self.aggregate_type(&a.body)),
             syn::Expr::If(i) if i.else_branch.is_some() => match i.then_branch.stmts.last() {
                 Some(syn::Stmt::Expr(x, None)) => self.aggregate_type(x),
                 _ => self.aggregate_type(&i.else_branch.as_ref()?.1),
@@ -1131,6 +1132,28 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 self.push_if(id(&cond), vec![then_region, else_region], vec![], span);
                 (dst, ty)
             }
+            // `match k { .. => a, .. => b }` with aggregate arms: the match is lowered as a
+            // statement whose arms assign to one local (an arm that diverges stays as it is).
+            syn::Expr::Match(m) if expected.cloned().or_else(|| self.aggregate_type(e)).is_some() => {
+                let ty = expected.cloned().or_else(|| self.aggregate_type(e)).unwrap_or(Type::Unit);
+                let dst = self.new_local(&ty, span);
+                let slot = syn::Ident::new("__rkc_match_value", proc_macro2::Span::call_site());
+                let mut rewritten = m.clone();
+                for arm in &mut rewritten.arms {
+                    let body = &arm.body;
+                    let diverges = matches!(strip_parens(body), syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_))
+                        || matches!(strip_parens(body), syn::Expr::Macro(mac) if self.is_panic_macro(&mac.mac));
+                    if !diverges {
+                        arm.body = Box::new(syn::parse_quote!({ #slot = #body; }));
+                    }
+                }
+                self.scopes.push(HashMap::new());
+                self.bind(slot.to_string(), Some(Binding::Memory { ptr: dst, ty: ty.clone(), mutable: true }));
+                let r = self.match_expr(&rewritten, Some(&Type::Unit));
+                self.scopes.pop();
+                r?;
+                (dst, ty)
+            }
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = c.func.as_ref() else {
                     let v = self.expr(e, expected)?;
@@ -1165,6 +1188,13 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Block(b) if matches!(b.block.stmts.as_slice(), [syn::Stmt::Expr(_, None)]) => {
                 let [syn::Stmt::Expr(x, None)] = b.block.stmts.as_slice() else { return Err(Reported) };
                 self.aggregate_value(x, expected)?
+            }
+            // A block with statements before its value, whose type the context gives.
+            syn::Expr::Block(b) if expected.is_some_and(is_aggregate) => {
+                let ty = expected.cloned().unwrap_or(Type::Unit);
+                let dst = self.new_local(&ty, span);
+                self.block_into(&b.block, dst, &ty, span)?;
+                (dst, ty)
             }
             place @ (syn::Expr::Path(_) | syn::Expr::Field(_) | syn::Expr::Index(_) | syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. })) => {
                 let src = match self.place(place)? {
