@@ -147,3 +147,29 @@ pub fn by_value(mut params: Params, weights: [f32; 4], xs: *const [f32; 64], out
         (*out)[t] = acc + v.x - v.z;
     }
 }
+
+/// `match` and `if` whose values are structs: arms that are literals, copies, blocks with
+/// statements, and an arm that returns.
+#[offload_kernel]
+pub fn choices(xs: *const [u32; 64], out: *mut [f32; 64]) {
+    // SAFETY: indices are checked.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let x = (*xs)[t];
+        let base = Vec3 { x: 1.0, y: 2.0, z: 3.0 };
+        let v = match x % 5 {
+            0 => base,
+            1 => Vec3 { x: 3.0, ..base },
+            2 | 3 => {
+                let s = scale(base, (x % 7) as f32);
+                add(s, base)
+            }
+            _ => {
+                (*out)[t] = -1.0;
+                return;
+            }
+        };
+        let w = if x % 2 == 0 { v } else { Vec3 { x: v.z, y: v.y, z: v.x } };
+        (*out)[t] = dot(v, w);
+    }
+}

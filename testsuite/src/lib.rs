@@ -299,6 +299,7 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(arrays::iteration),
         },
+        Case { file: "structs.rs", kernel: "choices", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::choices) },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }

@@ -4065,6 +4065,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             // A whole aggregate: the value is built first (it may read the place), then
             // copied in.
             let (src, ty) = self.aggregate_value(right, Some(t))?;
+            // A value that diverges (`x = { ...; return; }`) assigns nothing.
+            if self.terminated() {
+                return Ok(Val::unit());
+            }
             let Place::Ptr(dst) = self.place(left)? else { return Err(Reported) };
             if matches!(self.func.ty(dst), Some(Type::Ptr { mutable: false, .. })) {
                 return Err(self.error(
