@@ -567,13 +567,15 @@ impl<'a, 'm> Machine<'a, 'm> {
                 Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
             }
             OpKind::Local => {
-                // One array per thread and source site. Reusing it each time the site runs
-                // is what the GPU does (one stack slot per site), and is sound because a site
-                // is never live twice at once: there is no recursion, and the front end
-                // writes every element before reading it.
+                // One buffer per thread and op. Reusing it each time the op runs is what the
+                // GPU does (one stack slot per alloca), and is sound because an op is never
+                // live twice at once: there is no recursion, and the front end writes every
+                // element before reading it. The op's address, not its source position, tells
+                // sites apart: one expression can make two locals of one type at one position
+                // (`v.scaled(2.0)`'s receiver copy and its result).
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
                 let size = ty.pointee().map_or(0, Type::size_of) as usize;
-                let key = (op.loc, format!("{ty} of thread {:?}", self.thread), self.block);
+                let key = (op.loc, format!("local {:p}: {ty} of thread {:?}", std::ptr::from_ref(op), self.thread), self.block);
                 Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
             }
             OpKind::Atomic(a) => {

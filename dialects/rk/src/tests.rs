@@ -150,3 +150,32 @@ fn the_interpreter_keeps_barriers_and_reports_divergence() {
         other => panic!("expected a divergent barrier, got {other:?}"),
     }
 }
+
+/// Two locals of one type at one source position (in rk text every op's position is 0:0;
+/// from Rust, `v.scaled(2.0)`'s receiver copy and result share one) are two buffers.
+#[test]
+fn the_interpreter_gives_each_local_its_own_buffer() {
+    let text = "rk.func @k(out %0: *mut [u32; 2]) kernel {
+  %1 = rk.local : *mut [u32; 1]
+  %2 = rk.local : *mut [u32; 1]
+  %3 = rk.const 0 : usize
+  %4 = rk.elem_ptr %1, %3 : *mut [u32; 1] to *mut u32
+  %5 = rk.elem_ptr %2, %3 : *mut [u32; 1] to *mut u32
+  %6 = rk.const 7 : u32
+  %7 = rk.const 9 : u32
+  rk.store %6, %4 : *mut u32
+  rk.store %7, %5 : *mut u32
+  %8 = rk.load %4 : *mut u32
+  %9 = rk.elem_ptr %0, %3 : *mut [u32; 2] to *mut u32
+  rk.store %8, %9 : *mut u32
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    let launch = interp::Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 };
+    let mut args = [interp::Arg::Buffer(vec![0; 8])];
+    interp::run(&m, "k", launch, &mut args).unwrap();
+    let interp::Arg::Buffer(out) = &args[0] else { unreachable!() };
+    assert_eq!(out[0], 7);
+}
