@@ -1140,11 +1140,11 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let slot = syn::Ident::new("__rkc_match_value", proc_macro2::Span::call_site());
                 let mut rewritten = m.clone();
                 for arm in &mut rewritten.arms {
-                    let body = &arm.body;
-                    let diverges = matches!(strip_parens(body), syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_))
-                        || matches!(strip_parens(body), syn::Expr::Macro(mac) if self.is_panic_macro(&mac.mac));
+                    let body = arm.body.clone();
+                    let diverges = matches!(strip_parens(&body), syn::Expr::Return(_) | syn::Expr::Break(_) | syn::Expr::Continue(_))
+                        || matches!(strip_parens(&body), syn::Expr::Macro(mac) if self.is_panic_macro(&mac.mac));
                     if !diverges {
-                        arm.body = Box::new(syn::parse_quote!({ #slot = #body; }));
+                        *arm.body = syn::parse_quote!({ #slot = #body; });
                     }
                 }
                 self.scopes.push(HashMap::new());

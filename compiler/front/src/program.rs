@@ -87,49 +87,56 @@ pub fn impl_methods(file: &syn::File) -> Vec<(String, syn::ItemFn)> {
             }
         }
     }
-    fn walk(items: &[syn::Item], out: &mut Vec<(String, syn::ItemFn)>) {
-        for item in items {
-            match item {
-                syn::Item::Impl(imp) if imp.trait_.is_none() && imp.generics.params.is_empty() => {
-                    let syn::Type::Path(tp) = imp.self_ty.as_ref() else { continue };
-                    let Some(ty) = tp.path.get_ident() else { continue };
-                    for f in imp.items.iter().filter_map(|i| match i {
-                        syn::ImplItem::Fn(f) => Some(f),
-                        _ => None,
-                    }) {
-                        let mut sig = f.sig.clone();
-                        for input in sig.inputs.iter_mut() {
-                            let syn::FnArg::Receiver(r) = input else { continue };
-                            let by_reference = r.reference.is_some() && r.mutability.is_some();
-                            let mutable = by_reference || (r.reference.is_none() && r.mutability.is_some());
-                            let mut attrs = r.attrs.clone();
-                            if by_reference {
-                                attrs.push(syn::parse_quote!(#[rkc_receiver_by_reference]));
-                            }
-                            let pat: syn::Pat = if mutable { syn::parse_quote!(mut self) } else { syn::parse_quote!(self) };
-                            *input = syn::FnArg::Typed(syn::PatType {
-                                attrs,
-                                pat: Box::new(pat),
-                                colon_token: Default::default(),
-                                ty: Box::new(syn::parse_quote!(#ty)),
-                            });
-                        }
-                        let mut item = syn::ItemFn { attrs: f.attrs.clone(), vis: f.vis.clone(), sig, block: Box::new(f.block.clone()) };
-                        SelfType(ty.clone()).visit_item_fn_mut(&mut item);
-                        out.push((format!("{ty}::{}", f.sig.ident), item));
-                    }
+    let mut out = Vec::new();
+    for item in items_of(&file.items) {
+        let syn::Item::Impl(imp) = item else { continue };
+        if imp.trait_.is_some() || !imp.generics.params.is_empty() {
+            continue;
+        }
+        let syn::Type::Path(tp) = imp.self_ty.as_ref() else { continue };
+        let Some(ty) = tp.path.get_ident() else { continue };
+        for f in imp.items.iter().filter_map(|i| match i {
+            syn::ImplItem::Fn(f) => Some(f),
+            _ => None,
+        }) {
+            let mut sig = f.sig.clone();
+            for input in sig.inputs.iter_mut() {
+                let syn::FnArg::Receiver(r) = input else { continue };
+                let by_reference = r.reference.is_some() && r.mutability.is_some();
+                let mutable = by_reference || (r.reference.is_none() && r.mutability.is_some());
+                let mut attrs = r.attrs.clone();
+                if by_reference {
+                    attrs.push(syn::parse_quote!(#[rkc_receiver_by_reference]));
                 }
-                syn::Item::Mod(m) => {
-                    if let Some((_, items)) = &m.content {
-                        walk(items, out);
-                    }
-                }
-                _ => {}
+                let pat: syn::Pat = if mutable { syn::parse_quote!(mut self) } else { syn::parse_quote!(self) };
+                *input = syn::FnArg::Typed(syn::PatType {
+                    attrs,
+                    pat: Box::new(pat),
+                    colon_token: Default::default(),
+                    ty: Box::new(syn::parse_quote!(#ty)),
+                });
             }
+            let mut item = syn::ItemFn { attrs: f.attrs.clone(), vis: f.vis.clone(), sig, block: Box::new(f.block.clone()) };
+            SelfType(ty.clone()).visit_item_fn_mut(&mut item);
+            out.push((format!("{ty}::{}", f.sig.ident), item));
         }
     }
+    out
+}
+
+/// The items of a file, those of its inline modules included, in source order.
+fn items_of<'a>(items: &'a [syn::Item]) -> Vec<&'a syn::Item> {
     let mut out = Vec::new();
-    walk(&file.items, &mut out);
+    for item in items {
+        match item {
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    out.extend(items_of(inner));
+                }
+            }
+            other => out.push(other),
+        }
+    }
     out
 }
 
@@ -165,7 +172,7 @@ impl<'s> Program<'s> {
 
     /// Collects functions and constants at the top level and in inline modules.
     fn collect(&mut self, items: &'s [syn::Item]) {
-        for item in items {
+        for item in items_of(items) {
             match item {
                 syn::Item::Fn(f) => self.fns.entry(f.sig.ident.to_string()).or_default().push(f),
                 syn::Item::Const(c) => {
@@ -184,11 +191,6 @@ impl<'s> Program<'s> {
                 syn::Item::Struct(st) => {
                     self.items.structs.insert(st.ident.to_string(), st.clone());
                 }
-                syn::Item::Mod(m) => {
-                    if let Some((_, items)) = &m.content {
-                        self.collect(items);
-                    }
-                }
                 _ => {}
             }
         }
@@ -196,22 +198,13 @@ impl<'s> Program<'s> {
 
     /// The kernels, in source order.
     pub fn kernels(file: &'s syn::File) -> Vec<&'s syn::ItemFn> {
-        fn walk<'a>(items: &'a [syn::Item], out: &mut Vec<&'a syn::ItemFn>) {
-            for item in items {
-                match item {
-                    syn::Item::Fn(f) if is_kernel(f) => out.push(f),
-                    syn::Item::Mod(m) => {
-                        if let Some((_, items)) = &m.content {
-                            walk(items, out);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        let mut out = Vec::new();
-        walk(&file.items, &mut out);
-        out
+        items_of(&file.items)
+            .into_iter()
+            .filter_map(|item| match item {
+                syn::Item::Fn(f) if is_kernel(f) => Some(f),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The `static` of this name, if there is one.
