@@ -300,6 +300,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(arrays::iteration),
         },
         Case { file: "structs.rs", kernel: "choices", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::choices) },
+        Case {
+            file: "inference.rs",
+            kernel: "inference_uses",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(8), Input::Random(40), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(inference::inference_uses),
+        },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
     ]
 }

@@ -618,6 +618,16 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let (ptr, ty) = self.aggregate_value(&init.expr, None)?;
             return self.destructure(&local.pat, ptr, &ty, span_of(local));
         }
+        // `let _ = expr;`: the value is computed (for what it does) and dropped.
+        if let (syn::Pat::Wild(_), Some(init)) = (&local.pat, &local.init)
+            && init.diverge.is_none()
+        {
+            return if self.aggregate_type(&init.expr).is_some() {
+                self.aggregate_value(&init.expr, None).map(drop)
+            } else {
+                self.expr(&init.expr, None).map(drop)
+            };
+        }
         let (name, mutable, ascribed) = match &local.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
                 (p.ident.to_string(), p.mutability.is_some(), None)
@@ -717,8 +727,19 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             depth: u32,
             /// How many loops of the walked code enclose the current point.
             loops: u32,
+            /// The element variables of the walked `for` loops over arrays and slices, which
+            /// are not in scope yet: `for &v in s { c += v }` makes `c` an element.
+            elements: Vec<(String, Type)>,
         }
         impl Uses<'_, '_, '_> {
+            /// The type of `e` as far as it is known here.
+            fn ty_of(&self, e: &syn::Expr) -> Option<Type> {
+                // An element variable, or arithmetic on one (`v % 1000`), has its type.
+                if let Some((_, t)) = self.elements.iter().rev().find(|(n, _)| arith_mentions(n, e)) {
+                    return Some(t.clone());
+                }
+                self.me.static_type(e)
+            }
             /// Whether `e` is the name, or arithmetic that gives it its own type (`k * 7 + t`):
             /// rustc unifies every operand of such an expression with its result.
             fn is_name(&self, e: &syn::Expr) -> bool {
@@ -765,10 +786,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let shift = matches!(b.op, syn::BinOp::Shl(_) | syn::BinOp::Shr(_) | syn::BinOp::ShlAssign(_) | syn::BinOp::ShrAssign(_));
                 if !shift {
                     if self.is_name(&b.left) {
-                        let t = self.me.static_type(&b.right);
+                        let t = self.ty_of(&b.right);
                         self.offer(t);
                     } else if self.is_name(&b.right) {
-                        let t = self.me.static_type(&b.left);
+                        let t = self.ty_of(&b.left);
                         self.offer(t);
                     }
                 }
@@ -776,7 +797,11 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             }
             fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
                 if self.is_name(&a.left) {
-                    let t = self.me.static_type(&a.right);
+                    let t = self.ty_of(&a.right);
+                    self.offer(t);
+                } else if self.is_name(&a.right) {
+                    // `out[i] = name`: the place's type.
+                    let t = self.ty_of(&a.left);
                     self.offer(t);
                 }
                 syn::visit::visit_expr_assign(self, a);
@@ -816,7 +841,21 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             }
             fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
                 self.loops += 1;
+                let mut known = 0;
+                if let Some((seq, pat, _)) = self.me.element_loop(&f.expr, &f.pat)
+                    && let Some(name) = pattern_binding(pat)
+                {
+                    let elem = match (self.me.aggregate_type(seq), self.me.value_type(seq)) {
+                        (Some(Type::Array { elem, .. }), _) | (_, Some(Type::Slice { elem, .. })) => Some(*elem),
+                        _ => None,
+                    };
+                    if let Some(t) = elem {
+                        self.elements.push((name, t));
+                        known = 1;
+                    }
+                }
                 syn::visit::visit_expr_for_loop(self, f);
+                self.elements.truncate(self.elements.len() - known);
                 self.loops -= 1;
             }
             fn visit_block(&mut self, b: &'ast syn::Block) {
@@ -830,7 +869,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 syn::visit::visit_expr_index(self, ix);
             }
         }
-        let mut uses = Uses { me: self, name, found: None, depth, loops: 0 };
+        let mut uses = Uses { me: self, name, found: None, depth, loops: 0, elements: Vec::new() };
         uses.stmts(stmts);
         uses.found
     }
@@ -858,6 +897,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 self.static_type(&m.receiver)
             }
             syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_) | syn::UnOp::Not(_), expr, .. }) => self.static_type(expr),
+            // A scalar place: `(*x)[i]`, `s[i]`, `p.field`, `*ptr`.
+            syn::Expr::Index(_) | syn::Expr::Field(_) | syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), .. }) => {
+                self.place_type(e).filter(Type::is_scalar)
+            }
             // Arithmetic has its operands' type; a shift has its left side's.
             syn::Expr::Binary(b) => match b.op {
                 op if is_arithmetic(&op) => self.static_type(&b.left).or_else(|| self.static_type(&b.right)),
