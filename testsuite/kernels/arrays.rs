@@ -107,6 +107,9 @@ pub fn iteration(xs: &[u32], out: &mut [u32]) {
     for p in PRIMES.iter().copied() {
         sum = sum.wrapping_mul(p) ^ (sum >> 7);
     }
+    let table = PRIMES.as_ptr();
+    // SAFETY: the offset stays below the table's 8 elements.
+    sum ^= unsafe { *table.add(i % 8) };
     let mut count = 0u32;
     for &x in xs {
         if x == row[0] {

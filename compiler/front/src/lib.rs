@@ -76,7 +76,7 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
         }
         prog.drain();
     }
-    let module = Module { funcs: std::mem::take(&mut prog.funcs) };
+    let module = Module { funcs: std::mem::take(&mut prog.funcs), tables: std::mem::take(&mut prog.tables) };
     if prog.diags.is_empty()
         && let Some(cycle) = rkc_rk::passes::CallGraph::new(&module).cycle()
     {

@@ -1495,6 +1495,18 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             ));
         }
         let ty = self.lower_type(&ty)?;
+        // An array of numbers given by literals is a table of the module, which every thread
+        // reads in place (device memory, cached); anything else is built in a local.
+        if let Some(values) = table_values(&expr, &ty) {
+            if self.prog.tables.iter().all(|t| t.name != name) {
+                self.prog.tables.push(rkc_rk::Table { name: name.to_string(), ty: ty.clone(), values });
+            }
+            let loc = Loc { line: span.line(), col: span.col() };
+            let ptr = self.func.new_value(Type::ptr(false, ty));
+            self.regions[0].ops.insert(0, Op { kind: OpKind::Table { name: name.to_string() }, operands: vec![], results: vec![ptr], regions: vec![], loc });
+            self.tables.insert(name.to_string(), ptr);
+            return Ok(ptr);
+        }
         // The initialiser sees no local names and no enclosing loops.
         self.regions.push(Region::default());
         let scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
@@ -3343,8 +3355,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                 let Place::Ptr(p) = self.place(&m.receiver)? else { return Err(Reported) };
                 let Some(Type::Array { elem, .. }) = self.func.ty(p).and_then(Type::pointee).cloned() else { return Err(Reported) };
                 let zero = self.int_const(0, &Type::USIZE, span);
-                let first = self.emit1(OpKind::ElemPtr, &[p, id(&zero)], Type::ptr(true, (*elem).clone()), span);
-                if method == "as_ptr" {
+                // A table is behind a `*const`: its elements' pointer is one too.
+                let mutable = matches!(self.func.ty(p), Some(Type::Ptr { mutable: true, .. }));
+                let first = self.emit1(OpKind::ElemPtr, &[p, id(&zero)], Type::ptr(mutable, (*elem).clone()), span);
+                if method == "as_ptr" && mutable {
                     return Ok(self.emit1(OpKind::Cast, &[id(&first)], Type::ptr(false, *elem), span));
                 }
                 Ok(first)
@@ -4317,6 +4331,60 @@ fn unify(pattern: &syn::Type, actual: &Type, generics: &[&syn::GenericParam], su
             }
         }
         _ => {}
+    }
+}
+
+/// The elements of a table, in memory order, when `e` gives every one of them as a literal:
+/// `ty` is an array (possibly nested) of integers or floats, `e` an array literal or `[x; N]`
+/// of such literals (negated ones too). `None` otherwise, or when a literal does not fit its
+/// type (the element-by-element path then reports it as rustc does).
+fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<Literal>> {
+    match (strip_parens(e), ty) {
+        (syn::Expr::Array(a), Type::Array { elem, len }) if a.elems.len() as u64 == *len => {
+            let mut out = Vec::new();
+            for x in &a.elems {
+                out.extend(table_values(x, elem)?);
+            }
+            Some(out)
+        }
+        (syn::Expr::Repeat(r), Type::Array { elem, len }) => {
+            let one = table_values(&r.expr, elem)?;
+            let n = usize::try_from(*len).ok()?;
+            if one.len().checked_mul(n)? > 1 << 20 {
+                return None;
+            }
+            Some(one.iter().cycle().take(one.len() * n).cloned().collect())
+        }
+        (x, scalar) if scalar.is_numeric() => {
+            let (lit, negate) = match x {
+                syn::Expr::Lit(l) => (&l.lit, false),
+                syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match strip_parens(expr) {
+                    syn::Expr::Lit(l) => (&l.lit, true),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            match (lit, scalar) {
+                (syn::Lit::Int(i), Type::Int(t)) if i.suffix().is_empty() || i.suffix() == t.name() => {
+                    let v = i.base10_parse::<u128>().ok()? as i128;
+                    let v = if negate { -v } else { v };
+                    let (lo, hi) = t.range();
+                    if v < lo || v > hi {
+                        return None;
+                    }
+                    Some(vec![Literal::Int((v as u64) & mask(t.bits()))])
+                }
+                (syn::Lit::Float(f), Type::Float(t)) if f.suffix().is_empty() || f.suffix() == t.name() => {
+                    let v: f64 = f.base10_parse().ok()?;
+                    let v = if negate { -v } else { v };
+                    // An `f32` table keeps the `f32` nearest to the literal, as rustc does.
+                    Some(vec![Literal::Float(if *t == FloatTy::F32 { f64::from(v as f32) } else { v })])
+                }
+                // An integer literal is no float (`[1.0, 2]` is an error in Rust).
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

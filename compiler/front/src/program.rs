@@ -52,6 +52,8 @@ pub struct Program<'s> {
     pub const_depth: u32,
     /// The names of methods (`P::f`), by the address of their converted function.
     names: HashMap<usize, String>,
+    /// The read-only tables the kernels use (`static`/`const` arrays of numbers).
+    pub tables: Vec<rkc_rk::Table>,
 }
 
 /// Whether a function carries `#[offload_kernel]` (under any path, e.g. `offload::offload_kernel`).
@@ -156,6 +158,7 @@ impl<'s> Program<'s> {
             spans: HashMap::new(),
             const_depth: 0,
             names: HashMap::new(),
+            tables: Vec::new(),
         };
         prog.collect(&file.items);
         for (name, f) in methods {

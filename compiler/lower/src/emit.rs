@@ -23,7 +23,7 @@ pub fn module(module: &Module, options: &LowerOptions) -> String {
     let mut funcs = String::new();
     let mut globals: Vec<String> = Vec::new();
     for func in module.kernels() {
-        for g in FuncEmitter::new(func, options).emit(&mut funcs) {
+        for g in FuncEmitter::new(func, module, options).emit(&mut funcs) {
             if !globals.contains(&g) {
                 globals.push(g);
             }
@@ -64,6 +64,8 @@ pub fn mlir_type(ty: &Type) -> String {
 
 struct FuncEmitter<'f> {
     func: &'f Func,
+    /// The module, for its tables.
+    module: &'f Module,
     options: &'f LowerOptions,
     /// Finished text of the blocks before the current one.
     text: String,
@@ -93,9 +95,10 @@ struct FuncEmitter<'f> {
 }
 
 impl<'f> FuncEmitter<'f> {
-    fn new(func: &'f Func, options: &'f LowerOptions) -> Self {
+    fn new(func: &'f Func, module: &'f Module, options: &'f LowerOptions) -> Self {
         FuncEmitter {
             func,
+            module,
             options,
             text: String::new(),
             block: Vec::new(),
@@ -357,6 +360,40 @@ impl<'f> FuncEmitter<'f> {
                 let local = self.temp();
                 self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
                 self.line(format!("{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"));
+            }
+            OpKind::Table { name } => {
+                // A constant global of the device's global memory: loads of it are cached and
+                // may take the read-only path (`ld.global.nc`), whatever the index pattern.
+                let Some(table) = self.module.table(name) else { return };
+                let global = format!("rkc_table_{}", name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+                let elem = table.elem();
+                let size = elem.size_of() as usize;
+                let mut hex = String::with_capacity(table.values.len() * size * 2);
+                for v in &table.values {
+                    let bits = match (v, elem) {
+                        (Literal::Float(x), Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
+                        (Literal::Float(x), _) => x.to_bits(),
+                        (Literal::Int(b), _) => *b,
+                        (Literal::Bool(b), _) => u64::from(*b),
+                    };
+                    for byte in &bits.to_le_bytes()[..size] {
+                        let _ = write!(hex, "{byte:02X}");
+                    }
+                }
+                let mut dims = Vec::new();
+                let mut t = &table.ty;
+                while let Type::Array { elem, len } = t {
+                    dims.push(len.to_string());
+                    t = elem;
+                }
+                let tensor = format!("tensor<{}x{}>", dims.join("x"), mlir_type(elem));
+                let array = mlir_type(&table.ty);
+                self.globals.push(format!(
+                    "    llvm.mlir.global internal constant @{global}(dense<\"0x{hex}\"> : {tensor}) {{addr_space = 1 : i32, alignment = 16 : i64}} : {array}\n"
+                ));
+                let t = self.temp();
+                self.line(format!("{t} = llvm.mlir.addressof @{global} : !llvm.ptr<1>"));
+                self.line(format!("{res} = llvm.addrspacecast {t} : !llvm.ptr<1> to !llvm.ptr"));
             }
             OpKind::FieldPtr { index } => {
                 let record = self.rk_ty(op.operands[0]).pointee().map(mlir_type).unwrap_or_else(|| "i8".into());

@@ -332,6 +332,31 @@ impl<'a, 'm> Machine<'a, 'm> {
         i
     }
 
+    /// The buffer of a read-only table: its elements' bytes, made on first use.
+    fn table_buffer(&self, key: BufferKey, table: &crate::ir::Table) -> usize {
+        let mut shared = self.launched.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, i)) = shared.iter().find(|(k, _)| *k == key) {
+            return *i;
+        }
+        let elem = table.elem();
+        let size = elem.size_of() as usize;
+        let mut bytes = Vec::with_capacity(table.values.len() * size);
+        for v in &table.values {
+            let bits = match (v, elem) {
+                (Literal::Float(x), Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
+                (Literal::Float(x), _) => x.to_bits(),
+                (Literal::Int(b), _) => *b,
+                (Literal::Bool(b), _) => u64::from(*b),
+            };
+            bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
+        }
+        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+        memory.push(bytes);
+        let i = memory.len();
+        shared.push((key, i));
+        i
+    }
+
     /// A warp operation: one exchange of the lanes' operands, then each lane's result
     /// computed with `rkc_simt`'s rules, as the simulator does.
     fn warp(&mut self, w: crate::ir::WarpOp, func: &'m Func, op: &'m Op, a: Bits, b: Bits) -> Result<Bits, InterpError> {
@@ -565,6 +590,14 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let size = ty.pointee().map_or(0, Type::size_of) as usize;
                 let key = (op.loc, ty.to_string(), self.block);
                 Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+            }
+            OpKind::Table { name } => {
+                // One read-only buffer per launch, filled from the module's data.
+                let key = (Loc::default(), format!("table {name}"), [0, 0, 0]);
+                let Some(table) = self.launched.module.table(name) else {
+                    return Err(InterpError::Malformed(format!("no table @{name}")));
+                };
+                Some((self.table_buffer(key, table) as u64) << OFFSET_BITS)
             }
             OpKind::Local => {
                 // One buffer per thread and op. Reusing it each time the op runs is what the

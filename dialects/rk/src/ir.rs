@@ -305,6 +305,8 @@ pub enum OpKind {
     Local,
     /// The address of field `index` of the struct behind a pointer.
     FieldPtr { index: u32 },
+    /// A `*const` to the module's read-only table `name` (see [`Table`]).
+    Table { name: String },
     /// A sequentially consistent memory fence at a scope.
     Fence(FenceScope),
     /// A slice's length in elements.
@@ -349,6 +351,7 @@ impl OpKind {
             OpKind::DynShared => "dyn_shared",
             OpKind::Local => "local",
             OpKind::FieldPtr { .. } => "field_ptr",
+            OpKind::Table { .. } => "table",
             OpKind::Fence(_) => "fence",
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",
@@ -467,10 +470,32 @@ impl Func {
     }
 }
 
-/// A translation unit: every kernel and device function of one `kernels.rs`.
+/// A read-only table of numbers (a `static` or `const` array of the kernels' file): an array
+/// type, possibly nested, of integers or floats, and its elements in memory order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub name: String,
+    pub ty: Type,
+    pub values: Vec<Literal>,
+}
+
+impl Table {
+    /// The scalar type of the elements.
+    pub fn elem(&self) -> &Type {
+        let mut t = &self.ty;
+        while let Type::Array { elem, .. } = t {
+            t = elem;
+        }
+        t
+    }
+}
+
+/// A translation unit: every kernel and device function of one `kernels.rs`, and the tables
+/// they read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {
     pub funcs: Vec<Func>,
+    pub tables: Vec<Table>,
 }
 
 impl Module {
@@ -480,5 +505,9 @@ impl Module {
 
     pub fn func(&self, name: &str) -> Option<&Func> {
         self.funcs.iter().find(|f| f.name == name)
+    }
+
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
     }
 }

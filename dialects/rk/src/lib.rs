@@ -45,6 +45,7 @@
 //! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers; every lane of a warp must reach the same `rk.warp` exchanges |
 //! | `rk.shared : *mut [T; N]` | — | `*mut [T; N]` | the block's shared array of this source site (`shared_array::<T, N>()`), one per block, uninitialised |
 //! | `rk.local : *mut A` | — | `*mut A` | the thread's own array, struct or tuple `A` of this source site (a local `let a = [x; N]`, `let p = P { .. }`), uninitialised; the front end writes every element before any read |
+//! | `rk.table @NAME : *const A` | — | `*const A` | the module's read-only table `NAME` (`rk.data @NAME : A = [v, ...]` at the top of the text: an array `A`, possibly nested, of integers or floats, its elements in memory order); one copy in device memory that every thread reads |
 //! | `rk.field_ptr %p, k` | `*S` | `*F` | address of field `k` of the struct or tuple `S` (same mutability), at its C-layout offset |
 //! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; add also on floats |
 //! | `rk.atomic_cas` | `*mut T, T, T` | `T` | atomic compare-and-exchange (pointer, current, new), relaxed; yields the old value |
@@ -92,7 +93,7 @@ pub mod verify;
 
 pub use ir::{
     AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, ReduceOp, Region,
-    ValueId, WarpOp,
+    Table, ValueId, WarpOp,
 };
 pub use rkc_simt::{ShuffleMode, WARP_SIZE};
 pub use parse::{ParseError, parse_module};

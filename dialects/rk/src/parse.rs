@@ -128,6 +128,9 @@ pub fn parse_module(text: &str) -> Result<Module> {
     }
     let mut p = Parser { tokens, pos: 0, end: text.len(), values: HashMap::new() };
     let mut module = Module::default();
+    while p.is_keyword("rk.data") {
+        module.tables.push(p.table()?);
+    }
     while p.pos < p.tokens.len() {
         module.funcs.push(p.func()?);
     }
@@ -335,6 +338,62 @@ impl Parser {
         Ok(out)
     }
 
+    /// `rk.data @NAME : [T; N] = [v, ...]`.
+    fn table(&mut self) -> Result<crate::ir::Table> {
+        self.keyword("rk.data")?;
+        let name = match self.next() {
+            Some(Token::Symbol(s)) => s,
+            other => {
+                self.pos -= 1;
+                return self.error(format!("expected a table name, found {other:?}"));
+            }
+        };
+        self.expect(Token::Colon, "`:`")?;
+        let ty = self.ty()?;
+        self.expect(Token::Eq, "`=`")?;
+        self.expect(Token::LBracket, "`[`")?;
+        let mut elem = &ty;
+        while let Type::Array { elem: e, .. } = elem {
+            elem = e;
+        }
+        let elem = elem.clone();
+        let mut values = Vec::new();
+        while self.peek() != Some(&Token::RBracket) {
+            let tok = self.next();
+            values.push(self.literal(tok, &elem, 1)?);
+            if !self.eat(&Token::Comma) {
+                break;
+            }
+        }
+        self.expect(Token::RBracket, "`]`")?;
+        Ok(crate::ir::Table { name, ty, values })
+    }
+
+    /// A constant of type `ty` from its token; `back` is how many tokens an out-of-range
+    /// error points back to.
+    fn literal(&mut self, tok: Option<Token>, ty: &Type, back: usize) -> Result<Literal> {
+        Ok(match (tok, ty) {
+            (Some(Token::Ident(b)), Type::Bool) if b == "true" || b == "false" => Literal::Bool(b == "true"),
+            (Some(Token::Int(s)), Type::Int(t)) => {
+                let v: i128 = s.parse().or_else(|_| self.error("bad integer"))?;
+                let (lo, hi) = t.range();
+                if v < lo || v > hi {
+                    self.pos -= back;
+                    return self.error(format!("{v} is out of range for `{}`", t.name()));
+                }
+                let mask = if t.bits() == 64 { u64::MAX } else { (1 << t.bits()) - 1 };
+                Literal::Int((v as u64) & mask)
+            }
+            (Some(Token::Float(s) | Token::Int(s)), Type::Float(_)) => Literal::Float(match s.as_str() {
+                "inf" => f64::INFINITY,
+                "-inf" => f64::NEG_INFINITY,
+                "NaN" => f64::NAN,
+                _ => s.parse().or_else(|_| self.error(format!("bad float `{s}`")))?,
+            }),
+            (t, ty) => return self.error(format!("{t:?} is not a `{ty}` constant")),
+        })
+    }
+
     fn func(&mut self) -> Result<Func> {
         self.keyword("rk.func")?;
         let name = match self.next() {
@@ -433,26 +492,7 @@ impl Parser {
                 let lit_tok = self.next();
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
-                let lit = match (lit_tok, &ty) {
-                    (Some(Token::Ident(b)), Type::Bool) if b == "true" || b == "false" => Literal::Bool(b == "true"),
-                    (Some(Token::Int(s)), Type::Int(t)) => {
-                        let v: i128 = s.parse().or_else(|_| self.error("bad integer"))?;
-                        let (lo, hi) = t.range();
-                        if v < lo || v > hi {
-                            self.pos -= 2;
-                            return self.error(format!("{v} is out of range for `{}`", t.name()));
-                        }
-                        let mask = if t.bits() == 64 { u64::MAX } else { (1 << t.bits()) - 1 };
-                        Literal::Int((v as u64) & mask)
-                    }
-                    (Some(Token::Float(s) | Token::Int(s)), Type::Float(_)) => Literal::Float(match s.as_str() {
-                        "inf" => f64::INFINITY,
-                        "-inf" => f64::NEG_INFINITY,
-                        "NaN" => f64::NAN,
-                        _ => s.parse().or_else(|_| self.error(format!("bad float `{s}`")))?,
-                    }),
-                    (t, ty) => return self.error(format!("{t:?} is not a `{ty}` constant")),
-                };
+                let lit = self.literal(lit_tok, &ty, 2)?;
                 (OpKind::Const(lit), vec![], vec![ty])
             }
             "thread_id" | "block_id" | "block_dim" | "grid_dim" => {
@@ -510,6 +550,18 @@ impl Parser {
                     _ => OpKind::SlicePtr,
                 };
                 (kind, ops, vec![to])
+            }
+            "table" => {
+                let name = match self.next() {
+                    Some(Token::Symbol(s)) => s,
+                    other => {
+                        self.pos -= 1;
+                        return self.error(format!("expected a table name, found {other:?}"));
+                    }
+                };
+                self.expect(Token::Colon, "`:`")?;
+                let ty = self.ty()?;
+                (OpKind::Table { name }, vec![], vec![ty])
             }
             "field_ptr" => {
                 // `rk.field_ptr %p, 1 : *mut S{...} to *mut T`: the field's index, then types.

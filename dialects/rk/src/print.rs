@@ -9,6 +9,14 @@ use std::fmt::Write as _;
 /// Prints a module. The output is deterministic: the same IR always prints the same bytes.
 pub fn print_module(module: &Module) -> String {
     let mut out = String::new();
+    // Tables first: `rk.data @NAME : [T; N] = [v, ...]`.
+    for t in &module.tables {
+        let values: Vec<String> = t.values.iter().map(|v| literal_text(v, t.elem())).collect();
+        let _ = writeln!(out, "rk.data {} : {} = [{}]", symbol(&t.name), t.ty.ir(), values.join(", "));
+    }
+    if !module.tables.is_empty() && !module.funcs.is_empty() {
+        out.push('\n');
+    }
     for (i, func) in module.funcs.iter().enumerate() {
         if i > 0 {
             out.push('\n');
@@ -16,6 +24,23 @@ pub fn print_module(module: &Module) -> String {
         print_func(&mut out, func);
     }
     out
+}
+
+/// A constant as the text writes it: an integer as its Rust value in `ty`, a float as the
+/// shortest text that reads back to the same `f64`.
+fn literal_text(lit: &Literal, ty: &Type) -> String {
+    match lit {
+        Literal::Bool(b) => b.to_string(),
+        Literal::Int(bits) => match ty {
+            Type::Int(t) if t.is_signed() => {
+                // Sign-extend from the type's width to print the Rust value.
+                let shift = 64 - t.bits();
+                (((*bits << shift) as i64) >> shift).to_string()
+            }
+            _ => bits.to_string(),
+        },
+        Literal::Float(x) => format!("{x:?}"),
+    }
 }
 
 struct Printer<'a> {
@@ -101,20 +126,11 @@ impl Printer<'_> {
         let result_ty = op.results.first().map(|v| self.ty(*v));
         match &op.kind {
             OpKind::Const(lit) => {
-                let text = match lit {
-                    Literal::Bool(b) => b.to_string(),
-                    Literal::Int(bits) => match self.func.ty(op.results[0]) {
-                        Some(Type::Int(t)) if t.is_signed() => {
-                            // Sign-extend from the type's width to print the Rust value.
-                            let shift = 64 - t.bits();
-                            (((*bits << shift) as i64) >> shift).to_string()
-                        }
-                        _ => bits.to_string(),
-                    },
-                    // `{:?}` prints the shortest text that reads back to the same f64.
-                    Literal::Float(x) => format!("{x:?}"),
-                };
+                let text = literal_text(lit, self.func.ty(op.results[0]).unwrap_or(&Type::Unit));
                 let _ = write!(line, " {text} : {}", result_ty.unwrap_or_default());
+            }
+            OpKind::Table { name } => {
+                let _ = write!(line, " {} : {}", symbol(name), result_ty.unwrap_or_default());
             }
             OpKind::Geometry(_, dim) => {
                 let _ = write!(line, " {} : {}", dim.name(), result_ty.unwrap_or_default());

@@ -42,6 +42,33 @@ impl std::error::Error for VerifyError {}
 
 /// Verifies a whole module.
 pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
+    let mut tables = HashSet::new();
+    for t in &module.tables {
+        let bad = |message: String| VerifyError { func: t.name.clone(), op: "data".into(), loc: Loc::default(), message };
+        if !tables.insert(t.name.as_str()) {
+            return Err(bad("a table of this name is already defined".into()));
+        }
+        let mut count = 1u64;
+        let mut ty = &t.ty;
+        while let Type::Array { elem, len } = ty {
+            count = count.saturating_mul(*len);
+            ty = elem;
+        }
+        if !matches!(t.ty, Type::Array { .. }) || !ty.is_numeric() {
+            return Err(bad(format!("a table is an array of integers or floats, not `{}`", t.ty)));
+        }
+        if t.values.len() as u64 != count {
+            return Err(bad(format!("`{}` has {count} elements, the table gives {}", t.ty, t.values.len())));
+        }
+        let fits = |v: &Literal| match (v, ty) {
+            (Literal::Int(bits), Type::Int(i)) => i.bits() == 64 || *bits >> i.bits() == 0,
+            (Literal::Float(_), Type::Float(_)) => true,
+            _ => false,
+        };
+        if !t.values.iter().all(fits) {
+            return Err(bad(format!("an element is not a `{ty}`")));
+        }
+    }
     let mut names = HashSet::new();
     for func in &module.funcs {
         if !names.insert(func.name.as_str()) {
@@ -442,6 +469,15 @@ impl Checker<'_> {
                 };
                 if !ok {
                     return Err(self.err(op, format!("no field {index} of `{p}` gives `{}`", self.ty(op.results[0]))));
+                }
+            }
+            OpKind::Table { name } => {
+                self.expect_counts(op, 0, 1)?;
+                let Some(t) = self.module.table(name) else {
+                    return Err(self.err(op, format!("no table @{name} in the module")));
+                };
+                if *self.ty(op.results[0]) != Type::ptr(false, t.ty.clone()) {
+                    return Err(self.err(op, format!("yields a `*const {}`, not `{}`", t.ty, self.ty(op.results[0]))));
                 }
             }
             OpKind::Local => {

@@ -202,6 +202,7 @@ fn is_pure(func: &Func, op: &Op) -> bool {
         | OpKind::Shared
         | OpKind::Local
         | OpKind::FieldPtr { .. }
+        | OpKind::Table { .. }
         | OpKind::DynShared
         | OpKind::Warp(crate::ir::WarpOp::LaneId)
         | OpKind::SlicePtr
