@@ -45,7 +45,7 @@ fn canonical() -> Module {
     });
     push(&mut f, &mut body, OpKind::Return, &[], &[]);
     f.body = body;
-    Module { funcs: vec![f] }
+    Module { funcs: vec![f], tables: Vec::new() }
 }
 
 #[test]
@@ -62,7 +62,7 @@ fn signed_constants_print_their_rust_value() {
     let c = push(&mut f, &mut body, OpKind::Const(Literal::Int(0xff)), &[], &[Type::Int(IntTy::I8)])[0];
     push(&mut f, &mut body, OpKind::Return, &[c], &[]);
     f.body = body;
-    let m = Module { funcs: vec![f] };
+    let m = Module { funcs: vec![f], tables: Vec::new() };
     verify(&m).unwrap();
     assert!(print_module(&m).contains("rk.const -1 : i8"));
 }
@@ -178,4 +178,36 @@ fn the_interpreter_gives_each_local_its_own_buffer() {
     interp::run(&m, "k", launch, &mut args).unwrap();
     let interp::Arg::Buffer(out) = &args[0] else { unreachable!() };
     assert_eq!(out[0], 7);
+}
+
+/// A module table: verified against its type, printed and parsed back, and read by the
+/// interpreter; a table with the wrong number of elements is refused.
+#[test]
+fn tables_verify_round_trip_and_run() {
+    let text = "rk.data @T : [[i16; 2]; 2] = [1, -2, 3, -4]
+
+rk.func @k(out %0: *mut [i16; 1]) kernel {
+  %1 = rk.table @T : *const [[i16; 2]; 2]
+  %2 = rk.const 1 : usize
+  %3 = rk.elem_ptr %1, %2 : *const [[i16; 2]; 2] to *const [i16; 2]
+  %4 = rk.elem_ptr %3, %2 : *const [i16; 2] to *const i16
+  %5 = rk.load %4 : *const i16
+  %6 = rk.const 0 : usize
+  %7 = rk.elem_ptr %0, %6 : *mut [i16; 1] to *mut i16
+  rk.store %5, %7 : *mut i16
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    assert_eq!(crate::print_module(&m), text);
+    let launch = interp::Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 };
+    let mut args = [interp::Arg::Buffer(vec![0; 2])];
+    interp::run(&m, "k", launch, &mut args).unwrap();
+    let interp::Arg::Buffer(out) = &args[0] else { unreachable!() };
+    assert_eq!(i16::from_le_bytes([out[0], out[1]]), -4);
+
+    let short = parse_module(&text.replace("[1, -2, 3, -4]", "[1, -2, 3]")).unwrap();
+    let e = verify(&short).unwrap_err();
+    assert!(e.to_string().contains("has 4 elements, the table gives 3"), "{e}");
 }
