@@ -367,18 +367,9 @@ impl<'f> FuncEmitter<'f> {
                 let Some(table) = self.module.table(name) else { return };
                 let global = format!("rkc_table_{}", name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
                 let elem = table.elem();
-                let size = elem.size_of() as usize;
-                let mut hex = String::with_capacity(table.values.len() * size * 2);
-                for v in &table.values {
-                    let bits = match (v, elem) {
-                        (Literal::Float(x), Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
-                        (Literal::Float(x), _) => x.to_bits(),
-                        (Literal::Int(b), _) => *b,
-                        (Literal::Bool(b), _) => u64::from(*b),
-                    };
-                    for byte in &bits.to_le_bytes()[..size] {
-                        let _ = write!(hex, "{byte:02X}");
-                    }
+                let mut hex = String::new();
+                for byte in table.bytes() {
+                    let _ = write!(hex, "{byte:02X}");
                 }
                 let mut dims = Vec::new();
                 let mut t = &table.ty;

@@ -338,18 +338,7 @@ impl<'a, 'm> Machine<'a, 'm> {
         if let Some((_, i)) = shared.iter().find(|(k, _)| *k == key) {
             return *i;
         }
-        let elem = table.elem();
-        let size = elem.size_of() as usize;
-        let mut bytes = Vec::with_capacity(table.values.len() * size);
-        for v in &table.values {
-            let bits = match (v, elem) {
-                (Literal::Float(x), Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
-                (Literal::Float(x), _) => x.to_bits(),
-                (Literal::Int(b), _) => *b,
-                (Literal::Bool(b), _) => u64::from(*b),
-            };
-            bytes.extend_from_slice(&bits.to_le_bytes()[..size]);
-        }
+        let bytes = table.bytes();
         let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
         memory.push(bytes);
         let i = memory.len();

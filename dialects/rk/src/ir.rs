@@ -488,6 +488,23 @@ impl Table {
         }
         t
     }
+
+    /// The table's bytes in device memory: each element little-endian, in order.
+    pub fn bytes(&self) -> Vec<u8> {
+        let elem = self.elem();
+        let size = elem.size_of() as usize;
+        let mut out = Vec::with_capacity(self.values.len() * size);
+        for v in &self.values {
+            let bits = match (v, elem) {
+                (Literal::Float(x), Type::Float(crate::types::FloatTy::F32)) => u64::from((*x as f32).to_bits()),
+                (Literal::Float(x), _) => x.to_bits(),
+                (Literal::Int(b), _) => *b,
+                (Literal::Bool(b), _) => u64::from(*b),
+            };
+            out.extend_from_slice(&bits.to_le_bytes()[..size]);
+        }
+        out
+    }
 }
 
 /// A translation unit: every kernel and device function of one `kernels.rs`, and the tables

@@ -338,16 +338,21 @@ impl Parser {
         Ok(out)
     }
 
+    /// A table's name: `@NAME`.
+    fn table_name(&mut self) -> Result<String> {
+        match self.next() {
+            Some(Token::Symbol(s)) => Ok(s),
+            other => {
+                self.pos -= 1;
+                self.error(format!("expected a table name, found {other:?}"))
+            }
+        }
+    }
+
     /// `rk.data @NAME : [T; N] = [v, ...]`.
     fn table(&mut self) -> Result<crate::ir::Table> {
         self.keyword("rk.data")?;
-        let name = match self.next() {
-            Some(Token::Symbol(s)) => s,
-            other => {
-                self.pos -= 1;
-                return self.error(format!("expected a table name, found {other:?}"));
-            }
-        };
+        let name = self.table_name()?;
         self.expect(Token::Colon, "`:`")?;
         let ty = self.ty()?;
         self.expect(Token::Eq, "`=`")?;
@@ -552,13 +557,7 @@ impl Parser {
                 (kind, ops, vec![to])
             }
             "table" => {
-                let name = match self.next() {
-                    Some(Token::Symbol(s)) => s,
-                    other => {
-                        self.pos -= 1;
-                        return self.error(format!("expected a table name, found {other:?}"));
-                    }
-                };
+                let name = self.table_name()?;
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
                 (OpKind::Table { name }, vec![], vec![ty])
