@@ -88,7 +88,7 @@ pub fn tables(xs: *const [f32; 64], primes: *mut [u32; 64], out: *mut [f32; 64])
 }
 
 /// `for` over arrays and slices: an array by value, `&x` over `iter()`, `iter().copied()`
-/// over a `static`, `&x` over a slice, with `continue` and `break`.
+/// over a `static`, `&x` over a slice, `.enumerate()`, with `continue` and `break`.
 #[offload_kernel]
 pub fn iteration(xs: &[u32], out: &mut [u32]) {
     // SAFETY: builtins only; the slices are checked.
@@ -110,6 +110,14 @@ pub fn iteration(xs: &[u32], out: &mut [u32]) {
     let table = PRIMES.as_ptr();
     // SAFETY: the offset stays below the table's 8 elements.
     sum ^= unsafe { *table.add(i % 8) };
+    for (k, &x) in row.iter().enumerate() {
+        sum = sum.rotate_left(k as u32) ^ x;
+    }
+    for (k, p) in PRIMES.iter().copied().enumerate() {
+        if k % 2 == 1 {
+            sum ^= p << k;
+        }
+    }
     let mut count = 0u32;
     for &x in xs {
         if x == row[0] {

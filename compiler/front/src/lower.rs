@@ -1815,7 +1815,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
 
     /// `for x in arr` and its forms (see `element_loop`): an index loop whose body first
     /// binds the element to the pattern.
-    fn for_elements(&mut self, f: &syn::ExprForLoop, seq: &syn::Expr, pat: &syn::Pat, by_value: bool) -> Lowered<Val> {
+    fn for_elements(&mut self, f: &syn::ExprForLoop, seq: &syn::Expr, pat: &syn::Pat, by_value: bool, index: Option<&syn::Pat>) -> Lowered<Val> {
         let span = span_of(f);
         // The sequence: a pointer to the array (a copy when iterated by value, or when it is
         // not a place), or the slice.
@@ -1847,8 +1847,23 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let stepped = me.emit1(OpKind::Binary(BinOp::Add), &[id(&i), id(&one)], Type::USIZE, span);
             me.emit(OpKind::Write, &[id(&stepped), next], None, span);
             me.scopes.push(HashMap::new());
+            // `.enumerate()`: the index, a `usize`.
+            let bound = match index {
+                None | Some(syn::Pat::Wild(_)) => Ok(()),
+                Some(syn::Pat::Ident(p)) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    if p.mutability.is_some() {
+                        let slot = me.emit(OpKind::Var, &[], Some(Type::slot(Type::USIZE)), span).unwrap_or(ValueId(u32::MAX));
+                        me.emit(OpKind::Write, &[id(&i), slot], None, span);
+                        me.bind(p.ident.to_string(), Some(Binding::Slot { slot, ty: Type::USIZE }));
+                    } else {
+                        me.bind(p.ident.to_string(), Some(Binding::Value(i.clone())));
+                    }
+                    Ok(())
+                }
+                Some(other) => Err(me.unsupported_pattern(other)),
+            };
             let p = me.emit1(OpKind::PtrOffset, &[id(&base), id(&i)], base.ty.clone(), span);
-            let r = me.destructure(pat, id(&p), &elem, span).and_then(|_| me.block(&f.body, Some(&Type::Unit)).map(|_| ()));
+            let r = bound.and_then(|_| me.destructure(pat, id(&p), &elem, span)).and_then(|_| me.block(&f.body, Some(&Type::Unit)).map(|_| ()));
             me.scopes.pop();
             r
         });
@@ -1861,7 +1876,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     fn for_expr(&mut self, f: &syn::ExprForLoop) -> Lowered<Val> {
         let span = span_of(f);
         if let Some((seq, pat, by_value)) = self.element_loop(&f.expr, &f.pat) {
-            return self.for_elements(f, seq, pat, by_value);
+            return self.for_elements(f, seq, pat, by_value, None);
+        }
+        // `for (i, x) in <any of those>.enumerate()`.
+        if let syn::Expr::MethodCall(m) = strip_parens(&f.expr)
+            && m.method == "enumerate"
+            && m.args.is_empty()
+            && let syn::Pat::Tuple(t) = f.pat.as_ref()
+            && t.elems.len() == 2
+            && let Some((seq, pat, by_value)) = self.element_loop(&m.receiver, &t.elems[1])
+        {
+            return self.for_elements(f, seq, pat, by_value, Some(&t.elems[0]));
         }
         // A sequence whose `let` already failed was reported there.
         if let syn::Expr::Path(p) = strip_parens(&f.expr)
@@ -1896,7 +1921,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             return Err(self.error(
                 Diagnostic::new(RK_UNSUPPORTED_EXPR, "kernels can only loop over integer ranges, arrays and slices")
                     .at(span_of(&f.expr), "expected `a..b`, `a..=b`, an array or a slice")
-                    .note("supported: `for x in arr`, `for &x in arr.iter()`, `for x in arr.iter().copied()`, `for &x in slice`; other iterators and collections have no device form yet"),
+                    .note("supported: `for x in arr`, `for &x in arr.iter()`, `for x in arr.iter().copied()`, `for &x in slice`, and `.enumerate()` of these; other iterators and collections have no device form yet"),
             ));
         };
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
