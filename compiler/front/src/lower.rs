@@ -80,16 +80,6 @@ pub struct Items {
     pub consts: HashMap<String, syn::Expr>,
 }
 
-impl Items {
-    pub fn get(&self, name: &str) -> Option<&syn::ItemStruct> {
-        self.structs.get(name)
-    }
-
-    pub fn contains_key(&self, name: &str) -> bool {
-        self.structs.contains_key(name)
-    }
-}
-
 /// The value of a constant integer expression, as rustc evaluates array lengths and const
 /// arguments: literals, const generics, `const` items, and arithmetic on them (`{ 16 * 17 }`,
 /// `TILE + 1`). `None` when it is not one, or overflows.
@@ -136,8 +126,8 @@ pub fn const_eval(e: &syn::Expr, subst: &Subst, items: &Items, depth: u32) -> Op
     }
 }
 
-pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
-    lower_type_at(ty, source, subst, structs, diags, 0)
+pub fn lower_type(ty: &syn::Type, source: &str, subst: &Subst, items: &Items, diags: &mut Vec<Diagnostic>) -> Lowered<Type> {
+    lower_type_at(ty, source, subst, items, diags, 0)
 }
 
 /// Whether a struct carries `#[repr(C)]` (alone or with other hints, e.g. `#[repr(C, align(8))]`).
@@ -158,7 +148,7 @@ fn is_repr_c(item: &syn::ItemStruct) -> bool {
 
 /// A struct item as an rk type: `#[repr(C)]`, not generic, with fields of scalars, arrays
 /// and structs. `depth` stops a struct that contains itself (which rustc refuses too).
-fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
+fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, items: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
     let name = item.ident.to_string();
     let defined = span_of(&item.ident);
     let refuse = |diags: &mut Vec<Diagnostic>, message: String, label: &str, help: &str| {
@@ -187,7 +177,7 @@ fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs:
     let mut fields = Vec::new();
     for (k, f) in item.fields.iter().enumerate() {
         let field = f.ident.as_ref().map_or(k.to_string(), |i| i.to_string());
-        let t = lower_type_at(&f.ty, source, &Subst::default(), structs, diags, depth + 1)?;
+        let t = lower_type_at(&f.ty, source, &Subst::default(), items, diags, depth + 1)?;
         if !t.is_storable() {
             return Err(refuse(
                 diags,
@@ -204,7 +194,7 @@ fn lower_struct(item: &syn::ItemStruct, used: &syn::Type, source: &str, structs:
     Ok(Type::Struct { name, fields })
 }
 
-fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
+fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, items: &Items, diags: &mut Vec<Diagnostic>, depth: u32) -> Lowered<Type> {
     let unsupported = |diags: &mut Vec<Diagnostic>, what: &str| {
         diags.push(
             Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{}` is not supported in kernels", snippet(source, span_of(ty))))
@@ -229,26 +219,26 @@ fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, d
                 "f64" => Type::Float(FloatTy::F64),
                 other => match IntTy::from_name(other) {
                     Some(t) => Type::Int(t),
-                    None => match structs.get(other) {
-                        Some(item) => return lower_struct(item, ty, source, structs, diags, depth),
+                    None => match items.structs.get(other) {
+                        Some(item) => return lower_struct(item, ty, source, items, diags, depth),
                         None => return Err(unsupported(diags, "not a type rkc knows")),
                     },
                 },
             })
         }
         syn::Type::Ptr(p) => {
-            let pointee = lower_type_at(&p.elem, source, subst, structs, diags, depth)?;
+            let pointee = lower_type_at(&p.elem, source, subst, items, diags, depth)?;
             if !pointee.is_storable() {
                 return Err(unsupported(diags, "pointers must point at scalars, arrays or structs"));
             }
             Ok(Type::ptr(p.mutability.is_some(), pointee))
         }
         syn::Type::Array(a) => {
-            let elem = lower_type_at(&a.elem, source, subst, structs, diags, depth)?;
+            let elem = lower_type_at(&a.elem, source, subst, items, diags, depth)?;
             if !elem.is_storable() {
                 return Err(unsupported(diags, "array elements must be scalars, arrays or structs"));
             }
-            let len = const_eval(&a.len, subst, structs, 0);
+            let len = const_eval(&a.len, subst, items, 0);
             match len {
                 Some(len) => Ok(Type::Array {
                     elem: Box::new(elem),
@@ -259,16 +249,16 @@ fn lower_type_at(ty: &syn::Type, source: &str, subst: &Subst, structs: &Items, d
         }
         syn::Type::Tuple(t) if t.elems.is_empty() => Ok(Type::Unit),
         syn::Type::Tuple(t) => {
-            let elems = t.elems.iter().map(|e| lower_type_at(e, source, subst, structs, diags, depth + 1)).collect::<Lowered<Vec<_>>>()?;
+            let elems = t.elems.iter().map(|e| lower_type_at(e, source, subst, items, diags, depth + 1)).collect::<Lowered<Vec<_>>>()?;
             if elems.iter().any(|e| !e.is_storable()) {
                 return Err(unsupported(diags, "tuple elements must be scalars, arrays or structs"));
             }
             Ok(Type::tuple(elems))
         }
-        syn::Type::Paren(p) => lower_type_at(&p.elem, source, subst, structs, diags, depth),
+        syn::Type::Paren(p) => lower_type_at(&p.elem, source, subst, items, diags, depth),
         syn::Type::Reference(r) => match r.elem.as_ref() {
             syn::Type::Slice(sl) => {
-                let elem = lower_type_at(&sl.elem, source, subst, structs, diags, depth)?;
+                let elem = lower_type_at(&sl.elem, source, subst, items, diags, depth)?;
                 if !elem.is_storable() {
                     return Err(unsupported(diags, "slice elements must be scalars, arrays or structs"));
                 }
@@ -401,20 +391,8 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         let before = self.prog.diags.len();
         let ret = self.func.ret.clone();
         if let Some((slot, ty)) = self.return_slot.clone() {
-            // The tail expression is the aggregate to return: it is built and copied out.
-            let n = body.stmts.len();
-            let (init, tail) = match body.stmts.last() {
-                Some(syn::Stmt::Expr(e, None)) => (&body.stmts[..n - 1], Some(e)),
-                _ => (&body.stmts[..], None),
-            };
-            self.scopes.push(HashMap::new());
-            let r = self.block_stmts(init, Some(&Type::Unit));
-            let r = match (r, tail) {
-                (Ok(_), Some(e)) if !self.terminated() => self.aggregate_value(e, Some(&ty)).map(|(src, _)| self.copy_value(src, slot, &ty, body_span)),
-                (Ok(_), None) if !self.terminated() => Err(self.mismatch(&ty, &Type::Unit, body_span)),
-                (r, _) => r.map(drop),
-            };
-            self.scopes.pop();
+            // The body's value is the aggregate to return: it is built and copied out.
+            let r = self.block_into(body, slot, &ty, body_span);
             if self.prog.diags.len() > before || r.is_err() {
                 return Err(Reported);
             }
@@ -916,7 +894,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     Some(Some(Binding::Value(v))) => Some(v.ty.clone()),
                     Some(Some(Binding::Slot { ty, .. })) => Some(ty.clone()),
                     Some(Some(Binding::Memory { .. }) | None) => None,
-                    None => self.prog.constant(&ident).and_then(|(t, _)| self.type_quietly(&t)),
+                    None => self.prog.constant(&ident).and_then(|(t, _)| self.type_quietly(t)),
                 }
             }
             _ => None,
@@ -926,6 +904,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
     /// A type as `lower_type` reads it, without reporting anything: for peeking at uses.
     fn type_quietly(&self, t: &syn::Type) -> Option<Type> {
         lower_type(t, self.prog.source, &self.subst, &self.prog.items, &mut Vec::new()).ok()
+    }
+
+    /// Binds a name to a scalar: a slot holding it for `mut`, the value itself otherwise.
+    fn bind_scalar(&mut self, name: String, mutable: bool, v: Val, span: Span) {
+        if mutable {
+            let slot = self.emit(OpKind::Var, &[], Some(Type::slot(v.ty.clone())), span).unwrap_or(ValueId(u32::MAX));
+            self.emit(OpKind::Write, &[id(&v), slot], None, span);
+            self.bind(name, Some(Binding::Slot { slot, ty: v.ty }));
+        } else {
+            self.bind(name, Some(Binding::Value(v)));
+        }
     }
 
     /// Binds a `let` name to its value: a slot for `let mut`, the value itself otherwise.
@@ -947,13 +936,11 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                             .help("bind a new immutable name instead (shadowing)"),
                     ));
                 }
-                let slot = self.emit(OpKind::Var, &[], Some(Type::slot(v.ty.clone())), span).unwrap_or(ValueId(u32::MAX));
-                self.emit(OpKind::Write, &[id(&v), slot], None, span);
-                self.bind(name, Some(Binding::Slot { slot, ty: v.ty }));
+                self.bind_scalar(name, true, v, span);
                 Ok(())
             }
             Ok(v) => {
-                self.bind(name, Some(Binding::Value(v)));
+                self.bind_scalar(name, false, v, span);
                 Ok(())
             }
             Err(r) => {
@@ -1005,7 +992,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Expr::Call(c) => {
                 let syn::Expr::Path(p) = c.func.as_ref() else { return None };
                 let name = self.callee_name(&p.path);
-                if self.prog.items.contains_key(&name) {
+                if self.prog.items.structs.contains_key(&name) {
                     return self.type_quietly(&syn::Type::Path(syn::TypePath { qself: None, path: p.path.clone() }));
                 }
                 match &self.prog.function(&name)?.sig.output {
@@ -1022,10 +1009,10 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     None => {
                         let ty = match (self.prog.constant(&name), self.prog.static_item(&name)) {
                             (Some((t, _)), _) => t,
-                            (None, Some(st)) if !st.mutable => st.ty,
+                            (None, Some(st)) if !st.mutable => &st.ty,
                             _ => return None,
                         };
-                        self.type_quietly(&ty).and_then(aggregate)
+                        self.type_quietly(ty).and_then(aggregate)
                     }
                 }
             }
@@ -1203,7 +1190,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     return Err(self.mismatch(expected.unwrap_or(&v.ty), &v.ty, span));
                 };
                 let name = self.callee_name(&p.path);
-                if self.prog.items.contains_key(&name) && self.prog.function(&name).is_none() {
+                if self.prog.items.structs.contains_key(&name) && self.prog.function(&name).is_none() {
                     self.tuple_struct_literal(c, p, span)?
                 } else if let (Some(item), Some(ty)) = (self.prog.function(&name), self.aggregate_type(e)) {
                     let dst = self.new_local(&ty, span);
@@ -1470,17 +1457,17 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         self.push_loop(region, None, span);
     }
 
-    /// The storage of a `const` or read-only `static` aggregate that this function uses:
-    /// built once, at the function's entry, where it dominates every use (its initialiser is
-    /// constant, so it depends on nothing the function computes). LLVM folds constant-indexed
-    /// reads of it to the values themselves.
+    /// The storage of a `const` or read-only `static` aggregate that this function uses, made
+    /// once at the function's entry, where it dominates every use: a module table (`rk.table`)
+    /// for an array of number literals, else a local built from the initialiser (which is
+    /// constant, so it depends on nothing the function computes).
     fn table(&mut self, name: &str, span: Span) -> Lowered<ValueId> {
         if let Some(p) = self.tables.get(name) {
             return Ok(*p);
         }
         let (ty, expr) = match (self.prog.constant(name), self.prog.static_item(name)) {
-            (Some(c), _) => c,
-            (None, Some(st)) if !st.mutable => (st.ty, st.expr),
+            (Some(c), _) => c.clone(),
+            (None, Some(st)) if !st.mutable => (st.ty.clone(), st.expr.clone()),
             _ => {
                 return Err(self.error(
                     Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
@@ -1569,13 +1556,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
                     self.bind(name, Some(Binding::Memory { ptr, ty: ty.clone(), mutable }));
                 } else {
                     let v = self.emit1(OpKind::Load, &[ptr], ty.clone(), span);
-                    if mutable {
-                        let slot = self.emit(OpKind::Var, &[], Some(Type::slot(ty.clone())), span).unwrap_or(ValueId(u32::MAX));
-                        self.emit(OpKind::Write, &[id(&v), slot], None, span);
-                        self.bind(name, Some(Binding::Slot { slot, ty: ty.clone() }));
-                    } else {
-                        self.bind(name, Some(Binding::Value(v)));
-                    }
+                    self.bind_scalar(name, mutable, v, span);
                 }
                 Ok(())
             }
@@ -1602,19 +1583,15 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             syn::Pat::Slice(sl) => {
                 let Type::Array { elem, len } = ty else { return Err(self.pattern_mismatch(pat, ty)) };
                 let pats: Vec<&syn::Pat> = sl.elems.iter().collect();
-                let rest = pats.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
-                let (before, after) = match rest {
-                    Some(r) => (&pats[..r], &pats[r + 1..]),
-                    None => (&pats[..], &pats[..0]),
-                };
                 let n = *len as usize;
-                if before.len() + after.len() > n || (rest.is_none() && pats.len() != n) {
+                let Some(positions) = positions(&pats, n) else {
+                    let named = pats.iter().filter(|p| !matches!(p, syn::Pat::Rest(_))).count();
                     return Err(self.error(
-                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("pattern requires {} elements but array has {n}", before.len() + after.len()))
+                        Diagnostic::new(RK_MISMATCHED_TYPES, format!("pattern requires {named} elements but array has {n}"))
                             .at(span_of(pat), format!("expected {n} elements")),
                     ));
-                }
-                for (k, p) in (0..before.len()).chain(n - after.len()..n).zip(before.iter().chain(after)) {
+                };
+                for (k, p) in positions {
                     let i = self.int_const(k as i128, &Type::USIZE, span);
                     let ep = self.emit1(OpKind::ElemPtr, &[ptr, id(&i)], Type::ptr(true, (**elem).clone()), span);
                     self.destructure(p, id(&ep), elem, span)?;
@@ -1660,19 +1637,13 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
         if tuple != name.is_empty() {
             return Err(self.pattern_mismatch(pat, ty));
         }
-        let rest = pats.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
-        let (before, after) = match rest {
-            Some(r) => (&pats[..r], &pats[r + 1..]),
-            None => (pats, &pats[..0]),
-        };
-        if before.len() + after.len() > fields.len() || (rest.is_none() && pats.len() != fields.len()) {
+        let Some(positions) = positions(pats, fields.len()) else {
             return Err(self.error(
                 Diagnostic::new(RK_MISMATCHED_TYPES, format!("mismatched types: expected a tuple with {} elements, found one with {}", fields.len(), pats.len()))
                     .at(span_of(pat), format!("expected {} elements", fields.len())),
             ));
-        }
-        let positions = (0..before.len()).chain(fields.len() - after.len()..fields.len());
-        for (k, p) in positions.zip(before.iter().chain(after)) {
+        };
+        for (k, p) in positions {
             let t = fields[k].1.clone();
             let fp = self.emit1(OpKind::FieldPtr { index: k as u32 }, &[ptr], Type::ptr(true, t.clone()), span);
             self.destructure(p, id(&fp), &t, span)?;
@@ -1851,13 +1822,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             let bound = match index {
                 None | Some(syn::Pat::Wild(_)) => Ok(()),
                 Some(syn::Pat::Ident(p)) if p.by_ref.is_none() && p.subpat.is_none() => {
-                    if p.mutability.is_some() {
-                        let slot = me.emit(OpKind::Var, &[], Some(Type::slot(Type::USIZE)), span).unwrap_or(ValueId(u32::MAX));
-                        me.emit(OpKind::Write, &[id(&i), slot], None, span);
-                        me.bind(p.ident.to_string(), Some(Binding::Slot { slot, ty: Type::USIZE }));
-                    } else {
-                        me.bind(p.ident.to_string(), Some(Binding::Value(i.clone())));
-                    }
+                    me.bind_scalar(p.ident.to_string(), p.mutability.is_some(), i.clone(), span);
                     Ok(())
                 }
                 Some(other) => Err(me.unsupported_pattern(other)),
@@ -1998,13 +1963,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             me.emit(OpKind::Write, &[id(&stepped), next], None, span);
             me.scopes.push(HashMap::new());
             if let Some((name, mutable)) = &var {
-                if *mutable {
-                    let slot = me.emit(OpKind::Var, &[], Some(Type::slot(ty.clone())), span).unwrap_or(ValueId(0));
-                    me.emit(OpKind::Write, &[id(&i), slot], None, span);
-                    me.bind(name.clone(), Some(Binding::Slot { slot, ty: ty.clone() }));
-                } else {
-                    me.bind(name.clone(), Some(Binding::Value(i.clone())));
-                }
+                me.bind_scalar(name.clone(), *mutable, i.clone(), span);
             }
             let r = me.block(&f.body, Some(&Type::Unit)).map(|_| ());
             me.scopes.pop();
@@ -2202,7 +2161,7 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             // An identifier that names a constant is a constant pattern, as in Rust.
             syn::Pat::Ident(p) if p.subpat.is_none() && self.prog.constant(&p.ident.to_string()).is_some() => {
                 let name = p.ident.to_string();
-                let Some((ty, expr)) = self.prog.constant(&name) else { return Ok(None) };
+                let Some((ty, expr)) = self.prog.constant(&name).cloned() else { return Ok(None) };
                 let v = self.const_item(&name, &ty, &expr, span)?;
                 if v.ty != scrutinee.ty {
                     return Err(self.mismatch(&scrutinee.ty, &v.ty, span));
@@ -2462,21 +2421,22 @@ impl<'p, 's> FnLowerer<'p, 's> where 's: 'p {
             if let Some(ty) = self.aggregate_type(&syn::Expr::Path(p.clone())) {
                 return Err(self.aggregate_as_value(&name, &ty, span));
             }
-            if let Some((ty, expr)) = self.prog.constant(&name) {
+            if let Some((ty, expr)) = self.prog.constant(&name).cloned() {
                 return self.const_item(&name, &ty, &expr, span);
             }
             if let Some(st) = self.prog.static_item(&name) {
+                let (ty, expr, defined) = (st.ty.clone(), st.expr.clone(), st.span);
                 if st.mutable {
                     return Err(self.error(
                         Diagnostic::new(RK_STATIC, format!("the `static mut` `{name}` cannot be used in kernels"))
                             .at(span, "host memory, which a kernel cannot reach")
-                            .with_secondary(st.span, "defined here")
+                            .with_secondary(defined, "defined here")
                             .help("pass the data to the kernel as an argument, or make it a read-only `static` or a `const`"),
                     ));
                 }
                 // A read-only static means its value, as a `const` does: the device never
                 // sees the host's copy, and nothing can tell the two apart.
-                return self.const_item(&name, &st.ty, &st.expr, span);
+                return self.const_item(&name, &ty, &expr, span);
             }
             return Err(self.error(
                 Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{name}` in this scope"))
@@ -4411,6 +4371,20 @@ fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<Literal>> {
         }
         _ => None,
     }
+}
+
+/// The element index each sub-pattern of a tuple, tuple-struct or slice pattern of `n`
+/// elements takes, around at most one `..`; `None` when the patterns do not fit `n`.
+fn positions<'a>(pats: &[&'a syn::Pat], n: usize) -> Option<Vec<(usize, &'a syn::Pat)>> {
+    let rest = pats.iter().position(|p| matches!(p, syn::Pat::Rest(_)));
+    let (before, after) = match rest {
+        Some(r) => (&pats[..r], &pats[r + 1..]),
+        None => (pats, &pats[..0]),
+    };
+    if before.len() + after.len() > n || (rest.is_none() && pats.len() != n) {
+        return None;
+    }
+    Some((0..before.len()).chain(n - after.len()..n).zip(before.iter().chain(after).copied()).collect())
 }
 
 /// Whether `op` is arithmetic or bitwise, whose result and operands share one type.

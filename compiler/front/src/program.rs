@@ -27,7 +27,6 @@ pub struct Signature {
 
 /// A `static` item: read-only ones are tables that kernels may read; `static mut` is host
 /// memory that no kernel can reach.
-#[derive(Clone)]
 pub struct Static {
     pub ty: syn::Type,
     pub expr: syn::Expr,
@@ -108,7 +107,8 @@ pub fn impl_methods(file: &syn::File) -> Vec<(String, syn::ItemFn)> {
                 let mutable = by_reference || (r.reference.is_none() && r.mutability.is_some());
                 let mut attrs = r.attrs.clone();
                 if by_reference {
-                    attrs.push(syn::parse_quote!(#[rkc_receiver_by_reference]));
+                    let mark = syn::Ident::new(BY_REFERENCE, proc_macro2::Span::call_site());
+                    attrs.push(syn::parse_quote!(#[#mark]));
                 }
                 let pat: syn::Pat = if mutable { syn::parse_quote!(mut self) } else { syn::parse_quote!(self) };
                 *input = syn::FnArg::Typed(syn::PatType {
@@ -127,7 +127,7 @@ pub fn impl_methods(file: &syn::File) -> Vec<(String, syn::ItemFn)> {
 }
 
 /// The items of a file, those of its inline modules included, in source order.
-fn items_of<'a>(items: &'a [syn::Item]) -> Vec<&'a syn::Item> {
+fn items_of(items: &[syn::Item]) -> Vec<&syn::Item> {
     let mut out = Vec::new();
     for item in items {
         match item {
@@ -211,12 +211,12 @@ impl<'s> Program<'s> {
     }
 
     /// The `static` of this name, if there is one.
-    pub fn static_item(&self, name: &str) -> Option<Static> {
-        self.statics.get(name).cloned()
+    pub fn static_item(&self, name: &str) -> Option<&Static> {
+        self.statics.get(name)
     }
 
-    pub fn constant(&self, name: &str) -> Option<(syn::Type, syn::Expr)> {
-        self.consts.get(name).cloned()
+    pub fn constant(&self, name: &str) -> Option<&(syn::Type, syn::Expr)> {
+        self.consts.get(name)
     }
 
     /// The note that says how a device function is reached, when lowering one.
