@@ -33,6 +33,7 @@ pub const RK_AMBIGUOUS_NUMERIC: &str = "RK0689";
 pub const RK_STATIC: &str = "RK0409";
 pub const RK_UNKNOWN_FIELD: &str = "RK0609";
 pub const RK_MISSING_FIELD: &str = "RK0063";
+pub const RK_INTERNAL: &str = "RK0999";
 
 /// (code, one-line title, explanation) for every code above.
 pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
@@ -68,6 +69,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_MISSING_FIELD, "a struct literal or pattern that leaves out fields", "A struct literal must give every field a value (or copy the rest with `..base`), and a struct pattern must name every field (or end with `..`), as rustc requires (E0063, E0027)."),
     (RK_STATIC, "a `static mut` used in a kernel", "A `static mut` lives in the host's memory, which a GPU kernel cannot reach, and the host may change it. Read-only statics are fine: their value is compiled into the kernel, as a `const`'s is. Pass mutable data as a `*mut` argument."),
     (RK_AMBIGUOUS_NUMERIC, "a method call on an unsuffixed literal", "`2.0.sqrt()` does not say whether the literal is an `f32` or an `f64`, so rustc refuses it (E0689) and so does rkc. Write `2.0f32.sqrt()`."),
+    (RK_INTERNAL, "an internal error of rkc", "rkc found an inconsistency in its own work: in its device core, in the code it writes for a `#[derive]`, or between its stages. The kernel may well be valid Rust; the message names what rkc was doing. Report it with the kernel that triggers it."),
     (RK_NON_EXHAUSTIVE, "a `match` that does not cover every value", "A `match` must cover every value of its scrutinee (rustc's E0004). Add a `_ => ...` arm; for `bool`, arms for both `true` and `false` also do."),
 ];
 

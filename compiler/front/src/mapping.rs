@@ -43,7 +43,7 @@ fn param_spans(source: &str) -> Vec<(String, Span, Vec<(String, Span)>)> {
     fn walk(list: &[syn::Item], out: &mut Vec<(String, Span, Vec<(String, Span)>)>) {
         for item in list {
             match item {
-                syn::Item::Fn(f) if crate::program::is_kernel(f) => {
+                syn::Item::Fn(f) if crate::items::collect::is_kernel_attr(&f.attrs) => {
                     let params = f
                         .sig
                         .inputs

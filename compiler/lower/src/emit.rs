@@ -396,7 +396,7 @@ impl<'f> FuncEmitter<'f> {
                 // end wants it there (NVPTX). SROA promotes constant-indexed elements to
                 // registers; address-space inference gives the rest `ld.local`/`st.local`.
                 let array = match self.rk_ty(op.results[0]).pointee() {
-                    Some(t @ (Type::Array { .. } | Type::Struct { .. })) => mlir_type(t),
+                    Some(t) if t.is_storable() => mlir_type(t),
                     _ => "i8".into(),
                 };
                 let (one, private) = (self.temp(), self.temp());
@@ -443,7 +443,12 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::Assert { .. } => {
                 let ok = arg(0);
-                self.check(&ok, None);
+                if op.operands.len() == 3 {
+                    // The message's `{index}` and `{len}` travel in the panic record.
+                    self.check(&ok, Some((&arg(1), &arg(2))));
+                } else {
+                    self.check(&ok, None);
+                }
             }
             // `lower` refuses kernels that still call; calls never reach the emitters.
             OpKind::Call { .. } => {}
@@ -802,8 +807,16 @@ impl<'f> FuncEmitter<'f> {
                 }
                 return;
             }
-            (Type::Ptr { .. }, _) => {
+            (Type::Ptr { .. }, Type::Ptr { .. }) => {
                 self.line(format!("{res} = llvm.getelementptr {x}[0] : (!llvm.ptr) -> !llvm.ptr, i8"));
+                return;
+            }
+            (Type::Ptr { .. }, Type::Int(_)) => {
+                self.line(format!("{res} = llvm.ptrtoint {x} : !llvm.ptr to i64"));
+                return;
+            }
+            (Type::Int(_), Type::Ptr { .. }) => {
+                self.line(format!("{res} = llvm.inttoptr {x} : i64 to !llvm.ptr"));
                 return;
             }
             _ => {}

@@ -116,6 +116,8 @@ struct Machine<'a, 'm> {
     /// The block's barrier and warp exchanges, when the kernel uses them (its threads then
     /// run at once).
     sync: Option<&'a rkc_simt::BlockSync>,
+    /// The thread's own buffers of `rk.local` ops, by the op's address.
+    locals: std::collections::HashMap<usize, usize>,
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
@@ -190,7 +192,7 @@ fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: 
                 let block = [x, y, z];
                 if !together {
                     for &thread in &threads {
-                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: None }.call(func, params)?;
+                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: None, locals: Default::default() }.call(func, params)?;
                     }
                     continue;
                 }
@@ -200,7 +202,7 @@ fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: 
                     for &thread in &threads {
                         let (sync, failure) = (&sync, &failure);
                         scope.spawn(move || {
-                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: Some(sync) };
+                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: Some(sync), locals: Default::default() };
                             let result = m.call(func, params);
                             sync.exit();
                             if let Err(e) = result {
@@ -595,10 +597,20 @@ impl<'a, 'm> Machine<'a, 'm> {
                 // element before reading it. The op's address, not its source position, tells
                 // sites apart: one expression can make two locals of one type at one position
                 // (`v.scaled(2.0)`'s receiver copy and its result).
-                let ty = result_ty.clone().unwrap_or(Type::Unit);
-                let size = ty.pointee().map_or(0, Type::size_of) as usize;
-                let key = (op.loc, format!("local {:p}: {ty} of thread {:?}", std::ptr::from_ref(op), self.thread), self.block);
-                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+                let site = std::ptr::from_ref(op) as usize;
+                let buffer = match self.locals.get(&site) {
+                    Some(b) => *b,
+                    None => {
+                        let size = result_ty.as_ref().and_then(Type::pointee).map_or(0, Type::size_of) as usize;
+                        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+                        memory.push(vec![0u8; size]);
+                        let b = memory.len();
+                        drop(memory);
+                        self.locals.insert(site, b);
+                        b
+                    }
+                };
+                Some((buffer as u64) << OFFSET_BITS)
             }
             OpKind::Atomic(a) => {
                 let ty = self.ty(func, op.operands[1])?;
@@ -644,7 +656,12 @@ impl<'a, 'm> Machine<'a, 'm> {
             }
             OpKind::Assert { message } => {
                 if arg(0) == 0 {
-                    return Err(self.panic(message.clone(), op.loc));
+                    let message = if op.operands.len() == 3 {
+                        message.replace("{index}", &arg(1).to_string()).replace("{len}", &arg(2).to_string())
+                    } else {
+                        message.clone()
+                    };
+                    return Err(self.panic(message, op.loc));
                 }
                 None
             }

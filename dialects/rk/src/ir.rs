@@ -406,6 +406,9 @@ pub struct Param {
     /// copy of it, shared by every thread (the runtime copies it in, never back). Printed as
     /// `byval` after the type.
     pub by_value: bool,
+    /// A kernel's reference parameter (`&T`, `&mut T`): a pointer, as upstream maps it, that
+    /// the host spells as a reference. Printed as `byref` after the type.
+    pub by_ref: bool,
 }
 
 /// A function: a kernel or a device function.
@@ -447,6 +450,7 @@ impl Func {
             name: name.into(),
             value,
             by_value: false,
+            by_ref: false,
         });
         value
     }

@@ -421,6 +421,13 @@ impl Parser {
                     self.pos += 1;
                     let Some(pointee) = ty.pointee().cloned() else { return self.error("a `byval` parameter is a pointer") };
                     func.add_by_value_param(pname, pointee)
+                } else if self.is_keyword("byref") {
+                    self.pos += 1;
+                    let v = func.add_param(pname, ty);
+                    if let Some(p) = func.params.last_mut() {
+                        p.by_ref = true;
+                    }
+                    v
                 } else {
                     func.add_param(pname, ty)
                 };

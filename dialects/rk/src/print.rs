@@ -60,8 +60,14 @@ fn print_func(out: &mut String, func: &Func) {
     // and the text must hold everything the IR does.
     for param in &func.params {
         let name = p.define(param.value);
-        let byval = if param.by_value { " byval" } else { "" };
-        params.push(format!("{} {name}: {}{byval}", param.name, p.ty(param.value)));
+        let mark = if param.by_value {
+            " byval"
+        } else if param.by_ref {
+            " byref"
+        } else {
+            ""
+        };
+        params.push(format!("{} {name}: {}{mark}", param.name, p.ty(param.value)));
     }
     let _ = write!(p.out, "rk.func {}({})", symbol(&func.name), params.join(", "));
     if func.ret != Type::Unit {

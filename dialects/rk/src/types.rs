@@ -153,6 +153,11 @@ impl Type {
         matches!(self, Type::Bool | Type::Int(_) | Type::Float(_))
     }
 
+    /// Whether values of the type are loaded and stored whole: scalars and pointers.
+    pub fn is_loadable(&self) -> bool {
+        self.is_scalar() || matches!(self, Type::Ptr { .. })
+    }
+
     pub fn slot(content: Type) -> Type {
         Type::Slot(Box::new(content))
     }
@@ -168,7 +173,7 @@ impl Type {
     /// and arrays and structs of them.
     pub fn is_storable(&self) -> bool {
         match self {
-            Type::Bool | Type::Int(_) | Type::Float(_) => true,
+            Type::Bool | Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => true,
             Type::Array { elem, .. } => elem.is_storable(),
             Type::Struct { fields, .. } => !fields.is_empty() && fields.iter().all(|(_, t)| t.is_storable()),
             _ => false,

@@ -109,6 +109,9 @@ fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
         if p.by_value && !(func.kernel && aggregate) {
             return Err(c.err_at(func.loc, "func", format!("the `byval` parameter `{}` must be a kernel's `*const` to an array or struct", p.name)));
         }
+        if p.by_ref && !(func.kernel && matches!(func.ty(p.value), Some(Type::Ptr { .. }))) {
+            return Err(c.err_at(func.loc, "func", format!("the `byref` parameter `{}` must be a kernel's pointer", p.name)));
+        }
     }
     if func.kernel && func.ret != Type::Unit {
         return Err(c.err_at(func.loc, "func", "a kernel must return `()`"));
@@ -275,9 +278,12 @@ impl Checker<'_> {
                 let (from, to) = (operand(0), self.ty(op.results[0]).clone());
                 // Besides numeric `as`, Rust's coercions of `*mut T` to `*const T` and of
                 // `&mut [T]` to `&[T]`.
+                // Raw pointers also cast to each other (`p as *const U`) and to and from
+                // 64-bit integers (`p as usize`).
                 let coercion = match (&from, &to) {
-                    (Type::Ptr { mutable: true, pointee: a }, Type::Ptr { mutable: false, pointee: b }) => a == b,
+                    (Type::Ptr { .. }, Type::Ptr { .. }) => true,
                     (Type::Slice { mutable: true, elem: a }, Type::Slice { mutable: false, elem: b }) => a == b,
+                    (Type::Ptr { .. }, Type::Int(t)) | (Type::Int(t), Type::Ptr { .. }) => t.bits() == 64,
                     _ => false,
                 };
                 let ok = coercion || ((from.is_numeric() || from == Type::Bool) && to.is_numeric());
@@ -323,7 +329,7 @@ impl Checker<'_> {
                 self.expect_counts(op, 1, 1)?;
                 let p = operand(0);
                 match p.pointee() {
-                    Some(t) if t.is_scalar() && t == self.ty(op.results[0]) => {}
+                    Some(t) if t.is_loadable() && t == self.ty(op.results[0]) => {}
                     _ => return Err(self.err(op, format!("cannot load a scalar through `{p}`"))),
                 }
             }
@@ -334,7 +340,7 @@ impl Checker<'_> {
                     Type::Ptr {
                         mutable: true,
                         pointee,
-                    } if **pointee == v && v.is_scalar() => {}
+                    } if **pointee == v && v.is_loadable() => {}
                     _ => {
                         return Err(self.err(op, format!(
                             "stores a scalar through a `*mut` to it, not `{v}` through `{p}`"
@@ -483,8 +489,8 @@ impl Checker<'_> {
             OpKind::Local => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
-                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { .. } | Type::Struct { .. }) && pointee.is_storable() => {}
-                    other => return Err(self.err(op, format!("yields a `*mut` of an array or struct of scalars, not `{other}`"))),
+                    Type::Ptr { mutable: true, pointee } if pointee.is_storable() => {}
+                    other => return Err(self.err(op, format!("yields a `*mut` of storable data (scalars, pointers, arrays and structs of them), not `{other}`"))),
                 }
             }
             OpKind::Shared => {
@@ -539,7 +545,16 @@ impl Checker<'_> {
                 }
             }
             OpKind::Assert { .. } => {
-                self.expect_counts(op, 1, 0)?;
+                // The condition, and optionally two `usize` values for the message's
+                // `{index}` and `{len}`.
+                if op.operands.len() == 3 {
+                    self.expect_counts(op, 3, 0)?;
+                    if operand(1) != Type::USIZE || operand(2) != Type::USIZE {
+                        return Err(self.err(op, "the values of an assert's message are `usize`"));
+                    }
+                } else {
+                    self.expect_counts(op, 1, 0)?;
+                }
                 if operand(0) != Type::Bool {
                     return Err(self.err(op, "asserts a `bool`"));
                 }

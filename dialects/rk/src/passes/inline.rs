@@ -154,7 +154,7 @@ fn inline_call(caller: &mut Func, callee: &Func, call: &Op) -> Op {
     for (p, arg) in callee.params.iter().zip(&call.operands) {
         map.insert(p.value, *arg);
     }
-    let body = clone_region(caller, callee, &callee.body, &mut map, 0);
+    let body = clone_region(caller, callee, &callee.body, &mut map, 0, call.loc);
     Op {
         kind: OpKind::Loop,
         operands: vec![],
@@ -164,12 +164,16 @@ fn inline_call(caller: &mut Func, callee: &Func, call: &Op) -> Op {
     }
 }
 
+/// Copies a callee's region into the caller. Ops without a location (the device core's and
+/// derived impls', which rkc writes, not the user) take the call's: after inlining, a panic in
+/// `Option::unwrap` reports the user's `.unwrap()`.
 fn clone_region(
     caller: &mut Func,
     callee: &Func,
     region: &Region,
     map: &mut HashMap<ValueId, ValueId>,
     loop_depth: u32,
+    call_loc: crate::Loc,
 ) -> Region {
     let mut ops = Vec::with_capacity(region.ops.len());
     for op in &region.ops {
@@ -188,7 +192,7 @@ fn clone_region(
         let regions = op
             .regions
             .iter()
-            .map(|r| clone_region(caller, callee, r, map, inner_depth))
+            .map(|r| clone_region(caller, callee, r, map, inner_depth, call_loc))
             .collect();
         let kind = match &op.kind {
             // A return leaves the inlined body: the wrapping loop, past the callee's own loops.
@@ -200,7 +204,7 @@ fn clone_region(
             operands,
             results,
             regions,
-            loc: op.loc,
+            loc: if op.loc == crate::Loc::default() { call_loc } else { op.loc },
         });
     }
     Region { ops }

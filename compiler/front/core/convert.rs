@@ -1,0 +1,1150 @@
+//! Conversions: `From`/`Into` (the lossless numeric conversions of `core`), `TryFrom`/`TryInto`
+//! between integer types, `AsRef`/`AsMut`.
+
+use crate::result::Result::{self, Err, Ok};
+
+#[lang = "From"]
+pub trait From<T>: Sized {
+    fn from(value: T) -> Self;
+}
+
+pub trait Into<T>: Sized {
+    fn into(self) -> T;
+}
+
+impl<T, U: From<T>> Into<U> for T {
+    fn into(self) -> U {
+        U::from(self)
+    }
+}
+
+impl<T> From<T> for T {
+    fn from(t: T) -> T {
+        t
+    }
+}
+
+pub trait TryFrom<T>: Sized {
+    type Error;
+    fn try_from(value: T) -> Result<Self, Self::Error>;
+}
+
+pub trait TryInto<T>: Sized {
+    type Error;
+    fn try_into(self) -> Result<T, Self::Error>;
+}
+
+impl<T, U: TryFrom<T>> TryInto<U> for T {
+    type Error = U::Error;
+
+    fn try_into(self) -> Result<U, U::Error> {
+        U::try_from(self)
+    }
+}
+
+pub trait AsRef<T: ?Sized> {
+    fn as_ref(&self) -> &T;
+}
+
+pub trait AsMut<T: ?Sized> {
+    fn as_mut(&mut self) -> &mut T;
+}
+
+impl<T> AsRef<[T]> for [T] {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T> AsMut<[T]> for [T] {
+    fn as_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T, const N: usize> AsRef<[T]> for [T; N] {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T, const N: usize> AsMut<[T]> for [T; N] {
+    fn as_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+/// The error of a failed integer conversion.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TryFromIntError(pub(crate) ());
+
+pub enum Infallible {}
+
+impl From<u8> for u16 {
+    fn from(v: u8) -> u16 {
+        v as u16
+    }
+}
+
+impl From<u8> for u32 {
+    fn from(v: u8) -> u32 {
+        v as u32
+    }
+}
+
+impl From<u8> for u64 {
+    fn from(v: u8) -> u64 {
+        v as u64
+    }
+}
+
+impl From<u8> for usize {
+    fn from(v: u8) -> usize {
+        v as usize
+    }
+}
+
+impl From<u8> for i16 {
+    fn from(v: u8) -> i16 {
+        v as i16
+    }
+}
+
+impl From<u8> for i32 {
+    fn from(v: u8) -> i32 {
+        v as i32
+    }
+}
+
+impl From<u8> for i64 {
+    fn from(v: u8) -> i64 {
+        v as i64
+    }
+}
+
+impl From<u8> for isize {
+    fn from(v: u8) -> isize {
+        v as isize
+    }
+}
+
+impl From<u16> for u32 {
+    fn from(v: u16) -> u32 {
+        v as u32
+    }
+}
+
+impl From<u16> for u64 {
+    fn from(v: u16) -> u64 {
+        v as u64
+    }
+}
+
+impl From<u16> for usize {
+    fn from(v: u16) -> usize {
+        v as usize
+    }
+}
+
+impl From<u16> for i32 {
+    fn from(v: u16) -> i32 {
+        v as i32
+    }
+}
+
+impl From<u16> for i64 {
+    fn from(v: u16) -> i64 {
+        v as i64
+    }
+}
+
+impl From<u32> for u64 {
+    fn from(v: u32) -> u64 {
+        v as u64
+    }
+}
+
+impl From<u32> for i64 {
+    fn from(v: u32) -> i64 {
+        v as i64
+    }
+}
+
+impl From<i8> for i16 {
+    fn from(v: i8) -> i16 {
+        v as i16
+    }
+}
+
+impl From<i8> for i32 {
+    fn from(v: i8) -> i32 {
+        v as i32
+    }
+}
+
+impl From<i8> for i64 {
+    fn from(v: i8) -> i64 {
+        v as i64
+    }
+}
+
+impl From<i8> for isize {
+    fn from(v: i8) -> isize {
+        v as isize
+    }
+}
+
+impl From<i16> for i32 {
+    fn from(v: i16) -> i32 {
+        v as i32
+    }
+}
+
+impl From<i16> for i64 {
+    fn from(v: i16) -> i64 {
+        v as i64
+    }
+}
+
+impl From<i16> for isize {
+    fn from(v: i16) -> isize {
+        v as isize
+    }
+}
+
+impl From<i32> for i64 {
+    fn from(v: i32) -> i64 {
+        v as i64
+    }
+}
+
+impl From<u8> for f32 {
+    fn from(v: u8) -> f32 {
+        v as f32
+    }
+}
+
+impl From<u16> for f32 {
+    fn from(v: u16) -> f32 {
+        v as f32
+    }
+}
+
+impl From<i8> for f32 {
+    fn from(v: i8) -> f32 {
+        v as f32
+    }
+}
+
+impl From<i16> for f32 {
+    fn from(v: i16) -> f32 {
+        v as f32
+    }
+}
+
+impl From<u8> for f64 {
+    fn from(v: u8) -> f64 {
+        v as f64
+    }
+}
+
+impl From<u16> for f64 {
+    fn from(v: u16) -> f64 {
+        v as f64
+    }
+}
+
+impl From<i8> for f64 {
+    fn from(v: i8) -> f64 {
+        v as f64
+    }
+}
+
+impl From<i16> for f64 {
+    fn from(v: i16) -> f64 {
+        v as f64
+    }
+}
+
+impl From<u32> for f64 {
+    fn from(v: u32) -> f64 {
+        v as f64
+    }
+}
+
+impl From<i32> for f64 {
+    fn from(v: i32) -> f64 {
+        v as f64
+    }
+}
+
+impl From<f32> for f64 {
+    fn from(v: f32) -> f64 {
+        v as f64
+    }
+}
+
+impl From<bool> for u8 {
+    fn from(v: bool) -> u8 {
+        v as u8
+    }
+}
+
+impl From<bool> for u16 {
+    fn from(v: bool) -> u16 {
+        v as u16
+    }
+}
+
+impl From<bool> for u32 {
+    fn from(v: bool) -> u32 {
+        v as u32
+    }
+}
+
+impl From<bool> for u64 {
+    fn from(v: bool) -> u64 {
+        v as u64
+    }
+}
+
+impl From<bool> for usize {
+    fn from(v: bool) -> usize {
+        v as usize
+    }
+}
+
+impl From<bool> for i8 {
+    fn from(v: bool) -> i8 {
+        v as i8
+    }
+}
+
+impl From<bool> for i16 {
+    fn from(v: bool) -> i16 {
+        v as i16
+    }
+}
+
+impl From<bool> for i32 {
+    fn from(v: bool) -> i32 {
+        v as i32
+    }
+}
+
+impl From<bool> for i64 {
+    fn from(v: bool) -> i64 {
+        v as i64
+    }
+}
+
+impl From<bool> for isize {
+    fn from(v: bool) -> isize {
+        v as isize
+    }
+}
+
+impl From<char> for u32 {
+    fn from(v: char) -> u32 {
+        v as u32
+    }
+}
+
+impl From<char> for u64 {
+    fn from(v: char) -> u64 {
+        v as u64
+    }
+}
+
+impl From<u8> for char {
+    fn from(v: u8) -> char {
+        v as char
+    }
+}
+
+impl TryFrom<u8> for u16 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<u16, Infallible> {
+        Ok(v as u16)
+    }
+}
+
+impl TryFrom<u8> for u32 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<u32, Infallible> {
+        Ok(v as u32)
+    }
+}
+
+impl TryFrom<u8> for u64 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<u64, Infallible> {
+        Ok(v as u64)
+    }
+}
+
+impl TryFrom<u8> for usize {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<usize, Infallible> {
+        Ok(v as usize)
+    }
+}
+
+impl TryFrom<u8> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u8) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as u8 == v && ((v < (0 as u8)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u8> for i16 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<i16, Infallible> {
+        Ok(v as i16)
+    }
+}
+
+impl TryFrom<u8> for i32 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<i32, Infallible> {
+        Ok(v as i32)
+    }
+}
+
+impl TryFrom<u8> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<u8> for isize {
+    type Error = Infallible;
+
+    fn try_from(v: u8) -> Result<isize, Infallible> {
+        Ok(v as isize)
+    }
+}
+
+impl TryFrom<u16> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u16) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as u16 == v && ((v < (0 as u16)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u16> for u32 {
+    type Error = Infallible;
+
+    fn try_from(v: u16) -> Result<u32, Infallible> {
+        Ok(v as u32)
+    }
+}
+
+impl TryFrom<u16> for u64 {
+    type Error = Infallible;
+
+    fn try_from(v: u16) -> Result<u64, Infallible> {
+        Ok(v as u64)
+    }
+}
+
+impl TryFrom<u16> for usize {
+    type Error = Infallible;
+
+    fn try_from(v: u16) -> Result<usize, Infallible> {
+        Ok(v as usize)
+    }
+}
+
+impl TryFrom<u16> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u16) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as u16 == v && ((v < (0 as u16)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u16> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u16) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as u16 == v && ((v < (0 as u16)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u16> for i32 {
+    type Error = Infallible;
+
+    fn try_from(v: u16) -> Result<i32, Infallible> {
+        Ok(v as i32)
+    }
+}
+
+impl TryFrom<u16> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: u16) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<u16> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u16) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as u16 == v && ((v < (0 as u16)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for u64 {
+    type Error = Infallible;
+
+    fn try_from(v: u32) -> Result<u64, Infallible> {
+        Ok(v as u64)
+    }
+}
+
+impl TryFrom<u32> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for i32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<i32, TryFromIntError> {
+        let w = v as i32;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as i32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u32> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: u32) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<u32> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u32) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as u32 == v && ((v < (0 as u32)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for i32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<i32, TryFromIntError> {
+        let w = v as i32;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as i32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for i64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<i64, TryFromIntError> {
+        let w = v as i64;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as i64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<u64> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: u64) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as u64 == v && ((v < (0 as u64)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for i32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<i32, TryFromIntError> {
+        let w = v as i32;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as i32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for i64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<i64, TryFromIntError> {
+        let w = v as i64;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as i64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<usize> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: usize) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as usize == v && ((v < (0 as usize)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i8) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as i8 == v && ((v < (0 as i8)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i8) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as i8 == v && ((v < (0 as i8)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i8) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as i8 == v && ((v < (0 as i8)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i8) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as i8 == v && ((v < (0 as i8)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i8) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as i8 == v && ((v < (0 as i8)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i8> for i16 {
+    type Error = Infallible;
+
+    fn try_from(v: i8) -> Result<i16, Infallible> {
+        Ok(v as i16)
+    }
+}
+
+impl TryFrom<i8> for i32 {
+    type Error = Infallible;
+
+    fn try_from(v: i8) -> Result<i32, Infallible> {
+        Ok(v as i32)
+    }
+}
+
+impl TryFrom<i8> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: i8) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<i8> for isize {
+    type Error = Infallible;
+
+    fn try_from(v: i8) -> Result<isize, Infallible> {
+        Ok(v as isize)
+    }
+}
+
+impl TryFrom<i16> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i16) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as i16 == v && ((v < (0 as i16)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i16> for i32 {
+    type Error = Infallible;
+
+    fn try_from(v: i16) -> Result<i32, Infallible> {
+        Ok(v as i32)
+    }
+}
+
+impl TryFrom<i16> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: i16) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<i16> for isize {
+    type Error = Infallible;
+
+    fn try_from(v: i16) -> Result<isize, Infallible> {
+        Ok(v as isize)
+    }
+}
+
+impl TryFrom<i32> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i32> for i64 {
+    type Error = Infallible;
+
+    fn try_from(v: i32) -> Result<i64, Infallible> {
+        Ok(v as i64)
+    }
+}
+
+impl TryFrom<i32> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i32) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as i32 == v && ((v < (0 as i32)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for i32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<i32, TryFromIntError> {
+        let w = v as i32;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as i32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<i64> for isize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: i64) -> Result<isize, TryFromIntError> {
+        let w = v as isize;
+        if w as i64 == v && ((v < (0 as i64)) == (w < (0 as isize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for u8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<u8, TryFromIntError> {
+        let w = v as u8;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as u8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for u16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<u16, TryFromIntError> {
+        let w = v as u16;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as u16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for u32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<u32, TryFromIntError> {
+        let w = v as u32;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as u32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for u64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<u64, TryFromIntError> {
+        let w = v as u64;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as u64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for usize {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<usize, TryFromIntError> {
+        let w = v as usize;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as usize))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for i8 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<i8, TryFromIntError> {
+        let w = v as i8;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as i8))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for i16 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<i16, TryFromIntError> {
+        let w = v as i16;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as i16))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for i32 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<i32, TryFromIntError> {
+        let w = v as i32;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as i32))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}
+
+impl TryFrom<isize> for i64 {
+    type Error = TryFromIntError;
+
+    fn try_from(v: isize) -> Result<i64, TryFromIntError> {
+        let w = v as i64;
+        if w as isize == v && ((v < (0 as isize)) == (w < (0 as i64))) { Ok(w) } else { Err(TryFromIntError(())) }
+    }
+}

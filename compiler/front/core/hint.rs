@@ -1,0 +1,19 @@
+//! `core::hint`.
+
+pub fn black_box<T>(dummy: T) -> T {
+    crate::intrinsics::black_box(dummy)
+}
+
+pub unsafe fn unreachable_unchecked() -> ! {
+    crate::intrinsics::unreachable()
+}
+
+pub unsafe fn assert_unchecked(cond: bool) {
+    let _ = cond;
+}
+
+pub fn spin_loop() {}
+
+pub fn must_use<T>(value: T) -> T {
+    value
+}

@@ -1,0 +1,1126 @@
+//! Iterators: the `Iterator` trait with its adapters and consumers, `IntoIterator`,
+//! `DoubleEndedIterator`, `Sum` and `Product`, and `repeat`, `once`, `from_fn`, `successors`.
+
+use crate::cmp::Ordering;
+use crate::option::Option::{self, None, Some};
+
+#[lang = "Iterator"]
+pub trait Iterator {
+    type Item;
+
+    fn next(&mut self) -> Option<Self::Item>;
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, None)
+    }
+
+    fn count(self) -> usize
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut n = 0;
+        while let Some(_) = it.next() {
+            n += 1;
+        }
+        n
+    }
+
+    fn last(self) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut last = None;
+        while let Some(x) = it.next() {
+            last = Some(x);
+        }
+        last
+    }
+
+    fn nth(&mut self, n: usize) -> Option<Self::Item> {
+        let mut n = n;
+        while let Some(x) = self.next() {
+            if n == 0 {
+                return Some(x);
+            }
+            n -= 1;
+        }
+        None
+    }
+
+    #[track_caller]
+    fn step_by(self, step: usize) -> StepBy<Self>
+    where
+        Self: Sized,
+    {
+        assert!(step != 0);
+        StepBy { iter: self, step_minus_one: step - 1, first_take: true }
+    }
+
+    fn chain<U: IntoIterator<Item = Self::Item>>(self, other: U) -> Chain<Self, U::IntoIter>
+    where
+        Self: Sized,
+    {
+        Chain { a: Some(self), b: Some(other.into_iter()) }
+    }
+
+    fn zip<U: IntoIterator>(self, other: U) -> Zip<Self, U::IntoIter>
+    where
+        Self: Sized,
+    {
+        Zip { a: self, b: other.into_iter() }
+    }
+
+    fn map<B, F: FnMut(Self::Item) -> B>(self, f: F) -> Map<Self, F>
+    where
+        Self: Sized,
+    {
+        Map { iter: self, f }
+    }
+
+    fn for_each<F: FnMut(Self::Item)>(self, f: F)
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut f = f;
+        while let Some(x) = it.next() {
+            f(x);
+        }
+    }
+
+    fn filter<P: FnMut(&Self::Item) -> bool>(self, predicate: P) -> Filter<Self, P>
+    where
+        Self: Sized,
+    {
+        Filter { iter: self, predicate }
+    }
+
+    fn filter_map<B, F: FnMut(Self::Item) -> Option<B>>(self, f: F) -> FilterMap<Self, F>
+    where
+        Self: Sized,
+    {
+        FilterMap { iter: self, f }
+    }
+
+    fn enumerate(self) -> Enumerate<Self>
+    where
+        Self: Sized,
+    {
+        Enumerate { iter: self, count: 0 }
+    }
+
+    fn peekable(self) -> Peekable<Self>
+    where
+        Self: Sized,
+    {
+        Peekable { iter: self, peeked: None }
+    }
+
+    fn skip_while<P: FnMut(&Self::Item) -> bool>(self, predicate: P) -> SkipWhile<Self, P>
+    where
+        Self: Sized,
+    {
+        SkipWhile { iter: self, flag: false, predicate }
+    }
+
+    fn take_while<P: FnMut(&Self::Item) -> bool>(self, predicate: P) -> TakeWhile<Self, P>
+    where
+        Self: Sized,
+    {
+        TakeWhile { iter: self, flag: false, predicate }
+    }
+
+    fn map_while<B, P: FnMut(Self::Item) -> Option<B>>(self, predicate: P) -> MapWhile<Self, P>
+    where
+        Self: Sized,
+    {
+        MapWhile { iter: self, predicate }
+    }
+
+    fn skip(self, n: usize) -> Skip<Self>
+    where
+        Self: Sized,
+    {
+        Skip { iter: self, n }
+    }
+
+    fn take(self, n: usize) -> Take<Self>
+    where
+        Self: Sized,
+    {
+        Take { iter: self, n }
+    }
+
+    fn scan<St, B, F: FnMut(&mut St, Self::Item) -> Option<B>>(self, initial_state: St, f: F) -> Scan<Self, St, F>
+    where
+        Self: Sized,
+    {
+        Scan { iter: self, f, state: initial_state }
+    }
+
+    fn fuse(self) -> Fuse<Self>
+    where
+        Self: Sized,
+    {
+        Fuse { iter: Some(self) }
+    }
+
+    fn inspect<F: FnMut(&Self::Item)>(self, f: F) -> Inspect<Self, F>
+    where
+        Self: Sized,
+    {
+        Inspect { iter: self, f }
+    }
+
+    fn by_ref(&mut self) -> &mut Self
+    where
+        Self: Sized,
+    {
+        self
+    }
+
+    fn fold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, f: F) -> B
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut f = f;
+        let mut accum = init;
+        while let Some(x) = it.next() {
+            accum = f(accum, x);
+        }
+        accum
+    }
+
+    fn reduce<F: FnMut(Self::Item, Self::Item) -> Self::Item>(self, f: F) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let first = it.next()?;
+        Some(it.fold(first, f))
+    }
+
+    fn all<F: FnMut(Self::Item) -> bool>(&mut self, f: F) -> bool
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        while let Some(x) = self.next() {
+            if !f(x) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn any<F: FnMut(Self::Item) -> bool>(&mut self, f: F) -> bool
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        while let Some(x) = self.next() {
+            if f(x) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn find<P: FnMut(&Self::Item) -> bool>(&mut self, predicate: P) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut predicate = predicate;
+        while let Some(x) = self.next() {
+            if predicate(&x) {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    fn find_map<B, F: FnMut(Self::Item) -> Option<B>>(&mut self, f: F) -> Option<B>
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        while let Some(x) = self.next() {
+            if let Some(b) = f(x) {
+                return Some(b);
+            }
+        }
+        None
+    }
+
+    fn position<P: FnMut(Self::Item) -> bool>(&mut self, predicate: P) -> Option<usize>
+    where
+        Self: Sized,
+    {
+        let mut predicate = predicate;
+        let mut i = 0;
+        while let Some(x) = self.next() {
+            if predicate(x) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    fn max(self) -> Option<Self::Item>
+    where
+        Self: Sized,
+        Self::Item: Ord,
+    {
+        self.reduce(|x, y| match Ord::cmp(&x, &y) {
+            Ordering::Greater => x,
+            _ => y,
+        })
+    }
+
+    fn min(self) -> Option<Self::Item>
+    where
+        Self: Sized,
+        Self::Item: Ord,
+    {
+        self.reduce(|x, y| match Ord::cmp(&x, &y) {
+            Ordering::Greater => y,
+            _ => x,
+        })
+    }
+
+    fn max_by_key<B: Ord, F: FnMut(&Self::Item) -> B>(self, f: F) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        let mut it = self;
+        let mut best = it.next()?;
+        let mut best_key = f(&best);
+        while let Some(x) = it.next() {
+            let k = f(&x);
+            if !(best_key > k) {
+                best = x;
+                best_key = k;
+            }
+        }
+        Some(best)
+    }
+
+    fn min_by_key<B: Ord, F: FnMut(&Self::Item) -> B>(self, f: F) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        let mut it = self;
+        let mut best = it.next()?;
+        let mut best_key = f(&best);
+        while let Some(x) = it.next() {
+            let k = f(&x);
+            if best_key > k {
+                best = x;
+                best_key = k;
+            }
+        }
+        Some(best)
+    }
+
+    fn max_by<F: FnMut(&Self::Item, &Self::Item) -> Ordering>(self, compare: F) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut compare = compare;
+        self.reduce(|x, y| match compare(&x, &y) {
+            Ordering::Greater => x,
+            _ => y,
+        })
+    }
+
+    fn min_by<F: FnMut(&Self::Item, &Self::Item) -> Ordering>(self, compare: F) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut compare = compare;
+        self.reduce(|x, y| match compare(&x, &y) {
+            Ordering::Greater => y,
+            _ => x,
+        })
+    }
+
+    fn rev(self) -> Rev<Self>
+    where
+        Self: Sized + DoubleEndedIterator,
+    {
+        Rev { iter: self }
+    }
+
+    fn copied<'a, T: 'a + Copy>(self) -> Copied<Self>
+    where
+        Self: Sized + Iterator<Item = &'a T>,
+    {
+        Copied { it: self }
+    }
+
+    fn cloned<'a, T: 'a + Clone>(self) -> Cloned<Self>
+    where
+        Self: Sized + Iterator<Item = &'a T>,
+    {
+        Cloned { it: self }
+    }
+
+    fn sum<S: Sum<Self::Item>>(self) -> S
+    where
+        Self: Sized,
+    {
+        <S as Sum<Self::Item>>::sum(self)
+    }
+
+    fn product<P: Product<Self::Item>>(self) -> P
+    where
+        Self: Sized,
+    {
+        <P as Product<Self::Item>>::product(self)
+    }
+
+    fn eq<I: IntoIterator>(self, other: I) -> bool
+    where
+        Self: Sized,
+        Self::Item: PartialEq<I::Item>,
+    {
+        let mut a = self;
+        let mut b = other.into_iter();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return true,
+                (Some(x), Some(y)) => {
+                    if x != y {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+#[lang = "DoubleEndedIterator"]
+pub trait DoubleEndedIterator: Iterator {
+    fn next_back(&mut self) -> Option<Self::Item>;
+
+    fn rfold<B, F: FnMut(B, Self::Item) -> B>(self, init: B, f: F) -> B
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut f = f;
+        let mut accum = init;
+        while let Some(x) = it.next_back() {
+            accum = f(accum, x);
+        }
+        accum
+    }
+
+    fn rfind<P: FnMut(&Self::Item) -> bool>(&mut self, predicate: P) -> Option<Self::Item>
+    where
+        Self: Sized,
+    {
+        let mut predicate = predicate;
+        while let Some(x) = self.next_back() {
+            if predicate(&x) {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    fn nth_back(&mut self, n: usize) -> Option<Self::Item> {
+        let mut n = n;
+        while let Some(x) = self.next_back() {
+            if n == 0 {
+                return Some(x);
+            }
+            n -= 1;
+        }
+        None
+    }
+}
+
+pub trait ExactSizeIterator: Iterator {
+    fn len(&self) -> usize {
+        match self.size_hint() {
+            (lo, _) => lo,
+        }
+    }
+}
+
+#[lang = "IntoIterator"]
+pub trait IntoIterator {
+    type Item;
+    type IntoIter: Iterator<Item = Self::Item>;
+
+    fn into_iter(self) -> Self::IntoIter;
+}
+
+impl<I: Iterator> IntoIterator for I {
+    type Item = I::Item;
+    type IntoIter = I;
+
+    fn into_iter(self) -> I {
+        self
+    }
+}
+
+pub trait Extend<A> {
+    fn extend<T: IntoIterator<Item = A>>(&mut self, iter: T);
+}
+
+impl<I: Iterator> Iterator for &mut I {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        (**self).next()
+    }
+}
+
+pub trait Sum<A = Self>: Sized {
+    fn sum<I: Iterator<Item = A>>(iter: I) -> Self;
+}
+
+pub trait Product<A = Self>: Sized {
+    fn product<I: Iterator<Item = A>>(iter: I) -> Self;
+}
+
+//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+impl Sum for $T {
+    fn sum<I: Iterator<Item = $T>>(iter: I) -> $T {
+        iter.fold(0, |a, b| a + b)
+    }
+}
+
+impl<'a> Sum<&'a $T> for $T {
+    fn sum<I: Iterator<Item = &'a $T>>(iter: I) -> $T {
+        iter.fold(0, |a, b| a + *b)
+    }
+}
+
+impl Product for $T {
+    fn product<I: Iterator<Item = $T>>(iter: I) -> $T {
+        iter.fold(1, |a, b| a * b)
+    }
+}
+
+impl<'a> Product<&'a $T> for $T {
+    fn product<I: Iterator<Item = &'a $T>>(iter: I) -> $T {
+        iter.fold(1, |a, b| a * *b)
+    }
+}
+//@ end
+
+//@ for $T in f32 f64
+impl Sum for $T {
+    fn sum<I: Iterator<Item = $T>>(iter: I) -> $T {
+        iter.fold(-0.0, |a, b| a + b)
+    }
+}
+
+impl<'a> Sum<&'a $T> for $T {
+    fn sum<I: Iterator<Item = &'a $T>>(iter: I) -> $T {
+        iter.fold(-0.0, |a, b| a + *b)
+    }
+}
+
+impl Product for $T {
+    fn product<I: Iterator<Item = $T>>(iter: I) -> $T {
+        iter.fold(1.0, |a, b| a * b)
+    }
+}
+
+impl<'a> Product<&'a $T> for $T {
+    fn product<I: Iterator<Item = &'a $T>>(iter: I) -> $T {
+        iter.fold(1.0, |a, b| a * *b)
+    }
+}
+//@ end
+
+/// `Iterator::map`.
+#[derive(Clone)]
+pub struct Map<I, F> {
+    iter: I,
+    f: F,
+}
+
+impl<B, I: Iterator, F: FnMut(I::Item) -> B> Iterator for Map<I, F> {
+    type Item = B;
+
+    fn next(&mut self) -> Option<B> {
+        match self.iter.next() {
+            Some(x) => Some((self.f)(x)),
+            None => None,
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl<B, I: DoubleEndedIterator, F: FnMut(I::Item) -> B> DoubleEndedIterator for Map<I, F> {
+    fn next_back(&mut self) -> Option<B> {
+        match self.iter.next_back() {
+            Some(x) => Some((self.f)(x)),
+            None => None,
+        }
+    }
+}
+
+impl<B, I: ExactSizeIterator, F: FnMut(I::Item) -> B> ExactSizeIterator for Map<I, F> {}
+
+/// `Iterator::filter`.
+#[derive(Clone)]
+pub struct Filter<I, P> {
+    iter: I,
+    predicate: P,
+}
+
+impl<I: Iterator, P: FnMut(&I::Item) -> bool> Iterator for Filter<I, P> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        while let Some(x) = self.iter.next() {
+            if (self.predicate)(&x) {
+                return Some(x);
+            }
+        }
+        None
+    }
+}
+
+impl<I: DoubleEndedIterator, P: FnMut(&I::Item) -> bool> DoubleEndedIterator for Filter<I, P> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        while let Some(x) = self.iter.next_back() {
+            if (self.predicate)(&x) {
+                return Some(x);
+            }
+        }
+        None
+    }
+}
+
+/// `Iterator::filter_map`.
+#[derive(Clone)]
+pub struct FilterMap<I, F> {
+    iter: I,
+    f: F,
+}
+
+impl<B, I: Iterator, F: FnMut(I::Item) -> Option<B>> Iterator for FilterMap<I, F> {
+    type Item = B;
+
+    fn next(&mut self) -> Option<B> {
+        while let Some(x) = self.iter.next() {
+            if let Some(y) = (self.f)(x) {
+                return Some(y);
+            }
+        }
+        None
+    }
+}
+
+/// `Iterator::enumerate`.
+#[derive(Clone)]
+pub struct Enumerate<I> {
+    iter: I,
+    count: usize,
+}
+
+impl<I: Iterator> Iterator for Enumerate<I> {
+    type Item = (usize, I::Item);
+
+    fn next(&mut self) -> Option<(usize, I::Item)> {
+        let a = self.iter.next()?;
+        let i = self.count;
+        self.count += 1;
+        Some((i, a))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl<I: ExactSizeIterator + DoubleEndedIterator> DoubleEndedIterator for Enumerate<I> {
+    fn next_back(&mut self) -> Option<(usize, I::Item)> {
+        let len = self.iter.len();
+        let a = self.iter.next_back()?;
+        Some((self.count + len - 1, a))
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for Enumerate<I> {}
+
+/// `Iterator::zip`.
+#[derive(Clone)]
+pub struct Zip<A, B> {
+    a: A,
+    b: B,
+}
+
+impl<A: Iterator, B: Iterator> Iterator for Zip<A, B> {
+    type Item = (A::Item, B::Item);
+
+    fn next(&mut self) -> Option<(A::Item, B::Item)> {
+        let x = self.a.next()?;
+        let y = self.b.next()?;
+        Some((x, y))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let (a, _) = self.a.size_hint();
+        let (b, _) = self.b.size_hint();
+        let lo = if a < b { a } else { b };
+        (lo, Some(lo))
+    }
+}
+
+impl<A: ExactSizeIterator, B: ExactSizeIterator> ExactSizeIterator for Zip<A, B> {}
+
+/// `Iterator::chain`.
+#[derive(Clone)]
+pub struct Chain<A, B> {
+    a: Option<A>,
+    b: Option<B>,
+}
+
+impl<A: Iterator, B: Iterator<Item = A::Item>> Iterator for Chain<A, B> {
+    type Item = A::Item;
+
+    fn next(&mut self) -> Option<A::Item> {
+        if let Some(a) = &mut self.a {
+            match a.next() {
+                None => self.a = None,
+                item => return item,
+            }
+        }
+        match &mut self.b {
+            Some(b) => b.next(),
+            None => None,
+        }
+    }
+}
+
+impl<A: DoubleEndedIterator, B: DoubleEndedIterator<Item = A::Item>> DoubleEndedIterator for Chain<A, B> {
+    fn next_back(&mut self) -> Option<A::Item> {
+        if let Some(b) = &mut self.b {
+            match b.next_back() {
+                None => self.b = None,
+                item => return item,
+            }
+        }
+        match &mut self.a {
+            Some(a) => a.next_back(),
+            None => None,
+        }
+    }
+}
+
+/// `Iterator::rev`.
+#[derive(Clone)]
+pub struct Rev<I> {
+    iter: I,
+}
+
+impl<I: DoubleEndedIterator> Iterator for Rev<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        self.iter.next_back()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl<I: DoubleEndedIterator> DoubleEndedIterator for Rev<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        self.iter.next()
+    }
+}
+
+impl<I: DoubleEndedIterator + ExactSizeIterator> ExactSizeIterator for Rev<I> {}
+
+/// `Iterator::take`.
+#[derive(Clone)]
+pub struct Take<I> {
+    iter: I,
+    n: usize,
+}
+
+impl<I: Iterator> Iterator for Take<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.n != 0 {
+            self.n -= 1;
+            self.iter.next()
+        } else {
+            None
+        }
+    }
+}
+
+/// `Iterator::skip`.
+#[derive(Clone)]
+pub struct Skip<I> {
+    iter: I,
+    n: usize,
+}
+
+impl<I: Iterator> Iterator for Skip<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.n > 0 {
+            let n = self.n;
+            self.n = 0;
+            self.iter.nth(n)
+        } else {
+            self.iter.next()
+        }
+    }
+}
+
+/// `Iterator::step_by`: the first element, then every `step_minus_one + 1`-th.
+#[derive(Clone)]
+pub struct StepBy<I> {
+    iter: I,
+    step_minus_one: usize,
+    first_take: bool,
+}
+
+impl<I: Iterator> Iterator for StepBy<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let step = if self.first_take { 0 } else { self.step_minus_one };
+        self.first_take = false;
+        self.iter.nth(step)
+    }
+}
+
+/// `Iterator::take_while`.
+#[derive(Clone)]
+pub struct TakeWhile<I, P> {
+    iter: I,
+    flag: bool,
+    predicate: P,
+}
+
+impl<I: Iterator, P: FnMut(&I::Item) -> bool> Iterator for TakeWhile<I, P> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.flag {
+            return None;
+        }
+        let x = self.iter.next()?;
+        if (self.predicate)(&x) {
+            Some(x)
+        } else {
+            self.flag = true;
+            None
+        }
+    }
+}
+
+/// `Iterator::skip_while`.
+#[derive(Clone)]
+pub struct SkipWhile<I, P> {
+    iter: I,
+    flag: bool,
+    predicate: P,
+}
+
+impl<I: Iterator, P: FnMut(&I::Item) -> bool> Iterator for SkipWhile<I, P> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        loop {
+            let x = self.iter.next()?;
+            if self.flag || !(self.predicate)(&x) {
+                self.flag = true;
+                return Some(x);
+            }
+        }
+    }
+}
+
+/// `Iterator::map_while`.
+#[derive(Clone)]
+pub struct MapWhile<I, P> {
+    iter: I,
+    predicate: P,
+}
+
+impl<B, I: Iterator, P: FnMut(I::Item) -> Option<B>> Iterator for MapWhile<I, P> {
+    type Item = B;
+
+    fn next(&mut self) -> Option<B> {
+        let x = self.iter.next()?;
+        (self.predicate)(x)
+    }
+}
+
+/// `Iterator::scan`.
+#[derive(Clone)]
+pub struct Scan<I, St, F> {
+    iter: I,
+    f: F,
+    state: St,
+}
+
+impl<B, I: Iterator, St, F: FnMut(&mut St, I::Item) -> Option<B>> Iterator for Scan<I, St, F> {
+    type Item = B;
+
+    fn next(&mut self) -> Option<B> {
+        let a = self.iter.next()?;
+        (self.f)(&mut self.state, a)
+    }
+}
+
+/// `Iterator::fuse`.
+#[derive(Clone)]
+pub struct Fuse<I> {
+    iter: Option<I>,
+}
+
+impl<I: Iterator> Iterator for Fuse<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let item = match &mut self.iter {
+            Some(it) => it.next(),
+            None => return None,
+        };
+        if item.is_none() {
+            self.iter = None;
+        }
+        item
+    }
+}
+
+/// `Iterator::inspect`.
+#[derive(Clone)]
+pub struct Inspect<I, F> {
+    iter: I,
+    f: F,
+}
+
+impl<I: Iterator, F: FnMut(&I::Item)> Iterator for Inspect<I, F> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let x = self.iter.next()?;
+        (self.f)(&x);
+        Some(x)
+    }
+}
+
+/// `Iterator::peekable`.
+#[derive(Clone)]
+pub struct Peekable<I: Iterator> {
+    iter: I,
+    peeked: Option<Option<I::Item>>,
+}
+
+impl<I: Iterator> Iterator for Peekable<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        match self.peeked.take() {
+            Some(v) => v,
+            None => self.iter.next(),
+        }
+    }
+}
+
+impl<I: Iterator> Peekable<I> {
+    pub fn peek(&mut self) -> Option<&I::Item> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.iter.next());
+        }
+        match &self.peeked {
+            Some(Some(v)) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn next_if<F: FnOnce(&I::Item) -> bool>(&mut self, func: F) -> Option<I::Item> {
+        let next = self.next()?;
+        if func(&next) {
+            Some(next)
+        } else {
+            self.peeked = Some(Some(next));
+            None
+        }
+    }
+}
+
+/// `Iterator::copied`.
+#[derive(Clone)]
+pub struct Copied<I> {
+    it: I,
+}
+
+impl<'a, T: 'a + Copy, I: Iterator<Item = &'a T>> Iterator for Copied<I> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match self.it.next() {
+            Some(&v) => Some(v),
+            None => None,
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.it.size_hint()
+    }
+}
+
+impl<'a, T: 'a + Copy, I: DoubleEndedIterator<Item = &'a T>> DoubleEndedIterator for Copied<I> {
+    fn next_back(&mut self) -> Option<T> {
+        match self.it.next_back() {
+            Some(&v) => Some(v),
+            None => None,
+        }
+    }
+}
+
+impl<'a, T: 'a + Copy, I: ExactSizeIterator<Item = &'a T>> ExactSizeIterator for Copied<I> {}
+
+/// `Iterator::cloned`.
+#[derive(Clone)]
+pub struct Cloned<I> {
+    it: I,
+}
+
+impl<'a, T: 'a + Clone, I: Iterator<Item = &'a T>> Iterator for Cloned<I> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match self.it.next() {
+            Some(v) => Some(v.clone()),
+            None => None,
+        }
+    }
+}
+
+impl<'a, T: 'a + Clone, I: DoubleEndedIterator<Item = &'a T>> DoubleEndedIterator for Cloned<I> {
+    fn next_back(&mut self) -> Option<T> {
+        match self.it.next_back() {
+            Some(v) => Some(v.clone()),
+            None => None,
+        }
+    }
+}
+
+/// `iter::repeat`.
+#[derive(Clone)]
+pub struct Repeat<A> {
+    element: A,
+}
+
+pub fn repeat<T: Clone>(elt: T) -> Repeat<T> {
+    Repeat { element: elt }
+}
+
+impl<A: Clone> Iterator for Repeat<A> {
+    type Item = A;
+
+    fn next(&mut self) -> Option<A> {
+        Some(self.element.clone())
+    }
+}
+
+/// `iter::once`.
+#[derive(Clone)]
+pub struct Once<T> {
+    inner: Option<T>,
+}
+
+pub fn once<T>(value: T) -> Once<T> {
+    Once { inner: Some(value) }
+}
+
+impl<T> Iterator for Once<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.inner.take()
+    }
+}
+
+/// `iter::empty`.
+#[derive(Clone)]
+pub struct Empty<T> {
+    marker: crate::marker::PhantomData<T>,
+}
+
+pub fn empty<T>() -> Empty<T> {
+    Empty { marker: crate::marker::PhantomData }
+}
+
+impl<T> Iterator for Empty<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        None
+    }
+}
+
+/// `iter::from_fn`.
+#[derive(Clone)]
+pub struct FromFn<F> {
+    f: F,
+}
+
+pub fn from_fn<T, F: FnMut() -> Option<T>>(f: F) -> FromFn<F> {
+    FromFn { f }
+}
+
+impl<T, F: FnMut() -> Option<T>> Iterator for FromFn<F> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        (self.f)()
+    }
+}
+
+/// `iter::successors`.
+#[derive(Clone)]
+pub struct Successors<T, F> {
+    next: Option<T>,
+    succ: F,
+}
+
+pub fn successors<T, F: FnMut(&T) -> Option<T>>(first: Option<T>, succ: F) -> Successors<T, F> {
+    Successors { next: first, succ }
+}
+
+impl<T, F: FnMut(&T) -> Option<T>> Iterator for Successors<T, F> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let item = self.next.take()?;
+        self.next = (self.succ)(&item);
+        Some(item)
+    }
+}
+
+/// `iter::zip`.
+pub fn zip<A: IntoIterator, B: IntoIterator>(a: A, b: B) -> Zip<A::IntoIter, B::IntoIter> {
+    Zip { a: a.into_iter(), b: b.into_iter() }
+}

@@ -1,0 +1,670 @@
+//! Operator traits, the function traits, `Deref`, `Index`, and the range types.
+
+use crate::option::Option::{self, None, Some};
+
+#[lang = "Add"]
+pub trait Add<Rhs = Self> {
+    type Output;
+    fn add(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "AddAssign"]
+pub trait AddAssign<Rhs = Self> {
+    fn add_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Sub"]
+pub trait Sub<Rhs = Self> {
+    type Output;
+    fn sub(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "SubAssign"]
+pub trait SubAssign<Rhs = Self> {
+    fn sub_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Mul"]
+pub trait Mul<Rhs = Self> {
+    type Output;
+    fn mul(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "MulAssign"]
+pub trait MulAssign<Rhs = Self> {
+    fn mul_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Div"]
+pub trait Div<Rhs = Self> {
+    type Output;
+    fn div(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "DivAssign"]
+pub trait DivAssign<Rhs = Self> {
+    fn div_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Rem"]
+pub trait Rem<Rhs = Self> {
+    type Output;
+    fn rem(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "RemAssign"]
+pub trait RemAssign<Rhs = Self> {
+    fn rem_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "BitAnd"]
+pub trait BitAnd<Rhs = Self> {
+    type Output;
+    fn bitand(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "BitAndAssign"]
+pub trait BitAndAssign<Rhs = Self> {
+    fn bitand_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "BitOr"]
+pub trait BitOr<Rhs = Self> {
+    type Output;
+    fn bitor(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "BitOrAssign"]
+pub trait BitOrAssign<Rhs = Self> {
+    fn bitor_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "BitXor"]
+pub trait BitXor<Rhs = Self> {
+    type Output;
+    fn bitxor(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "BitXorAssign"]
+pub trait BitXorAssign<Rhs = Self> {
+    fn bitxor_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Shl"]
+pub trait Shl<Rhs = Self> {
+    type Output;
+    fn shl(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "ShlAssign"]
+pub trait ShlAssign<Rhs = Self> {
+    fn shl_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Shr"]
+pub trait Shr<Rhs = Self> {
+    type Output;
+    fn shr(self, rhs: Rhs) -> Self::Output;
+}
+
+#[lang = "ShrAssign"]
+pub trait ShrAssign<Rhs = Self> {
+    fn shr_assign(&mut self, rhs: Rhs);
+}
+
+#[lang = "Neg"]
+pub trait Neg {
+    type Output;
+    fn neg(self) -> Self::Output;
+}
+
+#[lang = "Not"]
+pub trait Not {
+    type Output;
+    fn not(self) -> Self::Output;
+}
+
+#[lang = "Index"]
+pub trait Index<Idx> {
+    type Output;
+    fn index(&self, index: Idx) -> &Self::Output;
+}
+
+#[lang = "IndexMut"]
+pub trait IndexMut<Idx>: Index<Idx> {
+    fn index_mut(&mut self, index: Idx) -> &mut Self::Output;
+}
+
+#[lang = "Deref"]
+pub trait Deref {
+    type Target;
+    fn deref(&self) -> &Self::Target;
+}
+
+#[lang = "DerefMut"]
+pub trait DerefMut: Deref {
+    fn deref_mut(&mut self) -> &mut Self::Target;
+}
+
+#[lang = "Drop"]
+pub trait Drop {
+    fn drop(&mut self);
+}
+
+/// The function traits: closures and function items implement them (the language's impls);
+/// `Fn(A) -> B` in a bound is `Fn<(A,), Output = B>`.
+#[lang = "fn_once"]
+pub trait FnOnce<Args> {
+    type Output;
+    fn call_once(self, args: Args) -> Self::Output;
+}
+
+#[lang = "fn_mut"]
+pub trait FnMut<Args>: FnOnce<Args> {
+    fn call_mut(&mut self, args: Args) -> Self::Output;
+}
+
+#[lang = "fn"]
+pub trait Fn<Args>: FnMut<Args> {
+    fn call(&self, args: Args) -> Self::Output;
+}
+
+/// `a..b`.
+#[lang = "Range"]
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Range<Idx> {
+    pub start: Idx,
+    pub end: Idx,
+}
+
+/// `a..=b`; `exhausted` is set once iteration has yielded `b`.
+#[lang = "RangeInclusive"]
+#[derive(Clone, PartialEq, Eq)]
+pub struct RangeInclusive<Idx> {
+    pub start: Idx,
+    pub end: Idx,
+    pub exhausted: bool,
+}
+
+/// `a..`.
+#[lang = "RangeFrom"]
+#[derive(Clone, PartialEq, Eq)]
+pub struct RangeFrom<Idx> {
+    pub start: Idx,
+}
+
+/// `..b`.
+#[lang = "RangeTo"]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct RangeTo<Idx> {
+    pub end: Idx,
+}
+
+/// `..=b`.
+#[lang = "RangeToInclusive"]
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct RangeToInclusive<Idx> {
+    pub end: Idx,
+}
+
+/// `..`.
+#[lang = "RangeFull"]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct RangeFull;
+
+impl<Idx: PartialOrd<Idx>> Range<Idx> {
+    pub fn contains(&self, item: &Idx) -> bool {
+        self.start <= *item && *item < self.end
+    }
+
+    pub fn is_empty(&self) -> bool {
+        !(self.start < self.end)
+    }
+}
+
+impl<Idx> RangeInclusive<Idx> {
+    pub const fn new(start: Idx, end: Idx) -> RangeInclusive<Idx> {
+        RangeInclusive { start, end, exhausted: false }
+    }
+
+    pub const fn start(&self) -> &Idx {
+        &self.start
+    }
+
+    pub const fn end(&self) -> &Idx {
+        &self.end
+    }
+}
+
+impl<Idx: PartialOrd<Idx>> RangeInclusive<Idx> {
+    pub fn contains(&self, item: &Idx) -> bool {
+        self.start <= *item && *item <= self.end
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.exhausted || !(self.start <= self.end)
+    }
+}
+
+impl<Idx: PartialOrd<Idx>> RangeFrom<Idx> {
+    pub fn contains(&self, item: &Idx) -> bool {
+        self.start <= *item
+    }
+}
+
+impl<Idx: PartialOrd<Idx>> RangeTo<Idx> {
+    pub fn contains(&self, item: &Idx) -> bool {
+        *item < self.end
+    }
+}
+
+impl<Idx: PartialOrd<Idx>> RangeToInclusive<Idx> {
+    pub fn contains(&self, item: &Idx) -> bool {
+        *item <= self.end
+    }
+}
+
+//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize f32 f64
+impl Add for $T {
+    type Output = $T;
+    fn add(self, rhs: $T) -> $T {
+        self + rhs
+    }
+}
+
+impl Add<&$T> for $T {
+    type Output = $T;
+    fn add(self, rhs: &$T) -> $T {
+        self + *rhs
+    }
+}
+
+impl Add<$T> for &$T {
+    type Output = $T;
+    fn add(self, rhs: $T) -> $T {
+        *self + rhs
+    }
+}
+
+impl Add<&$T> for &$T {
+    type Output = $T;
+    fn add(self, rhs: &$T) -> $T {
+        *self + *rhs
+    }
+}
+
+impl AddAssign for $T {
+    fn add_assign(&mut self, rhs: $T) {
+        *self = *self + rhs;
+    }
+}
+
+impl AddAssign<&$T> for $T {
+    fn add_assign(&mut self, rhs: &$T) {
+        *self = *self + *rhs;
+    }
+}
+
+impl Sub for $T {
+    type Output = $T;
+    fn sub(self, rhs: $T) -> $T {
+        self - rhs
+    }
+}
+
+impl Sub<&$T> for $T {
+    type Output = $T;
+    fn sub(self, rhs: &$T) -> $T {
+        self - *rhs
+    }
+}
+
+impl Sub<$T> for &$T {
+    type Output = $T;
+    fn sub(self, rhs: $T) -> $T {
+        *self - rhs
+    }
+}
+
+impl Sub<&$T> for &$T {
+    type Output = $T;
+    fn sub(self, rhs: &$T) -> $T {
+        *self - *rhs
+    }
+}
+
+impl SubAssign for $T {
+    fn sub_assign(&mut self, rhs: $T) {
+        *self = *self - rhs;
+    }
+}
+
+impl SubAssign<&$T> for $T {
+    fn sub_assign(&mut self, rhs: &$T) {
+        *self = *self - *rhs;
+    }
+}
+
+impl Mul for $T {
+    type Output = $T;
+    fn mul(self, rhs: $T) -> $T {
+        self * rhs
+    }
+}
+
+impl Mul<&$T> for $T {
+    type Output = $T;
+    fn mul(self, rhs: &$T) -> $T {
+        self * *rhs
+    }
+}
+
+impl Mul<$T> for &$T {
+    type Output = $T;
+    fn mul(self, rhs: $T) -> $T {
+        *self * rhs
+    }
+}
+
+impl Mul<&$T> for &$T {
+    type Output = $T;
+    fn mul(self, rhs: &$T) -> $T {
+        *self * *rhs
+    }
+}
+
+impl MulAssign for $T {
+    fn mul_assign(&mut self, rhs: $T) {
+        *self = *self * rhs;
+    }
+}
+
+impl MulAssign<&$T> for $T {
+    fn mul_assign(&mut self, rhs: &$T) {
+        *self = *self * *rhs;
+    }
+}
+
+impl Div for $T {
+    type Output = $T;
+    fn div(self, rhs: $T) -> $T {
+        self / rhs
+    }
+}
+
+impl Div<&$T> for $T {
+    type Output = $T;
+    fn div(self, rhs: &$T) -> $T {
+        self / *rhs
+    }
+}
+
+impl Div<$T> for &$T {
+    type Output = $T;
+    fn div(self, rhs: $T) -> $T {
+        *self / rhs
+    }
+}
+
+impl Div<&$T> for &$T {
+    type Output = $T;
+    fn div(self, rhs: &$T) -> $T {
+        *self / *rhs
+    }
+}
+
+impl DivAssign for $T {
+    fn div_assign(&mut self, rhs: $T) {
+        *self = *self / rhs;
+    }
+}
+
+impl DivAssign<&$T> for $T {
+    fn div_assign(&mut self, rhs: &$T) {
+        *self = *self / *rhs;
+    }
+}
+
+impl Rem for $T {
+    type Output = $T;
+    fn rem(self, rhs: $T) -> $T {
+        self % rhs
+    }
+}
+
+impl Rem<&$T> for $T {
+    type Output = $T;
+    fn rem(self, rhs: &$T) -> $T {
+        self % *rhs
+    }
+}
+
+impl Rem<$T> for &$T {
+    type Output = $T;
+    fn rem(self, rhs: $T) -> $T {
+        *self % rhs
+    }
+}
+
+impl Rem<&$T> for &$T {
+    type Output = $T;
+    fn rem(self, rhs: &$T) -> $T {
+        *self % *rhs
+    }
+}
+
+impl RemAssign for $T {
+    fn rem_assign(&mut self, rhs: $T) {
+        *self = *self % rhs;
+    }
+}
+
+impl RemAssign<&$T> for $T {
+    fn rem_assign(&mut self, rhs: &$T) {
+        *self = *self % *rhs;
+    }
+}
+
+//@ end
+
+//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+impl BitAnd for $T {
+    type Output = $T;
+    fn bitand(self, rhs: $T) -> $T {
+        self & rhs
+    }
+}
+
+impl BitAnd<&$T> for $T {
+    type Output = $T;
+    fn bitand(self, rhs: &$T) -> $T {
+        self & *rhs
+    }
+}
+
+impl BitAnd<$T> for &$T {
+    type Output = $T;
+    fn bitand(self, rhs: $T) -> $T {
+        *self & rhs
+    }
+}
+
+impl BitAnd<&$T> for &$T {
+    type Output = $T;
+    fn bitand(self, rhs: &$T) -> $T {
+        *self & *rhs
+    }
+}
+
+impl BitAndAssign for $T {
+    fn bitand_assign(&mut self, rhs: $T) {
+        *self = *self & rhs;
+    }
+}
+
+impl BitAndAssign<&$T> for $T {
+    fn bitand_assign(&mut self, rhs: &$T) {
+        *self = *self & *rhs;
+    }
+}
+
+impl BitOr for $T {
+    type Output = $T;
+    fn bitor(self, rhs: $T) -> $T {
+        self | rhs
+    }
+}
+
+impl BitOr<&$T> for $T {
+    type Output = $T;
+    fn bitor(self, rhs: &$T) -> $T {
+        self | *rhs
+    }
+}
+
+impl BitOr<$T> for &$T {
+    type Output = $T;
+    fn bitor(self, rhs: $T) -> $T {
+        *self | rhs
+    }
+}
+
+impl BitOr<&$T> for &$T {
+    type Output = $T;
+    fn bitor(self, rhs: &$T) -> $T {
+        *self | *rhs
+    }
+}
+
+impl BitOrAssign for $T {
+    fn bitor_assign(&mut self, rhs: $T) {
+        *self = *self | rhs;
+    }
+}
+
+impl BitOrAssign<&$T> for $T {
+    fn bitor_assign(&mut self, rhs: &$T) {
+        *self = *self | *rhs;
+    }
+}
+
+impl BitXor for $T {
+    type Output = $T;
+    fn bitxor(self, rhs: $T) -> $T {
+        self ^ rhs
+    }
+}
+
+impl BitXor<&$T> for $T {
+    type Output = $T;
+    fn bitxor(self, rhs: &$T) -> $T {
+        self ^ *rhs
+    }
+}
+
+impl BitXor<$T> for &$T {
+    type Output = $T;
+    fn bitxor(self, rhs: $T) -> $T {
+        *self ^ rhs
+    }
+}
+
+impl BitXor<&$T> for &$T {
+    type Output = $T;
+    fn bitxor(self, rhs: &$T) -> $T {
+        *self ^ *rhs
+    }
+}
+
+impl BitXorAssign for $T {
+    fn bitxor_assign(&mut self, rhs: $T) {
+        *self = *self ^ rhs;
+    }
+}
+
+impl BitXorAssign<&$T> for $T {
+    fn bitxor_assign(&mut self, rhs: &$T) {
+        *self = *self ^ *rhs;
+    }
+}
+
+//@ end
+
+//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+impl Shl<u32> for $T {
+    type Output = $T;
+    fn shl(self, rhs: u32) -> $T {
+        self << rhs
+    }
+}
+
+impl ShlAssign<u32> for $T {
+    fn shl_assign(&mut self, rhs: u32) {
+        *self = *self << rhs;
+    }
+}
+
+impl Shr<u32> for $T {
+    type Output = $T;
+    fn shr(self, rhs: u32) -> $T {
+        self >> rhs
+    }
+}
+
+impl ShrAssign<u32> for $T {
+    fn shr_assign(&mut self, rhs: u32) {
+        *self = *self >> rhs;
+    }
+}
+
+impl Not for $T {
+    type Output = $T;
+    fn not(self) -> $T {
+        !self
+    }
+}
+//@ end
+
+//@ for $T in i8 i16 i32 i64 isize f32 f64
+impl Neg for $T {
+    type Output = $T;
+    fn neg(self) -> $T {
+        -self
+    }
+}
+
+impl Neg for &$T {
+    type Output = $T;
+    fn neg(self) -> $T {
+        -*self
+    }
+}
+//@ end
+
+impl Not for bool {
+    type Output = bool;
+    fn not(self) -> bool {
+        !self
+    }
+}
+
+impl BitAnd for bool {
+    type Output = bool;
+    fn bitand(self, rhs: bool) -> bool {
+        self & rhs
+    }
+}
+
+impl BitOr for bool {
+    type Output = bool;
+    fn bitor(self, rhs: bool) -> bool {
+        self | rhs
+    }
+}
+
+impl BitXor for bool {
+    type Output = bool;
+    fn bitxor(self, rhs: bool) -> bool {
+        self ^ rhs
+    }
+}

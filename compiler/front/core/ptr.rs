@@ -1,0 +1,220 @@
+//! Raw pointers: their methods, and `null`, `read`, `write`, `swap`, `copy_nonoverlapping`.
+
+use crate::intrinsics;
+use crate::option::Option::{self, None, Some};
+
+impl<T> *const T {
+    pub const unsafe fn add(self, count: usize) -> *const T {
+        intrinsics::ptr_add(self, count)
+    }
+
+    pub const unsafe fn offset(self, count: isize) -> *const T {
+        intrinsics::ptr_offset(self, count)
+    }
+
+    pub const unsafe fn sub(self, count: usize) -> *const T {
+        intrinsics::ptr_offset(self, 0 - count as isize)
+    }
+
+    pub const fn wrapping_add(self, count: usize) -> *const T {
+        intrinsics::ptr_add(self, count)
+    }
+
+    pub const fn wrapping_sub(self, count: usize) -> *const T {
+        intrinsics::ptr_offset(self, 0 - count as isize)
+    }
+
+    pub const fn wrapping_offset(self, count: isize) -> *const T {
+        intrinsics::ptr_offset(self, count)
+    }
+
+    pub const unsafe fn read(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub unsafe fn read_volatile(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub unsafe fn read_unaligned(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub fn is_null(self) -> bool {
+        self as usize == 0
+    }
+
+    pub const fn cast<U>(self) -> *const U {
+        self as *const U
+    }
+
+    pub const fn cast_mut(self) -> *mut T {
+        self as *mut T
+    }
+
+    pub unsafe fn as_ref<'a>(self) -> Option<&'a T> {
+        if self.is_null() { None } else { unsafe { Some(&*self) } }
+    }
+
+    pub fn addr(self) -> usize {
+        self as usize
+    }
+}
+
+impl<T> *mut T {
+    pub const unsafe fn add(self, count: usize) -> *mut T {
+        intrinsics::ptr_add(self, count)
+    }
+
+    pub const unsafe fn offset(self, count: isize) -> *mut T {
+        intrinsics::ptr_offset(self, count)
+    }
+
+    pub const unsafe fn sub(self, count: usize) -> *mut T {
+        intrinsics::ptr_offset(self, 0 - count as isize)
+    }
+
+    pub const fn wrapping_add(self, count: usize) -> *mut T {
+        intrinsics::ptr_add(self, count)
+    }
+
+    pub const fn wrapping_sub(self, count: usize) -> *mut T {
+        intrinsics::ptr_offset(self, 0 - count as isize)
+    }
+
+    pub const fn wrapping_offset(self, count: isize) -> *mut T {
+        intrinsics::ptr_offset(self, count)
+    }
+
+    pub const unsafe fn read(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub unsafe fn read_volatile(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub unsafe fn read_unaligned(self) -> T {
+        intrinsics::read(self)
+    }
+
+    pub unsafe fn write(self, val: T) {
+        intrinsics::write(self, val)
+    }
+
+    pub unsafe fn write_volatile(self, val: T) {
+        intrinsics::write(self, val)
+    }
+
+    pub unsafe fn write_unaligned(self, val: T) {
+        intrinsics::write(self, val)
+    }
+
+    pub unsafe fn replace(self, src: T) -> T {
+        let old = intrinsics::read(self);
+        intrinsics::write(self, src);
+        old
+    }
+
+    pub unsafe fn swap(self, with: *mut T) {
+        let t = intrinsics::read(self);
+        intrinsics::write(self, intrinsics::read(with));
+        intrinsics::write(with, t);
+    }
+
+    pub fn is_null(self) -> bool {
+        self as usize == 0
+    }
+
+    pub const fn cast<U>(self) -> *mut U {
+        self as *mut U
+    }
+
+    pub const fn cast_const(self) -> *const T {
+        self as *const T
+    }
+
+    pub unsafe fn as_ref<'a>(self) -> Option<&'a T> {
+        if self.is_null() { None } else { unsafe { Some(&*self) } }
+    }
+
+    pub unsafe fn as_mut<'a>(self) -> Option<&'a mut T> {
+        if self.is_null() { None } else { unsafe { Some(&mut *self) } }
+    }
+
+    pub fn addr(self) -> usize {
+        self as usize
+    }
+}
+
+pub const fn null<T>() -> *const T {
+    0 as *const T
+}
+
+pub const fn null_mut<T>() -> *mut T {
+    0 as *mut T
+}
+
+pub const unsafe fn read<T>(src: *const T) -> T {
+    intrinsics::read(src)
+}
+
+pub unsafe fn read_volatile<T>(src: *const T) -> T {
+    intrinsics::read(src)
+}
+
+pub unsafe fn write<T>(dst: *mut T, src: T) {
+    intrinsics::write(dst, src)
+}
+
+pub unsafe fn write_volatile<T>(dst: *mut T, src: T) {
+    intrinsics::write(dst, src)
+}
+
+pub unsafe fn swap<T>(x: *mut T, y: *mut T) {
+    let t = intrinsics::read(x);
+    intrinsics::write(x, intrinsics::read(y));
+    intrinsics::write(y, t);
+}
+
+pub unsafe fn replace<T>(dst: *mut T, src: T) -> T {
+    let old = intrinsics::read(dst);
+    intrinsics::write(dst, src);
+    old
+}
+
+pub unsafe fn copy_nonoverlapping<T>(src: *const T, dst: *mut T, count: usize) {
+    let mut i = 0;
+    while i < count {
+        intrinsics::write(dst.add(i), intrinsics::read(src.add(i)));
+        i += 1;
+    }
+}
+
+pub unsafe fn copy<T>(src: *const T, dst: *mut T, count: usize) {
+    if (dst as usize) < (src as usize) {
+        let mut i = 0;
+        while i < count {
+            intrinsics::write(dst.add(i), intrinsics::read(src.add(i)));
+            i += 1;
+        }
+    } else {
+        let mut i = count;
+        while i > 0 {
+            i -= 1;
+            intrinsics::write(dst.add(i), intrinsics::read(src.add(i)));
+        }
+    }
+}
+
+pub fn eq<T>(a: *const T, b: *const T) -> bool {
+    a == b
+}
+
+pub const fn slice_from_raw_parts<T>(data: *const T, len: usize) -> *const [T] {
+    intrinsics::slice_from_raw_parts(data, len)
+}
+
+pub fn slice_from_raw_parts_mut<T>(data: *mut T, len: usize) -> *mut [T] {
+    intrinsics::slice_from_raw_parts_mut(data, len)
+}

@@ -1,0 +1,633 @@
+//! Calls: of functions (monomorphised instances, called with `rk.call`), of constructors, of
+//! closures (their body instance, with the environment), of the language's own impls
+//! (`Clone` of a `Copy` type, the `Fn` traits), and of the core's intrinsics, which become rk
+//! operations here. Also `const` and `static` values.
+
+use super::layout::Repr;
+use super::mono::{Abi, Instance};
+use super::*;
+use crate::items::DefKind;
+use crate::ty::{Const, GenericArg};
+use crate::typeck::Callee;
+use rkc_rk::{AtomicOp, Dim, FenceScope, Geometry, ReduceOp, ShuffleMode, WarpOp};
+
+impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
+    pub fn call_expr(&mut self, e: ExprId, callee: ExprId, args: &[ExprId], span: Span) -> Operand {
+        let ct = self.adjusted_ty(callee);
+        let ret = self.expr_ty(e);
+        match ct.kind() {
+            TyKind::FnDef(def, fargs) => {
+                let (def, fargs) = (*def, fargs.clone());
+                let vals = self.arg_operands(args, span);
+                if matches!(self.tcx.items.def(def).kind, DefKind::Struct { .. } | DefKind::Variant { .. }) {
+                    return self.construct(def, &fargs, vals, span);
+                }
+                self.call_callee(&Callee { def, args: fargs }, vals, &ret, span)
+            }
+            TyKind::Closure(id) => {
+                let id = *id;
+                let env = self.operand(callee);
+                let vals = self.arg_operands(args, span);
+                self.call_closure(id, env, vals, &ret, span)
+            }
+            _ => Operand::Never,
+        }
+    }
+
+    fn arg_operands(&mut self, args: &[ExprId], span: Span) -> Vec<Operand> {
+        args.iter()
+            .map(|a| {
+                let v = self.operand(*a);
+                let t = self.adjusted_ty(*a);
+                self.owned(v, &t, span)
+            })
+            .collect()
+    }
+
+    pub fn method_call(&mut self, e: ExprId, receiver: ExprId, args: &[ExprId], span: Span) -> Operand {
+        let Some(callee) = self.r.callees.get(&e).cloned() else { return Operand::Never };
+        let ret = self.expr_ty(e);
+        let adjusts = self.r.adjust.get(&receiver).cloned().unwrap_or_default();
+        // `x.add_assign(1)`-style `&mut self` calls on a `let mut` scalar lend a temporary and
+        // write it back.
+        if adjusts == [Adjust::Borrow(true)] {
+            let p = self.place_unadjusted(receiver, true);
+            if let Place::Slot(_) = p {
+                let rt = self.expr_ty(receiver);
+                let r = self.address_of(&p, &rt, true, span);
+                let mut vals = vec![r.clone()];
+                vals.extend(self.arg_operands(args, span));
+                let out = self.call_callee(&callee, vals, &ret, span);
+                self.write_back(&p, &rt, r, span);
+                return out;
+            }
+        }
+        let r = self.operand(receiver);
+        let rt = self.adjusted_ty(receiver);
+        let r = self.owned(r, &rt, span);
+        let mut vals = vec![r];
+        vals.extend(self.arg_operands(args, span));
+        self.call_callee(&callee, vals, &ret, span)
+    }
+
+    /// The `IndexMut`/`DerefMut` method matching an `Index`/`Deref` callee.
+    pub fn index_mut_of(&mut self, callee: &Callee, lang: &str, method: &str) -> Callee {
+        let items = self.tcx.items;
+        match items.lang(lang).and_then(|t| items.assoc_item(t, method, false)) {
+            Some(m) => Callee { def: m, args: callee.args.clone() },
+            None => callee.clone(),
+        }
+    }
+
+    /// Calls a function with argument values; the result as an operand of type `ret`.
+    pub fn call_callee(&mut self, callee: &Callee, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+        let Some(resolved) = crate::typeck::resolve_instance(self.tcx, callee) else {
+            return self.builtin_trait_call(callee, args, ret, span);
+        };
+        if let DefKind::Fn { intrinsic: Some(name), .. } = &self.tcx.items.def(resolved.def).kind {
+            let name = name.clone();
+            return self.intrinsic(&name, &resolved.args, args, ret, span);
+        }
+        if !matches!(self.tcx.items.def(resolved.def).kind, DefKind::Fn { body: Some(_), .. }) {
+            self.error(
+                Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("`{}` has no body that rkc can compile", self.tcx.items.path_string(resolved.def)))
+                    .at(span, "called here")
+                    .note("a trait method without a default, or a function rkc's core declares but does not define"),
+            );
+            return Operand::Never;
+        }
+        // `&str` arguments are compile-time strings: they are part of the instance.
+        let strings: Vec<String> = args
+            .iter()
+            .filter_map(|a| match a {
+                Operand::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        let inst = Instance::Fn { def: resolved.def, args: resolved.args.clone(), strings };
+        self.call_instance(inst, None, args, ret, span)
+    }
+
+    /// Calls a closure with its environment and arguments.
+    pub fn call_closure(&mut self, id: crate::ty::ClosureId, env: Operand, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+        let env_ptr = match env {
+            Operand::Mem(p) => Some(p),
+            Operand::Scalar(p) => Some(p),
+            _ => None,
+        };
+        self.call_instance(Instance::Closure(id), env_ptr, args, ret, span)
+    }
+
+    fn call_instance(&mut self, inst: Instance, env: Option<ValueId>, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+        let origin = if self.file.is_user() { Some(span) } else { self.tcx.origin() };
+        let Some((name, abi)) = self.mono.instance(inst, origin) else {
+            self.failed = true;
+            return Operand::Never;
+        };
+        let mut operands = Vec::new();
+        if abi.env {
+            match env {
+                Some(p) => {
+                    let t = abi.env_ty.clone().unwrap_or(Type::Unit);
+                    operands.push(self.cast(p, t, span));
+                }
+                None => return Operand::Never,
+            }
+        }
+        for (a, p) in args.into_iter().zip(&abi.params) {
+            match (p, a) {
+                (Abi::Scalar(t), Operand::Scalar(v)) => operands.push(self.cast(v, t.clone(), span)),
+                (Abi::Fat(t), Operand::Fat(p, l)) => {
+                    operands.push(self.cast(p, t.clone(), span));
+                    operands.push(l);
+                }
+                (Abi::Mem(t), Operand::Mem(m)) => operands.push(self.cast(m, Type::ptr(true, t.clone()), span)),
+                (Abi::Zst | Abi::Str | Abi::Never, _) => {}
+                (_, Operand::Never) => return Operand::Never,
+                (abi, v) => {
+                    self.error(Diagnostic::new(RK_INTERNAL, format!("passing {v:?} for a {abi:?} parameter")).at(span, "in this call"));
+                    return Operand::Never;
+                }
+            }
+        }
+        let result = match &abi.ret {
+            Abi::Mem(t) | Abi::Fat(t) => {
+                let mt = match &abi.ret {
+                    Abi::Fat(p) => layout::fat_struct(p.clone()),
+                    _ => t.clone(),
+                };
+                let m = self.temp(mt, span);
+                operands.push(m);
+                Some(m)
+            }
+            _ => None,
+        };
+        let ret_ty = match &abi.ret {
+            Abi::Scalar(t) => Some(t.clone()),
+            _ => None,
+        };
+        let kind = OpKind::Call { callee: name };
+        match ret_ty {
+            Some(t) => {
+                let v = self.op1(kind, &operands, t, span);
+                Operand::Scalar(v)
+            }
+            None => {
+                self.op0(kind, &operands, span);
+                match (&abi.ret, result) {
+                    (Abi::Never, _) => Operand::Never,
+                    (Abi::Fat(_), Some(m)) => self.read_place(&Place::Mem(m), ret, span),
+                    (_, Some(m)) => Operand::Mem(m),
+                    _ => Operand::Zst,
+                }
+            }
+        }
+    }
+
+    /// The language's impls: `Clone::clone` of a `Copy` type copies; the `Fn` traits call the
+    /// closure or function.
+    fn builtin_trait_call(&mut self, callee: &Callee, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+        let items = self.tcx.items;
+        let name = items.name(callee.def).to_string();
+        let self_ty = callee.args.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+        match name.as_str() {
+            "clone" => {
+                let Some(r) = args.into_iter().next() else { return Operand::Never };
+                let p = self.deref_operand(r, &self_ty, span);
+                let v = self.read_place(&p, &self_ty, span);
+                self.owned(v, &self_ty, span)
+            }
+            "call" | "call_mut" | "call_once" => {
+                let mut it = args.into_iter();
+                let (Some(f), Some(tuple)) = (it.next(), it.next()) else { return Operand::Never };
+                let tuple_ty = callee.args.get(1).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                let vals = self.untuple(tuple, &tuple_ty, span);
+                // `call`/`call_mut` take the function by reference.
+                let inner = match self_ty.kind() {
+                    TyKind::Ref(t, _) => t.clone(),
+                    _ => self_ty.clone(),
+                };
+                let f = if name == "call_once" {
+                    f
+                } else {
+                    let p = self.deref_operand(f, &inner, span);
+                    self.read_place(&p, &inner, span)
+                };
+                match inner.kind() {
+                    TyKind::Closure(id) => self.call_closure(*id, f, vals, ret, span),
+                    TyKind::FnDef(d, a) => {
+                        let c = Callee { def: *d, args: a.clone() };
+                        if matches!(items.def(*d).kind, DefKind::Struct { .. } | DefKind::Variant { .. }) {
+                            return self.construct(*d, a, vals, span);
+                        }
+                        self.call_callee(&c, vals, ret, span)
+                    }
+                    _ => Operand::Never,
+                }
+            }
+            _ => {
+                self.error(
+                    Diagnostic::new(RK_UNKNOWN_METHOD, format!("`{}` is not implemented for `{}` in kernels", items.path_string(callee.def), self.tcx.show(&self_ty)))
+                        .at(span, "called here"),
+                );
+                Operand::Never
+            }
+        }
+    }
+
+    fn untuple(&mut self, tuple: Operand, ty: &Ty, span: Span) -> Vec<Operand> {
+        let TyKind::Tuple(ts) = ty.kind() else { return Vec::new() };
+        if ts.is_empty() {
+            return Vec::new();
+        }
+        let m = self.spill(tuple, ty, span);
+        (0..ts.len())
+            .map(|k| {
+                let fp = self.field_place(&Place::Mem(m), ty, k as u32, span);
+                let v = self.read_place(&fp, &ts[k], span);
+                self.owned(v, &ts[k], span)
+            })
+            .collect()
+    }
+
+    /// The value of a `const` (or a `static` that is not a table): its initialiser, lowered
+    /// here.
+    pub fn const_value(&mut self, def: crate::items::DefId, args: &crate::ty::Args, span: Span) -> Operand {
+        if self.mono.const_depth > 32 {
+            self.error(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the constant `{}` refers to itself", self.tcx.items.name(def))).at(span, "used here"));
+            return Operand::Never;
+        }
+        let Some(body) = self.tcx.body(def) else { return Operand::Never };
+        let Some(r) = self.tcx.typeck(def, args) else {
+            self.failed = true;
+            return Operand::Never;
+        };
+        let ty = r.ret.clone();
+        // The initialiser is lowered in place, with its own body and tables.
+        let saved_body = std::mem::replace(&mut self.body, body.clone());
+        let saved_r = std::mem::replace(&mut self.r, r);
+        let saved_locals = std::mem::take(&mut self.locals);
+        let saved_loops = std::mem::take(&mut self.loops);
+        let saved_file = std::mem::replace(&mut self.file, body.file);
+        let saved_addr = std::mem::take(&mut self.addressed);
+        self.addressed = self.find_addressed_pub();
+        self.mono.const_depth += 1;
+        let v = self.operand(body.value);
+        let v = self.owned(v, &ty, span);
+        self.mono.const_depth -= 1;
+        self.body = saved_body;
+        self.r = saved_r;
+        self.locals = saved_locals;
+        self.loops = saved_loops;
+        self.file = saved_file;
+        self.addressed = saved_addr;
+        v
+    }
+
+    /// A `static` or `const` array of number literals: a read-only table of the module.
+    pub fn table(&mut self, def: crate::items::DefId, span: Span) -> Option<ValueId> {
+        if let Some(p) = self.tables.get(&def) {
+            return Some(*p);
+        }
+        let d = self.tcx.items.def(def);
+        let (ty_syn, expr) = match &d.kind {
+            DefKind::Const { ty: Some(t), expr: Some(e), .. } => (*t, *e),
+            DefKind::Static { ty, expr, mutable: false } => (*ty, *expr),
+            _ => return None,
+        };
+        if !matches!(ty_syn, syn::Type::Array(_)) {
+            return None;
+        }
+        let r = self.tcx.typeck(def, &Vec::new().into())?;
+        let rt = self.mem_type(&r.ret, span);
+        let values = table_values(expr, &rt)?;
+        let name = self.mono.table_name(def);
+        if !self.mono.tables.iter().any(|t| t.name == name) {
+            self.mono.tables.push(rkc_rk::Table { name: name.clone(), ty: rt.clone(), values });
+        }
+        let ptr = self.new_value(Type::ptr(false, rt));
+        let loc = self.loc(span);
+        if let Some(r0) = self.regions.first_mut() {
+            r0.ops.insert(0, Op { kind: OpKind::Table { name }, operands: vec![], results: vec![ptr], regions: vec![], loc });
+        }
+        self.tables.insert(def, ptr);
+        Some(ptr)
+    }
+
+    /// The core's intrinsics.
+    fn intrinsic(&mut self, name: &str, targs: &[GenericArg], args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+        let ty_arg = |k: usize| targs.get(k).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+        let scalar = |v: &Operand| match v {
+            Operand::Scalar(x) => Some(*x),
+            _ => None,
+        };
+        let sargs: Vec<ValueId> = args.iter().filter_map(scalar).collect();
+        let ret_scalar = |me: &mut Self| match me.repr(ret, span) {
+            Repr::Scalar(t) => t,
+            _ => Type::Unit,
+        };
+        let geometry = |n: &str| -> Option<(Geometry, Dim)> {
+            let (g, d) = n.rsplit_once('_')?;
+            let dim = match d {
+                "x" => Dim::X,
+                "y" => Dim::Y,
+                "z" => Dim::Z,
+                _ => return None,
+            };
+            let g = match g {
+                "thread_idx" => Geometry::ThreadId,
+                "block_idx" => Geometry::BlockId,
+                "block_dim" => Geometry::BlockDim,
+                "grid_dim" => Geometry::GridDim,
+                _ => return None,
+            };
+            Some((g, dim))
+        };
+        if let Some((g, d)) = geometry(name) {
+            return Operand::Scalar(self.op1(OpKind::Geometry(g, d), &[], Type::U32, span));
+        }
+        if let Some(f) = name.strip_prefix("math_") {
+            return self.math(f, &sargs, &args, ret, span);
+        }
+        match name {
+            "size_of" | "align_of" => {
+                let t = ty_arg(0);
+                let size = match self.mono.layouts.mem_type(self.tcx, &t) {
+                    Ok(Some(rt)) => {
+                        if name == "size_of" {
+                            rt.size_of()
+                        } else {
+                            rt.align_of()
+                        }
+                    }
+                    Ok(None) => u64::from(name == "align_of"),
+                    Err(_) => {
+                        let _ = self.repr(&t, span);
+                        0
+                    }
+                };
+                Operand::Scalar(self.const_usize(size, span))
+            }
+            "read" | "copy" => {
+                let t = ty_arg(0);
+                let Some(p) = args.into_iter().next() else { return Operand::Never };
+                let place = self.deref_operand(p, &t, span);
+                let v = self.read_place(&place, &t, span);
+                self.owned(v, &t, span)
+            }
+            "write" => {
+                let t = ty_arg(0);
+                let mut it = args.into_iter();
+                let (Some(p), Some(v)) = (it.next(), it.next()) else { return Operand::Zst };
+                let place = self.deref_operand(p, &t, span);
+                self.write_place(&place, &t, v, span);
+                Operand::Zst
+            }
+            "uninit" => {
+                let t = ty_arg(0);
+                match self.repr(&t, span) {
+                    Repr::Scalar(rt) => Operand::Scalar(self.dummy(&rt, span)),
+                    Repr::Mem(rt) => Operand::Mem(self.local(rt, span)),
+                    Repr::Fat { ptr } => {
+                        let p = self.dummy(&ptr, span);
+                        let l = self.const_usize(0, span);
+                        Operand::Fat(p, l)
+                    }
+                    _ => Operand::Zst,
+                }
+            }
+            "ptr_add" | "ptr_offset" => {
+                let [p, n] = sargs[..] else { return Operand::Never };
+                Operand::Scalar(self.ptr_offset(p, n, span))
+            }
+            "slice_len" => match args.first() {
+                Some(Operand::Fat(_, l)) => Operand::Scalar(*l),
+                _ => Operand::Never,
+            },
+            "slice_ptr" => match args.first() {
+                Some(Operand::Fat(p, _)) => {
+                    let t = ret_scalar(self);
+                    Operand::Scalar(self.cast(*p, t, span))
+                }
+                _ => Operand::Never,
+            },
+            "slice_from_raw_parts" | "slice_from_raw_parts_mut" => {
+                let [p, l] = sargs[..] else { return Operand::Never };
+                match self.repr(ret, span) {
+                    Repr::Fat { ptr } => Operand::Fat(self.cast(p, ptr, span), l),
+                    _ => Operand::Never,
+                }
+            }
+            "panic_str" => {
+                let message = match args.first() {
+                    Some(Operand::Str(s)) => s.clone(),
+                    _ => "explicit panic".to_string(),
+                };
+                let f = self.const_bool(false, span);
+                self.assert_with(f, &message, None, span);
+                Operand::Never
+            }
+            "unreachable" => {
+                let f = self.const_bool(false, span);
+                self.assert_with(f, "internal error: entered unreachable code", None, span);
+                Operand::Never
+            }
+            "black_box" => args.into_iter().next().unwrap_or(Operand::Zst),
+            "sync_threads" => {
+                self.op0(OpKind::Barrier, &[], span);
+                Operand::Zst
+            }
+            "thread_fence_block" | "thread_fence" => {
+                let scope = if name == "thread_fence" { FenceScope::Device } else { FenceScope::Block };
+                self.op0(OpKind::Fence(scope), &[], span);
+                Operand::Zst
+            }
+            "shared_array" => {
+                let t = ty_arg(0);
+                let n = match targs.get(1) {
+                    Some(GenericArg::Const(Const::Value(n))) => *n,
+                    _ => 0,
+                };
+                let elem = self.mem_type(&t, span);
+                if !elem.is_scalar() {
+                    self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("shared arrays of `{}` are not supported", self.tcx.show(&t)))
+                            .at(span, "shared arrays hold integers, floats or `bool`"),
+                    );
+                }
+                let at = Type::Array { elem: Box::new(elem), len: n };
+                Operand::Scalar(self.op1(OpKind::Shared, &[], Type::ptr(true, at), span))
+            }
+            "dynamic_shared" => {
+                let t = ty_arg(0);
+                let elem = self.mem_type(&t, span);
+                Operand::Scalar(self.op1(OpKind::DynShared, &[], Type::ptr(true, elem), span))
+            }
+            "lane_id" => Operand::Scalar(self.op1(OpKind::Warp(WarpOp::LaneId), &[], Type::U32, span)),
+            "warp_shuffle" | "warp_shuffle_xor" | "warp_shuffle_up" | "warp_shuffle_down" => {
+                let mode = match name {
+                    "warp_shuffle_xor" => ShuffleMode::Xor,
+                    "warp_shuffle_up" => ShuffleMode::Up,
+                    "warp_shuffle_down" => ShuffleMode::Down,
+                    _ => ShuffleMode::Idx,
+                };
+                let [v, k] = sargs[..] else { return Operand::Never };
+                let t = self.ty_of(v);
+                if !(matches!(&t, Type::Int(i) if i.bits() >= 32) || t.is_float()) {
+                    self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp shuffles of `{t}` are not supported")).at(span, "shuffles move 32- and 64-bit integers and floats"));
+                }
+                Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Shuffle(mode)), &[v, k], t, span))
+            }
+            "warp_any" | "warp_all" | "warp_ballot" => {
+                let (op, t) = match name {
+                    "warp_any" => (WarpOp::Any, Type::Bool),
+                    "warp_all" => (WarpOp::All, Type::Bool),
+                    _ => (WarpOp::Ballot, Type::U32),
+                };
+                let [p] = sargs[..] else { return Operand::Never };
+                Operand::Scalar(self.op1(OpKind::Warp(op), &[p], t, span))
+            }
+            "warp_reduce_add" | "warp_reduce_min" | "warp_reduce_max" => {
+                let op = match name {
+                    "warp_reduce_add" => ReduceOp::Add,
+                    "warp_reduce_min" => ReduceOp::Min,
+                    _ => ReduceOp::Max,
+                };
+                let [v] = sargs[..] else { return Operand::Never };
+                let t = self.ty_of(v);
+                if !(matches!(&t, Type::Int(i) if i.bits() >= 32) || t.is_float()) {
+                    self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp reductions of `{t}` are not supported")).at(span, "reductions take 32- and 64-bit integers and floats"));
+                }
+                Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Reduce(op)), &[v], t, span))
+            }
+            "atomic_compare_exchange" => {
+                let [p, a, b] = sargs[..] else { return Operand::Never };
+                let t = self.ty_of(a);
+                self.check_atomic(&t, None, span);
+                Operand::Scalar(self.op1(OpKind::AtomicCas, &[p, a, b], t, span))
+            }
+            _ if name.starts_with("atomic_") => {
+                let op = match &name["atomic_".len()..] {
+                    "add" => AtomicOp::Add,
+                    "sub" => AtomicOp::Sub,
+                    "and" => AtomicOp::And,
+                    "or" => AtomicOp::Or,
+                    "xor" => AtomicOp::Xor,
+                    "min" => AtomicOp::Min,
+                    "max" => AtomicOp::Max,
+                    _ => AtomicOp::Exchange,
+                };
+                let [p, v] = sargs[..] else { return Operand::Never };
+                let t = self.ty_of(v);
+                self.check_atomic(&t, Some(op), span);
+                Operand::Scalar(self.op1(OpKind::Atomic(op), &[p, v], t, span))
+            }
+            _ => {
+                self.error(Diagnostic::new(RK_INTERNAL, format!("the intrinsic `{name}` is not known to the lowering")).at(span, "called here"));
+                Operand::Never
+            }
+        }
+    }
+
+    fn check_atomic(&mut self, t: &Type, op: Option<AtomicOp>, span: Span) {
+        let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
+        let float_ok = t.is_float() && op == Some(AtomicOp::Add);
+        if !int_ok && !float_ok {
+            self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("atomics on `{t}` are not supported"))
+                    .at(span, "atomics take 32- and 64-bit integers (and `atomic_add` floats)"),
+            );
+        }
+    }
+
+    /// `rk.math f` (and the bit reinterpretations, which are identities for `char`).
+    fn math(&mut self, f: &str, sargs: &[ValueId], _args: &[Operand], ret: &Ty, span: Span) -> Operand {
+        let Some(mf) = rkc_rk::math::MathFn::from_name(f) else {
+            self.error(Diagnostic::new(RK_INTERNAL, format!("no math function `{f}`")).at(span, "here"));
+            return Operand::Never;
+        };
+        let rt = match self.repr(ret, span) {
+            Repr::Scalar(t) => t,
+            _ => return Operand::Never,
+        };
+        if matches!(mf, rkc_rk::math::MathFn::ToBits | rkc_rk::math::MathFn::FromBits)
+            && let Some(x) = sargs.first()
+            && self.ty_of(*x).is_int()
+            && rt.is_int()
+        {
+            return Operand::Scalar(self.cast(*x, rt, span));
+        }
+        let tys: Vec<Type> = sargs.iter().map(|v| self.ty_of(*v)).collect();
+        let refs: Vec<&Type> = tys.iter().collect();
+        if mf.result_type(&refs, &rt).as_ref() != Some(&rt) {
+            self.error(
+                Diagnostic::new(RK_UNKNOWN_METHOD, format!("`{f}` is not supported on `{}` in kernels", tys.first().map(ToString::to_string).unwrap_or_default()))
+                    .at(span, "called here"),
+            );
+            return Operand::Never;
+        }
+        Operand::Scalar(self.op1(OpKind::Math(mf), sargs, rt, span))
+    }
+
+    pub fn find_addressed_pub(&self) -> std::collections::HashSet<LocalId> {
+        self.find_addressed()
+    }
+}
+
+/// The elements of a table initialiser (an array, possibly nested, of number literals), in
+/// memory order; `None` when it is anything else.
+pub fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<rkc_rk::Literal>> {
+    let strip = |e: &syn::Expr| -> syn::Expr {
+        let mut e = e.clone();
+        while let syn::Expr::Paren(p) = e {
+            e = *p.expr;
+        }
+        e
+    };
+    match (strip(e), ty) {
+        (syn::Expr::Array(a), Type::Array { elem, len }) if a.elems.len() as u64 == *len => {
+            let mut out = Vec::new();
+            for x in &a.elems {
+                out.extend(table_values(x, elem)?);
+            }
+            Some(out)
+        }
+        (syn::Expr::Repeat(r), Type::Array { elem, len }) => {
+            let one = table_values(&r.expr, elem)?;
+            let n = usize::try_from(*len).ok()?;
+            if one.len().checked_mul(n)? > 1 << 20 {
+                return None;
+            }
+            Some(one.iter().cycle().take(one.len() * n).cloned().collect())
+        }
+        (x, scalar) if scalar.is_numeric() => {
+            let (lit, negate) = match &x {
+                syn::Expr::Lit(l) => (l.lit.clone(), false),
+                syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match strip(expr) {
+                    syn::Expr::Lit(l) => (l.lit, true),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            match (&lit, scalar) {
+                (syn::Lit::Int(i), Type::Int(t)) if i.suffix().is_empty() || i.suffix() == t.name() => {
+                    let v = i.base10_parse::<u128>().ok()? as i128;
+                    let v = if negate { -v } else { v };
+                    let (lo, hi) = t.range();
+                    if v < lo || v > hi {
+                        return None;
+                    }
+                    Some(vec![rkc_rk::Literal::Int((v as u64) & mask(t.bits()))])
+                }
+                (syn::Lit::Float(f), Type::Float(t)) if f.suffix().is_empty() || f.suffix() == t.name() => {
+                    let v: f64 = f.base10_parse().ok()?;
+                    let v = if negate { -v } else { v };
+                    // An `f32` table keeps the `f32` nearest to the literal, as rustc does.
+                    Some(vec![rkc_rk::Literal::Float(if *t == FloatTy::F32 { f64::from(v as f32) } else { v })])
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,701 @@
+//! Written types (`syn::Type`) to [`Ty`]s, in the scope and generic environment of one item:
+//! paths resolve through the item table, generic parameters become [`TyKind::Param`], `Self`
+//! the impl's type, `T::Item` a [`Projection`], and array lengths are evaluated.
+
+use super::*;
+use crate::codes::*;
+use crate::diag::{Diagnostic, Span};
+use crate::items::{Container, DefKind, FileId, GenericParamKind, Ns, Res, ScopeId};
+use syn::spanned::Spanned;
+
+/// A trait bound as the type checker uses it: `Self: Trait<Args>` with associated type
+/// equalities (`Iterator<Item = f32>`, and `Output` for `Fn(A) -> B`).
+#[derive(Clone, Debug)]
+pub struct TraitBound {
+    pub trait_id: DefId,
+    /// The trait's arguments, `Self` first.
+    pub args: Vec<GenericArg>,
+    pub assoc: Vec<(DefId, Ty)>,
+}
+
+/// Lowers the types written in one item.
+pub struct TyLowerer<'t, 'a> {
+    pub items: &'t Items<'a>,
+    pub scope: ScopeId,
+    /// The item whose generic parameters are in scope.
+    pub generics: Option<DefId>,
+    /// What `Self` means.
+    pub self_ty: Option<Ty>,
+    pub file: FileId,
+    /// Makes an inference variable for `_`; without it `_` is an error.
+    pub infer: Option<&'t mut dyn FnMut() -> Ty>,
+    pub diags: &'t mut Vec<Diagnostic>,
+}
+
+fn span_of(node: &impl Spanned) -> Span {
+    Span::from_pm2(node.span())
+}
+
+/// The segments of a path as strings.
+pub fn path_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
+/// The type `Self` stands for inside an item: an impl's self type, a trait's parameter 0, a
+/// struct's or enum's own type with its parameters.
+pub fn self_ty_of(items: &Items, def: DefId, diags: &mut Vec<Diagnostic>) -> Option<Ty> {
+    let d = items.def(def);
+    match &d.kind {
+        DefKind::Impl { self_ty, .. } => {
+            let mut l = TyLowerer { items, scope: d.scope, generics: Some(def), self_ty: None, file: d.file, infer: None, diags };
+            Some(l.lower(self_ty))
+        }
+        DefKind::Trait { .. } => Some(Ty::new(TyKind::Param(0))),
+        DefKind::Struct { .. } | DefKind::Enum { .. } => Some(Ty::new(TyKind::Adt(def, identity_args(items, def)))),
+        _ => match items.container(def) {
+            Container::Impl(p) | Container::Trait(p) => self_ty_of(items, p, diags),
+            Container::Free => None,
+        },
+    }
+}
+
+/// An item's own parameters as arguments: `Param(0), Param(1), ...`.
+pub fn identity_args(items: &Items, def: DefId) -> Args {
+    items
+        .all_generic_params(def)
+        .iter()
+        .map(|p| match p.kind {
+            GenericParamKind::Type { .. } => GenericArg::Ty(Ty::new(TyKind::Param(p.index))),
+            GenericParamKind::Const { .. } => GenericArg::Const(Const::Param(p.index)),
+        })
+        .collect()
+}
+
+impl<'t, 'a> TyLowerer<'t, 'a> {
+    /// A lowerer for the types written in item `def` (its scope, generics and `Self`).
+    pub fn for_item(items: &'t Items<'a>, def: DefId, diags: &'t mut Vec<Diagnostic>) -> TyLowerer<'t, 'a> {
+        let d = items.def(def);
+        let self_ty = self_ty_of(items, def, diags);
+        TyLowerer { items, scope: d.scope, generics: Some(def), self_ty, file: d.file, infer: None, diags }
+    }
+
+    fn error(&mut self, d: Diagnostic) -> Ty {
+        let d = if self.file.is_user() { d } else { internal(d) };
+        self.diags.push(d);
+        Ty::error()
+    }
+
+    /// A generic parameter of the item by name.
+    fn param(&self, name: &str) -> Option<Res> {
+        let g = self.generics?;
+        self.items.all_generic_params(g).iter().rev().find(|p| p.name == name).map(|p| Res::Param(p.index))
+    }
+
+    fn env(&self) -> impl Fn(&str) -> Option<Res> + '_ {
+        move |name: &str| {
+            if name == "Self" {
+                return self.self_ty.as_ref().map(|_| Res::SelfTy(self.generics.map_or(DefId(0), |g| self.self_owner(g))));
+            }
+            self.param(name)
+        }
+    }
+
+    fn self_owner(&self, g: DefId) -> DefId {
+        match self.items.container(g) {
+            Container::Impl(p) | Container::Trait(p) => p,
+            Container::Free => g,
+        }
+    }
+
+    pub fn lower(&mut self, ty: &syn::Type) -> Ty {
+        match ty {
+            syn::Type::Paren(p) => self.lower(&p.elem),
+            syn::Type::Group(g) => self.lower(&g.elem),
+            syn::Type::Never(_) => Ty::never(),
+            syn::Type::Infer(i) => match self.infer.as_mut() {
+                Some(f) => f(),
+                None => self.error(
+                    Diagnostic::new(RK_CANNOT_INFER, "the placeholder `_` is not allowed here").at(span_of(i), "not allowed in item signatures"),
+                ),
+            },
+            syn::Type::Tuple(t) => Ty::tuple(t.elems.iter().map(|e| self.lower(e)).collect()),
+            syn::Type::Slice(s) => Ty::slice(self.lower(&s.elem)),
+            syn::Type::Array(a) => {
+                let elem = self.lower(&a.elem);
+                let len = self.const_arg(&a.len);
+                Ty::new(TyKind::Array(elem, len))
+            }
+            syn::Type::Reference(r) => Ty::reference(self.lower(&r.elem), r.mutability.is_some()),
+            syn::Type::Ptr(p) => Ty::ptr(self.lower(&p.elem), p.mutability.is_some()),
+            syn::Type::ImplTrait(it) => {
+                // `impl Trait` in argument position is an anonymous generic parameter.
+                let found = self.generics.and_then(|g| {
+                    let gens = self.items.generics(g)?;
+                    gens.impl_trait.iter().find(|(_, t)| std::ptr::eq(*t, it)).map(|(i, _)| *i)
+                });
+                match found {
+                    Some(i) => Ty::new(TyKind::Param(i)),
+                    None => self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_TYPE, "`impl Trait` is not supported in this position in kernels")
+                            .at(span_of(it), "an opaque type")
+                            .help("name the concrete type, or take a generic parameter"),
+                    ),
+                }
+            }
+            syn::Type::TraitObject(t) => self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, "trait objects (`dyn Trait`) cannot be used in kernels")
+                    .at(span_of(t), "a trait object")
+                    .note("GPU code has no virtual calls: every call is resolved and inlined at compile time")
+                    .help("take a generic parameter `T: Trait` instead"),
+            ),
+            syn::Type::BareFn(f) => self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, "function pointers cannot be used in kernels")
+                    .at(span_of(f), "a function pointer type")
+                    .note("GPU code has no indirect calls: every call is resolved and inlined at compile time")
+                    .help("take a generic parameter `F: Fn(..)` instead, and pass the function or a closure"),
+            ),
+            syn::Type::Path(tp) => self.path_type(tp),
+            other => self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "this type cannot be used in kernels").at(span_of(other), "not supported")),
+        }
+    }
+
+    fn path_type(&mut self, tp: &syn::TypePath) -> Ty {
+        let span = span_of(tp);
+        if let Some(q) = &tp.qself {
+            // `<T as Trait>::Assoc` or `<T>::Assoc`.
+            let self_ty = self.lower(&q.ty);
+            let segs: Vec<&syn::PathSegment> = tp.path.segments.iter().collect();
+            if q.position == 0 {
+                let Some(last) = segs.last() else { return Ty::error() };
+                return self.assoc_type(self_ty, None, &last.ident.to_string(), span);
+            }
+            let trait_path = syn::Path { leading_colon: tp.path.leading_colon, segments: segs[..q.position].iter().map(|s| (*s).clone()).collect() };
+            let Some(bound) = self.trait_ref(self_ty.clone(), &trait_path, span) else { return Ty::error() };
+            let names: Vec<String> = segs[q.position..].iter().map(|s| s.ident.to_string()).collect();
+            let Some(name) = names.first() else { return Ty::error() };
+            return self.assoc_type(self_ty, Some(bound), name, span);
+        }
+        let names = path_names(&tp.path);
+        let env = self.env();
+        let resolved = self.items.resolve_path(self.scope, &names, tp.path.leading_colon.is_some(), Ns::Type, &env);
+        drop(env);
+        let Some(r) = resolved else {
+            let shown = crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
+            return self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find type `{shown}` in this scope"))
+                    .at(span, "not found in the kernels' file or in rkc's core library"),
+            );
+        };
+        let seg = &tp.path.segments[r.resolved];
+        let base = match r.res {
+            Res::Prim(p) => prim_ty(p),
+            Res::Param(i) => Ty::new(TyKind::Param(i)),
+            Res::SelfTy(_) => self.self_ty.clone().unwrap_or_else(Ty::error),
+            Res::Local(_) => Ty::error(),
+            Res::Def(d) => self.def_type(d, &seg.arguments, span),
+        };
+        if r.rest == 0 {
+            return base;
+        }
+        // `T::Item`, `Self::Output`, `Alias::Assoc`.
+        let mut ty = base;
+        for seg in tp.path.segments.iter().skip(r.resolved + 1) {
+            ty = self.assoc_type(ty, None, &seg.ident.to_string(), span);
+        }
+        ty
+    }
+
+    /// The type a path's definition names, with the segment's generic arguments.
+    fn def_type(&mut self, d: DefId, args: &syn::PathArguments, span: Span) -> Ty {
+        let def = self.items.def(d);
+        match &def.kind {
+            DefKind::Struct { .. } | DefKind::Enum { .. } => {
+                let args = self.generic_args(d, args, span);
+                Ty::new(TyKind::Adt(d, args.into()))
+            }
+            DefKind::TypeAlias { ty, .. } => {
+                let args = self.generic_args(d, args, span);
+                let mut inner = TyLowerer { items: self.items, scope: def.scope, generics: Some(d), self_ty: None, file: def.file, infer: None, diags: self.diags };
+                inner.lower(ty).subst(&args)
+            }
+            DefKind::Union => self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "unions cannot be used in kernels").at(span, "a union")),
+            DefKind::Trait { .. } => self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("trait `{}` used as a type", def.name))
+                    .at(span, "a trait, not a type")
+                    .help("take a generic parameter `T: Trait` instead"),
+            ),
+            _ => self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("`{}` is not a type", def.name)).at(span, "not a type")),
+        }
+    }
+
+    /// The generic arguments written for item `d` (or defaults, or inference variables).
+    pub fn generic_args(&mut self, d: DefId, args: &syn::PathArguments, span: Span) -> Vec<GenericArg> {
+        let params: Vec<(u32, bool, Option<&syn::Type>)> = self
+            .items
+            .generics(d)
+            .map(|g| {
+                g.params
+                    .iter()
+                    .map(|p| match &p.kind {
+                        GenericParamKind::Type { default } => (p.index, false, *default),
+                        GenericParamKind::Const { .. } => (p.index, true, None),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let written: Vec<&syn::GenericArgument> = match args {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_))).collect(),
+            _ => Vec::new(),
+        };
+        let mut out = Vec::new();
+        for (k, (_, is_const, default)) in params.iter().enumerate() {
+            let arg = match written.get(k) {
+                Some(syn::GenericArgument::Type(t)) if !*is_const => {
+                    // `N` in `[T; N]`-like const positions is parsed as a type path.
+                    GenericArg::Ty(self.lower(t))
+                }
+                Some(syn::GenericArgument::Type(syn::Type::Path(p))) if *is_const => {
+                    let e = syn::Expr::Path(syn::ExprPath { attrs: vec![], qself: None, path: p.path.clone() });
+                    GenericArg::Const(self.const_arg(&e))
+                }
+                Some(syn::GenericArgument::Const(e)) => GenericArg::Const(self.const_arg(e)),
+                Some(_) => GenericArg::Ty(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "this generic argument is not supported").at(span, "here"))),
+                None => match (default, is_const) {
+                    (Some(t), _) => {
+                        let t = self.lower(t);
+                        GenericArg::Ty(t.subst(&out))
+                    }
+                    (None, false) => GenericArg::Ty(match self.infer.as_mut() {
+                        Some(f) => f(),
+                        None => Ty::error(),
+                    }),
+                    (None, true) => GenericArg::Const(Const::Error),
+                },
+            };
+            out.push(arg);
+        }
+        // Parent parameters (an enum variant's enum) are not written on this segment.
+        let parent_count = self.items.generics(d).map_or(0, |g| g.parent_count) as usize;
+        if parent_count > 0 {
+            let mut full = vec![GenericArg::Ty(Ty::error()); parent_count];
+            full.extend(out);
+            return full;
+        }
+        out
+    }
+
+    /// `T::Name` or `<T as Trait>::Name`: a projection, or the type itself when `T` is known
+    /// and its impl says what `Name` is.
+    pub fn assoc_type(&mut self, self_ty: Ty, bound: Option<TraitBound>, name: &str, span: Span) -> Ty {
+        let trait_id_args = match bound {
+            Some(b) => Some((b.trait_id, b.args)),
+            None => self.trait_for_assoc(&self_ty, name).map(|t| {
+                let n = self.items.generic_count(t) as usize;
+                let mut args = vec![GenericArg::Ty(self_ty.clone())];
+                // The trait's other parameters are unknown here; projections through traits
+                // with parameters must be written `<T as Trait<A>>::Name`.
+                args.extend((1..n).map(|_| GenericArg::Ty(Ty::error())));
+                (t, args)
+            }),
+        };
+        let Some((trait_id, args)) = trait_id_args else {
+            return self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, format!("associated type `{name}` not found"))
+                    .at(span, format!("no trait in scope declares `{name}` for this type")),
+            );
+        };
+        let Some(assoc) = self.items.assoc_item(trait_id, name, true) else {
+            return self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, format!("associated type `{name}` not found for `{}`", self.items.name(trait_id))).at(span, "not found"),
+            );
+        };
+        Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc }))
+    }
+
+    /// Which trait `T::Name` means: one that a bound on `T` names (or its supertraits), else
+    /// the one trait that declares an associated type `Name`.
+    fn trait_for_assoc(&mut self, self_ty: &Ty, name: &str) -> Option<DefId> {
+        let declares = |items: &Items, t: DefId| items.assoc_item(t, name, true).is_some();
+        if let (TyKind::Param(i), Some(g)) = (self_ty.kind(), self.generics) {
+            let mut traits = Vec::new();
+            self.bound_traits_of_param(g, *i, &mut traits);
+            let mut k = 0;
+            while k < traits.len() {
+                let t = traits[k];
+                if declares(self.items, t) {
+                    return Some(t);
+                }
+                for st in self.supertraits(t) {
+                    if !traits.contains(&st) {
+                        traits.push(st);
+                    }
+                }
+                k += 1;
+            }
+        }
+        self.items.traits.iter().copied().find(|t| declares(self.items, *t))
+    }
+
+    /// The traits a parameter is bounded by in an item and its parents (syntax only).
+    fn bound_traits_of_param(&mut self, g: DefId, index: u32, out: &mut Vec<DefId>) {
+        let items = self.items;
+        let Some(gens) = items.generics(g) else { return };
+        if let Some(p) = gens.parent {
+            self.bound_traits_of_param(p, index, out);
+        }
+        let mut bounds: Vec<&syn::TypeParamBound> = gens.param_bounds.iter().filter(|(i, _)| *i == index).map(|(_, b)| *b).collect();
+        let name = items.all_generic_params(g).iter().find(|p| p.index == index).map(|p| p.name.clone());
+        for p in &gens.predicates {
+            if let syn::Type::Path(tp) = p.bounded
+                && tp.qself.is_none()
+                && tp.path.get_ident().map(ToString::to_string) == name
+            {
+                bounds.push(p.bound);
+            }
+        }
+        if let Some(Container::Trait(t)) = Some(items.container(g)).filter(|_| index == 0) {
+            out.push(t);
+        }
+        if index == 0 && matches!(items.def(g).kind, DefKind::Trait { .. }) {
+            out.push(g);
+        }
+        for b in bounds {
+            if let syn::TypeParamBound::Trait(tb) = b {
+                let env = self.env();
+                let r = items.resolve_path(self.scope, &path_names(&tb.path), tb.path.leading_colon.is_some(), Ns::Type, &env);
+                if let Some(crate::items::PathRes { res: Res::Def(t), rest: 0, .. }) = r
+                    && items.is_trait(t)
+                {
+                    out.push(t);
+                }
+            }
+        }
+    }
+
+    /// The supertraits of a trait, resolved in the trait's own scope.
+    pub fn supertraits(&mut self, t: DefId) -> Vec<DefId> {
+        let items = self.items;
+        let d = items.def(t);
+        let DefKind::Trait { supertraits, .. } = &d.kind else { return Vec::new() };
+        let mut out = Vec::new();
+        for b in supertraits {
+            if let syn::TypeParamBound::Trait(tb) = b {
+                let r = items.resolve_path(d.scope, &path_names(&tb.path), tb.path.leading_colon.is_some(), Ns::Type, &|_| None);
+                if let Some(crate::items::PathRes { res: Res::Def(s), rest: 0, .. }) = r
+                    && items.is_trait(s)
+                {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    /// A trait path applied to a self type: `Iterator<Item = f32>`, `Fn(f32) -> f32`,
+    /// `Add<Output = T>`.
+    pub fn trait_ref(&mut self, self_ty: Ty, path: &syn::Path, span: Span) -> Option<TraitBound> {
+        let names = path_names(path);
+        let env = self.env();
+        let r = self.items.resolve_path(self.scope, &names, path.leading_colon.is_some(), Ns::Type, &env);
+        drop(env);
+        let trait_id = match r {
+            Some(crate::items::PathRes { res: Res::Def(t), rest: 0, .. }) if self.items.is_trait(t) => t,
+            _ => return None,
+        };
+        let last = path.segments.last()?;
+        let mut args = vec![GenericArg::Ty(self_ty)];
+        let mut assoc = Vec::new();
+        match &last.arguments {
+            syn::PathArguments::Parenthesized(p) => {
+                // `Fn(A, B) -> C`: arguments as one tuple, `Output = C`.
+                let inputs = Ty::tuple(p.inputs.iter().map(|t| self.lower(t)).collect());
+                args.push(GenericArg::Ty(inputs));
+                let output = match &p.output {
+                    syn::ReturnType::Default => Ty::unit(),
+                    syn::ReturnType::Type(_, t) => self.lower(t),
+                };
+                let fn_once = self.items.lang("fn_once");
+                if let Some(out_assoc) = fn_once.and_then(|f| self.items.assoc_item(f, "Output", true)) {
+                    assoc.push((out_assoc, output));
+                }
+            }
+            syn::PathArguments::AngleBracketed(a) => {
+                let params: Vec<(u32, bool)> = self
+                    .items
+                    .generics(trait_id)
+                    .map(|g| g.params.iter().skip(1).map(|p| (p.index, matches!(p.kind, GenericParamKind::Const { .. }))).collect())
+                    .unwrap_or_default();
+                let mut k = 0;
+                for ga in &a.args {
+                    match ga {
+                        syn::GenericArgument::Type(t) if k < params.len() => {
+                            args.push(GenericArg::Ty(self.lower(t)));
+                            k += 1;
+                        }
+                        syn::GenericArgument::Const(e) if k < params.len() => {
+                            args.push(GenericArg::Const(self.const_arg(e)));
+                            k += 1;
+                        }
+                        syn::GenericArgument::AssocType(at) => {
+                            let t = self.lower(&at.ty);
+                            let name = at.ident.to_string();
+                            let found = self.items.assoc_item(trait_id, &name, true).or_else(|| {
+                                // An associated type of a supertrait (`Fn(..)`'s `Output` is
+                                // `FnOnce`'s).
+                                self.supertraits(trait_id).into_iter().find_map(|s| self.items.assoc_item(s, &name, true))
+                            });
+                            if let Some(id) = found {
+                                assoc.push((id, t));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                // Defaults (`Add<Rhs = Self>`).
+                for (_, _) in params.iter().skip(k) {
+                    let idx = args.len();
+                    let default = self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(|p| match p.kind {
+                        GenericParamKind::Type { default } => default,
+                        _ => None,
+                    });
+                    let t = match default {
+                        Some(d) => {
+                            let mut inner = TyLowerer {
+                                items: self.items,
+                                scope: self.items.def(trait_id).scope,
+                                generics: Some(trait_id),
+                                self_ty: Some(Ty::new(TyKind::Param(0))),
+                                file: self.items.def(trait_id).file,
+                                infer: None,
+                                diags: self.diags,
+                            };
+                            inner.lower(d).subst(&args)
+                        }
+                        None => match self.infer.as_mut() {
+                            Some(f) => f(),
+                            None => Ty::error(),
+                        },
+                    };
+                    args.push(GenericArg::Ty(t));
+                }
+            }
+            syn::PathArguments::None => {
+                let n = self.items.generic_count(trait_id) as usize;
+                for idx in 1..n {
+                    let default = self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(|p| match p.kind {
+                        GenericParamKind::Type { default } => default,
+                        _ => None,
+                    });
+                    let t = match default {
+                        Some(d) => {
+                            let mut inner = TyLowerer {
+                                items: self.items,
+                                scope: self.items.def(trait_id).scope,
+                                generics: Some(trait_id),
+                                self_ty: Some(Ty::new(TyKind::Param(0))),
+                                file: self.items.def(trait_id).file,
+                                infer: None,
+                                diags: self.diags,
+                            };
+                            inner.lower(d).subst(&args)
+                        }
+                        None => match self.infer.as_mut() {
+                            Some(f) => f(),
+                            None => Ty::error(),
+                        },
+                    };
+                    args.push(GenericArg::Ty(t));
+                }
+            }
+        }
+        let _ = span;
+        Some(TraitBound { trait_id, args, assoc })
+    }
+
+    /// A bound (`Trait<..>`, `?Sized`, a lifetime) applied to a self type; `None` for bounds
+    /// that say nothing to the type checker.
+    pub fn bound(&mut self, self_ty: Ty, bound: &syn::TypeParamBound) -> Option<TraitBound> {
+        match bound {
+            syn::TypeParamBound::Trait(tb) if matches!(tb.modifier, syn::TraitBoundModifier::None) => self.trait_ref(self_ty, &tb.path, span_of(tb)),
+            _ => None,
+        }
+    }
+
+    /// Every bound of item `def` (and its parents) as (bounded type, bound).
+    pub fn predicates(&mut self, def: DefId) -> Vec<(Ty, TraitBound)> {
+        let items = self.items;
+        let Some(g) = items.generics(def) else { return Vec::new() };
+        let mut out = match g.parent {
+            Some(p) => {
+                let mut parent = TyLowerer::for_item(items, p, self.diags);
+                parent.predicates(p)
+            }
+            None => Vec::new(),
+        };
+        for (index, b) in &g.param_bounds {
+            let t = Ty::new(TyKind::Param(*index));
+            if let Some(tb) = self.bound(t.clone(), b) {
+                out.push((t, tb));
+            }
+        }
+        for (index, it) in &g.impl_trait {
+            let t = Ty::new(TyKind::Param(*index));
+            for b in &it.bounds {
+                if let Some(tb) = self.bound(t.clone(), b) {
+                    out.push((t.clone(), tb));
+                }
+            }
+        }
+        for p in &g.predicates {
+            let t = self.lower(p.bounded);
+            if let Some(tb) = self.bound(t.clone(), p.bound) {
+                out.push((t, tb));
+            }
+        }
+        out
+    }
+
+    /// A const generic argument or an array length.
+    pub fn const_arg(&mut self, e: &syn::Expr) -> Const {
+        lower_const_arg(self.items, self.scope, self.generics, e, self.diags, self.file)
+    }
+}
+
+/// Wraps an error found in the core or a derived impl: rkc wrote that code, so the error is
+/// rkc's, and says so instead of pointing into text the user never wrote.
+pub fn internal(d: Diagnostic) -> Diagnostic {
+    let mut out = Diagnostic::new(RK_INTERNAL, format!("internal error in rkc's device core: {}", d.message));
+    out.notes = d.notes;
+    out.notes.push("this is a bug in rkc; the kernel itself may be valid Rust".into());
+    out
+}
+
+pub fn prim_ty(p: crate::items::resolve::Prim) -> Ty {
+    use crate::items::resolve::Prim;
+    match p {
+        Prim::Bool => Ty::bool(),
+        Prim::Char => Ty::new(TyKind::Char),
+        Prim::Str => Ty::new(TyKind::Str),
+        Prim::Int(t) => Ty::int(t),
+        Prim::Float(t) => Ty::float(t),
+    }
+}
+
+/// Evaluates a const generic argument or an array length: literals, `const` items, const
+/// parameters, arithmetic, casts and blocks of them.
+pub fn lower_const_arg(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr, diags: &mut Vec<Diagnostic>, file: FileId) -> Const {
+    match eval_const(items, scope, generics, e, 0) {
+        Ok(ConstVal::Value(v)) => match u64::try_from(v) {
+            Ok(v) => Const::Value(v),
+            Err(_) => {
+                let d = Diagnostic::new(RK_UNSUPPORTED_EXPR, "a negative or too large length").at(span_of(e), format!("evaluates to {v}"));
+                diags.push(if file.is_user() { d } else { internal(d) });
+                Const::Error
+            }
+        },
+        Ok(ConstVal::Param(i)) => Const::Param(i),
+        Err(why) => {
+            let d = Diagnostic::new(RK_UNSUPPORTED_EXPR, "this length or const argument cannot be evaluated at compile time").at(span_of(e), why);
+            diags.push(if file.is_user() { d } else { internal(d) });
+            Const::Error
+        }
+    }
+}
+
+enum ConstVal {
+    Value(i128),
+    Param(u32),
+}
+
+/// Evaluates a constant expression over integers; `depth` bounds `const` items that name
+/// each other.
+pub fn eval_const_int(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr) -> Option<i128> {
+    match eval_const(items, scope, generics, e, 0) {
+        Ok(ConstVal::Value(v)) => Some(v),
+        _ => None,
+    }
+}
+
+fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr, depth: u32) -> Result<ConstVal, String> {
+    if depth > 64 {
+        return Err("constants that refer to each other too deeply".into());
+    }
+    let val = |e: &syn::Expr| -> Result<i128, String> {
+        match eval_const(items, scope, generics, e, depth + 1)? {
+            ConstVal::Value(v) => Ok(v),
+            ConstVal::Param(_) => Err("arithmetic on a const parameter (generic_const_exprs) is not supported".into()),
+        }
+    };
+    match e {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<i128>().map(ConstVal::Value).map_err(|e| e.to_string()),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => Ok(ConstVal::Value(i128::from(b.value))),
+        syn::Expr::Paren(p) => eval_const(items, scope, generics, &p.expr, depth + 1),
+        syn::Expr::Group(g) => eval_const(items, scope, generics, &g.expr, depth + 1),
+        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(e, None) => eval_const(items, scope, generics, e, depth + 1),
+            _ => Err("a block with statements".into()),
+        },
+        syn::Expr::Cast(c) => val(&c.expr).map(ConstVal::Value),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => val(&u.expr).map(|v| ConstVal::Value(-v)),
+        syn::Expr::Binary(b) => {
+            let (l, r) = (val(&b.left)?, val(&b.right)?);
+            let v = match b.op {
+                syn::BinOp::Add(_) => l.checked_add(r),
+                syn::BinOp::Sub(_) => l.checked_sub(r),
+                syn::BinOp::Mul(_) => l.checked_mul(r),
+                syn::BinOp::Div(_) => l.checked_div(r),
+                syn::BinOp::Rem(_) => l.checked_rem(r),
+                syn::BinOp::Shl(_) => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
+                syn::BinOp::Shr(_) => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+                syn::BinOp::BitAnd(_) => Some(l & r),
+                syn::BinOp::BitOr(_) => Some(l | r),
+                syn::BinOp::BitXor(_) => Some(l ^ r),
+                _ => None,
+            };
+            v.map(ConstVal::Value).ok_or_else(|| "an operation that overflows or is not arithmetic".to_string())
+        }
+        syn::Expr::Path(p) => {
+            let names = path_names(&p.path);
+            let env = |name: &str| -> Option<Res> {
+                let g = generics?;
+                items.all_generic_params(g).iter().find(|q| q.name == name).map(|q| Res::Param(q.index))
+            };
+            let r = items.resolve_path(scope, &names, p.path.leading_colon.is_some(), Ns::Value, &env).ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
+            match r.res {
+                Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
+                Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
+                    DefKind::Const { expr: Some(e), .. } => eval_const(items, items.def(d).scope, None, e, depth + 1),
+                    _ => Err(format!("`{}` is not a constant", names.join("::"))),
+                },
+                Res::Prim(p) if r.rest == 1 => prim_const(p, names.last().map(String::as_str).unwrap_or("")).map(ConstVal::Value),
+                Res::Def(d) if r.rest == 1 && names.last().is_some_and(|n| n == "MAX" || n == "MIN" || n == "BITS") => {
+                    let _ = d;
+                    Err("an associated constant of a type".into())
+                }
+                _ => Err(format!("`{}` is not a constant", names.join("::"))),
+            }
+        }
+        syn::Expr::Call(c) => {
+            // `size_of::<T>()` and friends need types; they are not array lengths kernels use.
+            let _ = c;
+            Err("a function call".into())
+        }
+        _ => Err("not a constant expression".into()),
+    }
+}
+
+fn prim_const(p: crate::items::resolve::Prim, name: &str) -> Result<i128, String> {
+    use crate::items::resolve::Prim;
+    match p {
+        Prim::Int(t) => {
+            let (lo, hi) = t.range();
+            match name {
+                "MAX" => Ok(hi),
+                "MIN" => Ok(lo),
+                "BITS" => Ok(i128::from(t.bits())),
+                _ => Err(format!("`{}::{name}` is not a constant", t.name())),
+            }
+        }
+        _ => Err("not an integer constant".into()),
+    }
+}

@@ -1,0 +1,1313 @@
+//! The checker of one body instance: expressions and statements, with expectations, and the
+//! end of the body (pending obligations, numeric fallback, resolution of every type).
+
+use super::infer::InferTables;
+use super::traits::Obligation;
+use super::*;
+use crate::hir::{BinOp, Expr, ExprKind, FieldName, Lit, Stmt, UnOp};
+use crate::items::CtorKind;
+use crate::ty::lower::self_ty_of;
+use crate::ty::{ClosureId, Const, Infer};
+use rkc_rk::{FloatTy, IntTy};
+
+/// The state of checking one body instance.
+pub(super) struct FnCtxt<'c, 't, 'a> {
+    pub tcx: &'c Tcx<'t, 'a>,
+    pub body: Rc<Body<'a>>,
+    pub def: DefId,
+    pub args: Args,
+    pub file: FileId,
+    pub infer: InferTables,
+    pub expr_ty: Vec<Option<Ty>>,
+    pub pat_ty: Vec<Option<Ty>>,
+    pub local_ty: Vec<Option<Ty>>,
+    pub r: TypeckResults,
+    pub obligations: Vec<Obligation>,
+    pub ret: Ty,
+    /// `Self` of the owner, unsubstituted (types written in the body are lowered with it and
+    /// then substituted).
+    pub self_ty_generic: Option<Ty>,
+    pub unsafe_depth: u32,
+    /// The type of the values each loop or labelled block breaks with.
+    pub breaks: HashMap<ExprId, Option<Ty>>,
+    /// The return types of the closures being checked, innermost last.
+    pub closure_rets: Vec<Ty>,
+    /// Signatures of this body's closures, while they are inferred.
+    pub closure_sigs: HashMap<ClosureId, (Vec<Ty>, Ty)>,
+    /// Integer literals, for the range check once their types are known: (expression,
+    /// magnitude, negated).
+    pub int_lits: Vec<(ExprId, u128, bool)>,
+    /// Expressions an error was reported for, so that one mistake gives one error.
+    pub errors: usize,
+    /// Whether the body is rkc's own (the core or a derived impl): unsafety is not checked.
+    pub trusted: bool,
+    /// Locals declared without a value (`let x;`), whose first assignment initialises them.
+    pub late_init: Vec<LocalId>,
+    /// The expression being checked, for obligations made along the way.
+    pub cur_span: Span,
+}
+
+/// Checks one body instance.
+pub(super) fn check_body<'a>(tcx: &Tcx<'_, 'a>, def: DefId, args: Args, body: Rc<Body<'a>>) -> Option<TypeckResults> {
+    let file = tcx.items.def(def).file;
+    let mut diags = Vec::new();
+    let self_ty_generic = self_ty_of(tcx.items, def, &mut diags);
+    tcx.report_all(diags, file);
+    let n_exprs = body.exprs.len();
+    let n_pats = body.pats.len();
+    let n_locals = body.locals.len();
+    let mut fcx = FnCtxt {
+        tcx,
+        body: body.clone(),
+        def,
+        args: args.clone(),
+        file,
+        infer: InferTables::default(),
+        expr_ty: vec![None; n_exprs],
+        pat_ty: vec![None; n_pats],
+        local_ty: vec![None; n_locals],
+        r: TypeckResults::default(),
+        obligations: Vec::new(),
+        ret: Ty::unit(),
+        self_ty_generic,
+        unsafe_depth: u32::from(body.unsafe_fn),
+        breaks: HashMap::new(),
+        closure_rets: Vec::new(),
+        closure_sigs: HashMap::new(),
+        int_lits: Vec::new(),
+        errors: 0,
+        trusted: !file.is_user(),
+        late_init: Vec::new(),
+        cur_span: Span::default(),
+    };
+    match &tcx.items.def(def).kind {
+        DefKind::Fn { .. } => {
+            let sig = tcx.fn_sig(def);
+            let inputs: Vec<Ty> = sig.inputs.iter().map(|t| fcx.normalize(&t.subst(&args))).collect();
+            fcx.ret = fcx.normalize(&sig.output.subst(&args));
+            for (p, t) in body.params.iter().zip(&inputs) {
+                fcx.check_pat_top(p.pat, t);
+            }
+            fcx.r.params = inputs;
+        }
+        DefKind::Const { ty, .. } => {
+            fcx.ret = match ty {
+                Some(t) => {
+                    let scope = tcx.items.def(def).scope;
+                    fcx.lower_ty(crate::hir::TyRef { ty: t, scope })
+                }
+                None => fcx.infer.new_var(),
+            };
+        }
+        DefKind::Static { ty, .. } => {
+            let scope = tcx.items.def(def).scope;
+            fcx.ret = fcx.lower_ty(crate::hir::TyRef { ty, scope });
+        }
+        _ => return None,
+    }
+    let ret = fcx.ret.clone();
+    let value = body.value;
+    fcx.check_expr_coercible(value, &ret);
+    fcx.finish()
+}
+
+impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
+    /// A checker with no body, for selecting impls of concrete types outside any body.
+    pub(super) fn for_selection(tcx: &'c Tcx<'t, 'a>, body: Rc<Body<'a>>) -> Self {
+        FnCtxt {
+            tcx,
+            body,
+            def: DefId(0),
+            args: Vec::new().into(),
+            file: FileId::Core(0),
+            infer: InferTables::default(),
+            expr_ty: Vec::new(),
+            pat_ty: Vec::new(),
+            local_ty: Vec::new(),
+            r: TypeckResults::default(),
+            obligations: Vec::new(),
+            ret: Ty::unit(),
+            self_ty_generic: None,
+            unsafe_depth: 1,
+            breaks: HashMap::new(),
+            closure_rets: Vec::new(),
+            closure_sigs: HashMap::new(),
+            int_lits: Vec::new(),
+            errors: 0,
+            trusted: true,
+            late_init: Vec::new(),
+            cur_span: Span::default(),
+        }
+    }
+
+    pub fn items(&self) -> &'c Items<'a> {
+        self.tcx.items
+    }
+
+    pub fn error(&mut self, d: Diagnostic) {
+        self.errors += 1;
+        self.tcx.report(self.file, d);
+    }
+
+    pub fn expr(&self, e: ExprId) -> &Expr<'a> {
+        // The body outlives every borrow of the checker.
+        self.body.expr(e)
+    }
+
+    pub fn span(&self, e: ExprId) -> Span {
+        self.body.expr(e).span
+    }
+
+    pub fn show(&mut self, t: &Ty) -> String {
+        let t = self.infer.resolve(t);
+        self.tcx.show(&t)
+    }
+
+    pub fn record(&mut self, e: ExprId, t: Ty) -> Ty {
+        self.expr_ty[e.0 as usize] = Some(t.clone());
+        t
+    }
+
+    pub fn add_adjust(&mut self, e: ExprId, a: Adjust) {
+        self.r.adjust.entry(e).or_default().push(a);
+    }
+
+    pub fn shallow(&mut self, t: &Ty) -> Ty {
+        self.infer.shallow(t)
+    }
+
+    /// The type, with pending obligations processed first when it is still a variable; a
+    /// variable that stays unknown is an error ("type annotations needed").
+    pub fn structurally_resolve(&mut self, t: &Ty, span: Span) -> Ty {
+        let mut s = self.shallow(t);
+        if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
+            self.select_pending();
+            s = self.shallow(t);
+        }
+        if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
+            self.error(
+                Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this expression must be known at this point").help("give the `let` a type: `let x: T = ...`"),
+            );
+            return Ty::error();
+        }
+        s
+    }
+
+    /// Lowers a type written in the body, in the instance's terms.
+    pub fn lower_ty(&mut self, t: crate::hir::TyRef<'a>) -> Ty {
+        let mut diags = Vec::new();
+        let infer = &mut self.infer;
+        let mut mk = || infer.new_var();
+        let mut l = TyLowerer {
+            items: self.tcx.items,
+            scope: t.scope,
+            generics: Some(self.def),
+            self_ty: self.self_ty_generic.clone(),
+            file: self.file,
+            infer: Some(&mut mk),
+            diags: &mut diags,
+        };
+        let ty = l.lower(t.ty).subst(&self.args);
+        let failed = !diags.is_empty();
+        for d in diags {
+            self.error(d);
+        }
+        if failed {
+            return Ty::error();
+        }
+        self.normalize(&ty)
+    }
+
+    /// Fresh inference variables for every generic parameter of `def`.
+    pub fn fresh_args(&mut self, def: DefId) -> Vec<GenericArg> {
+        self.tcx
+            .items
+            .all_generic_params(def)
+            .iter()
+            .map(|p| match p.kind {
+                crate::items::GenericParamKind::Type { .. } => GenericArg::Ty(self.infer.new_var()),
+                crate::items::GenericParamKind::Const { .. } => GenericArg::Const(self.infer.new_const_var()),
+            })
+            .collect()
+    }
+
+    /// Registers the bounds of `def` under `args` as obligations.
+    pub fn add_predicates(&mut self, def: DefId, args: &[GenericArg], span: Span) {
+        let preds = self.tcx.predicates(def);
+        for (bounded, bound) in preds.iter() {
+            let self_ty = self.normalize(&bounded.subst(args));
+            let targs: Vec<GenericArg> = crate::ty::subst_args(&bound.args, args).iter().cloned().collect();
+            let mut targs_n = vec![GenericArg::Ty(self_ty.clone())];
+            for a in targs.iter().skip(1) {
+                targs_n.push(match a {
+                    GenericArg::Ty(t) => GenericArg::Ty(self.normalize(t)),
+                    c => c.clone(),
+                });
+            }
+            self.obligations.push(Obligation::Trait { trait_id: bound.trait_id, args: targs_n.clone(), span });
+            for (assoc, ty) in &bound.assoc {
+                let ty = self.normalize(&ty.subst(args));
+                let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, bound.trait_id), args: targs_n.clone().into(), assoc: *assoc };
+                // `Fn(A) -> B` binds `FnOnce`'s `Output`: the projection's trait is the
+                // associated type's own, with the same arguments.
+                self.obligations.push(Obligation::Projection { proj, ty, span });
+            }
+        }
+    }
+
+    fn assoc_trait(&self, assoc: DefId, fallback: DefId) -> DefId {
+        match self.tcx.items.container(assoc) {
+            Container::Trait(t) => t,
+            _ => fallback,
+        }
+    }
+
+    /// Checks an expression against an expected type and coerces it to that type.
+    pub fn check_expr_coercible(&mut self, e: ExprId, expected: &Ty) -> Ty {
+        let t = self.check_expr(e, Some(expected));
+        self.coerce_or_error(e, &t, expected);
+        expected.clone()
+    }
+
+    pub fn coerce_or_error(&mut self, e: ExprId, found: &Ty, expected: &Ty) {
+        if self.coerce(e, found, expected).is_err() {
+            let (exp, fnd) = (self.show(expected), self.show(found));
+            let span = self.span(e);
+            let mut d = mismatch(&exp, &fnd, span);
+            if let (Some(a), Some(b)) = (self.numeric_name(expected), self.numeric_name(found))
+                && a != b
+            {
+                d = d.help(format!("convert with `as {a}`"));
+            }
+            self.error(d);
+        }
+    }
+
+    fn numeric_name(&mut self, t: &Ty) -> Option<String> {
+        let t = self.shallow(t);
+        match t.kind() {
+            TyKind::Int(i) => Some(i.name().to_string()),
+            TyKind::Float(f) => Some(f.name().to_string()),
+            _ => None,
+        }
+    }
+
+    pub fn check_expr(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
+        let here = self.span(e);
+        let saved = std::mem::replace(&mut self.cur_span, here);
+        let t = self.check_expr_kind(e, expected);
+        self.cur_span = saved;
+        self.record(e, t)
+    }
+
+    fn check_expr_kind(&mut self, e: ExprId, expected: Option<&Ty>) -> Ty {
+        let body = self.body.clone();
+        let expr = body.expr(e);
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Err => Ty::error(),
+            ExprKind::Lit(lit) => self.check_lit(e, lit, expected, false),
+            ExprKind::Path(p) => self.check_path_expr(e, p, expected),
+            ExprKind::Call(callee, args) => self.check_call(e, *callee, args, expected),
+            ExprKind::MethodCall { receiver, name, name_span, turbofish, args } => self.check_method_call(e, *receiver, name, *name_span, *turbofish, args, expected),
+            ExprKind::Binary(op, l, r) => self.check_binary(e, *op, *l, *r, expected),
+            ExprKind::AssignOp(op, l, r) => self.check_assign_op(e, *op, *l, *r),
+            ExprKind::Assign(l, r) => {
+                let lt = self.check_place(*l);
+                self.check_expr_coercible(*r, &lt);
+                self.check_mutable_place(*l, "assign to", span);
+                Ty::unit()
+            }
+            ExprKind::Unary(op, inner) => self.check_unary(e, *op, *inner, expected),
+            ExprKind::Ref(m, inner) => {
+                let exp_inner = expected.and_then(|x| {
+                    let x = self.shallow(x);
+                    match x.kind() {
+                        TyKind::Ref(t, _) | TyKind::Ptr(t, _) => Some(t.clone()),
+                        _ => None,
+                    }
+                });
+                // `&[1, 2, 3]` where a slice is expected: the array's elements take the slice's
+                // element type.
+                let exp_inner = exp_inner.map(|t| match self.shallow(&t).kind() {
+                    TyKind::Slice(el) => {
+                        let len = self.infer.new_const_var();
+                        Ty::new(TyKind::Array(el.clone(), len))
+                    }
+                    _ => t,
+                });
+                let t = self.check_expr(*inner, exp_inner.as_ref());
+                if *m {
+                    self.check_mutable_place(*inner, "borrow as mutable", span);
+                }
+                Ty::reference(t, *m)
+            }
+            ExprKind::RawRef(m, inner) => {
+                let t = self.check_place(*inner);
+                Ty::ptr(t, *m)
+            }
+            ExprKind::Cast(inner, ty) => self.check_cast(*inner, *ty, span),
+            ExprKind::Field(base, name) => self.check_field(e, *base, name, span),
+            ExprKind::Index(base, index) => self.check_index(e, *base, *index, span),
+            ExprKind::Tuple(elems) => {
+                let exp: Option<Vec<Ty>> = expected.and_then(|x| match self.shallow(x).kind() {
+                    TyKind::Tuple(ts) if ts.len() == elems.len() => Some(ts.clone()),
+                    _ => None,
+                });
+                let tys = elems
+                    .iter()
+                    .enumerate()
+                    .map(|(k, x)| match exp.as_ref().map(|v| v[k].clone()) {
+                        Some(t) => self.check_expr_coercible(*x, &t),
+                        None => self.check_expr(*x, None),
+                    })
+                    .collect();
+                Ty::tuple(tys)
+            }
+            ExprKind::Array(elems) => {
+                let elem = expected.and_then(|x| match self.shallow(x).kind() {
+                    TyKind::Array(t, _) | TyKind::Slice(t) => Some(t.clone()),
+                    _ => None,
+                });
+                let elem = elem.unwrap_or_else(|| self.infer.new_var());
+                for x in elems {
+                    self.check_expr_coercible(*x, &elem);
+                }
+                Ty::array(elem, elems.len() as u64)
+            }
+            ExprKind::Repeat(x, len, scope) => {
+                let elem = expected.and_then(|t| match self.shallow(t).kind() {
+                    TyKind::Array(t, _) => Some(t.clone()),
+                    _ => None,
+                });
+                let t = match elem {
+                    Some(el) => self.check_expr_coercible(*x, &el),
+                    None => self.check_expr(*x, None),
+                };
+                let mut diags = Vec::new();
+                let c = crate::ty::lower_const_arg(self.tcx.items, *scope, Some(self.def), len, &mut diags, self.file);
+                for d in diags {
+                    self.error(d);
+                }
+                let c = crate::ty::subst_const(&c, &self.args);
+                if let Const::Value(n) = c {
+                    self.r.lengths.insert(e, n);
+                }
+                Ty::new(TyKind::Array(t, c))
+            }
+            ExprKind::Struct { path, fields, base } => self.check_struct_lit(e, path, fields, *base, expected),
+            ExprKind::Block(b) => self.check_block(e, b, expected),
+            ExprKind::If(cond, then, els) => self.check_if(*cond, *then, *els, expected, span),
+            ExprKind::Let(pat, scrutinee) => {
+                let t = self.check_expr(*scrutinee, None);
+                self.check_pat_top(*pat, &t);
+                Ty::bool()
+            }
+            ExprKind::Match(scrutinee, arms) => self.check_match(*scrutinee, arms, expected, span),
+            ExprKind::Loop { body: b, .. } => {
+                self.breaks.insert(e, None);
+                self.check_expr_coercible(*b, &Ty::unit());
+                match self.breaks.remove(&e).flatten() {
+                    Some(t) => t,
+                    None => Ty::never(),
+                }
+            }
+            ExprKind::While { cond, body: b, .. } => {
+                self.breaks.insert(e, Some(Ty::unit()));
+                self.check_cond(*cond);
+                self.check_expr_coercible(*b, &Ty::unit());
+                self.breaks.remove(&e);
+                Ty::unit()
+            }
+            ExprKind::For { pat, iter, body: b, .. } => {
+                self.check_for(e, *pat, *iter, *b);
+                Ty::unit()
+            }
+            ExprKind::Break { target, value } => {
+                self.check_break(*target, *value, span);
+                Ty::never()
+            }
+            ExprKind::Continue { .. } => Ty::never(),
+            ExprKind::Return(v) => {
+                let ret = self.closure_rets.last().cloned().unwrap_or_else(|| self.ret.clone());
+                match v {
+                    Some(v) => {
+                        self.check_expr_coercible(*v, &ret);
+                    }
+                    None => {
+                        if self.infer.unify(&ret, &Ty::unit()).is_err() {
+                            let r = self.show(&ret);
+                            self.error(mismatch(&r, "()", span).note("`return;` returns `()`"));
+                        }
+                    }
+                }
+                Ty::never()
+            }
+            ExprKind::Closure { params, ret, body: b, is_move, index } => self.check_closure(e, params, *ret, *b, *is_move, *index, expected),
+            ExprKind::Range { start, end, inclusive } => self.check_range(*start, *end, *inclusive, expected, span),
+            ExprKind::Panic(_) => Ty::never(),
+            ExprKind::Try(inner) => self.check_try(e, *inner, span),
+        }
+    }
+
+    fn check_lit(&mut self, e: ExprId, lit: &Lit, expected: Option<&Ty>, negated: bool) -> Ty {
+        match lit {
+            Lit::Int(v, Some(t)) => {
+                self.int_lits.push((e, *v, negated));
+                Ty::int(*t)
+            }
+            Lit::Int(v, None) => {
+                self.int_lits.push((e, *v, negated));
+                if let Some(x) = expected {
+                    let x = self.shallow(x);
+                    if x.is_integral() {
+                        return x;
+                    }
+                }
+                self.infer.new_int_var()
+            }
+            Lit::Float(_, Some(t)) => Ty::float(*t),
+            Lit::Float(_, None) => {
+                if let Some(x) = expected {
+                    let x = self.shallow(x);
+                    if x.is_floating() {
+                        return x;
+                    }
+                }
+                self.infer.new_float_var()
+            }
+            Lit::Bool(_) => Ty::bool(),
+            Lit::Char(_) => Ty::new(TyKind::Char),
+            Lit::Str(_) => Ty::reference(Ty::new(TyKind::Str), false),
+        }
+    }
+
+    fn check_block(&mut self, _e: ExprId, b: &crate::hir::Block<'a>, expected: Option<&Ty>) -> Ty {
+        if b.unsafe_block {
+            self.unsafe_depth += 1;
+        }
+        let mut diverges = false;
+        for stmt in &b.stmts {
+            match stmt {
+                Stmt::Let { pat, ty, init, els, span } => {
+                    let declared = ty.map(|t| self.lower_ty(t));
+                    let t = match (&declared, init) {
+                        (Some(d), Some(i)) => self.check_expr_coercible(*i, d),
+                        (None, Some(i)) => self.check_expr(*i, None),
+                        (Some(d), None) => d.clone(),
+                        (None, None) => self.infer.new_var(),
+                    };
+                    if init.is_some_and(|i| self.shallow(&self.expr_ty[i.0 as usize].clone().unwrap_or_else(Ty::unit)).is_never()) {
+                        diverges = true;
+                    }
+                    self.check_pat_top(*pat, &t);
+                    if init.is_none() {
+                        let mut bound = Vec::new();
+                        self.body.pat_bindings(*pat, &mut bound);
+                        self.late_init.extend(bound);
+                    }
+                    if let Some(els) = els {
+                        let et = self.check_expr(*els, None);
+                        let et = self.shallow(&et);
+                        if !et.is_never() && !et.is_error() {
+                            let shown = self.show(&et);
+                            self.error(mismatch("!", &shown, self.span(*els)).note("the `else` branch of `let ... else` must diverge (return, break, continue or panic)"));
+                        }
+                    }
+                    let _ = span;
+                }
+                Stmt::Expr { expr, semi } => {
+                    let t = if *semi {
+                        self.check_expr(*expr, None)
+                    } else {
+                        // An expression statement without `;` (a block-like one) is `()`.
+                        self.check_expr_coercible(*expr, &Ty::unit())
+                    };
+                    if self.shallow(&t).is_never() {
+                        diverges = true;
+                    }
+                }
+            }
+        }
+        let t = match b.tail {
+            Some(tail) => self.check_expr(tail, expected),
+            None if diverges => Ty::never(),
+            None => Ty::unit(),
+        };
+        if b.unsafe_block {
+            self.unsafe_depth -= 1;
+        }
+        t
+    }
+
+    fn check_cond(&mut self, cond: ExprId) {
+        let body = self.body.clone();
+        match &body.expr(cond).kind {
+            ExprKind::Let(..) => {
+                let t = self.check_expr(cond, None);
+                let _ = t;
+            }
+            ExprKind::Binary(BinOp::And, l, r) if self.is_let_chain(cond) => {
+                self.check_cond(*l);
+                self.check_cond(*r);
+                self.record(cond, Ty::bool());
+            }
+            _ => {
+                self.check_expr_coercible(cond, &Ty::bool());
+            }
+        }
+    }
+
+    /// Whether a condition is a `&&` chain with `let`s in it.
+    pub fn is_let_chain(&self, cond: ExprId) -> bool {
+        match &self.body.expr(cond).kind {
+            ExprKind::Let(..) => true,
+            ExprKind::Binary(BinOp::And, l, r) => self.is_let_chain(*l) || self.is_let_chain(*r),
+            _ => false,
+        }
+    }
+
+    fn check_if(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>, expected: Option<&Ty>, span: Span) -> Ty {
+        self.check_cond(cond);
+        match els {
+            None => {
+                let t = self.check_expr(then, Some(&Ty::unit()));
+                self.coerce_or_error(then, &t, &Ty::unit());
+                let _ = span;
+                Ty::unit()
+            }
+            Some(els) => self.coerce_arms(&[then, els], expected),
+        }
+    }
+
+    /// Checks the arms of an `if`/`match` and gives them one type: the expected one when it
+    /// is known, else the first arm's that does not diverge.
+    pub fn coerce_arms(&mut self, arms: &[ExprId], expected: Option<&Ty>) -> Ty {
+        let known = expected.map(|x| self.shallow(x)).filter(|x| !x.is_infer());
+        if let Some(target) = known {
+            for a in arms {
+                self.check_expr_coercible(*a, &target);
+            }
+            return target;
+        }
+        let mut target: Option<Ty> = None;
+        let mut pending = Vec::new();
+        for a in arms {
+            let t = self.check_expr(*a, expected);
+            let ts = self.shallow(&t);
+            match &target {
+                None if ts.is_never() => pending.push(*a),
+                None => target = Some(t),
+                Some(tt) => {
+                    let tt = tt.clone();
+                    self.coerce_or_error(*a, &t, &tt);
+                }
+            }
+        }
+        match target {
+            Some(t) => {
+                for a in pending {
+                    self.add_adjust(a, Adjust::NeverToAny);
+                }
+                t
+            }
+            None => Ty::never(),
+        }
+    }
+
+    fn check_match(&mut self, scrutinee: ExprId, arms: &[crate::hir::Arm], expected: Option<&Ty>, _span: Span) -> Ty {
+        let st = self.check_expr(scrutinee, None);
+        for arm in arms {
+            self.check_pat_top(arm.pat, &st);
+            if let Some(g) = arm.guard {
+                self.check_cond(g);
+            }
+        }
+        let bodies: Vec<ExprId> = arms.iter().map(|a| a.body).collect();
+        if bodies.is_empty() {
+            return Ty::never();
+        }
+        self.coerce_arms(&bodies, expected)
+    }
+
+    fn check_break(&mut self, target: ExprId, value: Option<ExprId>, span: Span) {
+        let is_loop = matches!(self.body.expr(target).kind, ExprKind::Loop { .. } | ExprKind::Block(_));
+        let current = self.breaks.get(&target).cloned().flatten();
+        match value {
+            Some(v) if !is_loop => {
+                self.check_expr(v, None);
+                self.error(
+                    Diagnostic::new(RK_BREAK_WITH_VALUE, "`break` with value from a `while` or `for` loop")
+                        .at(span, "can only break with a value inside `loop` or a labelled block"),
+                );
+            }
+            Some(v) => {
+                let t = match &current {
+                    Some(c) => self.check_expr_coercible(v, c),
+                    None => self.check_expr(v, None),
+                };
+                self.breaks.insert(target, Some(t));
+            }
+            None => {
+                match &current {
+                    Some(c) => {
+                        let c = c.clone();
+                        if self.infer.unify(&c, &Ty::unit()).is_err() {
+                            let shown = self.show(&c);
+                            self.error(mismatch(&shown, "()", span));
+                        }
+                    }
+                    None => {
+                        self.breaks.insert(target, Some(Ty::unit()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_for(&mut self, e: ExprId, pat: PatId, iter: ExprId, body: ExprId) {
+        let span = self.span(iter);
+        let it = self.check_expr(iter, None);
+        let it = self.structurally_resolve(&it, span);
+        let Some(info) = self.for_loop_info(&it, span) else {
+            if !it.is_error() {
+                let shown = self.show(&it);
+                self.error(
+                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{shown}` is not an iterator"))
+                        .at(span, "`for` needs a value that implements `IntoIterator`")
+                        .note("ranges, arrays, slices, their `iter()`/`iter_mut()` and the core's iterator adapters are iterators"),
+                );
+            }
+            self.check_pat_top(pat, &Ty::error());
+            self.breaks.insert(e, Some(Ty::unit()));
+            self.check_expr_coercible(body, &Ty::unit());
+            return;
+        };
+        self.check_pat_top(pat, &info.item_ty);
+        self.r.for_loops.insert(e, info);
+        self.breaks.insert(e, Some(Ty::unit()));
+        self.check_expr_coercible(body, &Ty::unit());
+        self.breaks.remove(&e);
+    }
+
+    fn check_range(&mut self, start: Option<ExprId>, end: Option<ExprId>, inclusive: bool, expected: Option<&Ty>, span: Span) -> Ty {
+        let lang = match (start.is_some(), end.is_some(), inclusive) {
+            (true, true, false) => "Range",
+            (true, true, true) => "RangeInclusive",
+            (true, false, _) => "RangeFrom",
+            (false, true, false) => "RangeTo",
+            (false, true, true) => "RangeToInclusive",
+            (false, false, _) => "RangeFull",
+        };
+        let Some(def) = self.tcx.items.lang(lang) else {
+            self.error(Diagnostic::new(RK_INTERNAL, format!("the core has no `{lang}`")).at(span, "here"));
+            return Ty::error();
+        };
+        if lang == "RangeFull" {
+            return Ty::adt(def, Vec::new());
+        }
+        let elem = expected
+            .and_then(|x| match self.shallow(x).kind() {
+                TyKind::Adt(d, a) if *d == def => a.first().and_then(GenericArg::ty).cloned(),
+                _ => None,
+            })
+            .unwrap_or_else(|| self.infer.new_var());
+        for x in [start, end].into_iter().flatten() {
+            self.check_expr_coercible(x, &elem);
+        }
+        Ty::adt(def, vec![GenericArg::Ty(elem)])
+    }
+
+    fn check_try(&mut self, e: ExprId, inner: ExprId, span: Span) -> Ty {
+        let t = self.check_expr(inner, None);
+        let t = self.structurally_resolve(&t, span);
+        let (option, result) = (self.tcx.items.lang("Option"), self.tcx.items.lang("Result"));
+        let ret = self.closure_rets.last().cloned().unwrap_or_else(|| self.ret.clone());
+        let ret = self.shallow(&ret);
+        match t.kind() {
+            TyKind::Adt(d, a) if Some(*d) == option => {
+                let v = self.infer.new_var();
+                let want = Ty::adt(*d, vec![GenericArg::Ty(v)]);
+                if self.infer.unify(&ret, &want).is_err() {
+                    let shown = self.show(&ret);
+                    self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, "the `?` operator can only be used on `Option`s in a function that returns `Option`")
+                            .at(span, format!("this function returns `{shown}`")),
+                    );
+                }
+                self.r.tries.insert(e, TryInfo { is_option: true, from: None });
+                a.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error)
+            }
+            TyKind::Adt(d, a) if Some(*d) == result => {
+                let ok = a.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                let err = a.get(1).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                let (v, f) = (self.infer.new_var(), self.infer.new_var());
+                let want = Ty::adt(*d, vec![GenericArg::Ty(v), GenericArg::Ty(f.clone())]);
+                if self.infer.unify(&ret, &want).is_err() {
+                    let shown = self.show(&ret);
+                    self.error(
+                        Diagnostic::new(RK_MISMATCHED_TYPES, "the `?` operator can only be used on `Result`s in a function that returns `Result`")
+                            .at(span, format!("this function returns `{shown}`")),
+                    );
+                }
+                let f = self.shallow(&f);
+                let from = if f.is_infer() || self.infer.can(|i| i.unify(&f, &err).ok()) {
+                    let _ = self.infer.unify(&f, &err);
+                    None
+                } else {
+                    // `From::from(err)` converts the error.
+                    self.tcx.items.lang("From").and_then(|from_trait| {
+                        let m = self.tcx.items.assoc_item(from_trait, "from", false)?;
+                        let args: Args = vec![GenericArg::Ty(f.clone()), GenericArg::Ty(err.clone())].into();
+                        self.obligations.push(Obligation::Trait { trait_id: from_trait, args: args.to_vec(), span });
+                        Some(Callee { def: m, args })
+                    })
+                };
+                self.r.tries.insert(e, TryInfo { is_option: false, from });
+                ok
+            }
+            TyKind::Error => Ty::error(),
+            _ => {
+                let shown = self.show(&t);
+                self.error(
+                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the `?` operator cannot be applied to type `{shown}`"))
+                        .at(span, "`?` works on `Option` and `Result` in kernels"),
+                );
+                Ty::error()
+            }
+        }
+    }
+
+    fn check_closure(&mut self, e: ExprId, params: &[(PatId, Option<crate::hir::TyRef<'a>>)], ret: Option<crate::hir::TyRef<'a>>, body: ExprId, is_move: bool, index: u32, expected: Option<&Ty>) -> Ty {
+        let id = self.tcx.closure_id((self.def, self.args.clone()), index, e);
+        let deduced = expected.and_then(|x| self.deduce_closure_sig(x, params.len()));
+        let mut param_tys = Vec::new();
+        for (k, (pat, ty)) in params.iter().enumerate() {
+            let t = match ty {
+                Some(t) => {
+                    let t = self.lower_ty(*t);
+                    if let Some((ds, _)) = &deduced
+                        && let Some(d) = ds.get(k)
+                    {
+                        let _ = self.infer.unify(&t, d);
+                    }
+                    t
+                }
+                None => match &deduced {
+                    Some((ds, _)) if k < ds.len() => ds[k].clone(),
+                    _ => self.infer.new_var(),
+                },
+            };
+            self.check_pat_top(*pat, &t);
+            param_tys.push(t);
+        }
+        let ret_ty = match ret {
+            Some(t) => self.lower_ty(t),
+            None => deduced.as_ref().and_then(|(_, r)| r.clone()).unwrap_or_else(|| self.infer.new_var()),
+        };
+        self.closure_sigs.insert(id, (param_tys, ret_ty.clone()));
+        self.r.closures.insert(e, id);
+        let _ = is_move;
+        // A closure body has its own loops and `return`.
+        let breaks = std::mem::take(&mut self.breaks);
+        self.closure_rets.push(ret_ty.clone());
+        self.check_expr_coercible(body, &ret_ty);
+        self.closure_rets.pop();
+        self.breaks = breaks;
+        Ty::new(TyKind::Closure(id))
+    }
+
+    /// The signature a closure gets from what it is passed to: an `Fn*` bound on the expected
+    /// type's variable, or the signature of an expected closure type.
+    fn deduce_closure_sig(&mut self, expected: &Ty, n: usize) -> Option<(Vec<Ty>, Option<Ty>)> {
+        let x = self.shallow(expected);
+        let TyKind::Infer(Infer::Var(_)) = x.kind() else { return None };
+        let fn_traits: Vec<DefId> = ["fn", "fn_mut", "fn_once"].iter().filter_map(|l| self.tcx.items.lang(l)).collect();
+        let mut params = None;
+        let mut ret = None;
+        let obligations = self.obligations.clone();
+        for o in &obligations {
+            match o {
+                Obligation::Trait { trait_id, args, .. } if fn_traits.contains(trait_id) => {
+                    let Some(GenericArg::Ty(s)) = args.first() else { continue };
+                    if self.shallow(s) != x {
+                        continue;
+                    }
+                    if let Some(GenericArg::Ty(tuple)) = args.get(1) {
+                        let tuple = self.shallow(tuple);
+                        if let TyKind::Tuple(ts) = tuple.kind()
+                            && ts.len() == n
+                        {
+                            params = Some(ts.clone());
+                        }
+                    }
+                }
+                Obligation::Projection { proj, ty, .. } if fn_traits.contains(&proj.trait_id) => {
+                    let Some(GenericArg::Ty(s)) = proj.args.first() else { continue };
+                    if self.shallow(s) == x {
+                        ret = Some(ty.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        params.map(|p| (p, ret))
+    }
+
+    /// A closure's signature, whether it is being inferred here or was finished by the body
+    /// that defines it.
+    pub fn closure_sig(&self, id: ClosureId) -> (Vec<Ty>, Ty) {
+        match self.closure_sigs.get(&id) {
+            Some(s) => s.clone(),
+            None => {
+                let c = self.tcx.closure(id);
+                (c.params, c.ret)
+            }
+        }
+    }
+
+    fn check_cast(&mut self, inner: ExprId, ty: crate::hir::TyRef<'a>, span: Span) -> Ty {
+        let target = self.lower_ty(ty);
+        // A literal cast to a numeric type takes no hint from it (`1 as f32` is an `i32` cast),
+        // as in rustc; other expressions are checked without expectation too.
+        let t = self.check_expr(inner, None);
+        let from = self.shallow(&t);
+        let to = self.shallow(&target);
+        if from.is_error() || to.is_error() {
+            return target;
+        }
+        let ok = match (from.kind(), to.kind()) {
+            (TyKind::Int(_) | TyKind::Float(_) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)), TyKind::Int(_) | TyKind::Float(_)) => true,
+            (TyKind::Bool | TyKind::Char, TyKind::Int(_)) => true,
+            (TyKind::Int(IntTy::U8) | TyKind::Infer(Infer::Int(_)), TyKind::Char) => {
+                let _ = self.infer.unify(&from, &Ty::int(IntTy::U8));
+                true
+            }
+            (TyKind::Ptr(..) | TyKind::Ref(..), TyKind::Ptr(..)) => true,
+            (TyKind::Ptr(..), TyKind::Int(IntTy::Usize | IntTy::U64 | IntTy::Isize | IntTy::I64)) => true,
+            (TyKind::Int(_) | TyKind::Infer(Infer::Int(_)), TyKind::Ptr(..)) => true,
+            (TyKind::Adt(d, _), TyKind::Int(_)) if self.is_fieldless_enum(*d) => true,
+            (TyKind::Never, _) => true,
+            _ => {
+                // A cast to its own type is allowed (`x as f32` where `x: f32`).
+                self.infer.can(|i| i.unify(&from, &to).ok())
+            }
+        };
+        if !ok {
+            let (a, b) = (self.show(&from), self.show(&to));
+            self.error(
+                Diagnostic::new(RK_INVALID_CAST, format!("casting `{a}` as `{b}` is invalid"))
+                    .at(span, "an invalid `as` cast")
+                    .note("`as` converts between numeric types, from `bool`, `char` and fieldless enums to integers, and between pointers"),
+            );
+        }
+        target
+    }
+
+    pub fn is_fieldless_enum(&self, d: DefId) -> bool {
+        match &self.tcx.items.def(d).kind {
+            DefKind::Enum { variants, .. } => variants.iter().all(|v| self.tcx.items.fields(*v).is_empty()),
+            _ => false,
+        }
+    }
+
+    fn check_unary(&mut self, e: ExprId, op: UnOp, inner: ExprId, expected: Option<&Ty>) -> Ty {
+        let span = self.span(e);
+        match op {
+            UnOp::Deref => {
+                let t = self.check_expr(inner, None);
+                let t = self.structurally_resolve(&t, span);
+                match t.kind() {
+                    TyKind::Ref(x, _) => x.clone(),
+                    TyKind::Ptr(x, _) => {
+                        self.require_unsafe(span, "dereference of raw pointer");
+                        x.clone()
+                    }
+                    TyKind::Error => Ty::error(),
+                    _ => match self.overloaded_deref(e, &t, span) {
+                        Some(x) => x,
+                        None => {
+                            let shown = self.show(&t);
+                            self.error(Diagnostic::new(RK_MISMATCHED_TYPES, format!("type `{shown}` cannot be dereferenced")).at(span, "not a reference or pointer"));
+                            Ty::error()
+                        }
+                    },
+                }
+            }
+            UnOp::Neg => {
+                if let ExprKind::Lit(lit) = &self.body.clone().expr(inner).kind {
+                    let t = self.check_lit(inner, lit, expected, true);
+                    self.record(inner, t.clone());
+                    return self.check_neg_type(e, &t, span);
+                }
+                let t = self.check_expr(inner, expected);
+                self.check_neg_type(e, &t, span)
+            }
+            UnOp::Not => {
+                let t = self.check_expr(inner, expected);
+                let s = self.shallow(&t);
+                match s.kind() {
+                    TyKind::Bool | TyKind::Int(_) | TyKind::Infer(Infer::Int(_)) | TyKind::Error => s,
+                    _ => self.overloaded_unary(e, "Not", "not", inner, &s, span),
+                }
+            }
+        }
+    }
+
+    fn check_neg_type(&mut self, e: ExprId, t: &Ty, span: Span) -> Ty {
+        let s = self.shallow(t);
+        match s.kind() {
+            TyKind::Int(i) if !i.is_signed() => {
+                self.error(
+                    Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply unary operator `-` to type `{}`", i.name()))
+                        .at(span, "unsigned values cannot be negated")
+                        .help("use `wrapping_neg()` or a signed type"),
+                );
+                Ty::error()
+            }
+            TyKind::Int(_) | TyKind::Float(_) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)) | TyKind::Error => s,
+            _ => {
+                let ExprKind::Unary(_, inner) = self.body.expr(e).kind else { return Ty::error() };
+                self.overloaded_unary(e, "Neg", "neg", inner, &s, span)
+            }
+        }
+    }
+
+    pub fn require_unsafe(&mut self, span: Span, what: &str) {
+        if self.unsafe_depth == 0 && !self.trusted {
+            self.error(
+                Diagnostic::new(RK_REQUIRES_UNSAFE, format!("{what} is unsafe and requires unsafe block"))
+                    .at(span, what.to_string())
+                    .help("wrap the statement in `unsafe { ... }` and state why it is sound in a `// SAFETY:` comment")
+                    .note("rustc rejects this too (E0133): kernels are ordinary Rust"),
+            );
+        }
+    }
+
+    fn check_binary(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId, expected: Option<&Ty>) -> Ty {
+        let span = self.span(e);
+        if op.is_lazy() {
+            self.check_expr_coercible(l, &Ty::bool());
+            self.check_expr_coercible(r, &Ty::bool());
+            return Ty::bool();
+        }
+        let lexp = if op.is_comparison() || op.is_shift() { None } else { expected };
+        let lt = self.check_expr(l, lexp);
+        let ls = self.shallow(&lt);
+        let builtin_lhs = is_builtin_operand(&ls);
+        let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
+        let rt = if builtin_lhs || ls.is_infer() { self.check_expr(r, rexp.as_ref()) } else { self.check_expr(r, None) };
+        let rs = self.shallow(&rt);
+        if ls.is_error() || rs.is_error() {
+            return if op.is_comparison() { Ty::bool() } else { Ty::error() };
+        }
+        let builtin = builtin_lhs && is_builtin_operand(&rs) || (ls.is_infer() && is_builtin_operand(&rs)) || (rs.is_infer() && builtin_lhs);
+        if builtin && self.builtin_binary(op, &ls, &rs) {
+            if op.is_shift() {
+                return ls;
+            }
+            if self.infer.unify(&ls, &rs).is_err() {
+                let (a, b) = (self.show(&ls), self.show(&rs));
+                let mut d = mismatch(&a, &b, self.span(r));
+                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (ls.kind(), rs.kind()) {
+                    d = d.help(format!("convert with `as {a}`"));
+                }
+                self.error(d);
+                return if op.is_comparison() { Ty::bool() } else { Ty::error() };
+            }
+            return if op.is_comparison() { Ty::bool() } else { ls };
+        }
+        self.overloaded_binary(e, op, l, r, &ls, &rs, span)
+    }
+
+    /// Whether `op` is built in for these operand types (rustc's rules: both sides the same
+    /// numeric type, `bool` for the bitwise operators and comparisons, integers of any types
+    /// for shifts, and comparisons of `char`s and raw pointers).
+    fn builtin_binary(&mut self, op: BinOp, l: &Ty, r: &Ty) -> bool {
+        let num = |t: &Ty| t.is_numeric() || t.is_infer();
+        match op {
+            BinOp::Shl | BinOp::Shr => l.is_integral() || l.is_infer() && r.is_integral(),
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+                l.is_integral() || matches!(l.kind(), TyKind::Bool) || l.is_infer() && (r.is_integral() || matches!(r.kind(), TyKind::Bool))
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => num(l) && num(r) && !(l.is_infer() && r.is_infer() && !matches!(l.kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_)))),
+            _ => true,
+        }
+    }
+
+    fn check_assign_op(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId) -> Ty {
+        let span = self.span(e);
+        let lt = self.check_place(l);
+        let ls = self.shallow(&lt);
+        let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
+        let rt = if is_builtin_operand(&ls) { self.check_expr(r, rexp.as_ref()) } else { self.check_expr(r, None) };
+        let rs = self.shallow(&rt);
+        self.check_mutable_place(l, "assign to", span);
+        if ls.is_error() || rs.is_error() {
+            return Ty::unit();
+        }
+        if is_builtin_operand(&ls) && (is_builtin_operand(&rs) || rs.is_infer()) && self.builtin_binary(op, &ls, &rs) {
+            if !op.is_shift() && self.infer.unify(&ls, &rs).is_err() {
+                let (a, b) = (self.show(&ls), self.show(&rs));
+                let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply `{}=` to `{a}` and `{b}`", op.token())).at(span, format!("`{a}` {}= `{b}`", op.token()));
+                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (ls.kind(), rs.kind()) {
+                    d = d.help(format!("convert the right side with `as {a}`"));
+                }
+                self.error(d);
+            }
+            return Ty::unit();
+        }
+        self.overloaded_assign_op(e, op, l, r, &ls, &rs, span);
+        Ty::unit()
+    }
+
+    /// Checks an expression used as a place (assigned to, borrowed).
+    pub fn check_place(&mut self, e: ExprId) -> Ty {
+        self.check_expr(e, None)
+    }
+
+    /// Reports an assignment or `&mut` borrow of a place that is not mutable.
+    pub fn check_mutable_place(&mut self, e: ExprId, what: &str, span: Span) {
+        if self.trusted {
+            return;
+        }
+        match self.place_mutability(e) {
+            PlaceMut::Mutable | PlaceMut::Unknown => {}
+            PlaceMut::ImmutableLocal(l) => {
+                let name = self.body.local(l).name.clone();
+                let (msg, label) = if what == "assign to" {
+                    (format!("cannot assign twice to immutable variable `{name}`"), "cannot assign twice to immutable variable".to_string())
+                } else {
+                    (format!("cannot borrow `{name}` as mutable, as it is not declared as mutable"), "cannot borrow as mutable".to_string())
+                };
+                self.error(Diagnostic::new(RK_ASSIGN_IMMUTABLE, msg).at(span_of_place(self, e, span), label).help(format!("declare it mutable: `let mut {name}`")));
+            }
+            PlaceMut::BehindConst(ptr) => {
+                let text = crate::diag::snippet(self.tcx.source, self.span(e));
+                let kind = if ptr { "`*const` pointer" } else { "`&` reference" };
+                let help = if ptr { "declare the kernel parameter as `*mut`" } else { "use a `&mut` reference" };
+                self.error(
+                    Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot {what} `{text}`, which is behind a {kind}"))
+                        .at(span_of_place(self, e, span), if what == "assign to" { "cannot assign".to_string() } else { format!("cannot {what}") })
+                        .help(help),
+                );
+            }
+            PlaceMut::Static(name) => {
+                self.error(Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign to immutable static item `{name}`")).at(span, "cannot assign"));
+            }
+        }
+    }
+
+    fn place_mutability(&mut self, e: ExprId) -> PlaceMut {
+        let body = self.body.clone();
+        match &body.expr(e).kind {
+            ExprKind::Path(_) => match self.r.paths.get(&e) {
+                Some(ValueRes::Local(l)) => {
+                    let l = *l;
+                    let t = self.local_ty[l.0 as usize].clone().map(|t| self.shallow(&t));
+                    // A `&mut T` local may be written through; the local itself only if `mut`.
+                    let _ = t;
+                    if body.local(l).mutable || self.local_declared_late(l) { PlaceMut::Mutable } else { PlaceMut::ImmutableLocal(l) }
+                }
+                Some(ValueRes::Static(d)) => PlaceMut::Static(self.tcx.items.name(*d).to_string()),
+                Some(ValueRes::Const(_)) => PlaceMut::Unknown,
+                _ => PlaceMut::Unknown,
+            },
+            ExprKind::Unary(UnOp::Deref, inner) => {
+                let t = self.expr_ty[inner.0 as usize].clone().unwrap_or_else(Ty::error);
+                let t = self.shallow(&t);
+                match t.kind() {
+                    TyKind::Ref(_, true) | TyKind::Ptr(_, true) => PlaceMut::Mutable,
+                    TyKind::Ref(_, false) => PlaceMut::BehindConst(false),
+                    TyKind::Ptr(_, false) => PlaceMut::BehindConst(true),
+                    _ => PlaceMut::Unknown,
+                }
+            }
+            ExprKind::Field(base, _) | ExprKind::Index(base, _) => {
+                // Through the base's auto-derefs: the last reference decides.
+                let adjusts = self.r.adjust.get(base).cloned().unwrap_or_default();
+                let derefs = adjusts.iter().filter(|a| **a == Adjust::Deref).count();
+                if derefs > 0 {
+                    let mut t = self.expr_ty[base.0 as usize].clone().unwrap_or_else(Ty::error);
+                    let mut last = None;
+                    for _ in 0..derefs {
+                        let s = self.shallow(&t);
+                        match s.kind() {
+                            TyKind::Ref(x, m) => {
+                                last = Some(*m);
+                                t = x.clone();
+                            }
+                            _ => break,
+                        }
+                    }
+                    return match last {
+                        Some(true) => PlaceMut::Mutable,
+                        Some(false) => PlaceMut::BehindConst(false),
+                        None => PlaceMut::Unknown,
+                    };
+                }
+                if matches!(body.expr(e).kind, ExprKind::Index(..)) && self.r.callees.contains_key(&e) {
+                    return PlaceMut::Unknown;
+                }
+                let bt = self.expr_ty[base.0 as usize].clone().unwrap_or_else(Ty::error);
+                let bt = self.shallow(&bt);
+                match bt.kind() {
+                    TyKind::Ref(_, true) => PlaceMut::Mutable,
+                    TyKind::Ref(_, false) => PlaceMut::BehindConst(false),
+                    _ => self.place_mutability(*base),
+                }
+            }
+            _ => PlaceMut::Unknown,
+        }
+    }
+
+    /// `let x;` with the value assigned later: the first assignment initialises it.
+    fn local_declared_late(&self, l: LocalId) -> bool {
+        self.late_init.contains(&l)
+    }
+
+    /// Finishes the body: obligations, fallback, resolution, literal ranges, closures.
+    fn finish(mut self) -> Option<TypeckResults> {
+        self.select_pending();
+        let mut all: Vec<Ty> = self.expr_ty.iter().flatten().cloned().collect();
+        all.extend(self.local_ty.iter().flatten().cloned());
+        all.extend(self.pat_ty.iter().flatten().cloned());
+        for t in &all {
+            self.infer.default_numeric(t);
+        }
+        self.select_pending();
+        for t in &all {
+            self.infer.default_numeric(t);
+        }
+        self.select_pending();
+        let mut r = std::mem::take(&mut self.r);
+        let expr_ty: Vec<Ty> = self.expr_ty.clone().into_iter().map(|t| t.unwrap_or_else(Ty::error)).collect();
+        r.expr_ty = expr_ty.iter().map(|t| self.infer.resolve(t)).collect();
+        r.pat_ty = self.pat_ty.clone().into_iter().map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error)).collect();
+        r.local_ty = self.local_ty.clone().into_iter().map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error)).collect();
+        r.ret = self.infer.resolve(&self.ret);
+        r.params = r.params.iter().map(|t| self.infer.resolve(t)).collect();
+        let resolve_args = |infer: &mut InferTables, a: &Args| -> Args {
+            a.iter()
+                .map(|g| match g {
+                    GenericArg::Ty(t) => GenericArg::Ty(infer.resolve(t)),
+                    GenericArg::Const(c) => GenericArg::Const(infer.resolve_const(c)),
+                })
+                .collect()
+        };
+        for c in r.callees.values_mut() {
+            c.args = resolve_args(&mut self.infer, &c.args);
+        }
+        for v in r.paths.values_mut().chain(r.pat_consts.values_mut()) {
+            match v {
+                ValueRes::Fn(c) | ValueRes::Const(c) => c.args = resolve_args(&mut self.infer, &c.args),
+                ValueRes::Ctor { args, .. } => *args = resolve_args(&mut self.infer, args),
+                _ => {}
+            }
+        }
+        for (_, a) in r.variants.values_mut().chain(r.pat_variants.values_mut()) {
+            *a = resolve_args(&mut self.infer, a);
+        }
+        for f in r.for_loops.values_mut() {
+            f.into_iter.args = resolve_args(&mut self.infer, &f.into_iter.args);
+            f.next.args = resolve_args(&mut self.infer, &f.next.args);
+            f.iter_ty = self.infer.resolve(&f.iter_ty);
+            f.item_ty = self.infer.resolve(&f.item_ty);
+        }
+        for t in r.tries.values_mut() {
+            if let Some(c) = &mut t.from {
+                c.args = resolve_args(&mut self.infer, &c.args);
+            }
+        }
+        // Integer literals must fit their types (rustc's deny-by-default lint).
+        for (e, v, neg) in std::mem::take(&mut self.int_lits) {
+            let t = &r.expr_ty[e.0 as usize];
+            if let TyKind::Int(it) = t.kind() {
+                let (lo, hi) = it.range();
+                let ok = if neg { (v as i128).checked_neg().is_some_and(|n| n >= lo) || (v as i128 == -lo) } else { v <= hi as u128 };
+                if !ok {
+                    let shown = if neg { format!("-{v}") } else { v.to_string() };
+                    self.error(
+                        Diagnostic::new(RK_LITERAL_OUT_OF_RANGE, format!("literal out of range for `{}`", it.name()))
+                            .at(self.span(e), format!("the literal `{shown}` does not fit into the type `{}` whose range is `{lo}..={hi}`", it.name())),
+                    );
+                }
+            }
+        }
+        // Types still unknown.
+        if self.errors == 0 {
+            for (k, t) in r.expr_ty.iter().enumerate() {
+                if t.has_infer() {
+                    let span = self.body.exprs[k].span;
+                    self.tcx.report(
+                        self.file,
+                        Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "cannot infer the type of this expression").help("give the `let` a type, or the call its generic arguments"),
+                    );
+                    self.errors += 1;
+                    break;
+                }
+            }
+        }
+        // Closures: their signatures and captures, for the instances that call them.
+        let closure_ids: Vec<(ExprId, ClosureId)> = r.closures.iter().map(|(e, c)| (*e, *c)).collect();
+        for (e, id) in closure_ids {
+            let (params, ret) = self.closure_sigs.get(&id).cloned().unwrap_or_default_sig();
+            let params: Vec<Ty> = params.iter().map(|t| self.infer.resolve(t)).collect();
+            let ret = self.infer.resolve(&ret);
+            let ExprKind::Closure { index, is_move, .. } = self.body.expr(e).kind else { continue };
+            let captures = self.body.closures[index as usize].upvars.iter().map(|l| (*l, r.local_ty[l.0 as usize].clone())).collect();
+            self.tcx.set_closure(id, ClosureData { owner: (self.def, self.args.clone()), index, expr: e, params, ret, captures, by_value: is_move });
+        }
+        if self.errors > 0 { None } else { Some(r) }
+    }
+}
+
+trait SigDefault {
+    fn unwrap_or_default_sig(self) -> (Vec<Ty>, Ty);
+}
+
+impl SigDefault for Option<(Vec<Ty>, Ty)> {
+    fn unwrap_or_default_sig(self) -> (Vec<Ty>, Ty) {
+        self.unwrap_or_else(|| (Vec::new(), Ty::error()))
+    }
+}
+
+enum PlaceMut {
+    Mutable,
+    Unknown,
+    ImmutableLocal(LocalId),
+    /// Behind a `*const` (`true`) or a `&` (`false`).
+    BehindConst(bool),
+    Static(String),
+}
+
+/// The span an assignment error points at: the place's root variable, as rustc does.
+fn span_of_place(fcx: &FnCtxt, e: ExprId, fallback: Span) -> Span {
+    match &fcx.body.expr(e).kind {
+        ExprKind::Path(_) | ExprKind::Unary(UnOp::Deref, _) => fcx.span(e),
+        _ => {
+            let _ = fallback;
+            fcx.span(e)
+        }
+    }
+}
+
+/// Whether a type takes the built-in operators (before trait lookup).
+pub fn is_builtin_operand(t: &Ty) -> bool {
+    matches!(t.kind(), TyKind::Int(_) | TyKind::Float(_) | TyKind::Bool | TyKind::Char | TyKind::Ptr(..) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)))
+}
+
+pub fn float_ty(t: &Ty) -> Option<FloatTy> {
+    match t.kind() {
+        TyKind::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+pub fn ctor_kind(items: &Items, def: DefId) -> CtorKind {
+    items.ctor_kind(def).unwrap_or(CtorKind::Named)
+}
+
+pub fn field_name_string(f: &FieldName) -> String {
+    f.as_string()
+}

@@ -1,0 +1,286 @@
+//! Method calls: rustc's probe. The receiver is auto-dereferenced step by step (through
+//! references, then an array to its slice); at each step a method taking the step's type by
+//! value, then by `&`, then by `&mut`, is looked for in inherent impls first and in the
+//! traits the type implements next. The first that fits is the method, and the receiver gets
+//! the adjustments that make it fit.
+
+use super::expr::FnCtxt;
+use super::traits::Obligation;
+use super::*;
+use crate::hir::ExprKind;
+use crate::ty::Infer;
+
+/// A method found by the probe.
+pub(super) struct Pick {
+    pub method: DefId,
+    /// The container's arguments: the impl's, or the trait's with `Self` first.
+    pub container_args: Vec<GenericArg>,
+    pub derefs: usize,
+    pub autoref: Option<bool>,
+    pub unsize: bool,
+    /// The trait the method comes from, for its obligation.
+    pub trait_id: Option<DefId>,
+}
+
+impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
+    #[allow(clippy::too_many_arguments, reason = "the parts of one method call")]
+    pub fn check_method_call(
+        &mut self,
+        e: ExprId,
+        receiver: ExprId,
+        name: &str,
+        name_span: Span,
+        turbofish: Option<&'a syn::AngleBracketedGenericArguments>,
+        args: &[ExprId],
+        expected: Option<&Ty>,
+    ) -> Ty {
+        let span = self.span(e);
+        let rt = self.check_expr(receiver, None);
+        let mut rs = self.shallow(&rt);
+        if matches!(rs.kind(), TyKind::Infer(Infer::Var(_))) {
+            self.select_pending();
+            rs = self.shallow(&rt);
+        }
+        match rs.kind() {
+            TyKind::Error => {
+                for a in args {
+                    self.check_expr(*a, None);
+                }
+                return Ty::error();
+            }
+            TyKind::Infer(Infer::Int(_) | Infer::Float(_)) => {
+                self.error(
+                    Diagnostic::new(RK_AMBIGUOUS_NUMERIC, format!("can't call method `{name}` on ambiguous numeric type"))
+                        .at(self.span(receiver), "the literal's type is not known here")
+                        .help("give the literal a suffix, such as `2.0f32` or `3u32` (rustc's E0689)"),
+                );
+                for a in args {
+                    self.check_expr(*a, None);
+                }
+                return Ty::error();
+            }
+            TyKind::Infer(Infer::Var(_)) => {
+                self.error(
+                    Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                        .at(self.span(receiver), format!("the type of this value must be known to call `{name}` on it"))
+                        .help("give the `let` a type: `let x: T = ...`"),
+                );
+                for a in args {
+                    self.check_expr(*a, None);
+                }
+                return Ty::error();
+            }
+            _ => {}
+        }
+        let Some(pick) = self.probe_method(&rs, name, span) else {
+            // A closure stored in a field is called as `(s.f)(x)`, not `s.f(x)`.
+            let shown = self.show(&rs);
+            let mut d = Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method named `{name}` found for `{shown}` in kernels")).at(name_span, "method not found");
+            d = d.note("methods come from the type's `impl` blocks, the traits implemented for it, and rkc's core library (the methods of `core` that kernels use)");
+            self.error(d);
+            for a in args {
+                self.check_expr(*a, None);
+            }
+            return Ty::error();
+        };
+        // The receiver's adjustments.
+        for _ in 0..pick.derefs {
+            self.add_adjust(receiver, Adjust::Deref);
+        }
+        if let Some(m) = pick.autoref {
+            self.add_adjust(receiver, Adjust::Borrow(m));
+            if pick.unsize {
+                self.add_adjust(receiver, Adjust::Unsize);
+            }
+            if m && !self.trusted {
+                self.check_mutable_receiver(receiver, name, span);
+            }
+        }
+        let mut full = pick.container_args.clone();
+        let scope = self.tcx.items.def(self.def).scope;
+        let own = match turbofish {
+            Some(t) => self.own_args_angle(pick.method, Some(t), scope),
+            None => self.fresh_args_own(pick.method),
+        };
+        full.extend(own);
+        if let Some(t) = pick.trait_id {
+            self.obligations.push(Obligation::Trait { trait_id: t, args: pick.container_args.clone(), span });
+        }
+        self.add_predicates(pick.method, &full, span);
+        let sig = self.tcx.fn_sig(pick.method);
+        if sig.unsafe_fn {
+            self.require_unsafe(span, &format!("call to unsafe function `{name}`"));
+        }
+        let inputs: Vec<Ty> = sig.inputs.iter().map(|t| self.normalize(&t.subst(&full))).collect();
+        let output = self.normalize(&sig.output.subst(&full));
+        // The adjusted receiver is the method's `self`.
+        let adjusted = self.r.adjusted_partial(receiver, &rt);
+        if let Some(self_param) = inputs.first() {
+            let _ = self.infer.unify(self_param, &adjusted);
+        }
+        self.r.callees.insert(e, Callee { def: pick.method, args: full.into() });
+        if inputs.len() != args.len() + 1 {
+            self.arity_error(e, receiver, inputs.len().saturating_sub(1), args.len(), span);
+            for a in args {
+                self.check_expr(*a, None);
+            }
+            return output;
+        }
+        if let Some(x) = expected {
+            let x = x.clone();
+            let _ = self.infer.probe(|i| i.unify(&output, &x).ok().filter(|_| !output.is_infer()));
+        }
+        self.check_args(args, &inputs[1..]);
+        output
+    }
+
+    /// Fresh variables for a method's own parameters only.
+    fn fresh_args_own(&mut self, def: DefId) -> Vec<GenericArg> {
+        let g = self.tcx.items.generics(def);
+        let Some(g) = g else { return Vec::new() };
+        g.params
+            .iter()
+            .map(|p| match p.kind {
+                crate::items::GenericParamKind::Type { .. } => GenericArg::Ty(self.infer.new_var()),
+                crate::items::GenericParamKind::Const { .. } => GenericArg::Const(self.infer.new_const_var()),
+            })
+            .collect()
+    }
+
+    /// The auto-deref steps of a receiver type: itself, then through each reference, then an
+    /// array's slice.
+    fn autoderef_steps(&mut self, t: &Ty) -> Vec<(Ty, usize, bool)> {
+        let mut out = Vec::new();
+        let mut cur = self.shallow(t);
+        let mut n = 0;
+        loop {
+            out.push((cur.clone(), n, false));
+            match cur.kind() {
+                TyKind::Ref(inner, _) if n < 8 => {
+                    cur = self.shallow(inner);
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        if let TyKind::Array(el, _) = cur.kind() {
+            out.push((Ty::slice(el.clone()), n, true));
+        }
+        out
+    }
+
+    /// Finds a method for a receiver type.
+    pub fn probe_method(&mut self, receiver: &Ty, name: &str, span: Span) -> Option<Pick> {
+        let items = self.tcx.items;
+        // Inherent methods with this name, and the trait methods.
+        let inherent: Vec<(DefId, DefId)> = items
+            .impls
+            .iter()
+            .filter(|imp| matches!(items.def(**imp).kind, DefKind::Impl { trait_path: None, .. }))
+            .filter_map(|imp| {
+                let m = items.assoc_item(*imp, name, false)?;
+                matches!(items.def(m).kind, DefKind::Fn { .. }).then_some((*imp, m))
+            })
+            .filter(|(_, m)| self.tcx.fn_sig(*m).self_kind.is_some())
+            .collect();
+        let trait_methods: Vec<DefId> = self.tcx.trait_methods(name).iter().copied().filter(|m| self.tcx.fn_sig(*m).self_kind.is_some()).collect();
+        for (step, derefs, unsize) in self.autoderef_steps(receiver) {
+            for autoref in [None, Some(false), Some(true)] {
+                if unsize && autoref.is_none() {
+                    // An unsized slice is only reached behind a reference.
+                    continue;
+                }
+                let adjusted = match autoref {
+                    None => step.clone(),
+                    Some(m) => Ty::reference(step.clone(), m),
+                };
+                for (imp, m) in &inherent {
+                    let fresh = self.fresh_args(*imp);
+                    let header = self.tcx.impl_header(*imp);
+                    let self_ty = header.self_ty.subst(&fresh);
+                    let sig = self.tcx.fn_sig(*m);
+                    let Some(self_param) = sig.inputs.first() else { continue };
+                    // The method's own parameters are not in `fresh`: its `self` type only
+                    // mentions the impl's.
+                    let mut full = fresh.clone();
+                    full.extend(self.fresh_args_own(*m));
+                    let xform = self_param.subst(&full);
+                    let ok = self.infer.probe(|i| {
+                        i.unify(&self_ty, &step).ok()?;
+                        i.unify(&xform, &adjusted).ok()
+                    });
+                    if ok.is_some() {
+                        return Some(Pick { method: *m, container_args: fresh, derefs, autoref, unsize, trait_id: None });
+                    }
+                }
+                for m in &trait_methods {
+                    let crate::items::Container::Trait(t) = items.container(*m) else { continue };
+                    let sig = self.tcx.fn_sig(*m);
+                    let Some(self_param) = sig.inputs.first() else { continue };
+                    let mut targs = self.fresh_args(t);
+                    if targs.is_empty() {
+                        continue;
+                    }
+                    targs[0] = GenericArg::Ty(step.clone());
+                    let mut full = targs.clone();
+                    full.extend(self.fresh_args_own(*m));
+                    let xform = self_param.subst(&full);
+                    if !self.infer.can(|i| i.unify(&xform, &adjusted).ok()) {
+                        continue;
+                    }
+                    if matches!(self.select(t, &targs, 0), Selection::None) {
+                        continue;
+                    }
+                    let _ = self.infer.unify(&xform, &adjusted);
+                    let _ = span;
+                    return Some(Pick { method: *m, container_args: targs, derefs, autoref, unsize, trait_id: Some(t) });
+                }
+            }
+        }
+        None
+    }
+
+    /// `&mut` auto-ref of a receiver that is not a mutable place.
+    fn check_mutable_receiver(&mut self, receiver: ExprId, name: &str, span: Span) {
+        let body = self.body.clone();
+        if let ExprKind::Path(_) = &body.expr(receiver).kind
+            && let Some(ValueRes::Local(l)) = self.r.paths.get(&receiver)
+        {
+            let l = *l;
+            let declared_mut = body.local(l).mutable;
+            let t = self.local_ty[l.0 as usize].clone().map(|t| self.shallow(&t));
+            let is_mut_ref = matches!(t.as_ref().map(Ty::kind), Some(TyKind::Ref(_, true)));
+            if !declared_mut && !is_mut_ref && !self.late_init.contains(&l) {
+                let lname = body.local(l).name.clone();
+                self.error(
+                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{lname}` as mutable, as it is not declared as mutable"))
+                        .at(span, format!("`{name}` takes `&mut self`"))
+                        .help(format!("declare it mutable: `let mut {lname}`")),
+                );
+            }
+        }
+    }
+}
+
+impl TypeckResults {
+    /// The type of an expression after the adjustments recorded so far (during checking,
+    /// when the expression's own type is still the checker's).
+    pub(super) fn adjusted_partial(&self, e: ExprId, t: &Ty) -> Ty {
+        let mut t = t.clone();
+        for a in self.adjust.get(&e).map(Vec::as_slice).unwrap_or(&[]) {
+            t = match a {
+                Adjust::Deref => t.builtin_deref(true).map(|(x, _)| x).unwrap_or_else(Ty::error),
+                Adjust::Borrow(m) => Ty::reference(t, *m),
+                Adjust::Unsize => match t.kind() {
+                    TyKind::Ref(inner, m) => match inner.kind() {
+                        TyKind::Array(el, _) => Ty::reference(Ty::slice(el.clone()), *m),
+                        _ => t.clone(),
+                    },
+                    _ => t.clone(),
+                },
+                _ => t,
+            };
+        }
+        t
+    }
+}
