@@ -37,9 +37,10 @@ const FILES: &[(&str, &str)] = &[
     ("offload", include_str!("../core/offload.rs")),
 ];
 
-/// The core's files with their templates expanded.
+/// The core's files, each with its template blocks written as marked modules (see
+/// [`expand_templates`]).
 pub fn files() -> Vec<(String, String)> {
-    FILES.iter().map(|(name, text)| (name.to_string(), expand(text))).collect()
+    FILES.iter().map(|(name, text)| (name.to_string(), mark_templates(text))).collect()
 }
 
 /// The unsigned and signed twins and the width of a primitive type.
@@ -54,42 +55,101 @@ fn twins(t: &str) -> (&'static str, &'static str, u32) {
     }
 }
 
-/// Expands `//@ for $T in ...` / `//@ end` blocks.
-fn expand(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let Some(spec) = line.trim().strip_prefix("//@ for $T in ") else {
-            out.push_str(line);
-            out.push('\n');
+/// Rewrites each `//@ for $T in <types>` ... `//@ end` block as a module
+/// `#[rkc_template = "<types>"] mod __template { .. }` whose `$T`, `$U`, `$S`, `$BITS` are
+/// the identifiers `__T`, `__U`, `__S`, `__BITS`. The block is parsed once and its items
+/// copied per type after parsing, which is far cheaper than parsing every copy.
+fn mark_templates(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    for line in text.lines() {
+        if let Some(spec) = line.trim().strip_prefix("//@ for $T in ") {
+            out.push_str(&format!("#[rkc_template = \"{}\"] mod __template {{", spec.trim()));
+        } else if line.trim() == "//@ end" {
+            out.push('}');
+        } else {
+            out.push_str(&line.replace("$T", "__T").replace("$U", "__U").replace("$S", "__S").replace("$BITS", "__BITS"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Replaces each template module of a parsed core file by its items, once per type.
+pub fn expand_templates(file: &mut syn::File) {
+    let mut items = Vec::with_capacity(file.items.len());
+    for item in std::mem::take(&mut file.items) {
+        let syn::Item::Mod(m) = &item else {
+            items.push(item);
             continue;
         };
-        let tys: Vec<&str> = spec.split_whitespace().collect();
-        let mut block = Vec::new();
-        for l in lines.by_ref() {
-            if l.trim() == "//@ end" {
-                break;
-            }
-            block.push(l);
-        }
-        for t in &tys {
+        let spec = m.attrs.iter().find(|a| a.path().is_ident("rkc_template")).and_then(|a| match &a.meta {
+            syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
+            _ => None,
+        });
+        let (Some(spec), Some((_, inner))) = (spec, &m.content) else {
+            items.push(item);
+            continue;
+        };
+        for t in spec.split_whitespace() {
             let (u, s, bits) = twins(t);
-            for l in &block {
-                out.push_str(&l.replace("$T", t).replace("$U", u).replace("$S", s).replace("$BITS", &bits.to_string()));
-                out.push('\n');
+            let mut subst = Subst { t, u, s, bits };
+            for it in inner {
+                let mut copy = it.clone();
+                syn::visit_mut::VisitMut::visit_item_mut(&mut subst, &mut copy);
+                items.push(copy);
             }
         }
     }
-    out
+    file.items = items;
+}
+
+struct Subst<'s> {
+    t: &'s str,
+    u: &'s str,
+    s: &'s str,
+    bits: u32,
+}
+
+impl syn::visit_mut::VisitMut for Subst<'_> {
+    fn visit_ident_mut(&mut self, i: &mut proc_macro2::Ident) {
+        let to = match i.to_string().as_str() {
+            "__T" => self.t,
+            "__U" => self.u,
+            "__S" => self.s,
+            _ => return,
+        };
+        *i = proc_macro2::Ident::new(to, i.span());
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Path(p) = e
+            && p.path.is_ident("__BITS")
+        {
+            *e = syn::Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Int(syn::LitInt::new(&self.bits.to_string(), proc_macro2::Span::call_site())) });
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn templates_repeat_for_each_type() {
-        let text = "a\n//@ for $T in u8 i64\nimpl $T { const B: u32 = $BITS; fn u(self) -> $U { self as $U } }\n//@ end\nb\n";
-        let out = super::expand(text);
-        assert_eq!(out, "a\nimpl u8 { const B: u32 = 8; fn u(self) -> u8 { self as u8 } }\nimpl i64 { const B: u32 = 64; fn u(self) -> u64 { self as u64 } }\nb\n");
+        use quote::ToTokens;
+        let text = "fn a() {}\n//@ for $T in u8 i64\nimpl $T { const B: u32 = $BITS; fn u(self) -> $U { self as $U } }\n//@ end\nfn b() {}\n";
+        let mut file = syn::parse_file(&super::mark_templates(text)).unwrap();
+        super::expand_templates(&mut file);
+        let out: Vec<String> = file.items.iter().map(|i| i.to_token_stream().to_string()).collect();
+        assert_eq!(
+            out,
+            [
+                "fn a () { }",
+                "impl u8 { const B : u32 = 8 ; fn u (self) -> u8 { self as u8 } }",
+                "impl i64 { const B : u32 = 64 ; fn u (self) -> u64 { self as u64 } }",
+                "fn b () { }"
+            ]
+        );
     }
 
     #[test]

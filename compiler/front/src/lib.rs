@@ -36,24 +36,65 @@ use std::collections::HashMap;
 /// The module holds the kernels and every function instance they reach, with the calls still
 /// in place; `rkc_rk::passes::inline_calls` removes them.
 ///
-/// Parsing, checking, lowering and dropping the syntax tree all recurse once per level of
-/// nesting in the source, so a deeply nested file (the fuzzer makes them) would overflow an
-/// ordinary thread's stack: the work runs on a thread of its own with a 512 MiB stack
-/// (address space, committed only as used), and expressions nested deeper than the front
-/// end's limit are an error.
+/// The work runs on the front end's own thread, which keeps the parsed device core between
+/// compilations (parsing it is most of the cost of a small kernel file; syntax trees cannot
+/// leave the thread that parsed them). That thread has a 512 MiB stack (address space,
+/// committed only as used): checking, lowering and dropping syntax trees recurse once per
+/// level of nesting in the source, and expressions nested deeper than the front end's limit
+/// are an error. It is replaced after it has read 64 MiB of user text, which the parser's
+/// thread-local source map keeps.
 pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
-    std::thread::scope(|scope| {
-        match std::thread::Builder::new().name("rkc-front".into()).stack_size(512 << 20).spawn_scoped(scope, || compile_here(source)) {
-            Ok(handle) => handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            // No thread to be had: compile on this one.
-            Err(_) => compile_here(source),
+    type Reply = std::thread::Result<Result<Module, Vec<Diagnostic>>>;
+    type Job = (String, std::sync::mpsc::Sender<Reply>);
+    static WORKER: std::sync::Mutex<Option<(std::sync::mpsc::Sender<Job>, usize)>> = std::sync::Mutex::new(None);
+    let spawn = || -> Option<std::sync::mpsc::Sender<Job>> {
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("rkc-front".into())
+            .stack_size(512 << 20)
+            .spawn(move || {
+                for (text, reply) in rx {
+                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_here(&text)));
+                    let _ = reply.send(out);
+                }
+            })
+            .ok()?;
+        Some(tx)
+    };
+    let sender = {
+        let mut w = WORKER.lock().unwrap_or_else(|e| e.into_inner());
+        if w.as_ref().is_none_or(|(_, read)| *read > 64 << 20) {
+            *w = spawn().map(|tx| (tx, 0));
         }
-    })
+        match w.as_mut() {
+            Some((tx, read)) => {
+                *read += source.len();
+                Some(tx.clone())
+            }
+            None => None,
+        }
+    };
+    let (reply_tx, reply_rx) = std::sync::mpsc::channel();
+    if let Some(tx) = sender
+        && tx.send((source.to_string(), reply_tx)).is_ok()
+        && let Ok(out) = reply_rx.recv()
+    {
+        return out.unwrap_or_else(|p| std::panic::resume_unwind(p));
+    }
+    // No thread to be had: compile on this one.
+    compile_here(source)
 }
 
 fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
+    let timing = std::env::var_os("RKC_TIME_FRONT").is_some();
+    let t0 = std::time::Instant::now();
     let sources = items::Sources::new(source).map_err(|d| vec![d])?;
+    let t1 = std::time::Instant::now();
     let items = items::collect(&sources)?;
+    let t2 = std::time::Instant::now();
+    if timing {
+        eprintln!("front: parse {:?}, collect {:?}", t1 - t0, t2 - t1);
+    }
     if items.kernels.is_empty() {
         // One line: the reason and what to do; `rkc --explain RK0002` shows an example.
         let what = if source.trim().is_empty() { "the file is empty" } else { "the file has no kernel" };
@@ -101,6 +142,9 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
             }
         }
         tcx.report(items::FileId::User, d);
+    }
+    if timing {
+        eprintln!("front: check and lower {:?}", t2.elapsed());
     }
     let diags = tcx.take_diags();
     if diags.is_empty() { Ok(module) } else { Err(diags) }

@@ -352,7 +352,8 @@ impl<'f> FuncEmitter<'f> {
                     Some(Type::Array { elem, len }) => (mlir_type(elem), *len),
                     _ => ("i8".into(), 0),
                 };
-                let name = format!("shared_{}_{}_{elem}_{len}", op.loc.line, op.loc.col);
+                let tag: String = elem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+                let name = format!("shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                 let array = format!("!llvm.array<{len} x {elem}>");
                 self.globals.push(format!(
                     "    llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = 16 : i64}} : {array} {{\n      %0 = llvm.mlir.undef : {array}\n      llvm.return %0 : {array}\n    }}\n"

@@ -657,7 +657,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::Assert { message } => {
                 if arg(0) == 0 {
                     let message = if op.operands.len() == 3 {
-                        message.replace("{index}", &arg(1).to_string()).replace("{len}", &arg(2).to_string())
+                        offload_binary::metadata::format_panic_message(message, arg(1), arg(2))
                     } else {
                         message.clone()
                     };

@@ -496,8 +496,8 @@ impl Checker<'_> {
             OpKind::Shared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
-                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_scalar()) => {}
-                    other => return Err(self.err(op, format!("yields a `*mut [T; N]` of scalars, not `{other}`"))),
+                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_storable()) => {}
+                    other => return Err(self.err(op, format!("yields a `*mut [T; N]` of storable data, not `{other}`"))),
                 }
             }
             OpKind::Atomic(_) | OpKind::AtomicCas => {

@@ -89,10 +89,28 @@ pub struct ParamInfo {
 /// [`KernelInfo::panic_sites`]; the kernel's panic record names the site.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PanicSite {
-    /// Rust's message; `{index}` and `{len}` stand for the two values the record carries.
+    /// Rust's message; `{index}` and `{len}` stand for the two values the record carries
+    /// (`{-index}`, `{-len}` for signed ones).
     pub message: String,
     pub line: u32,
     pub col: u32,
+}
+
+impl PanicSite {
+    /// The message with the record's two values.
+    pub fn message_with(&self, a: u64, b: u64) -> String {
+        format_panic_message(&self.message, a, b)
+    }
+}
+
+/// A panic message with a record's two values: `{index}` and `{len}` show them as unsigned
+/// numbers, `{-index}` and `{-len}` as signed ones (a kernel's `panic!("{}", x)` of an `i32`).
+pub fn format_panic_message(message: &str, a: u64, b: u64) -> String {
+    message
+        .replace("{-index}", &(a as i64).to_string())
+        .replace("{-len}", &(b as i64).to_string())
+        .replace("{index}", &a.to_string())
+        .replace("{len}", &b.to_string())
 }
 
 /// One kernel of an image.

@@ -860,7 +860,7 @@ pub(crate) fn read_panic_record(raw: &[u8; PANIC_RECORD_BYTES], found: &Found) -
     let site = info.panic_sites.get(word(1) as usize);
     let message = site.map_or_else(
         || format!("panic site {} (not in the fat binary's metadata)", word(1)),
-        |s| s.message.replace("{index}", &wide(0).to_string()).replace("{len}", &wide(1).to_string()),
+        |s| s.message_with(wide(0), wide(1)),
     );
     let location = site.map_or(String::new(), |s| format!("{}:{}:{}", info.source, s.line, s.col));
     Some(OffloadError::KernelPanic {

@@ -179,7 +179,7 @@ pub enum ExprKind<'a> {
     Lit(Lit),
     Path(PathExpr<'a>),
     Call(ExprId, Vec<ExprId>),
-    MethodCall { receiver: ExprId, name: String, name_span: Span, turbofish: Option<&'a syn::AngleBracketedGenericArguments>, args: Vec<ExprId> },
+    MethodCall { receiver: ExprId, name: String, name_span: Span, turbofish: Option<&'a syn::AngleBracketedGenericArguments>, args: Vec<ExprId>, scope: ScopeId },
     Binary(BinOp, ExprId, ExprId),
     AssignOp(BinOp, ExprId, ExprId),
     Assign(ExprId, ExprId),
@@ -210,9 +210,11 @@ pub enum ExprKind<'a> {
     Return(Option<ExprId>),
     Closure { params: Vec<(PatId, Option<TyRef<'a>>)>, ret: Option<TyRef<'a>>, body: ExprId, is_move: bool, index: u32 },
     Range { start: Option<ExprId>, end: Option<ExprId>, inclusive: bool },
-    /// `panic!("..")`, `unreachable!()`, a failed `assert!`: a device panic with a literal
-    /// message.
-    Panic(String),
+    /// `panic!("..")`, `unreachable!()`, a failed `assert!`: a device panic. Its message may
+    /// show up to two integers (`\u{1}0` and `\u{1}1` in the text stand for the values of
+    /// `args`); when a value is not an integer the message is `fallback` (`assert_eq!` of
+    /// other types), or an error.
+    Panic { text: String, args: Vec<ExprId>, fallback: Option<String> },
     /// `e?`.
     Try(ExprId),
     /// An expression an error was already reported for.

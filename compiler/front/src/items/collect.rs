@@ -6,17 +6,25 @@ use super::*;
 use crate::codes::*;
 use crate::diag::Diagnostic;
 use syn::spanned::Spanned;
+use std::rc::Rc;
 use syn::visit::Visit;
 
 /// The syntax trees of a compilation. The item table borrows from them.
 pub struct Sources {
     pub user: syn::File,
-    /// The device core's files: (module name, text, tree).
-    pub core: Vec<(String, String, syn::File)>,
-    /// The impls written for `#[derive]`s: (file id, the type's file and name span, the
-    /// derive's span, tree).
-    pub derived: Vec<DerivedFile>,
+    /// The device core and its derived impls, parsed once per front-end thread.
+    pub core: Rc<CoreSources>,
+    /// The impls written for the user's `#[derive]`s.
+    pub user_derived: Vec<DerivedFile>,
     pub arena: MacroArena,
+    pub macros: HashMap<String, super::macros::MacroDef>,
+}
+
+/// The device core's syntax: its files and the impls of its derives.
+pub struct CoreSources {
+    /// (module name, text, tree).
+    pub files: Vec<(String, String, syn::File)>,
+    pub derived: Vec<DerivedFile>,
 }
 
 pub struct DerivedFile {
@@ -29,32 +37,74 @@ pub struct DerivedFile {
     pub file: syn::File,
 }
 
-impl Sources {
-    /// Parses the user's file and the core, and writes the derived impls.
-    pub fn new(user_text: &str) -> Result<Sources, Diagnostic> {
-        let user = syn::parse_file(user_text).map_err(|e| {
-            Diagnostic::new(RK_SYNTAX, format!("this file is not valid Rust: {e}")).at(Span::from_pm2(e.span()), e.to_string())
-        })?;
-        let mut core = Vec::new();
+thread_local! {
+    /// The core, parsed once per thread: spans are per-thread, so its trees can only be used
+    /// on the thread that parsed them (the front end's own, see `crate::compile`).
+    static CORE: std::cell::RefCell<Option<Rc<CoreSources>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The derived impls written for the types of one file.
+fn derives_of(file_id: FileId, file: &syn::File) -> Result<Vec<DerivedFile>, Diagnostic> {
+    let mut finder = derive::Finder::default();
+    finder.visit_file(file);
+    let mut out = Vec::new();
+    for d in finder.found {
+        let Ok(tree) = syn::parse_file(&d.text) else {
+            return Err(Diagnostic::new(RK_INTERNAL, format!("rkc wrote a derive it cannot parse:\n{}", d.text)));
+        };
+        out.push(DerivedFile { for_file: file_id, for_span: d.for_span, attr_span: d.attr_span, text: d.text, file: tree });
+    }
+    Ok(out)
+}
+
+impl CoreSources {
+    /// This thread's parsed core.
+    pub fn get() -> Result<Rc<CoreSources>, Diagnostic> {
+        if let Some(c) = CORE.with(|c| c.borrow().clone()) {
+            return Ok(c);
+        }
+        let mut files = Vec::new();
         for (name, text) in crate::core_lib::files() {
             // The core is part of rkc; a syntax error in it is a bug that the front end's tests
             // catch, so it is reported like any other error rather than with a panic.
-            let file = syn::parse_file(&text)
-                .map_err(|e| Diagnostic::new(RK_INTERNAL, format!("the device core's `{name}` does not parse: {e}")))?;
-            core.push((name, text, file));
+            let mut file = syn::parse_file(&text).map_err(|e| Diagnostic::new(RK_INTERNAL, format!("the device core's `{name}` does not parse: {e}")))?;
+            crate::core_lib::expand_templates(&mut file);
+            files.push((name, text, file));
         }
         let mut derived = Vec::new();
-        for (file_id, file) in std::iter::once((FileId::User, &user)).chain(core.iter().enumerate().map(|(k, (_, _, f))| (FileId::Core(k as u16), f))) {
-            let mut finder = derive::Finder::default();
-            finder.visit_file(file);
-            for d in finder.found {
-                let Ok(tree) = syn::parse_file(&d.text) else {
-                    return Err(Diagnostic::new(RK_INTERNAL, format!("rkc wrote a derive it cannot parse:\n{}", d.text)));
-                };
-                derived.push(DerivedFile { for_file: file_id, for_span: d.for_span, attr_span: d.attr_span, text: d.text, file: tree });
-            }
+        for (k, (_, _, f)) in files.iter().enumerate() {
+            derived.extend(derives_of(FileId::Core(k as u16), f)?);
         }
-        Ok(Sources { user, core, derived, arena: MacroArena::default() })
+        let core = Rc::new(CoreSources { files, derived });
+        CORE.with(|c| *c.borrow_mut() = Some(core.clone()));
+        Ok(core)
+    }
+}
+
+impl Sources {
+    /// Parses the user's file (expanding its macros) and writes its derived impls; the core
+    /// comes parsed.
+    pub fn new(user_text: &str) -> Result<Sources, Diagnostic> {
+        let core = CoreSources::get()?;
+        let mut user = syn::parse_file(user_text).map_err(|e| {
+            Diagnostic::new(RK_SYNTAX, format!("this file is not valid Rust: {e}")).at(Span::from_pm2(e.span()), e.to_string())
+        })?;
+        // The file's own macros write items: expand them before anything looks at the items.
+        let mut macros = super::macros::find_macros(&user);
+        if let Some((span, why)) = super::macros::expand_items(&mut user, &macros).into_iter().next() {
+            return Err(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("this macro invocation cannot be expanded: {why}")).at(Span::from_pm2(span), "invoked here"));
+        }
+        // Macros that expansions define (a function's local `macro_rules!` inside a macro).
+        for (name, def) in super::macros::find_macros(&user) {
+            macros.entry(name).or_insert(def);
+        }
+        let user_derived = derives_of(FileId::User, &user)?;
+        Ok(Sources { user, core, user_derived, arena: MacroArena::default(), macros })
+    }
+
+    /// Every derived file: the core's, then the user's (`FileId::Derived` numbers them so).
+    pub fn derived(&self) -> impl Iterator<Item = &DerivedFile> {
+        self.core.derived.iter().chain(self.user_derived.iter())
     }
 }
 
@@ -69,6 +119,7 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
     let mut c = Collector {
         items: Items {
             arena: &sources.arena,
+            macros: &sources.macros,
             defs: Vec::new(),
             scopes: Vec::new(),
             user_root: ScopeId(0),
@@ -78,7 +129,7 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
             impls: Vec::new(),
             traits: Vec::new(),
             kernels: Vec::new(),
-            derived_spans: sources.derived.iter().map(|d| d.attr_span).collect(),
+            derived_spans: sources.derived().map(|d| d.attr_span).collect(),
         },
         sources,
         diags: Vec::new(),
@@ -88,7 +139,7 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
     let core_root = c.new_module_scope(None, "core", FileId::Core(0), Span::default());
     c.items.core_root = core_root;
     c.walk_items(&sources.user.items, user_root, FileId::User);
-    for (k, (name, _, file)) in sources.core.iter().enumerate() {
+    for (k, (name, _, file)) in sources.core.files.iter().enumerate() {
         let fid = FileId::Core(k as u16);
         if name == "lib" {
             c.walk_items(&file.items, core_root, fid);
@@ -427,7 +478,7 @@ impl<'a> Collector<'a> {
     /// Collects the impls derived for the type named at `span` of `file`, into `scope`.
     fn derived_for(&mut self, file: FileId, span: Span, scope: ScopeId) {
         let sources = self.sources;
-        for (k, d) in sources.derived.iter().enumerate() {
+        for (k, d) in sources.derived().enumerate() {
             if d.for_file == file && d.for_span == span {
                 self.walk_items(&d.file.items, scope, FileId::Derived(k as u16));
             }

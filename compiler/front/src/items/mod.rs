@@ -9,6 +9,7 @@
 
 pub mod collect;
 mod derive;
+pub mod macros;
 pub mod resolve;
 
 pub use collect::{Sources, collect};
@@ -251,6 +252,8 @@ pub struct MacroArena {
 /// Every item of the compilation.
 pub struct Items<'a> {
     pub arena: &'a MacroArena,
+    /// The file's `macro_rules!` macros, by name.
+    pub macros: &'a HashMap<String, macros::MacroDef>,
     pub defs: Vec<Def<'a>>,
     pub scopes: Vec<Scope>,
     /// The crate roots: the user's file and the core.

@@ -449,10 +449,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     _ => 0,
                 };
                 let elem = self.mem_type(&t, span);
-                if !elem.is_scalar() {
+                if !elem.is_storable() || contains_ptr(&elem) {
                     self.error(
                         Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("shared arrays of `{}` are not supported", self.tcx.show(&t)))
-                            .at(span, "shared arrays hold integers, floats or `bool`"),
+                            .at(span, "shared arrays hold numbers, `bool`, and arrays and structs of them"),
                     );
                 }
                 let at = Type::Array { elem: Box::new(elem), len: n };
@@ -571,6 +571,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     pub fn find_addressed_pub(&self) -> std::collections::HashSet<LocalId> {
         self.find_addressed()
+    }
+}
+
+fn contains_ptr(t: &Type) -> bool {
+    match t {
+        Type::Ptr { .. } | Type::Slice { .. } => true,
+        Type::Array { elem, .. } => contains_ptr(elem),
+        Type::Struct { fields, .. } => fields.iter().any(|(_, f)| contains_ptr(f)),
+        _ => false,
     }
 }
 

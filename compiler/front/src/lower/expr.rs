@@ -76,7 +76,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let v = self.condition(e);
                 Operand::Scalar(v)
             }
-            ExprKind::Match(scrutinee, arms) => self.match_expr(*scrutinee, arms, &ty, span),
+            ExprKind::Match(scrutinee, arms) => self.match_expr(e, *scrutinee, arms, &ty, span),
             ExprKind::Loop { body: b, .. } => self.loop_expr(e, *b, &ty, span),
             ExprKind::While { cond, body: b, .. } => {
                 self.while_expr(e, *cond, *b, span);
@@ -122,9 +122,42 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 self.build_struct(&ty, vals, span)
             }
-            ExprKind::Panic(message) => {
+            ExprKind::Panic { text, args, fallback } => {
+                let mut vals = Vec::new();
+                let mut signed = Vec::new();
+                let mut all_integers = true;
+                for a in args {
+                    let t = self.adjusted_ty(*a);
+                    all_integers &= t.is_integral() || matches!(t.kind(), TyKind::Bool | TyKind::Char);
+                    signed.push(matches!(t.kind(), TyKind::Int(i) if i.is_signed()));
+                    if let Operand::Scalar(v) = self.operand(*a) {
+                        vals.push(v);
+                    }
+                }
                 let f = self.const_bool(false, span);
-                self.assert_with(f, message, None, span);
+                if !all_integers || vals.len() != args.len() {
+                    let message = fallback.clone().unwrap_or_else(|| text.replace(['\u{1}'], ""));
+                    self.assert_with(f, &message, None, span);
+                    return Operand::Never;
+                }
+                // The record carries two `usize`s: `{index}` shows the first, `{len}` the
+                // second, `{-index}`/`{-len}` as signed numbers.
+                let names = ["index", "len"];
+                let mut message = text.clone();
+                for (k, s) in signed.iter().enumerate() {
+                    let ph = if *s { format!("{{-{}}}", names[k]) } else { format!("{{{}}}", names[k]) };
+                    message = message.replace(&format!("\u{1}{k}"), &ph);
+                }
+                let mut v: Vec<ValueId> = vals.iter().map(|x| {
+                    let t = self.ty_of(*x);
+                    let wide = if matches!(&t, Type::Int(i) if i.is_signed()) { self.cast(*x, Type::Int(IntTy::I64), span) } else { *x };
+                    self.cast(wide, Type::USIZE, span)
+                }).collect();
+                while v.len() < 2 && !v.is_empty() {
+                    v.push(self.const_usize(0, span));
+                }
+                let pair = if v.is_empty() { None } else { Some((v[0], v[1])) };
+                self.assert_with(f, &message, pair, span);
                 Operand::Never
             }
             ExprKind::Try(inner) => self.try_expr(e, *inner, &ty, span),

@@ -93,25 +93,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 acc
             }
-            PatKind::Const(_) => {
-                let Some(res) = self.r.pat_consts.get(&p).cloned() else { return None };
-                let c = match res {
-                    ValueRes::Const(c) => {
-                        let resolved = crate::typeck::resolve_instance(self.tcx, &c).unwrap_or(c);
-                        self.const_value(resolved.def, &resolved.args, span)
-                    }
-                    ValueRes::Static(d) => self.const_value(d, &Vec::new().into(), span),
-                    _ => return None,
-                };
-                let v = self.read_place(&place, &ty, span);
-                match (v, c) {
-                    (Operand::Scalar(a), Operand::Scalar(b)) => Some(self.cmp(CmpOp::Eq, a, b, span)),
-                    _ => {
-                        self.unsupported(span, "constants of aggregate types cannot be used as patterns in kernels".into(), "compare with `==` in a guard");
-                        None
-                    }
-                }
-            }
+            PatKind::Const(_) => self.const_test(p, &place, &ty, span),
+            PatKind::Path(_) if !self.r.pat_variants.contains_key(&p) => self.const_test(p, &place, &ty, span),
             PatKind::Path(_) => {
                 let (def, _) = self.r.pat_variants.get(&p).cloned()?;
                 self.variant_test(def, &place, &ty, span)
@@ -200,6 +183,27 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     });
                 }
                 acc
+            }
+        }
+    }
+
+    /// Whether the value equals the constant a pattern names.
+    fn const_test(&mut self, p: PatId, place: &Place, ty: &Ty, span: Span) -> Option<ValueId> {
+        let res = self.r.pat_consts.get(&p).cloned()?;
+        let c = match res {
+            ValueRes::Const(c) => {
+                let resolved = crate::typeck::resolve_instance(self.tcx, &c).unwrap_or(c);
+                self.const_value(resolved.def, &resolved.args, span)
+            }
+            ValueRes::Static(d) => self.const_value(d, &Vec::new().into(), span),
+            _ => return None,
+        };
+        let v = self.read_place(place, ty, span);
+        match (v, c) {
+            (Operand::Scalar(a), Operand::Scalar(b)) => Some(self.cmp(CmpOp::Eq, a, b, span)),
+            _ => {
+                self.unsupported(span, "constants of aggregate types cannot be used as patterns in kernels".into(), "compare with `==` in a guard");
+                None
             }
         }
     }
@@ -422,14 +426,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    pub fn match_expr(&mut self, scrutinee: ExprId, arms: &[Arm], ty: &Ty, span: Span) -> Operand {
+    pub fn match_expr(&mut self, e: ExprId, scrutinee: ExprId, arms: &[Arm], ty: &Ty, span: Span) -> Operand {
         let place = self.scrutinee_place(scrutinee);
         let st = self.adjusted_ty(scrutinee);
         if arms.is_empty() {
             return Operand::Never;
         }
+        let exhaustive = self.r.exhaustive.contains(&e);
         if arms.iter().all(|a| a.guard.is_none()) {
-            return self.arms_chain(arms, &place, &st, ty, span);
+            return self.arms_chain(arms, &place, &st, ty, exhaustive, span);
         }
         // Guards: a flag says whether an arm has matched yet.
         let result = self.result_place(ty, span);
@@ -471,12 +476,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.read_result(result, ty, span)
     }
 
-    /// Arms without guards as an `if`/`else` chain; the last arm needs no test (the match is
-    /// exhaustive).
-    fn arms_chain(&mut self, arms: &[Arm], place: &Place, st: &Ty, ty: &Ty, span: Span) -> Operand {
-        let Some((arm, rest)) = arms.split_first() else { return Operand::Never };
+    /// Arms without guards as an `if`/`else` chain. The last arm of a match known to be
+    /// exhaustive needs no test; otherwise nothing matching is unreachable (rustc has checked
+    /// that the match is exhaustive).
+    fn arms_chain(&mut self, arms: &[Arm], place: &Place, st: &Ty, ty: &Ty, exhaustive: bool, span: Span) -> Operand {
+        let Some((arm, rest)) = arms.split_first() else {
+            let f = self.const_bool(false, span);
+            self.assert_with(f, "internal error: entered unreachable code", None, span);
+            return Operand::Never;
+        };
         let arm = arm.clone();
-        let test = if rest.is_empty() { None } else { self.pattern_test(arm.pat, place, st, span) };
+        let test = if rest.is_empty() && exhaustive { None } else { self.pattern_test(arm.pat, place, st, span) };
         match test {
             None => {
                 self.bind_pattern(arm.pat, place, st, span);
@@ -492,7 +502,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                         me.bind_pattern(arm.pat, place, st, span);
                         me.operand(arm.body)
                     },
-                    |me| me.arms_chain(&rest, place, st, ty, span),
+                    |me| me.arms_chain(&rest, place, st, ty, exhaustive, span),
                 )
             }
         }

@@ -18,6 +18,11 @@ pub struct TraitBound {
     pub assoc: Vec<(DefId, Ty)>,
 }
 
+thread_local! {
+    /// How deep `T::Name` lookups nest through bounds that mention projections themselves.
+    static BOUND_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// Lowers the types written in one item.
 pub struct TyLowerer<'t, 'a> {
     pub items: &'t Items<'a>,
@@ -197,6 +202,24 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         if r.rest == 0 {
             return base;
         }
+        // `Self::Output` in an impl is the impl's own associated type (or its trait's).
+        if let Res::SelfTy(owner) = r.res
+            && let DefKind::Impl { trait_path, .. } = &self.items.def(owner).kind
+            && r.rest == 1
+        {
+            let name = tp.path.segments[r.resolved + 1].ident.to_string();
+            if let Some(item) = self.items.assoc_item(owner, &name, true)
+                && let DefKind::AssocTy { ty: Some(t), .. } = &self.items.def(item).kind
+            {
+                return self.lower(t);
+            }
+            if let Some(tp2) = trait_path
+                && let Some(bound) = self.trait_ref(base.clone(), tp2, span)
+                && self.items.assoc_item(bound.trait_id, &name, true).is_some()
+            {
+                return self.assoc_type(base, Some(bound), &name, span);
+            }
+        }
         // `T::Item`, `Self::Output`, `Alias::Assoc`.
         let mut ty = base;
         for seg in tp.path.segments.iter().skip(r.resolved + 1) {
@@ -284,19 +307,11 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         out
     }
 
-    /// `T::Name` or `<T as Trait>::Name`: a projection, or the type itself when `T` is known
-    /// and its impl says what `Name` is.
+    /// `T::Name` or `<T as Trait>::Name`: a projection, normalised later by the type checker.
     pub fn assoc_type(&mut self, self_ty: Ty, bound: Option<TraitBound>, name: &str, span: Span) -> Ty {
         let trait_id_args = match bound {
             Some(b) => Some((b.trait_id, b.args)),
-            None => self.trait_for_assoc(&self_ty, name).map(|t| {
-                let n = self.items.generic_count(t) as usize;
-                let mut args = vec![GenericArg::Ty(self_ty.clone())];
-                // The trait's other parameters are unknown here; projections through traits
-                // with parameters must be written `<T as Trait<A>>::Name`.
-                args.extend((1..n).map(|_| GenericArg::Ty(Ty::error())));
-                (t, args)
-            }),
+            None => self.trait_for_assoc(&self_ty, name),
         };
         let Some((trait_id, args)) = trait_id_args else {
             return self.error(
@@ -312,36 +327,53 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc }))
     }
 
-    /// Which trait `T::Name` means: one that a bound on `T` names (or its supertraits), else
-    /// the one trait that declares an associated type `Name`.
-    fn trait_for_assoc(&mut self, self_ty: &Ty, name: &str) -> Option<DefId> {
+    /// Which trait `T::Name` means, with its arguments: a bound on `T` that names it (or a
+    /// supertrait of one), else the one trait that declares an associated type `Name`.
+    fn trait_for_assoc(&mut self, self_ty: &Ty, name: &str) -> Option<(DefId, Vec<GenericArg>)> {
         let declares = |items: &Items, t: DefId| items.assoc_item(t, name, true).is_some();
         if let (TyKind::Param(i), Some(g)) = (self_ty.kind(), self.generics) {
-            let mut traits = Vec::new();
-            self.bound_traits_of_param(g, *i, &mut traits);
+            let mut bounds = Vec::new();
+            if BOUND_DEPTH.with(|d| d.get()) < 8 {
+                BOUND_DEPTH.with(|d| d.set(d.get() + 1));
+                self.bounds_of_param(g, *i, &mut bounds);
+                BOUND_DEPTH.with(|d| d.set(d.get() - 1));
+            }
             let mut k = 0;
-            while k < traits.len() {
-                let t = traits[k];
+            while k < bounds.len() {
+                let (t, args) = bounds[k].clone();
                 if declares(self.items, t) {
-                    return Some(t);
+                    return Some((t, args));
                 }
                 for st in self.supertraits(t) {
-                    if !traits.contains(&st) {
-                        traits.push(st);
+                    if !bounds.iter().any(|(b, _)| *b == st) {
+                        let n = self.items.generic_count(st) as usize;
+                        let mut sargs = vec![args[0].clone()];
+                        sargs.extend((1..n).map(|_| GenericArg::Ty(Ty::error())));
+                        bounds.push((st, sargs));
                     }
                 }
                 k += 1;
             }
         }
-        self.items.traits.iter().copied().find(|t| declares(self.items, *t))
+        let t = self.items.traits.iter().copied().find(|t| declares(self.items, *t))?;
+        let n = self.items.generic_count(t) as usize;
+        let mut args = vec![GenericArg::Ty(self_ty.clone())];
+        // The trait's other parameters are unknown here; projections through traits with
+        // parameters must be written `<T as Trait<A>>::Name`.
+        args.extend((1..n).map(|_| GenericArg::Ty(Ty::error())));
+        Some((t, args))
     }
 
-    /// The traits a parameter is bounded by in an item and its parents (syntax only).
-    fn bound_traits_of_param(&mut self, g: DefId, index: u32, out: &mut Vec<DefId>) {
+    /// The bounds of a parameter in an item and its parents, as traits with their arguments.
+    fn bounds_of_param(&mut self, g: DefId, index: u32, out: &mut Vec<(DefId, Vec<GenericArg>)>) {
         let items = self.items;
         let Some(gens) = items.generics(g) else { return };
         if let Some(p) = gens.parent {
-            self.bound_traits_of_param(p, index, out);
+            self.bounds_of_param(p, index, out);
+        }
+        let param = Ty::new(TyKind::Param(index));
+        if index == 0 && matches!(items.def(g).kind, DefKind::Trait { .. }) {
+            out.push((g, identity_args(items, g).to_vec()));
         }
         let mut bounds: Vec<&syn::TypeParamBound> = gens.param_bounds.iter().filter(|(i, _)| *i == index).map(|(_, b)| *b).collect();
         let name = items.all_generic_params(g).iter().find(|p| p.index == index).map(|p| p.name.clone());
@@ -353,21 +385,14 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 bounds.push(p.bound);
             }
         }
-        if let Some(Container::Trait(t)) = Some(items.container(g)).filter(|_| index == 0) {
-            out.push(t);
-        }
-        if index == 0 && matches!(items.def(g).kind, DefKind::Trait { .. }) {
-            out.push(g);
+        for (i, it) in &gens.impl_trait {
+            if *i == index {
+                bounds.extend(it.bounds.iter());
+            }
         }
         for b in bounds {
-            if let syn::TypeParamBound::Trait(tb) = b {
-                let env = self.env();
-                let r = items.resolve_path(self.scope, &path_names(&tb.path), tb.path.leading_colon.is_some(), Ns::Type, &env);
-                if let Some(crate::items::PathRes { res: Res::Def(t), rest: 0, .. }) = r
-                    && items.is_trait(t)
-                {
-                    out.push(t);
-                }
+            if let Some(tb) = self.bound(param.clone(), b) {
+                out.push((tb.trait_id, tb.args));
             }
         }
     }
@@ -665,8 +690,18 @@ fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::E
                 Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
                 Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
                     DefKind::Const { expr: Some(e), .. } => eval_const(items, items.def(d).scope, None, e, depth + 1),
+                    DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
                     _ => Err(format!("`{}` is not a constant", names.join("::"))),
                 },
+                Res::Def(d) if r.rest == 1 && matches!(items.def(d).kind, DefKind::Struct { .. } | DefKind::Enum { .. }) => {
+                    // An associated constant of the type: in an inherent impl, else a trait impl.
+                    let name = names.last().map(String::as_str).unwrap_or("");
+                    let found = assoc_const_of(items, d, name).ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
+                    match &items.def(found).kind {
+                        DefKind::Const { expr: Some(e), .. } => eval_const(items, items.def(found).scope, None, e, depth + 1),
+                        _ => Err(format!("`{}` is not a constant", names.join("::"))),
+                    }
+                }
                 Res::Prim(p) if r.rest == 1 => prim_const(p, names.last().map(String::as_str).unwrap_or("")).map(ConstVal::Value),
                 Res::Def(d) if r.rest == 1 && names.last().is_some_and(|n| n == "MAX" || n == "MIN" || n == "BITS") => {
                     let _ = d;
@@ -682,6 +717,47 @@ fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::E
         }
         _ => Err("not a constant expression".into()),
     }
+}
+
+/// The discriminant of an enum variant: written, or one more than the previous variant's.
+pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, String> {
+    let Some((parent, index)) = items.variant_parent(variant) else { return Err("not a variant".into()) };
+    let DefKind::Enum { variants, .. } = &items.def(parent).kind else { return Err("not an enum".into()) };
+    let mut next: i128 = 0;
+    for v in variants.iter().take(index as usize + 1) {
+        if let DefKind::Variant { discriminant: Some(e), .. } = &items.def(*v).kind {
+            next = match eval_const(items, items.def(*v).scope, None, e, depth + 1)? {
+                ConstVal::Value(x) => x,
+                ConstVal::Param(_) => return Err("a discriminant that depends on a parameter".into()),
+            };
+        }
+        if *v == variant {
+            return Ok(next);
+        }
+        next += 1;
+    }
+    Err("not a variant of its enum".into())
+}
+
+/// An associated constant of a struct or enum, from its impls (syntactically: the impls
+/// whose self type names it).
+fn assoc_const_of(items: &Items, def: DefId, name: &str) -> Option<DefId> {
+    let mut candidates: Vec<(bool, DefId)> = Vec::new();
+    for &imp in &items.impls {
+        let DefKind::Impl { self_ty, trait_path, .. } = &items.def(imp).kind else { continue };
+        let syn::Type::Path(tp) = self_ty else { continue };
+        let r = items.resolve_path(items.def(imp).scope, &path_names(&tp.path), tp.path.leading_colon.is_some(), Ns::Type, &|_| None);
+        if !matches!(r, Some(crate::items::PathRes { res: Res::Def(d), rest: 0, .. }) if d == def) {
+            continue;
+        }
+        if let Some(c) = items.assoc_item(imp, name, false)
+            && matches!(items.def(c).kind, DefKind::Const { .. })
+        {
+            candidates.push((trait_path.is_some(), c));
+        }
+    }
+    candidates.sort_by_key(|(is_trait, _)| *is_trait);
+    candidates.first().map(|(_, c)| *c)
 }
 
 fn prim_const(p: crate::items::resolve::Prim, name: &str) -> Result<i128, String> {

@@ -9,6 +9,11 @@ use crate::ty::Infer;
 impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// Coerces expression `e` of type `found` to `target`, recording the adjustments.
     pub fn coerce(&mut self, e: ExprId, found: &Ty, target: &Ty) -> Result<(), ()> {
+        // Pending obligations may decide what a variable is (a projection's value): a
+        // coercion decided on a guess would contradict it.
+        if !self.obligations.is_empty() && (self.infer.resolve(found).has_infer() || self.infer.resolve(target).has_infer()) {
+            self.select_pending();
+        }
         let f = self.shallow(found);
         let t = self.shallow(target);
         if f.is_never() {

@@ -178,6 +178,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// The type, with pending obligations processed first when it is still a variable; a
     /// variable that stays unknown is an error ("type annotations needed").
+    /// The type, with pending obligations processed first when it is still a variable (no
+    /// error when it stays one).
+    pub fn resolve_var(&mut self, t: &Ty) -> Ty {
+        let s = self.shallow(t);
+        if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
+            self.select_pending();
+            return self.shallow(t);
+        }
+        s
+    }
+
     pub fn structurally_resolve(&mut self, t: &Ty, span: Span) -> Ty {
         let mut s = self.shallow(t);
         if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
@@ -309,7 +320,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ExprKind::Lit(lit) => self.check_lit(e, lit, expected, false),
             ExprKind::Path(p) => self.check_path_expr(e, p, expected),
             ExprKind::Call(callee, args) => self.check_call(e, *callee, args, expected),
-            ExprKind::MethodCall { receiver, name, name_span, turbofish, args } => self.check_method_call(e, *receiver, name, *name_span, *turbofish, args, expected),
+            ExprKind::MethodCall { receiver, name, name_span, turbofish, args, scope } => self.check_method_call(e, *receiver, name, *name_span, *turbofish, args, *scope, expected),
             ExprKind::Binary(op, l, r) => self.check_binary(e, *op, *l, *r, expected),
             ExprKind::AssignOp(op, l, r) => self.check_assign_op(e, *op, *l, *r),
             ExprKind::Assign(l, r) => {
@@ -403,7 +414,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.check_pat_top(*pat, &t);
                 Ty::bool()
             }
-            ExprKind::Match(scrutinee, arms) => self.check_match(*scrutinee, arms, expected, span),
+            ExprKind::Match(scrutinee, arms) => self.check_match(e, *scrutinee, arms, expected, span),
             ExprKind::Loop { body: b, .. } => {
                 self.breaks.insert(e, None);
                 self.check_expr_coercible(*b, &Ty::unit());
@@ -445,7 +456,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             ExprKind::Closure { params, ret, body: b, is_move, index } => self.check_closure(e, params, *ret, *b, *is_move, *index, expected),
             ExprKind::Range { start, end, inclusive } => self.check_range(*start, *end, *inclusive, expected, span),
-            ExprKind::Panic(_) => Ty::never(),
+            ExprKind::Panic { args, fallback, .. } => {
+                // The values a message shows are integers (or `bool`/`char`), which the panic
+                // record carries; other values are only allowed where there is a message
+                // without them.
+                for a in args {
+                    let t = self.check_expr(*a, None);
+                    let t = self.shallow(&t);
+                    let shown = t.is_integral() || matches!(t.kind(), TyKind::Bool | TyKind::Char) || t.is_error();
+                    if !shown && fallback.is_none() {
+                        let name = self.show(&t);
+                        self.error(
+                            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("a panic message in a kernel cannot show a `{name}`"))
+                                .at(self.span(*a), "formatted here")
+                                .help("kernels show up to two integers in a message"),
+                        );
+                    }
+                }
+                Ty::never()
+            }
             ExprKind::Try(inner) => self.check_try(e, *inner, span),
         }
     }
@@ -615,13 +644,28 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    fn check_match(&mut self, scrutinee: ExprId, arms: &[crate::hir::Arm], expected: Option<&Ty>, _span: Span) -> Ty {
+    fn check_match(&mut self, e: ExprId, scrutinee: ExprId, arms: &[crate::hir::Arm], expected: Option<&Ty>, _span: Span) -> Ty {
         let st = self.check_expr(scrutinee, None);
         for arm in arms {
             self.check_pat_top(arm.pat, &st);
             if let Some(g) = arm.guard {
                 self.check_cond(g);
             }
+        }
+        match self.coverage(&st, arms) {
+            super::exhaustive::Coverage::Exhaustive => {
+                self.r.exhaustive.insert(e);
+            }
+            super::exhaustive::Coverage::Missing(what) if !self.trusted => {
+                let shown = self.show(&st);
+                self.error(
+                    Diagnostic::new(RK_NON_EXHAUSTIVE, format!("non-exhaustive patterns: {what} not covered"))
+                        .at(self.span(scrutinee), format!("pattern {what} not covered"))
+                        .note(format!("the matched value is of type `{shown}`"))
+                        .help("add a `_ => ...` arm, or arms for the values not covered"),
+                );
+            }
+            _ => {}
         }
         let bodies: Vec<ExprId> = arms.iter().map(|a| a.body).collect();
         if bodies.is_empty() {
@@ -1026,7 +1070,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn builtin_binary(&mut self, op: BinOp, l: &Ty, r: &Ty) -> bool {
         let num = |t: &Ty| t.is_numeric() || t.is_infer();
         match op {
-            BinOp::Shl | BinOp::Shr => l.is_integral() || l.is_infer() && r.is_integral(),
+            BinOp::Shl | BinOp::Shr => (l.is_integral() || l.is_infer()) && r.is_integral(),
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
                 l.is_integral() || matches!(l.kind(), TyKind::Bool) || l.is_infer() && (r.is_integral() || matches!(r.kind(), TyKind::Bool))
             }
@@ -1239,6 +1283,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             for (k, t) in r.expr_ty.iter().enumerate() {
                 if t.has_infer() {
                     let span = self.body.exprs[k].span;
+                    if std::env::var_os("RKC_DEBUG_CORE").is_some() {
+                        eprintln!("rkc: unresolved {:?} in {}", t, self.tcx.items.path_string(self.def));
+                    }
                     self.tcx.report(
                         self.file,
                         Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "cannot infer the type of this expression").help("give the `let` a type, or the call its generic arguments"),

@@ -32,6 +32,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         name_span: Span,
         turbofish: Option<&'a syn::AngleBracketedGenericArguments>,
         args: &[ExprId],
+        scope: crate::items::ScopeId,
         expected: Option<&Ty>,
     ) -> Ty {
         let span = self.span(e);
@@ -97,7 +98,6 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
         }
         let mut full = pick.container_args.clone();
-        let scope = self.tcx.items.def(self.def).scope;
         let own = match turbofish {
             Some(t) => self.own_args_angle(pick.method, Some(t), scope),
             None => self.fresh_args_own(pick.method),
@@ -157,7 +157,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             out.push((cur.clone(), n, false));
             match cur.kind() {
                 TyKind::Ref(inner, _) if n < 8 => {
-                    cur = self.shallow(inner);
+                    cur = self.resolve_var(inner);
                     n += 1;
                 }
                 _ => break,

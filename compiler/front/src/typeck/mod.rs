@@ -11,6 +11,7 @@
 //! inferred. Errors are reported once per source site however many instances reach it.
 
 mod coerce;
+mod exhaustive;
 mod expr;
 mod infer;
 mod method;
@@ -142,6 +143,8 @@ pub struct TypeckResults {
     /// The function's parameter and return types.
     pub params: Vec<Ty>,
     pub ret: Ty,
+    /// `match`es known to cover every value: their last arm needs no test.
+    pub exhaustive: std::collections::HashSet<ExprId>,
 }
 
 impl TypeckResults {
@@ -287,7 +290,10 @@ impl<'t, 'a> Tcx<'t, 'a> {
                 }
                 d
             }
-            FileId::Core(_) => {
+            FileId::Core(k) => {
+                if std::env::var_os("RKC_DEBUG_CORE").is_some() {
+                    eprintln!("rkc: core file {k}: {} at {:?}", d.message, d.primary);
+                }
                 let mut d = crate::ty::lower::internal(d);
                 if let Some(s) = *self.origin.borrow() {
                     d = d.at(s, "while compiling this use of rkc's core library");

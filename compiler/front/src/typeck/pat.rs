@@ -200,7 +200,23 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             }
             PatKind::Path(path) => {
-                let _ = self.pat_path(p, path, &expected, span);
+                // `Self::A`, `Alias::B`: a variant when the scrutinee's enum has one of that
+                // name, else an associated constant.
+                let last = path.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                let assoc = matches!(path.res, Some(PathRes { rest: 1.., .. }));
+                let is_variant = match expected.kind() {
+                    TyKind::Adt(d, _) => match &self.tcx.items.def(*d).kind {
+                        DefKind::Enum { variants, .. } => variants.iter().any(|v| self.tcx.items.name(*v) == last),
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if assoc && !is_variant {
+                    let t = self.pat_const(p, path);
+                    self.unify_pat(&t, &expected, span);
+                } else {
+                    let _ = self.pat_path(p, path, &expected, span);
+                }
             }
             PatKind::Ref(inner, m) => match expected.kind() {
                 TyKind::Ref(t, em) if em == m || !m => {

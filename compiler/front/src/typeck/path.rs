@@ -33,7 +33,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     pub fn own_args_angle(&mut self, def: DefId, angle: Option<&'a syn::AngleBracketedGenericArguments>, scope: crate::items::ScopeId) -> Vec<GenericArg> {
         let g = self.tcx.items.generics(def);
         let parent_count = g.map_or(0, |g| g.parent_count) as usize;
-        let params: Vec<bool> = g.map(|g| g.params.iter().map(|p| matches!(p.kind, crate::items::GenericParamKind::Const { .. })).collect()).unwrap_or_default();
+        // A trait's `Self` is not written in its arguments: the caller supplies it.
+        let skip = usize::from(self.tcx.items.is_trait(def));
+        let params: Vec<bool> = g.map(|g| g.params.iter().skip(skip).map(|p| matches!(p.kind, crate::items::GenericParamKind::Const { .. })).collect()).unwrap_or_default();
         let impl_trait_count = g.map_or(0, |g| g.impl_trait.len());
         let written: Vec<&'a syn::GenericArgument> = match angle {
             Some(a) => a.args.iter().filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_))).collect(),
@@ -423,7 +425,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // Calls through references to closures and functions (`f(x)` with `f: &F`).
         let mut derefs = 0;
         while let TyKind::Ref(inner, _) = ct.kind() {
-            let inner = self.shallow(inner);
+            let inner = self.resolve_var(inner);
             if !matches!(inner.kind(), TyKind::Closure(_) | TyKind::FnDef(..) | TyKind::Ref(..)) {
                 break;
             }
@@ -556,7 +558,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     break;
                 }
                 TyKind::Ref(inner, _) => {
-                    t = self.shallow(inner);
+                    t = self.resolve_var(inner);
                     derefs += 1;
                 }
                 _ => break,
@@ -564,6 +566,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         if t.is_error() {
             return t;
+        }
+        if t.is_infer() {
+            self.error(Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this value must be known to access its field").help("give the `let` a type: `let x: T = ...`"));
+            return Ty::error();
         }
         let shown = self.show(&t);
         let mut d = Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{}` on type `{shown}`", name.as_string())).at(span, "unknown field");
@@ -619,10 +625,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     return el;
                 }
                 TyKind::Ref(inner, _) => {
-                    t = self.shallow(inner);
+                    t = self.resolve_var(inner);
                     derefs += 1;
                 }
                 TyKind::Error => return Ty::error(),
+                TyKind::Infer(Infer::Var(_)) => {
+                    self.error(Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this value must be known to index it").help("give the `let` a type: `let x: T = ...`"));
+                    return Ty::error();
+                }
                 _ => break,
             }
         }

@@ -162,7 +162,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             let st = self.normalize_quiet(&bounded.subst(args));
             let mut targs = vec![GenericArg::Ty(st)];
-            targs.extend(crate::ty::subst_args(&bound.args, args).iter().skip(1).cloned());
+            for a in crate::ty::subst_args(&bound.args, args).iter().skip(1) {
+                targs.push(match a {
+                    GenericArg::Ty(t) => GenericArg::Ty(self.normalize_quiet(t)),
+                    c => c.clone(),
+                });
+            }
             match self.select(bound.trait_id, &targs, depth + 1) {
                 Selection::None => return Some(false),
                 Selection::Ambiguous => return None,
