@@ -1,3 +1,5 @@
+use rkc_offload::prelude::*;
+
 #[offload_kernel]
 fn kernel(x: *mut [u32; 32]) {
     let i = thread_idx_x() as usize;

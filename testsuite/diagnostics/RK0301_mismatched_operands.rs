@@ -1,3 +1,5 @@
+use rkc_offload::prelude::*;
+
 #[offload_kernel]
 fn kernel(n: usize, x: *mut f32) {
     unsafe {

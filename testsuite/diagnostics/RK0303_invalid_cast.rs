@@ -1,4 +1,11 @@
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Point {
+    x: f32,
+    y: f32,
+}
+
 #[offload_kernel]
-fn kernel(x: *mut u64) {
-    unsafe { *x = x as u64; }
+fn kernel(p: *mut Point, out: *mut u32) {
+    unsafe { *out = *p as u32; }
 }

@@ -33,43 +33,30 @@ fn k(out: *mut P) {
 // CHECK-NEXT:   %8 = rk.load %7 : *mut u32
 // CHECK-NEXT:   %9 = rk.add %8, %6 : u32
 // CHECK-NEXT:   rk.store %9, %7 : *mut u32
-// CHECK-NEXT:   %10 = rk.local : *mut (u32, u32)
-// CHECK-NEXT:   %11 = rk.field_ptr %3, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %12 = rk.load %11 : *mut u32
-// CHECK-NEXT:   rk.call @split(%12, %10) : (u32, *mut (u32, u32)) -> ()
-// CHECK-NEXT:   %13 = rk.field_ptr %10, 0 : *mut (u32, u32) to *mut u32
+// CHECK-NEXT:   %10 = rk.field_ptr %3, 1 : *mut P{x: f32, n: u32} to *mut u32
+// CHECK-NEXT:   %11 = rk.load %10 : *mut u32
+// CHECK-NEXT:   %12 = rk.local : *mut (u32, u32)
+// CHECK-NEXT:   rk.call @split(%11, %12) : (u32, *mut (u32, u32)) -> ()
+// CHECK-NEXT:   %13 = rk.field_ptr %12, 0 : *mut (u32, u32) to *mut u32
 // CHECK-NEXT:   %14 = rk.load %13 : *mut u32
-// CHECK-NEXT:   %15 = rk.field_ptr %10, 1 : *mut (u32, u32) to *mut u32
+// CHECK-NEXT:   %15 = rk.field_ptr %12, 1 : *mut (u32, u32) to *mut u32
 // CHECK-NEXT:   %16 = rk.load %15 : *mut u32
 // CHECK-NEXT:   %17 = rk.add %14, %16 : u32
-// CHECK-NEXT:   %18 = rk.local : *mut P{x: f32, n: u32}
-// CHECK-NEXT:   %19 = rk.field_ptr %3, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %20 = rk.field_ptr %18, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %21 = rk.load %19 : *mut f32
-// CHECK-NEXT:   rk.store %21, %20 : *mut f32
-// CHECK-NEXT:   %22 = rk.field_ptr %3, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %23 = rk.field_ptr %18, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %24 = rk.load %22 : *mut u32
-// CHECK-NEXT:   rk.store %24, %23 : *mut u32
-// CHECK-NEXT:   %25 = rk.local : *mut P{x: f32, n: u32}
-// CHECK-NEXT:   %26 = rk.field_ptr %18, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %27 = rk.field_ptr %25, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %28 = rk.load %26 : *mut f32
-// CHECK-NEXT:   rk.store %28, %27 : *mut f32
-// CHECK-NEXT:   %29 = rk.field_ptr %18, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %30 = rk.field_ptr %25, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %31 = rk.load %29 : *mut u32
-// CHECK-NEXT:   rk.store %31, %30 : *mut u32
-// CHECK-NEXT:   %32 = rk.field_ptr %25, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   rk.store %17, %32 : *mut u32
-// CHECK-NEXT:   %33 = rk.field_ptr %25, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %34 = rk.field_ptr %0, 0 : *mut P{x: f32, n: u32} to *mut f32
-// CHECK-NEXT:   %35 = rk.load %33 : *mut f32
-// CHECK-NEXT:   rk.store %35, %34 : *mut f32
-// CHECK-NEXT:   %36 = rk.field_ptr %25, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %37 = rk.field_ptr %0, 1 : *mut P{x: f32, n: u32} to *mut u32
-// CHECK-NEXT:   %38 = rk.load %36 : *mut u32
-// CHECK-NEXT:   rk.store %38, %37 : *mut u32
+// CHECK-NEXT:   %18 = rk.field_ptr %3, 0 : *mut P{x: f32, n: u32} to *mut f32
+// CHECK-NEXT:   %19 = rk.load %18 : *mut f32
+// CHECK-NEXT:   %20 = rk.local : *mut P{x: f32, n: u32}
+// CHECK-NEXT:   %21 = rk.field_ptr %20, 0 : *mut P{x: f32, n: u32} to *mut f32
+// CHECK-NEXT:   rk.store %19, %21 : *mut f32
+// CHECK-NEXT:   %22 = rk.field_ptr %20, 1 : *mut P{x: f32, n: u32} to *mut u32
+// CHECK-NEXT:   rk.store %17, %22 : *mut u32
+// CHECK-NEXT:   %23 = rk.field_ptr %20, 0 : *mut P{x: f32, n: u32} to *mut f32
+// CHECK-NEXT:   %24 = rk.field_ptr %0, 0 : *mut P{x: f32, n: u32} to *mut f32
+// CHECK-NEXT:   %25 = rk.load %23 : *mut f32
+// CHECK-NEXT:   rk.store %25, %24 : *mut f32
+// CHECK-NEXT:   %26 = rk.field_ptr %20, 1 : *mut P{x: f32, n: u32} to *mut u32
+// CHECK-NEXT:   %27 = rk.field_ptr %0, 1 : *mut P{x: f32, n: u32} to *mut u32
+// CHECK-NEXT:   %28 = rk.load %26 : *mut u32
+// CHECK-NEXT:   rk.store %28, %27 : *mut u32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // CHECK-LABEL: rk.func @split(v %0: u32, ret %1: *mut (u32, u32)) {

@@ -18,37 +18,38 @@ fn k(out: *mut u32) {
 // CHECK-NEXT:   %3 = rk.const 0 : u32
 // CHECK-NEXT:   %4 = rk.const 4 : u32
 // CHECK-NEXT:   %5 = rk.const 1 : u32
-// CHECK-NEXT:   %6 = rk.var : u32
+// CHECK-NEXT:   %6 = rk.cmp ge %3, %4 : u32
 // CHECK-NEXT:   %7 = rk.var : bool
-// CHECK-NEXT:   %8 = rk.cmp ge %3, %4 : u32
-// CHECK-NEXT:   rk.write %8, %7 : bool
-// CHECK-NEXT:   rk.write %3, %6 : u32
+// CHECK-NEXT:   rk.write %6, %7 : bool
+// CHECK-NEXT:   %8 = rk.var : u32
+// CHECK-NEXT:   rk.write %3, %8 : u32
 // CHECK-NEXT:   rk.loop {
 // CHECK-NEXT:     %9 = rk.read %7 : bool
 // CHECK-NEXT:     %10 = rk.not %9 : bool
-// CHECK-NEXT:     rk.if %10 {
-// CHECK-NEXT:     } else {
+// CHECK-NEXT:     %11 = rk.not %10 : bool
+// CHECK-NEXT:     rk.if %11 {
 // CHECK-NEXT:       rk.break
+// CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %11 = rk.read %6 : u32
-// CHECK-NEXT:     %12 = rk.sub %4, %5 : u32
-// CHECK-NEXT:     %13 = rk.sub %12, %11 : u32
-// CHECK-NEXT:     %14 = rk.cmp lt %13, %5 : u32
-// CHECK-NEXT:     rk.write %14, %7 : bool
-// CHECK-NEXT:     %15 = rk.add %11, %5 : u32
-// CHECK-NEXT:     rk.write %15, %6 : u32
-// CHECK-NEXT:     %16 = rk.const 2 : u32
-// CHECK-NEXT:     %17 = rk.cmp eq %11, %16 : u32
-// CHECK-NEXT:     rk.if %17 {
+// CHECK-NEXT:     %12 = rk.read %8 : u32
+// CHECK-NEXT:     %13 = rk.sub %4, %5 : u32
+// CHECK-NEXT:     %14 = rk.sub %13, %12 : u32
+// CHECK-NEXT:     %15 = rk.cmp lt %14, %5 : u32
+// CHECK-NEXT:     rk.write %15, %7 : bool
+// CHECK-NEXT:     %16 = rk.add %12, %5 : u32
+// CHECK-NEXT:     rk.write %16, %8 : u32
+// CHECK-NEXT:     %17 = rk.const 2 : u32
+// CHECK-NEXT:     %18 = rk.cmp eq %12, %17 : u32
+// CHECK-NEXT:     rk.if %18 {
 // CHECK-NEXT:       rk.continue
 // CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %18 = rk.read %2 : u32
-// CHECK-NEXT:     %19 = rk.add %18, %11 : u32
-// CHECK-NEXT:     rk.write %19, %2 : u32
+// CHECK-NEXT:     %19 = rk.read %2 : u32
+// CHECK-NEXT:     %20 = rk.add %19, %12 : u32
+// CHECK-NEXT:     rk.write %20, %2 : u32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %20 = rk.read %2 : u32
-// CHECK-NEXT:   rk.store %20, %0 : *mut u32
+// CHECK-NEXT:   %21 = rk.read %2 : u32
+// CHECK-NEXT:   rk.store %21, %0 : *mut u32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // -----
@@ -64,5 +65,5 @@ fn k(out: *mut u32) {
 // CHECK-NEXT:    │
 // CHECK-NEXT:  5 │         break 3;
 // CHECK-NEXT:    │         ───┬───
-// CHECK-NEXT:    │            ╰───── can only break with a value inside `loop`
+// CHECK-NEXT:    │            ╰───── can only break with a value inside `loop` or a labelled block
 // CHECK-NEXT: ───╯

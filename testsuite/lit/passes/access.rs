@@ -1,5 +1,6 @@
 // Access facts per parameter.
 // RUN: rkc-opt %s --passes=inline,simplify --emit=access
+use rkc_offload::prelude::*;
 fn read(p: *const [f32; 8], i: usize) -> f32 {
     unsafe { (*p)[i] }
 }

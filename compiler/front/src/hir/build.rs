@@ -1123,8 +1123,12 @@ impl<'t, 'a> Builder<'t, 'a> {
                     } else if let Some((_, x)) = named.iter().find(|(n, _)| n == arg) {
                         self.expr(x)
                     } else {
-                        // `{name}` captures a variable.
-                        let path = self.items.arena.paths.alloc(syn::Path::from(syn::Ident::new(arg, proc_macro2::Span::call_site())));
+                        // `{name}` captures a variable; anything else between
+                        // braces is not a format argument rustc accepts.
+                        let Ok(ident) = syn::parse_str::<syn::Ident>(arg) else {
+                            return Err(bad(self, &format!("the format `{{{spec}}}`")));
+                        };
+                        let path = self.items.arena.paths.alloc(syn::Path::from(ident));
                         let pe = self.path(None, path, Ns::Value, span);
                         self.alloc(ExprKind::Path(pe), span)
                     };

@@ -107,6 +107,58 @@ impl<'a> Items<'a> {
         }
     }
 
+    /// A module scope's path as a `use` spells it: `crate::a::b` in the user's file,
+    /// `rkc_offload::...` for the offload module of the core, `core::...` for the rest.
+    fn module_path(&self, scope: ScopeId) -> String {
+        if scope == self.user_root {
+            return "crate".into();
+        }
+        if scope == self.core_root {
+            return "core".into();
+        }
+        let Some(m) = self.scope(scope).module else { return String::new() };
+        let name = self.name(m);
+        let parent = self.module_scope(self.def(m).scope);
+        if parent == self.core_root && name == "offload" {
+            return "rkc_offload".into();
+        }
+        format!("{}::{name}", self.module_path(parent))
+    }
+
+    /// Where a name that is not in scope is defined, as the `use` lines that would import it
+    /// (rustc's "consider importing"): the user's modules first, then the core's. An offload
+    /// builtin is offered as the prelude's glob, which brings all of them.
+    pub fn import_suggestions(&self, name: &str, ns: Ns) -> Vec<String> {
+        let mut out: Vec<(bool, String)> = Vec::new();
+        for (k, sc) in self.scopes.iter().enumerate() {
+            let s = ScopeId(k as u32);
+            let map = match ns {
+                Ns::Type => &sc.types,
+                Ns::Value => &sc.values,
+                Ns::Macro => return Vec::new(),
+            };
+            if !map.contains_key(name) || self.module_scope(s) != s {
+                continue;
+            }
+            let path = self.module_path(s);
+            // The core's compiler-facing modules are not for users.
+            if path.is_empty() || path.starts_with("core::intrinsics") || path.contains("__template") {
+                continue;
+            }
+            let line = if path == "rkc_offload" || path.starts_with("rkc_offload::") {
+                "use rkc_offload::prelude::*;".to_string()
+            } else {
+                format!("use {path}::{name};")
+            };
+            let user = self.crate_root(s) == self.user_root;
+            if !out.iter().any(|(_, l)| *l == line) {
+                out.push((user, line));
+            }
+        }
+        out.sort_by_key(|(user, _)| !*user);
+        out.into_iter().map(|(_, l)| l).collect()
+    }
+
     /// A module of the core, by path from the core's root (`["offload", "prelude"]`).
     pub fn core_module(&self, path: &[&str]) -> Option<ScopeId> {
         let mut s = self.core_root;

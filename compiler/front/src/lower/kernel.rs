@@ -74,17 +74,24 @@ pub fn check_kernel_signature(mono: &mut Mono, def: DefId) -> Option<Vec<KernelP
     }
     let fsig = tcx.fn_sig(def);
     let mut params = Vec::new();
+    let mut named_nothing = false;
     for (input, ty) in sig.inputs.iter().zip(&fsig.inputs) {
         let syn::FnArg::Typed(pt) = input else {
             report(Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot take `self`")).at(span_of(input), "kernels are free functions"));
             continue;
         };
+        // A type that names nothing was reported where it is written; that it cannot be
+        // offloaded follows and is not news.
+        if ty.is_error() && tcx.reported_within(span_of(&pt.ty)) {
+            named_nothing = true;
+            continue;
+        }
         match kernel_param(mono, ty, pt) {
             Ok(p) => params.push(p),
             Err(d) => report(d),
         }
     }
-    if ok { Some(params) } else { None }
+    if ok && !named_nothing { Some(params) } else { None }
 }
 
 /// The mapping of one parameter type, or the diagnostic that says why it cannot be offloaded.
@@ -148,7 +155,7 @@ fn kernel_param(mono: &mut Mono, ty: &Ty, pt: &syn::PatType) -> Result<KernelPar
                 _ => Ok(KernelParam::ByValue(t)),
             }
         }
-        TyKind::Tuple(_) => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", tcx.show(ty)))
+        TyKind::Tuple(_) => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", snippet(tcx.source, span)))
             .at(span, "a tuple in a kernel parameter")
             .note("Rust does not fix the layout of tuples, so the host and the device could disagree on it")
             .help("use a `#[repr(C)]` struct instead")),
@@ -173,7 +180,7 @@ fn check_host_layout(tcx: &Tcx, t: &Ty, span: Span, pname: &str) -> Result<(), D
     match t.kind() {
         TyKind::Bool | TyKind::Int(_) | TyKind::Float(_) => Ok(()),
         TyKind::Array(el, _) => check_host_layout(tcx, el, span, pname),
-        TyKind::Tuple(_) => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", tcx.show(t)))
+        TyKind::Tuple(_) => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", snippet(tcx.source, span)))
             .at(span, "a tuple in a kernel parameter")
             .note("Rust does not fix the layout of tuples, so the host and the device could disagree on it")
             .help("use a `#[repr(C)]` struct instead")),

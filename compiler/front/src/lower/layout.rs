@@ -145,14 +145,16 @@ impl Layouts {
         l
     }
 
-    fn struct_of(&self, tcx: &Tcx, name: String, tys: &[Ty]) -> Result<(Type, Vec<Option<u32>>), LayoutError> {
+    /// An rk struct of the fields' types, named as Rust names them (`names`; positions where
+    /// it is empty), without the zero-sized ones; with where each field went.
+    fn struct_of(&self, tcx: &Tcx, name: String, tys: &[Ty], names: &[String]) -> Result<(Type, Vec<Option<u32>>), LayoutError> {
         let mut fields = Vec::new();
         let mut map = Vec::new();
         for (k, t) in tys.iter().enumerate() {
             match self.mem_type(tcx, t)? {
                 Some(rt) => {
                     map.push(Some(fields.len() as u32));
-                    fields.push((k.to_string(), rt));
+                    fields.push((names.get(k).cloned().unwrap_or_else(|| k.to_string()), rt));
                 }
                 None => map.push(None),
             }
@@ -164,13 +166,13 @@ impl Layouts {
         let items = tcx.items;
         match ty.kind() {
             TyKind::Tuple(ts) => {
-                let (t, fields) = self.struct_of(tcx, String::new(), ts)?;
+                let (t, fields) = self.struct_of(tcx, String::new(), ts, &[])?;
                 Ok(Layout { ty: t, fields, tag: None, variants: Vec::new(), fieldless: false })
             }
             TyKind::Closure(id) => {
                 let c = tcx.closure(*id);
                 let tys: Vec<Ty> = c.captures.iter().map(|(_, t)| if c.by_value { t.clone() } else { Ty::reference(t.clone(), true) }).collect();
-                let (t, fields) = self.struct_of(tcx, format!("closure{}", id.0), &tys)?;
+                let (t, fields) = self.struct_of(tcx, format!("closure{}", id.0), &tys, &[])?;
                 Ok(Layout { ty: t, fields, tag: None, variants: Vec::new(), fieldless: false })
             }
             TyKind::Adt(d, args) => {
@@ -182,7 +184,8 @@ impl Layouts {
                             return Err(LayoutError(format!("`#[repr(packed)]` struct `{}`", def.name)));
                         }
                         let tys: Vec<Ty> = tcx.field_tys(*d).iter().map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args))).collect();
-                        let (mut t, mut fields) = self.struct_of(tcx, name, &tys)?;
+                        let names: Vec<String> = items.fields(*d).iter().map(|f| f.name.to_string()).collect();
+                        let (mut t, mut fields) = self.struct_of(tcx, name, &tys, &names)?;
                         if let Some(align) = repr.align {
                             t = pad_to_align(t, align, &mut fields)?;
                         }
@@ -227,7 +230,8 @@ impl Layouts {
         let (mut size, mut align) = (0u64, 1u64);
         for (k, v) in variants.iter().enumerate() {
             let tys: Vec<Ty> = tcx.field_tys(*v).iter().map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args))).collect();
-            let (t, fields) = self.struct_of(tcx, format!("{}.{}", name, items.name(*v)), &tys)?;
+            let names: Vec<String> = items.fields(*v).iter().map(|f| f.name.to_string()).collect();
+            let (t, fields) = self.struct_of(tcx, format!("{}.{}", name, items.name(*v)), &tys, &names)?;
             size = size.max(t.size_of());
             align = align.max(t.align_of());
             vlayouts.push(VariantLayout { discriminant: discrs[k], ty: t, fields });

@@ -14,7 +14,11 @@ pub mod mono;
 mod pattern;
 mod place;
 
-pub use mono::{Instance, Mono};
+pub use mono::Mono;
+
+/// The most memory one thread's local may take: more does not fit the GPU's per-thread stack
+/// in any useful launch.
+const MAX_LOCAL_BYTES: u64 = 64 * 1024;
 
 use crate::codes::*;
 use crate::diag::{Diagnostic, Span};
@@ -284,6 +288,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// Fresh per-thread memory of an rk type.
     pub fn local(&mut self, t: Type, span: Span) -> ValueId {
+        let size = t.size_of();
+        if size > MAX_LOCAL_BYTES {
+            self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the local `{t}` is too large ({size} bytes)"))
+                    .at(span, "each thread would hold its own copy")
+                    .help("locals hold at most 64 KiB; pass large tables to the kernel as a `*const` argument or use a shared array"),
+            );
+        }
         self.op1(OpKind::Local, &[], Type::ptr(true, t), span)
     }
 

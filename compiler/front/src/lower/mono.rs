@@ -4,7 +4,8 @@
 
 use super::layout::{Layouts, Repr};
 use super::*;
-use crate::items::{DefId, DefKind};
+use crate::hir::{PatId, PatKind};
+use crate::items::DefId;
 use crate::ty::{Args, ClosureId, GenericArg};
 use std::collections::VecDeque;
 
@@ -236,8 +237,19 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         };
         let mut strs = strings.into_iter();
         let mut values = Vec::new();
+        let pats: Vec<PatId> = match &closure {
+            Some((_, c)) => match &body.expr(c.expr).kind {
+                ExprKind::Closure { params, .. } => params.iter().map(|(p, _)| *p).collect(),
+                _ => return None,
+            },
+            None => body.params.iter().map(|p| p.pat).collect(),
+        };
         for (k, a) in abi.params.iter().enumerate() {
-            let name = format!("p{k}");
+            // A parameter bound to a plain name is named after it in the dumps.
+            let name = match pats.get(k).map(|p| &body.pat(*p).kind) {
+                Some(PatKind::Binding { local, sub: None, .. }) => body.local(*local).name.clone(),
+                _ => format!("p{k}"),
+            };
             values.push(match a {
                 Abi::Zst => Operand::Zst,
                 Abi::Never => Operand::Never,
@@ -251,13 +263,13 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
                 Abi::Mem(t) => Operand::Mem(l.func.add_param(name, Type::ptr(true, t.clone()))),
             });
         }
-        let (ret_ty, value_expr, pats) = match &closure {
+        let (ret_ty, value_expr) = match &closure {
             Some((id, c)) => {
-                let ExprKind::Closure { params, body: cb, .. } = &body.expr(c.expr).kind else { return None };
+                let ExprKind::Closure { body: cb, .. } = &body.expr(c.expr).kind else { return None };
                 l.closure = Some((env, *id, c.clone()));
-                (c.ret.clone(), *cb, params.iter().map(|(p, _)| *p).collect::<Vec<_>>())
+                (c.ret.clone(), *cb)
             }
-            None => (r.ret.clone(), body.value, body.params.iter().map(|p| p.pat).collect()),
+            None => (r.ret.clone(), body.value),
         };
         l.ret_ty = ret_ty.clone();
         if let Abi::Mem(t) = &abi.ret {

@@ -388,6 +388,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 // the alternative that matches.
                 let mut bound = Vec::new();
                 body.pat_bindings(p, &mut bound);
+                if bound.is_empty() {
+                    // Nothing to bind: which alternative matched does not matter.
+                    return;
+                }
                 for l in &bound {
                     if !self.locals.contains_key(l) {
                         self.declare_local(*l, span);

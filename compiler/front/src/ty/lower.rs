@@ -8,6 +8,13 @@ use crate::diag::{Diagnostic, Span};
 use crate::items::{Container, DefKind, FileId, GenericParamKind, Ns, Res, ScopeId};
 use syn::spanned::Spanned;
 
+/// The standard library's types that own host memory (the heap, the allocator, the OS): a
+/// kernel that names one gets told why it cannot have it, not that the name is unknown.
+const HOST_TYPES: &[&str] = &[
+    "Vec", "String", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "LinkedList", "BinaryHeap", "Mutex",
+    "RwLock", "CString", "OsString", "PathBuf", "File",
+];
+
 /// A trait bound as the type checker uses it: `Self: Trait<Args>` with associated type
 /// equalities (`Iterator<Item = f32>`, and `Output` for `Fn(A) -> B`).
 #[derive(Clone, Debug)]
@@ -186,10 +193,27 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         drop(env);
         let Some(r) = resolved else {
             let shown = crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
-            return self.error(
-                Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find type `{shown}` in this scope"))
-                    .at(span, "not found in the kernels' file or in rkc's core library"),
-            );
+            let last = names.last().cloned().unwrap_or_default();
+            if matches!(last.as_str(), "u128" | "i128") && names.len() == 1 {
+                return self.error(
+                    Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{last}` is not supported in kernels"))
+                        .at(span, "128-bit integers have no rk type yet")
+                        .help("split the value into two `u64` halves"),
+                );
+            }
+            if HOST_TYPES.contains(&last.as_str()) {
+                return self.error(
+                    Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{shown}` is not supported in kernels"))
+                        .at(span, format!("`{last}` lives in host memory and has no device form"))
+                        .note("kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments"),
+                );
+            }
+            let d = Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find type `{shown}` in this scope")).at(span, "not found in this scope");
+            let d = match &names[..] {
+                [one] => crate::typeck::with_import_help(d, &self.items.import_suggestions(one, Ns::Type), one),
+                _ => d,
+            };
+            return self.error(d);
         };
         let seg = &tp.path.segments[r.resolved];
         let base = match r.res {

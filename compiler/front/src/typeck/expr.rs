@@ -45,6 +45,10 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub late_init: Vec<LocalId>,
     /// The expression being checked, for obligations made along the way.
     pub cur_span: Span,
+    /// Whether the path being checked is the callee of a call (for "cannot find function").
+    pub checking_callee: bool,
+    /// Trait selections of known types, already answered.
+    pub selections: HashMap<(DefId, Vec<GenericArg>), super::traits::Selection>,
 }
 
 /// Checks one body instance.
@@ -79,6 +83,8 @@ pub(super) fn check_body<'a>(tcx: &Tcx<'_, 'a>, def: DefId, args: Args, body: Rc
         trusted: !file.is_user(),
         late_init: Vec::new(),
         cur_span: Span::default(),
+        selections: HashMap::new(),
+        checking_callee: false,
     };
     match &tcx.items.def(def).kind {
         DefKind::Fn { .. } => {
@@ -137,6 +143,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             trusted: true,
             late_init: Vec::new(),
             cur_span: Span::default(),
+            selections: HashMap::new(),
+            checking_callee: false,
         }
     }
 
@@ -146,7 +154,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     pub fn error(&mut self, d: Diagnostic) {
         self.errors += 1;
-        self.tcx.report(self.file, d);
+        self.tcx.report_in(self.def, self.file, d);
     }
 
     pub fn expr(&self, e: ExprId) -> &Expr<'a> {
@@ -605,13 +613,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 let _ = span;
                 Ty::unit()
             }
-            Some(els) => self.coerce_arms(&[then, els], expected),
+            Some(els) => self.coerce_arms(&[then, els], expected, ArmsOf::If),
         }
     }
 
     /// Checks the arms of an `if`/`match` and gives them one type: the expected one when it
     /// is known, else the first arm's that does not diverge.
-    pub fn coerce_arms(&mut self, arms: &[ExprId], expected: Option<&Ty>) -> Ty {
+    pub fn coerce_arms(&mut self, arms: &[ExprId], expected: Option<&Ty>, of: ArmsOf) -> Ty {
         let known = expected.map(|x| self.shallow(x)).filter(|x| !x.is_infer());
         if let Some(target) = known {
             for a in arms {
@@ -619,20 +627,23 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             return target;
         }
-        let mut target: Option<Ty> = None;
+        let mut target: Option<(Ty, ExprId)> = None;
         let mut pending = Vec::new();
         for a in arms {
             let t = self.check_expr(*a, expected);
             let ts = self.shallow(&t);
             match &target {
                 None if ts.is_never() => pending.push(*a),
-                None => target = Some(t),
-                Some(tt) => {
-                    let tt = tt.clone();
-                    self.coerce_or_error(*a, &t, &tt);
+                None => target = Some((t, *a)),
+                Some((tt, first)) => {
+                    let (tt, first) = (tt.clone(), *first);
+                    if self.coerce(*a, &t, &tt).is_err() {
+                        self.arms_mismatch(of, first, *a, &tt, &t);
+                    }
                 }
             }
         }
+        let target = target.map(|(t, _)| t);
         match target {
             Some(t) => {
                 for a in pending {
@@ -641,6 +652,38 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 t
             }
             None => Ty::never(),
+        }
+    }
+
+    /// rustc's E0308 for arms: the later arm is wrong, the first one set the type.
+    fn arms_mismatch(&mut self, of: ArmsOf, first: ExprId, arm: ExprId, want: &Ty, found: &Ty) {
+        let (exp, fnd) = (self.show(want), self.show(found));
+        let message = match of {
+            ArmsOf::If => "`if` and `else` have incompatible types",
+            ArmsOf::Match => "`match` arms have incompatible types",
+        };
+        let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, message)
+            .at(self.tail_span(arm), format!("expected `{exp}`, found `{fnd}`"))
+            .with_secondary(self.tail_span(first), match of {
+                ArmsOf::If => "expected because of this".to_string(),
+                ArmsOf::Match => format!("this is found to be of type `{exp}`"),
+            });
+        if let (Some(a), Some(b)) = (self.numeric_name(want), self.numeric_name(found))
+            && a != b
+        {
+            d = d.help(format!("convert with `as {a}`"));
+        }
+        self.error(d);
+    }
+
+    /// The expression a block's value comes from, for pointing at it.
+    fn tail_span(&self, e: ExprId) -> Span {
+        match &self.body.expr(e).kind {
+            ExprKind::Block(b) if b.stmts.is_empty() || b.tail.is_some() => match b.tail {
+                Some(t) => self.tail_span(t),
+                None => self.span(e),
+            },
+            _ => self.span(e),
         }
     }
 
@@ -671,7 +714,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if bodies.is_empty() {
             return Ty::never();
         }
-        self.coerce_arms(&bodies, expected)
+        self.coerce_arms(&bodies, expected, ArmsOf::Match)
     }
 
     fn check_break(&mut self, target: ExprId, value: Option<ExprId>, span: Span) {
@@ -939,11 +982,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         };
         if !ok {
             let (a, b) = (self.show(&from), self.show(&to));
-            self.error(
-                Diagnostic::new(RK_INVALID_CAST, format!("casting `{a}` as `{b}` is invalid"))
-                    .at(span, "an invalid `as` cast")
-                    .note("`as` converts between numeric types, from `bool`, `char` and fieldless enums to integers, and between pointers"),
-            );
+            // rustc's two errors: E0605 for a value that is not primitive, E0606 for the rest.
+            let primitive = |t: &Ty| matches!(t.kind(), TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Float(_) | TyKind::Ptr(..) | TyKind::Ref(..) | TyKind::Infer(_));
+            let d = if primitive(&from) && primitive(&to) {
+                Diagnostic::new(RK_INVALID_CAST, format!("casting `{a}` as `{b}` is invalid")).at(span, "an invalid `as` cast")
+            } else {
+                Diagnostic::new(RK_INVALID_CAST, format!("non-primitive cast: `{a}` as `{b}`"))
+                    .at(span, "an `as` expression can only be used to convert between primitive types")
+            };
+            self.error(d.note("`as` converts between numeric types, from `bool`, `char` and fieldless enums to integers, and between pointers"));
         }
         target
     }
@@ -1110,35 +1157,70 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.check_expr(e, None)
     }
 
-    /// Reports an assignment or `&mut` borrow of a place that is not mutable.
+    /// Reports an assignment or `&mut` borrow of a place that is not mutable, in rustc's words
+    /// (E0070, E0384, E0594, E0596).
     pub fn check_mutable_place(&mut self, e: ExprId, what: &str, span: Span) {
         if self.trusted {
             return;
         }
+        let assign = what == "assign to";
+        let place = self.place_text(e);
+        let at = self.span(e);
         match self.place_mutability(e) {
             PlaceMut::Mutable | PlaceMut::Unknown => {}
+            PlaceMut::NotPlace if assign => {
+                self.error(
+                    Diagnostic::new(RK_INVALID_ASSIGN, "invalid left-hand side of assignment")
+                        .at(at, "cannot assign to this expression"),
+                );
+            }
+            PlaceMut::NotPlace => {}
             PlaceMut::ImmutableLocal(l) => {
                 let name = self.body.local(l).name.clone();
-                let (msg, label) = if what == "assign to" {
-                    (format!("cannot assign twice to immutable variable `{name}`"), "cannot assign twice to immutable variable".to_string())
-                } else {
-                    (format!("cannot borrow `{name}` as mutable, as it is not declared as mutable"), "cannot borrow as mutable".to_string())
+                let direct = matches!(self.body.expr(e).kind, ExprKind::Path(_));
+                let d = match (assign, direct) {
+                    (true, true) => Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign twice to immutable variable `{name}`"))
+                        .at(at, "cannot assign twice to immutable variable"),
+                    (true, false) => Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign to `{place}`, as `{name}` is not declared as mutable"))
+                        .at(at, "cannot assign"),
+                    (false, _) => Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{place}` as mutable, as `{name}` is not declared as mutable"))
+                        .at(at, "cannot borrow as mutable"),
                 };
-                self.error(Diagnostic::new(RK_ASSIGN_IMMUTABLE, msg).at(span_of_place(self, e, span), label).help(format!("declare it mutable: `let mut {name}`")));
+                self.error(d.help(format!("declare it mutable: `let mut {name}`")));
             }
             PlaceMut::BehindConst(ptr) => {
-                let text = crate::diag::snippet(self.tcx.source, self.span(e));
                 let kind = if ptr { "`*const` pointer" } else { "`&` reference" };
                 let help = if ptr { "declare the kernel parameter as `*mut`" } else { "use a `&mut` reference" };
                 self.error(
-                    Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot {what} `{text}`, which is behind a {kind}"))
-                        .at(span_of_place(self, e, span), if what == "assign to" { "cannot assign".to_string() } else { format!("cannot {what}") })
+                    Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot {what} `{place}`, which is behind a {kind}"))
+                        .at(at, if assign { "cannot assign".to_string() } else { format!("cannot {what}") })
                         .help(help),
                 );
             }
             PlaceMut::Static(name) => {
-                self.error(Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign to immutable static item `{name}`")).at(span, "cannot assign"));
+                let direct = matches!(self.body.expr(e).kind, ExprKind::Path(_));
+                let msg = match (assign, direct) {
+                    (true, true) => format!("cannot assign to immutable static item `{name}`"),
+                    (true, false) => format!("cannot assign to `{place}`, as `{name}` is an immutable static item"),
+                    (false, _) => format!("cannot borrow `{place}` as mutable, as `{name}` is an immutable static item"),
+                };
+                self.error(
+                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, msg)
+                        .at(at, if assign { "cannot assign" } else { "cannot borrow as mutable" })
+                        .help("a `static` is read-only on the GPU; copy it into a `let mut` local to change it"),
+                );
             }
+        }
+    }
+
+    /// A place as rustc's borrow errors write it: `counts[_]`, `p.x`, `*out`.
+    fn place_text(&self, e: ExprId) -> String {
+        match &self.body.expr(e).kind {
+            ExprKind::Index(base, _) => format!("{}[_]", self.place_text(*base)),
+            ExprKind::Field(base, FieldName::Named(f)) => format!("{}.{f}", self.place_text(*base)),
+            ExprKind::Field(base, FieldName::Index(k)) => format!("{}.{k}", self.place_text(*base)),
+            ExprKind::Unary(UnOp::Deref, inner) => format!("*{}", self.place_text(*inner)),
+            _ => crate::diag::snippet(self.tcx.source, self.span(e)).to_string(),
         }
     }
 
@@ -1154,9 +1236,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     if body.local(l).mutable || self.local_declared_late(l) { PlaceMut::Mutable } else { PlaceMut::ImmutableLocal(l) }
                 }
                 Some(ValueRes::Static(d)) => PlaceMut::Static(self.tcx.items.name(*d).to_string()),
-                Some(ValueRes::Const(_)) => PlaceMut::Unknown,
+                Some(ValueRes::Const(_) | ValueRes::Fn(_)) => PlaceMut::NotPlace,
                 _ => PlaceMut::Unknown,
             },
+            ExprKind::Lit(..) | ExprKind::Binary(..) | ExprKind::Unary(UnOp::Neg | UnOp::Not, _) | ExprKind::Call(..) | ExprKind::MethodCall { .. } | ExprKind::Cast(..) | ExprKind::Closure { .. } => {
+                PlaceMut::NotPlace
+            }
             ExprKind::Unary(UnOp::Deref, inner) => {
                 let t = self.expr_ty[inner.0 as usize].clone().unwrap_or_else(Ty::error);
                 let t = self.shallow(&t);
@@ -1278,8 +1363,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             }
         }
-        // Types still unknown.
-        if self.errors == 0 {
+        // Types still unknown, unless an error anywhere may be the cause (rustc too stays
+        // quiet about ambiguity once it has reported errors).
+        if self.errors == 0 && !self.tcx.has_errors() {
             for (k, t) in r.expr_ty.iter().enumerate() {
                 if t.has_infer() {
                     let span = self.body.exprs[k].span;
@@ -1293,6 +1379,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     self.errors += 1;
                     break;
                 }
+            }
+        }
+        // Locals declared without a value are assigned before they are read.
+        if !self.trusted {
+            for d in super::init::check(&self.body, &r, &self.late_init) {
+                self.error(d);
             }
         }
         // Closures: their signatures and captures, for the instances that call them.
@@ -1319,24 +1411,22 @@ impl SigDefault for Option<(Vec<Ty>, Ty)> {
     }
 }
 
+/// Which construct's arms are being unified, for the message when they disagree.
+#[derive(Clone, Copy)]
+pub enum ArmsOf {
+    If,
+    Match,
+}
+
 enum PlaceMut {
     Mutable,
     Unknown,
+    /// A value, not a place: a constant, a literal, a call's result.
+    NotPlace,
     ImmutableLocal(LocalId),
     /// Behind a `*const` (`true`) or a `&` (`false`).
     BehindConst(bool),
     Static(String),
-}
-
-/// The span an assignment error points at: the place's root variable, as rustc does.
-fn span_of_place(fcx: &FnCtxt, e: ExprId, fallback: Span) -> Span {
-    match &fcx.body.expr(e).kind {
-        ExprKind::Path(_) | ExprKind::Unary(UnOp::Deref, _) => fcx.span(e),
-        _ => {
-            let _ = fallback;
-            fcx.span(e)
-        }
-    }
 }
 
 /// Whether a type takes the built-in operators (before trait lookup).

@@ -107,6 +107,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             self.obligations.push(Obligation::Trait { trait_id: t, args: pick.container_args.clone(), span });
         }
         self.add_predicates(pick.method, &full, span);
+        self.tcx.note_use(self.def, pick.method);
         let sig = self.tcx.fn_sig(pick.method);
         if sig.unsafe_fn {
             self.require_unsafe(span, &format!("call to unsafe function `{name}`"));
@@ -156,7 +157,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         loop {
             out.push((cur.clone(), n, false));
             match cur.kind() {
-                TyKind::Ref(inner, _) if n < 8 => {
+                // rustc's recursion limit bounds auto-deref too.
+                TyKind::Ref(inner, _) if n < 128 => {
                     cur = self.resolve_var(inner);
                     n += 1;
                 }

@@ -16,10 +16,12 @@ mod expr;
 mod infer;
 mod method;
 mod pat;
+mod init;
 mod path;
 mod traits;
 
 pub use pat::positions;
+pub(crate) use path::with_import_help;
 pub use traits::{Selection, resolve_instance};
 
 /// A type with its projections normalised, outside any body (field types of generic structs,
@@ -226,6 +228,9 @@ pub struct Tcx<'t, 'a> {
     origin: RefCell<Option<Span>>,
     /// An empty body, for impl selection outside bodies.
     empty_body: RefCell<Option<Rc<Body<'a>>>>,
+    /// For each user function the checker met in a body, the first function whose body
+    /// named it: the way back to a kernel, for errors in helpers.
+    callers: RefCell<HashMap<DefId, DefId>>,
 }
 
 impl<'t, 'a> Tcx<'t, 'a> {
@@ -253,6 +258,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
             trait_methods,
             origin: RefCell::default(),
             empty_body: RefCell::default(),
+            callers: RefCell::default(),
         }
     }
 
@@ -274,6 +280,47 @@ impl<'t, 'a> Tcx<'t, 'a> {
         });
         *self.empty_body.borrow_mut() = Some(b.clone());
         b
+    }
+
+    /// Notes that the body of `caller` uses the user function `callee`.
+    pub fn note_use(&self, caller: DefId, callee: DefId) {
+        if caller != callee && self.items.is_user(callee) {
+            self.callers.borrow_mut().entry(callee).or_insert(caller);
+        }
+    }
+
+    /// The calls from a kernel that reach the user function `def`, kernel first.
+    fn path_from_kernel(&self, def: DefId) -> Option<Vec<DefId>> {
+        let callers = self.callers.borrow();
+        let mut path = vec![def];
+        let mut cur = def;
+        while !self.items.kernels.contains(&cur) {
+            cur = *callers.get(&cur)?;
+            if path.contains(&cur) {
+                return None;
+            }
+            path.push(cur);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Reports an error found in the item `def`: an unsupported construct in a helper function
+    /// says which kernel makes rkc compile the helper for the GPU at all (host code in the
+    /// same file is never checked).
+    pub fn report_in(&self, def: DefId, file: FileId, d: Diagnostic) {
+        let mut d = d;
+        if file.is_user()
+            && matches!(d.code, RK_UNSUPPORTED_TYPE | RK_UNSUPPORTED_EXPR)
+            && !self.items.kernels.contains(&def)
+            && matches!(self.items.def(def).kind, DefKind::Fn { .. })
+            && let Some(path) = self.path_from_kernel(def)
+            && path.len() > 1
+        {
+            let names: Vec<&str> = path.iter().map(|p| self.items.name(*p)).collect();
+            d = d.note(format!("`{}` is compiled for the GPU because the kernel `{}` reaches it: {}", names[names.len() - 1], names[0], names.join(" → ")));
+        }
+        self.report(file, d);
     }
 
     /// Reports an error found in `file`; one from the core or a derived impl is rkc's own
@@ -312,6 +359,11 @@ impl<'t, 'a> Tcx<'t, 'a> {
         for d in ds {
             self.report(file, d);
         }
+    }
+
+    /// Whether an error was reported at a span inside `span`.
+    pub fn reported_within(&self, span: Span) -> bool {
+        self.diags.borrow().iter().any(|d| d.primary.as_ref().is_some_and(|(s, _)| s.start >= span.start && s.end <= span.end))
     }
 
     pub fn has_errors(&self) -> bool {
@@ -396,7 +448,15 @@ impl<'t, 'a> Tcx<'t, 'a> {
             syn::ReturnType::Type(_, t) => l.lower(t),
         };
         let file = self.items.def(def).file;
-        self.report_all(diags, file);
+        // A kernel's parameter of a type that has no device form gets the upstream
+        // "cannot be offloaded" error from the kernel check instead.
+        let kernel = matches!(self.items.def(def).kind, DefKind::Fn { kernel: true, .. });
+        for d in diags {
+            if kernel && d.code == RK_UNSUPPORTED_TYPE {
+                continue;
+            }
+            self.report_in(def, file, d);
+        }
         let s = Rc::new(FnSig { inputs, output, self_kind, unsafe_fn: sig.unsafety.is_some() || matches!(self.items.def(def).kind, DefKind::Fn { intrinsic: Some(_), .. }) });
         self.sigs.borrow_mut().insert(def, s.clone());
         s

@@ -77,9 +77,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return self.qself_path(e, q, p, span);
         }
         let Some(PathRes { res, resolved, rest }) = p.res else {
-            self.error(
-                Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find value `{}` in this scope", p.text())).at(span, "not found in this scope"),
-            );
+            let what = if self.checking_callee { "function" } else { "value" };
+            let mut d = Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find {what} `{}` in this scope", p.text())).at(span, "not found in this scope");
+            if let [seg] = &p.path.segments.iter().collect::<Vec<_>>()[..] {
+                let name = seg.ident.to_string();
+                d = with_import_help(d, &self.tcx.items.import_suggestions(&name, Ns::Value), &name);
+            }
+            self.error(d);
             return Ty::error();
         };
         let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
@@ -174,6 +178,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn item_value(&mut self, e: ExprId, item: DefId, container_args: Vec<GenericArg>, item_args: &'a syn::PathArguments, scope: crate::items::ScopeId, span: Span) -> Ty {
         match &self.tcx.items.def(item).kind {
             DefKind::Fn { .. } => {
+                self.tcx.note_use(self.def, item);
                 let mut args = container_args;
                 args.extend(self.own_args(item, item_args, scope));
                 self.add_predicates(item, &args, span);
@@ -304,10 +309,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             Res::Def(d) => {
                 let kind = self.tcx.items.def(d).kind.clone();
                 match kind {
-                    DefKind::Fn { kernel, .. } => {
-                        if kernel && !self.trusted {
-                            // Calling a kernel is reported at the call; naming it is fine.
-                        }
+                    DefKind::Fn { .. } => {
+                        self.tcx.note_use(self.def, d);
                         let args = self.own_args(d, &seg.arguments, scope);
                         self.add_predicates(d, &args, span);
                         let args: Args = args.into();
@@ -335,7 +338,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             self.error(
                                 Diagnostic::new(RK_STATIC, format!("the `static mut` `{text}` cannot be used in a kernel"))
                                     .at(span, "host memory that the GPU cannot reach")
-                                    .help("pass the data as a `*mut` argument instead"),
+                                    .with_secondary(self.tcx.items.def(d).span, "defined here")
+                                    .help("pass the data to the kernel as an argument, or make it a read-only `static` or a `const`"),
                             );
                             return Ty::error();
                         }
@@ -420,7 +424,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     pub fn check_call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId], expected: Option<&Ty>) -> Ty {
         let span = self.span(e);
+        self.checking_callee = matches!(self.body.expr(callee).kind, ExprKind::Path(_));
         let ct = self.check_expr(callee, None);
+        self.checking_callee = false;
         let mut ct = self.structurally_resolve(&ct, self.span(callee));
         // Calls through references to closures and functions (`f(x)` with `f: &F`).
         let mut derefs = 0;
@@ -572,7 +578,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return Ty::error();
         }
         let shown = self.show(&t);
-        let mut d = Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{}` on type `{shown}`", name.as_string())).at(span, "unknown field");
+        // The field's name ends the expression (`(*p).z`): point at it, as rustc does.
+        let text = name.as_string();
+        let n = text.chars().count();
+        let name_span = if span.end.1 >= n && span.end.0 >= span.start.0 { Span { start: (span.end.0, span.end.1 - n), end: span.end } } else { span };
+        let mut d = Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{text}` on type `{shown}`")).at(name_span, "unknown field");
         match t.kind() {
             TyKind::Adt(dd, _) => {
                 let names: Vec<String> = self.tcx.items.fields(*dd).iter().map(|f| format!("`{}`", f.name)).collect();
@@ -750,6 +760,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let a = self.own_args(d, &segs[resolved].arguments, path.scope);
                     self.normalize(&t.subst(&a))
                 }
+                DefKind::Union => {
+                    self.error(
+                        Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the union `{}` cannot be used in kernels", self.tcx.items.name(d)))
+                            .at(span, "a union")
+                            .help("use `f32::to_bits`/`f32::from_bits` or a `#[repr(C)]` struct instead"),
+                    );
+                    return None;
+                }
                 _ => Ty::error(),
             },
             Res::SelfTy(_) => match &self.self_ty_generic {
@@ -782,5 +800,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// Whether `t` is an unknown numeric literal type.
     pub fn is_numeric_var(&mut self, t: &Ty) -> bool {
         matches!(self.shallow(t).kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_)))
+    }
+}
+
+/// Adds rustc's "consider importing" help for a name found elsewhere.
+pub(crate) fn with_import_help(d: Diagnostic, suggestions: &[String], name: &str) -> Diagnostic {
+    match suggestions {
+        [] => d,
+        [one] if one.starts_with("use rkc_offload::") => d.help(format!("`{name}` is an offload builtin; import the builtins with `{one}`")),
+        [one] => d.help(format!("consider importing it: `{one}`")),
+        many => d.help(format!("consider importing one of these: {}", many.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", "))),
     }
 }

@@ -7,7 +7,7 @@
 use super::expr::FnCtxt;
 use super::*;
 use crate::hir::{BinOp, ExprKind};
-use crate::ty::{Infer, Projection};
+use crate::ty::{Const, Infer, Projection};
 
 /// Something the checker must see hold (or learn from).
 #[derive(Clone, Debug)]
@@ -43,6 +43,57 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if depth > MAX_DEPTH {
             return Selection::Ambiguous;
         }
+        // A question about known types has one answer in this body, and asking it again is
+        // not free: the impls of references (`impl<A: Ord> Ord for &A`) ask about their
+        // referent twice (whether the impl applies, then to commit it), which doubles the
+        // work at every `&` of `&&&&x`.
+        let resolved: Vec<GenericArg> = args
+            .iter()
+            .map(|a| match a {
+                GenericArg::Ty(t) => GenericArg::Ty(self.infer.resolve(t)),
+                GenericArg::Const(c) => GenericArg::Const(self.infer.resolve_const(c)),
+            })
+            .collect();
+        let known = resolved.iter().all(|a| match a {
+            GenericArg::Ty(t) => !t.has_infer(),
+            GenericArg::Const(c) => !matches!(c, Const::Infer(_)),
+        });
+        if !known {
+            return self.select_uncached(trait_id, args, depth);
+        }
+        let key = (trait_id, resolved);
+        if let Some(s) = self.selections.get(&key) {
+            return s.clone();
+        }
+        let selection = self.select_uncached(trait_id, args, depth);
+        let settled = match &selection {
+            Selection::Impl(_, fresh) => fresh.iter().all(|a| match a {
+                GenericArg::Ty(t) => !self.infer.resolve(t).has_infer(),
+                GenericArg::Const(c) => !matches!(self.infer.resolve_const(c), Const::Infer(_)),
+            }),
+            Selection::Builtin | Selection::None => true,
+            // Too deep is not an answer about the types.
+            Selection::Ambiguous => false,
+        };
+        if settled {
+            let selection = match selection {
+                Selection::Impl(imp, fresh) => Selection::Impl(imp, fresh.iter().map(|a| self.resolve_arg(a)).collect()),
+                s => s,
+            };
+            self.selections.insert(key, selection.clone());
+            return selection;
+        }
+        selection
+    }
+
+    fn resolve_arg(&mut self, a: &GenericArg) -> GenericArg {
+        match a {
+            GenericArg::Ty(t) => GenericArg::Ty(self.infer.resolve(t)),
+            GenericArg::Const(c) => GenericArg::Const(self.infer.resolve_const(c)),
+        }
+    }
+
+    fn select_uncached(&mut self, trait_id: DefId, args: &[GenericArg], depth: u32) -> Selection {
         let Some(GenericArg::Ty(self_ty)) = args.first() else { return Selection::None };
         let self_ty = self.shallow(self_ty);
         if self_ty.is_error() {
@@ -95,9 +146,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             let fresh = self.fresh_args(imp);
             let targs = crate::ty::subst_args(targs, &fresh);
             let s = self.infer.snapshot();
+            // Obligations made while trying the impl name variables the rollback removes.
+            let obligations = self.obligations.len();
             let unified = self.infer.unify_args(&targs, args).is_ok();
             let nested = if unified { self.impl_bounds_hold(imp, &fresh, depth) } else { Some(false) };
             self.infer.rollback_to(s);
+            self.obligations.truncate(obligations);
             if nested != Some(false) {
                 found.push((imp, fresh, nested));
             }

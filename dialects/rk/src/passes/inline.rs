@@ -107,7 +107,8 @@ pub struct Recursion {
     pub cycle: Vec<String>,
 }
 
-/// Inlines every call, callees first, so that no `rk.call` remains in any function.
+/// Inlines every call, callees first, so that no `rk.call` remains in any function, and then
+/// drops the device functions if the module has kernels.
 pub fn inline_calls(module: &mut Module) -> Result<(), Recursion> {
     let graph = CallGraph::new(module);
     if let Some(cycle) = graph.cycle() {
@@ -125,6 +126,11 @@ pub fn inline_calls(module: &mut Module) -> Result<(), Recursion> {
         let body = std::mem::take(&mut func.body);
         func.body = inline_region(&mut func, body, module);
         module.funcs[index] = func;
+    }
+    // Every call is gone, so device functions are dead once kernels have taken their bodies;
+    // a module of device functions alone (an rk test file) keeps them.
+    if module.funcs.iter().any(|f| f.kernel) {
+        module.funcs.retain(|f| f.kernel);
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ pub struct Stats {
     pub checks_removed: usize,
     pub ops_removed: usize,
     pub checks_hoisted: usize,
+    pub loops_unwrapped: usize,
 }
 
 /// Runs the three passes on every function, to a fixed point.
@@ -31,6 +32,12 @@ pub fn simplify(module: &mut Module) -> Stats {
             let before = stats;
             let mut consts = HashMap::new();
             let mut body = std::mem::take(&mut func.body);
+            let mut renames = HashMap::new();
+            stats.loops_unwrapped += unwrap_one_trip_loops(&mut body, &mut renames);
+            double_negations(&body, &mut HashMap::new(), &mut HashMap::new(), &mut renames);
+            if !renames.is_empty() {
+                rename_operands(&mut body, &renames);
+            }
             fold_region(func, &mut body, &mut consts, &mut stats);
             let mut lengths = HashMap::new();
             slice_lengths(&body, &mut lengths);
@@ -44,6 +51,114 @@ pub fn simplify(module: &mut Module) -> Stats {
         stats.checks_hoisted += super::hoist::hoist_checks(func);
     }
     stats
+}
+
+/// Replaces each `rk.loop` that runs its body once (its body ends in a `rk.break` to it and
+/// nothing else breaks to it or continues it) by its body: what the inliner makes of a device
+/// function with one `return` at its end, and what `loop { ...; break x }` is. The loop's
+/// result becomes the break's value (through `renames`), and breaks and continues to loops
+/// around it count one loop fewer.
+fn unwrap_one_trip_loops(region: &mut Region, renames: &mut HashMap<ValueId, ValueId>) -> usize {
+    let mut unwrapped = 0;
+    let mut ops = Vec::with_capacity(region.ops.len());
+    for mut op in std::mem::take(&mut region.ops) {
+        for r in &mut op.regions {
+            unwrapped += unwrap_one_trip_loops(r, renames);
+        }
+        if op.kind == OpKind::Loop && op.regions.len() == 1 && runs_once(&op.regions[0]) {
+            let mut body = std::mem::take(&mut op.regions[0]);
+            let exit = body.ops.pop().expect("runs_once saw the break");
+            if let (Some(&result), Some(&value)) = (op.results.first(), exit.operands.first()) {
+                renames.insert(result, value);
+            }
+            shift_exits(&mut body, 0);
+            ops.extend(body.ops);
+            unwrapped += 1;
+        } else {
+            ops.push(op);
+        }
+    }
+    region.ops = ops;
+    unwrapped
+}
+
+/// Whether a loop body ends in a break to its loop and has no other way back to it or out of
+/// it by break or continue.
+fn runs_once(body: &Region) -> bool {
+    let Some((last, rest)) = body.ops.split_last() else { return false };
+    last.kind == OpKind::Break { depth: 0 } && !rest.iter().any(|op| exits_to(op, 0))
+}
+
+/// Whether the op, at `level` loops inside the loop in question, breaks to it or continues it.
+fn exits_to(op: &Op, level: u32) -> bool {
+    match op.kind {
+        OpKind::Break { depth } | OpKind::Continue { depth } if depth == level => true,
+        _ => {
+            let inner = if op.kind == OpKind::Loop { level + 1 } else { level };
+            op.regions.iter().any(|r| r.ops.iter().any(|o| exits_to(o, inner)))
+        }
+    }
+}
+
+/// Breaks and continues that leave the removed loop (deeper than `level`) lose one level.
+fn shift_exits(region: &mut Region, level: u32) {
+    for op in &mut region.ops {
+        match &mut op.kind {
+            OpKind::Break { depth } | OpKind::Continue { depth } if *depth > level => *depth -= 1,
+            _ => {}
+        }
+        let inner = if op.kind == OpKind::Loop { level + 1 } else { level };
+        for r in &mut op.regions {
+            shift_exits(r, inner);
+        }
+    }
+}
+
+/// Boolean identities: `!!x` is `x` (the lowering of `while` and of `if !c { break }` makes
+/// them), and so are `x == true` and `x != false`. The result is renamed to `x`, and the ops
+/// die.
+fn double_negations(region: &Region, nots: &mut HashMap<ValueId, ValueId>, bools: &mut HashMap<ValueId, bool>, renames: &mut HashMap<ValueId, ValueId>) {
+    for op in &region.ops {
+        if op.kind == OpKind::Not
+            && let (Some(&r), Some(&x)) = (op.results.first(), op.operands.first())
+        {
+            match nots.get(&x) {
+                Some(&inner) => {
+                    renames.insert(r, inner);
+                }
+                None => {
+                    nots.insert(r, x);
+                }
+            }
+        }
+        // `x == true` and `x != false` are `x` (a `match` on a `bool` compares with its arms).
+        if let (OpKind::Cmp(c @ (CmpOp::Eq | CmpOp::Ne)), Some(&r), [a, b]) = (&op.kind, op.results.first(), op.operands.as_slice())
+            && let Some(&v) = bools.get(b)
+            && (*c == CmpOp::Eq) == v
+        {
+            renames.insert(r, *a);
+        }
+        if let (OpKind::Const(Literal::Bool(v)), Some(&r)) = (&op.kind, op.results.first()) {
+            bools.insert(r, *v);
+        }
+        for r in &op.regions {
+            double_negations(r, nots, bools, renames);
+        }
+    }
+}
+
+/// Rewrites every use of a renamed value, following chains of renames.
+fn rename_operands(region: &mut Region, renames: &HashMap<ValueId, ValueId>) {
+    for op in &mut region.ops {
+        for v in &mut op.operands {
+            while let Some(&to) = renames.get(v) {
+                *v = to;
+            }
+        }
+        for r in &mut op.regions {
+            rename_operands(r, renames);
+        }
+    }
 }
 
 fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
@@ -85,6 +200,8 @@ fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, B
             OpKind::Binary(b) => interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1]).ok(),
             OpKind::Cmp(c) => Some(u64::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1]))),
             OpKind::Cast => Some(interp::cast(&ty(op.operands[0]), &rty, args[0])),
+            OpKind::Not if rty == Type::Bool => Some(args[0] ^ 1),
+            OpKind::Not if matches!(rty, Type::Int(_)) => Some(!args[0]),
             _ => None,
         };
         if let Some(bits) = folded {
@@ -147,7 +264,9 @@ fn eliminate_checks(
                         && (same_length(f.rhs, n)
                             || matches!((consts.get(&f.rhs), consts.get(&n)), (Some(m), Some(n)) if m <= n))
                 });
-                if proven {
+                // A constant index below a constant length needs no check either.
+                let constant = matches!((consts.get(&i), consts.get(&n)), (Some(i), Some(n)) if i < n);
+                if proven || constant {
                     removed.push(k);
                 }
             }
@@ -265,8 +384,10 @@ fn remove_dead(func: &Func, region: &mut Region, uses: &HashSet<ValueId>, read_s
         let unused = op.results.iter().all(|r| !uses.contains(r));
         let dead_value = !op.results.is_empty() && unused && is_pure(func, op);
         let dead_write = op.kind == OpKind::Write && op.operands.get(1).is_some_and(|s| !read_slots.contains(s));
-        let dead_var = op.kind == OpKind::Var && op.results.first().is_some_and(|s| !read_slots.contains(s) && !uses.iter().any(|u| u == s) );
-        !(dead_value || dead_write || dead_var)
+        let dead_var = op.kind == OpKind::Var && op.results.first().is_some_and(|s| !read_slots.contains(s) && !uses.contains(s));
+        // An `rk.if` whose arms are both empty does nothing (what or-patterns leave behind).
+        let dead_if = op.kind == OpKind::If && op.results.is_empty() && op.regions.iter().all(|r| r.ops.is_empty());
+        !(dead_value || dead_write || dead_var || dead_if)
     });
     removed + before - region.ops.len()
 }

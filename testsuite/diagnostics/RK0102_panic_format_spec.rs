@@ -2,7 +2,7 @@
 fn kernel(x: *mut u32) {
     unsafe {
         if *x > 3 {
-            panic!("too big: {}", *x);
+            panic!("too big: {:>8}", *x);
         }
     }
 }

@@ -1,5 +1,5 @@
 #[offload_kernel]
 fn kernel(x: *mut u32) {
-    let v: u32;
+    let f = async { 1u32 };
     unsafe { *x = 1; }
 }

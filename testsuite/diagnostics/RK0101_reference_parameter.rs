@@ -1,4 +1,0 @@
-#[offload_kernel]
-fn kernel(x: &mut [f32; 4]) {
-    x[0] = 1.0;
-}

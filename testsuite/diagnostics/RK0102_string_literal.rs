@@ -1,5 +1,0 @@
-#[offload_kernel]
-fn kernel(x: *mut u8) {
-    let s = "hello";
-    unsafe { *x = 1; }
-}
