@@ -20,6 +20,8 @@ pub mod block_algorithms;
 pub mod canonical;
 #[path = "../kernels/casts.rs"]
 pub mod casts;
+#[path = "../kernels/closures.rs"]
+pub mod closures;
 #[path = "../kernels/control.rs"]
 pub mod control;
 #[path = "../kernels/device_functions.rs"]
@@ -27,12 +29,18 @@ pub mod device_functions;
 /// Kernels that fault on purpose (run on the GPU only: see the file).
 #[path = "../faults/trap.rs"]
 pub mod faults_trap;
+#[path = "../kernels/enums.rs"]
+pub mod enums;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
+#[path = "../kernels/images.rs"]
+pub mod images;
 #[path = "../kernels/impls.rs"]
 pub mod impls;
 #[path = "../kernels/inference.rs"]
 pub mod inference;
+#[path = "../kernels/iterators.rs"]
+pub mod iterators;
 #[path = "../kernels/loops.rs"]
 pub mod loops;
 #[path = "../kernels/matching.rs"]
@@ -57,6 +65,8 @@ pub mod generated {
 }
 #[path = "../kernels/operators.rs"]
 pub mod operators;
+#[path = "../kernels/options.rs"]
+pub mod options;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
 #[path = "../kernels/pointers.rs"]
@@ -71,6 +81,8 @@ pub mod shared;
 pub mod slices;
 #[path = "../kernels/structs.rs"]
 pub mod structs;
+#[path = "../kernels/traits.rs"]
+pub mod traits;
 #[path = "../kernels/ulps.rs"]
 pub mod ulps;
 #[path = "../kernels/warp.rs"]
@@ -311,6 +323,57 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(inference::inference_uses),
         },
         Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
+        Case {
+            file: "options.rs",
+            kernel: "smooth",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(120)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(options::smooth),
+        },
+        Case { file: "options.rs", kernel: "combinators", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::combinators) },
+        Case {
+            file: "iterators.rs",
+            kernel: "rows",
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 60), Input::Random(8), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(iterators::rows),
+        },
+        Case { file: "iterators.rs", kernel: "chains", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(iterators::chains) },
+        Case { file: "iterators.rs", kernel: "in_place", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(iterators::in_place) },
+        Case { file: "traits.rs", kernel: "vec3_ops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::vec3_ops) },
+        Case { file: "traits.rs", kernel: "generic_math", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::generic_math) },
+        Case { file: "traits.rs", kernel: "samplers", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::samplers) },
+        Case { file: "enums.rs", kernel: "shapes", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::shapes) },
+        Case { file: "enums.rs", kernel: "stack_machine", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::stack_machine) },
+        Case { file: "enums.rs", kernel: "levels", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::levels) },
+        Case {
+            file: "images.rs",
+            kernel: "rgba",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(4 * 120), Input::Zeros(4 * 128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(images::rgba),
+        },
+        Case {
+            file: "images.rs",
+            kernel: "box_blur",
+            grid: [1, 1, 1],
+            block: [16, 8, 1],
+            inputs: Some(vec![Input::Random(128), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(images::box_blur),
+        },
+        Case { file: "closures.rs", kernel: "closures", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::closures) },
+        Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
     ]
 }
 

@@ -357,6 +357,51 @@ pub trait Iterator {
         Rev { iter: self }
     }
 
+    fn flat_map<U: IntoIterator, F: FnMut(Self::Item) -> U>(self, f: F) -> FlatMap<Self, U::IntoIter, F>
+    where
+        Self: Sized,
+    {
+        FlatMap { iter: self, f, front: None }
+    }
+
+    fn flatten(self) -> Flatten<Self, <Self::Item as IntoIterator>::IntoIter>
+    where
+        Self: Sized,
+        Self::Item: IntoIterator,
+    {
+        Flatten { iter: self, front: None }
+    }
+
+    fn cycle(self) -> Cycle<Self>
+    where
+        Self: Sized + Clone,
+    {
+        Cycle { orig: self.clone(), iter: self }
+    }
+
+    fn rposition<P: FnMut(Self::Item) -> bool>(&mut self, predicate: P) -> Option<usize>
+    where
+        Self: Sized + ExactSizeIterator + DoubleEndedIterator,
+    {
+        let mut predicate = predicate;
+        let mut i = self.len();
+        while let Some(x) = self.next_back() {
+            i -= 1;
+            if predicate(x) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    fn ne<I: IntoIterator>(self, other: I) -> bool
+    where
+        Self: Sized,
+        Self::Item: PartialEq<I::Item>,
+    {
+        !self.eq(other)
+    }
+
     fn copied<'a, T: 'a + Copy>(self) -> Copied<Self>
     where
         Self: Sized + Iterator<Item = &'a T>,
@@ -722,6 +767,84 @@ impl<A: DoubleEndedIterator, B: DoubleEndedIterator<Item = A::Item>> DoubleEnded
         match &mut self.a {
             Some(a) => a.next_back(),
             None => None,
+        }
+    }
+}
+
+/// `Iterator::flat_map`: the iterator each item maps to, drained in turn.
+#[derive(Clone)]
+pub struct FlatMap<I, U, F> {
+    iter: I,
+    f: F,
+    front: Option<U>,
+}
+
+impl<I: Iterator, U: Iterator, F: FnMut(I::Item) -> V, V: IntoIterator<IntoIter = U, Item = U::Item>> Iterator for FlatMap<I, U, F> {
+    type Item = U::Item;
+
+    fn next(&mut self) -> Option<U::Item> {
+        loop {
+            if let Some(inner) = &mut self.front {
+                match inner.next() {
+                    None => self.front = None,
+                    item => return item,
+                }
+            }
+            match self.iter.next() {
+                Some(x) => self.front = Some((self.f)(x).into_iter()),
+                None => return None,
+            }
+        }
+    }
+}
+
+/// `Iterator::flatten`: each item's iterator, drained in turn.
+#[derive(Clone)]
+pub struct Flatten<I, U> {
+    iter: I,
+    front: Option<U>,
+}
+
+impl<I: Iterator, U: Iterator> Iterator for Flatten<I, U>
+where
+    I::Item: IntoIterator<IntoIter = U, Item = U::Item>,
+{
+    type Item = U::Item;
+
+    fn next(&mut self) -> Option<U::Item> {
+        loop {
+            if let Some(inner) = &mut self.front {
+                match inner.next() {
+                    None => self.front = None,
+                    item => return item,
+                }
+            }
+            match self.iter.next() {
+                Some(x) => self.front = Some(x.into_iter()),
+                None => return None,
+            }
+        }
+    }
+}
+
+/// `Iterator::cycle`: the iterator again from a copy of its start, forever (or never, when
+/// it is empty).
+#[derive(Clone)]
+pub struct Cycle<I> {
+    orig: I,
+    iter: I,
+}
+
+impl<I: Iterator + Clone> Iterator for Cycle<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        match self.iter.next() {
+            None => {
+                self.iter = self.orig.clone();
+                self.iter.next()
+            }
+            item => item,
         }
     }
 }

@@ -707,30 +707,6 @@ impl $T {
         intrinsics::math_max(self, other)
     }
 
-    pub fn minimum(self, other: $T) -> $T {
-        if self.is_nan() || other.is_nan() {
-            <$T>::NAN
-        } else if self == other {
-            if self.is_sign_negative() { self } else { other }
-        } else if self < other {
-            self
-        } else {
-            other
-        }
-    }
-
-    pub fn maximum(self, other: $T) -> $T {
-        if self.is_nan() || other.is_nan() {
-            <$T>::NAN
-        } else if self == other {
-            if self.is_sign_negative() { other } else { self }
-        } else if self > other {
-            self
-        } else {
-            other
-        }
-    }
-
     #[track_caller]
     pub fn clamp(self, min: $T, max: $T) -> $T {
         assert!(min <= max, "min > max, or either was NaN");
@@ -801,10 +777,6 @@ impl $T {
         left ^= (((left >> ($BITS - 1)) as $U) >> 1) as $S;
         right ^= (((right >> ($BITS - 1)) as $U) >> 1) as $S;
         left.cmp(&right)
-    }
-
-    pub fn lerp(self, start: $T, end: $T) -> $T {
-        start + self * (end - start)
     }
 }
 //@ end

@@ -236,6 +236,10 @@ impl<T> Option<T> {
     pub fn iter(&self) -> crate::option::Iter<'_, T> {
         Iter { inner: self.as_ref() }
     }
+
+    pub fn iter_mut(&mut self) -> crate::option::IterMut<'_, T> {
+        IterMut { inner: self.as_mut() }
+    }
 }
 
 impl<T: Copy> Option<&T> {
@@ -320,5 +324,49 @@ impl<'a, T> IntoIterator for &'a Option<T> {
 
     fn into_iter(self) -> Iter<'a, T> {
         self.iter()
+    }
+}
+
+/// The iterator of `Option::iter_mut`.
+pub struct IterMut<'a, T> {
+    inner: Option<&'a mut T>,
+}
+
+impl<'a, T> Iterator for IterMut<'a, T> {
+    type Item = &'a mut T;
+
+    fn next(&mut self) -> Option<&'a mut T> {
+        self.inner.take()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut Option<T> {
+    type Item = &'a mut T;
+    type IntoIter = IterMut<'a, T>;
+
+    fn into_iter(self) -> IterMut<'a, T> {
+        IterMut { inner: self.as_mut() }
+    }
+}
+
+/// The iterator of an `Option` by value.
+pub struct IntoIter<T> {
+    inner: Option<T>,
+}
+
+impl<T> Iterator for IntoIter<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.inner.take()
+    }
+}
+
+impl<T> IntoIterator for Option<T> {
+    type Item = T;
+    type IntoIter = IntoIter<T>;
+
+    fn into_iter(self) -> IntoIter<T> {
+        IntoIter { inner: self }
     }
 }

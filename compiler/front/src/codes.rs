@@ -14,6 +14,7 @@ pub const RK_UNKNOWN_NAME: &str = "RK0201";
 pub const RK_UNKNOWN_FUNCTION: &str = "RK0202";
 pub const RK_UNKNOWN_METHOD: &str = "RK0203";
 pub const RK_BREAK_OUTSIDE_LOOP: &str = "RK0268";
+pub const RK_UNSATISFIED_BOUND: &str = "RK0277";
 pub const RK_CANNOT_INFER: &str = "RK0282";
 pub const RK_MISMATCHED_TYPES: &str = "RK0301";
 pub const RK_LITERAL_OUT_OF_RANGE: &str = "RK0302";
@@ -50,6 +51,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (RK_UNKNOWN_FUNCTION, "an associated function that does not exist", "`Type::name` names no function or constant of the type's `impl` blocks, the traits it implements, or rkc's core library (rustc's E0599)."),
     (RK_UNKNOWN_METHOD, "a method that does not exist", "No method of that name is found for the receiver's type, through auto-deref and auto-ref, in its `impl` blocks, the traits implemented for it, or rkc's core library (the methods of `core` that kernels use; rustc's E0599)."),
     (RK_BREAK_OUTSIDE_LOOP, "`break` or `continue` outside a loop", "`break` and `continue` must be inside `loop`, `while` or `for` (rustc's E0268)."),
+    (RK_UNSATISFIED_BOUND, "a trait bound that does not hold", "A generic function, method or impl requires its type parameters to implement traits (`T: Shape`), and the type given does not (rustc's E0277). Implement the trait for the type, or pass a type that implements it."),
     (RK_CANNOT_INFER, "a type that cannot be inferred", "Inference found no type for a value, often a generic parameter that appears in no argument (rustc's E0282). Give the `let` a type or the call its generic arguments: `f::<f32>(x)`."),
     (RK_MISMATCHED_TYPES, "mismatched types", "The value's type is not the one its place expects (rustc's E0308). Rust does not convert between numeric types implicitly, and neither does rkc: convert explicitly with `as`."),
     (RK_LITERAL_OUT_OF_RANGE, "an integer literal out of its type's range", "rustc rejects such literals (the `overflowing_literals` lint is deny-by-default); so does rkc. An unsuffixed integer literal with no other constraint is an `i32`."),

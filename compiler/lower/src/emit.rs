@@ -51,6 +51,8 @@ pub fn mlir_type(ty: &Type) -> String {
         // address-space inference gives the loads and stores their specific space back.
         Type::Ptr { .. } => "!llvm.ptr".into(),
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
+        // A memref cannot hold `!llvm.ptr`: a slot of a pointer holds its address as an i64.
+        Type::Slot(t) if matches!(**t, Type::Ptr { .. }) => "memref<1xi64, #gpu.address_space<private>>".into(),
         Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
         Type::Slice { .. } => "!llvm.ptr".into(),
         // LLVM's default struct layout is C's on both targets (the data layouts give each
@@ -173,6 +175,10 @@ impl<'f> FuncEmitter<'f> {
     /// The fast-math attribute of float ops under `-C fast-math`, else nothing.
     fn fast(&self) -> &'static str {
         if self.options.fast_math { " fastmath<fast>" } else { "" }
+    }
+
+    fn slot_of_pointer(&self, slot: ValueId) -> bool {
+        matches!(self.rk_ty(slot), Type::Slot(t) if matches!(**t, Type::Ptr { .. }))
     }
 
     fn slot_type(&self, slot: ValueId) -> String {
@@ -317,9 +323,21 @@ impl<'f> FuncEmitter<'f> {
                 let ty = self.slot_type(op.results[0]);
                 self.private.push(format!("{res}: {ty}"));
             }
+            OpKind::Read if self.slot_of_pointer(op.operands[0]) => {
+                let ty = self.slot_type(op.operands[0]);
+                let bits = self.temp();
+                self.line(format!("{bits} = memref.load {}[{ZERO_INDEX}] : {ty}", arg(0)));
+                self.line(format!("{res} = llvm.inttoptr {bits} : i64 to !llvm.ptr"));
+            }
             OpKind::Read => {
                 let ty = self.slot_type(op.operands[0]);
                 self.line(format!("{res} = memref.load {}[{ZERO_INDEX}] : {ty}", arg(0)));
+            }
+            OpKind::Write if self.slot_of_pointer(op.operands[1]) => {
+                let ty = self.slot_type(op.operands[1]);
+                let bits = self.temp();
+                self.line(format!("{bits} = llvm.ptrtoint {} : !llvm.ptr to i64", arg(0)));
+                self.line(format!("memref.store {bits}, {}[{ZERO_INDEX}] : {ty}", arg(1)));
             }
             OpKind::Write => {
                 let ty = self.slot_type(op.operands[1]);

@@ -392,7 +392,7 @@ impl Checker<'_> {
             OpKind::Var => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
-                    Type::Slot(t) if t.is_scalar() => {}
+                    Type::Slot(t) if t.is_loadable() => {}
                     other => return Err(self.err(op, format!("makes a slot of a scalar, not `{other}`"))),
                 }
             }

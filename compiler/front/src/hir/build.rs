@@ -46,23 +46,13 @@ pub fn build_body<'a>(items: &Items<'a>, source: &str, owner: DefId, diags: &mut
                 let local = b.new_local("self".into(), r.mutability.is_some() && r.reference.is_none(), span_of(r));
                 let pat = b.alloc_pat(PatKind::Binding { local, by_ref: None, sub: None }, span_of(r));
                 b.names.push(("self".into(), local));
-                let self_kind = if r.colon_token.is_some() {
-                    SelfKind::Explicit
-                } else {
-                    match (&r.reference, r.mutability) {
-                        (None, _) => SelfKind::Value,
-                        (Some(_), None) => SelfKind::Ref,
-                        (Some(_), Some(_)) => SelfKind::RefMut,
-                    }
-                };
-                let ty = r.colon_token.map(|_| TyRef { ty: &r.ty, scope: def.scope });
-                b.body.params.push(Param { pat, ty, self_kind: Some(self_kind), span: span_of(r) });
+                b.body.params.push(Param { pat });
             }
             syn::FnArg::Typed(pt) => {
                 let mut bound = Vec::new();
                 let pat = b.pat(&pt.pat, &mut bound);
                 b.names.extend(bound);
-                b.body.params.push(Param { pat, ty: Some(TyRef { ty: &pt.ty, scope: def.scope }), self_kind: None, span: span_of(pt) });
+                b.body.params.push(Param { pat });
             }
         }
     }
@@ -86,7 +76,6 @@ impl<'t, 'a> Builder<'t, 'a> {
             owner,
             file: def.file,
             body: Body {
-                owner,
                 file: def.file,
                 exprs: Vec::new(),
                 pats: Vec::new(),
@@ -344,7 +333,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let els = i.else_branch.as_ref().map(|(_, e)| self.expr(e));
                 self.alloc(ExprKind::If(cond, then, els), span)
             }
-            syn::Expr::Let(l) => {
+            syn::Expr::Let(_) => {
                 // A `let` outside an `if`/`while` condition.
                 self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`let` expressions are only allowed in `if` and `while` conditions").at(span, "here"), span)
             }
@@ -369,7 +358,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 self.loops.push((label.clone(), id, true, false));
                 let body = self.block_expr(&l.body, None, false, span_of(&l.body));
                 self.loops.pop();
-                self.body.exprs[id.0 as usize].kind = ExprKind::Loop { body, label };
+                self.body.exprs[id.0 as usize].kind = ExprKind::Loop { body };
                 id
             }
             syn::Expr::While(w) => {
@@ -381,7 +370,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let body = self.block_expr(&w.body, None, false, span_of(&w.body));
                 self.loops.pop();
                 self.names.truncate(names);
-                self.body.exprs[id.0 as usize].kind = ExprKind::While { cond, body, label };
+                self.body.exprs[id.0 as usize].kind = ExprKind::While { cond, body };
                 id
             }
             syn::Expr::ForLoop(f) => {
@@ -396,7 +385,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let body = self.block_expr(&f.body, None, false, span_of(&f.body));
                 self.loops.pop();
                 self.names.truncate(names);
-                self.body.exprs[id.0 as usize].kind = ExprKind::For { pat, iter, body, label };
+                self.body.exprs[id.0 as usize].kind = ExprKind::For { pat, iter, body };
                 id
             }
             syn::Expr::Break(b) => {

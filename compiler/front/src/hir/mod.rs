@@ -166,14 +166,6 @@ pub struct Block<'a> {
     pub label: Option<String>,
 }
 
-/// What a `loop` came from (for messages: `break` with a value is only for `loop`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoopSource {
-    Loop,
-    While,
-    For,
-}
-
 #[derive(Clone, Debug)]
 pub enum ExprKind<'a> {
     Lit(Lit),
@@ -201,9 +193,9 @@ pub enum ExprKind<'a> {
     /// `let pat = e` in an `if` or `while` condition (possibly in a `&&` chain).
     Let(PatId, ExprId),
     Match(ExprId, Vec<Arm>),
-    Loop { body: ExprId, label: Option<String> },
-    While { cond: ExprId, body: ExprId, label: Option<String> },
-    For { pat: PatId, iter: ExprId, body: ExprId, label: Option<String> },
+    Loop { body: ExprId },
+    While { cond: ExprId, body: ExprId },
+    For { pat: PatId, iter: ExprId, body: ExprId },
     /// `target` is the loop or labelled block it leaves.
     Break { target: ExprId, value: Option<ExprId> },
     Continue { target: ExprId },
@@ -261,23 +253,10 @@ pub struct LocalDef {
     pub span: Span,
 }
 
-/// How a method takes `self`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelfKind {
-    Value,
-    Ref,
-    RefMut,
-    /// `self: Type` written out.
-    Explicit,
-}
-
-#[derive(Clone, Debug)]
-pub struct Param<'a> {
+/// A parameter of a function: its pattern (the types are the signature's).
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
     pub pat: PatId,
-    /// The written type; `None` for `self`, `&self`, `&mut self`.
-    pub ty: Option<TyRef<'a>>,
-    pub self_kind: Option<SelfKind>,
-    pub span: Span,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -291,12 +270,11 @@ pub struct ClosureDef {
 /// One body.
 #[derive(Clone, Debug)]
 pub struct Body<'a> {
-    pub owner: DefId,
     pub file: FileId,
     pub exprs: Vec<Expr<'a>>,
     pub pats: Vec<Pat<'a>>,
     pub locals: Vec<LocalDef>,
-    pub params: Vec<Param<'a>>,
+    pub params: Vec<Param>,
     pub value: ExprId,
     pub closures: Vec<ClosureDef>,
     /// Whether the body is an unsafe context from the start (`unsafe fn`).

@@ -193,7 +193,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         match name.as_str() {
             "clone" => {
                 let Some(r) = args.into_iter().next() else { return Operand::Never };
-                let p = self.deref_operand(r, &self_ty, span);
+                let p = self.deref_operand(r, &self_ty);
                 let v = self.read_place(&p, &self_ty, span);
                 self.owned(v, &self_ty, span)
             }
@@ -210,7 +210,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let f = if name == "call_once" {
                     f
                 } else {
-                    let p = self.deref_operand(f, &inner, span);
+                    let p = self.deref_operand(f, &inner);
                     self.read_place(&p, &inner, span)
                 };
                 match inner.kind() {
@@ -371,7 +371,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             "read" | "copy" => {
                 let t = ty_arg(0);
                 let Some(p) = args.into_iter().next() else { return Operand::Never };
-                let place = self.deref_operand(p, &t, span);
+                let place = self.deref_operand(p, &t);
                 let v = self.read_place(&place, &t, span);
                 self.owned(v, &t, span)
             }
@@ -379,7 +379,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let t = ty_arg(0);
                 let mut it = args.into_iter();
                 let (Some(p), Some(v)) = (it.next(), it.next()) else { return Operand::Zst };
-                let place = self.deref_operand(p, &t, span);
+                let place = self.deref_operand(p, &t);
                 self.write_place(&place, &t, v, span);
                 Operand::Zst
             }

@@ -99,8 +99,6 @@ pub(crate) struct FnLowerer<'m, 'c, 't, 'a> {
     pub file: FileId,
     /// Locals whose address is taken, which live in memory.
     addressed: HashSet<LocalId>,
-    /// Strings passed for `&str` parameters, by parameter index.
-    pub strings: Vec<Option<String>>,
     /// The read-only tables this function reads, made at its entry.
     tables: HashMap<crate::items::DefId, ValueId>,
     /// Memory holding a temporary value that nothing else refers to (a struct literal, a
@@ -128,7 +126,6 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             closure: None,
             file,
             addressed: HashSet::new(),
-            strings: Vec::new(),
             tables: HashMap::new(),
             fresh: HashSet::new(),
             failed: false,
@@ -567,16 +564,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.locals.insert(l, store);
     }
 
+    /// Gives every capture of the closure whose body this is its place, at the body's entry:
+    /// a place first made inside a branch would not be visible in the other.
+    pub fn bind_captures(&mut self, span: Span) {
+        let Some((_, _, data)) = self.closure.clone() else { return };
+        for (l, _) in &data.captures {
+            self.local_place(*l, span);
+        }
+    }
+
     /// A local as a place.
     pub fn local_place(&mut self, l: LocalId, span: Span) -> Place {
         if let Some(s) = self.locals.get(&l).cloned() {
             return match s {
                 LocalStore::Value(op) => Place::Value(op),
                 LocalStore::Slot(s) => Place::Slot(s),
-                LocalStore::Mem(p) | LocalStore::Captured(p) => match self.r.local(l).kind() {
-                    TyKind::Slice(_) => Place::Mem(p),
-                    _ => Place::Mem(p),
-                },
+                LocalStore::Mem(p) | LocalStore::Captured(p) => Place::Mem(p),
             };
         }
         // A capture of the closure whose body this is.

@@ -267,6 +267,7 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             Some((id, c)) => {
                 let ExprKind::Closure { body: cb, .. } = &body.expr(c.expr).kind else { return None };
                 l.closure = Some((env, *id, c.clone()));
+                l.bind_captures(span);
                 (c.ret.clone(), *cb)
             }
             None => (r.ret.clone(), body.value),

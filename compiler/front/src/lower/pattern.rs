@@ -34,7 +34,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         for _ in 0..n {
             let v = self.read_place(&place, &ty, span);
             let inner = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
-            place = self.deref_operand(v, &inner, span);
+            place = self.deref_operand(v, &inner);
             ty = inner;
         }
         (place, ty)
@@ -129,7 +129,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             PatKind::Ref(inner, _) => {
                 let v = self.read_place(&place, &ty, span);
                 let it = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
-                let ip = self.deref_operand(v, &it, span);
+                let ip = self.deref_operand(v, &it);
                 self.pattern_test(*inner, &ip, &it, span)
             }
             PatKind::Slice { before, rest, after } => {
@@ -343,7 +343,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             PatKind::Ref(inner, _) => {
                 let v = self.read_place(&place, &ty, span);
                 let it = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
-                let ip = self.deref_operand(v, &it, span);
+                let ip = self.deref_operand(v, &it);
                 self.bind_pattern(*inner, &ip, &it, span);
             }
             PatKind::Slice { before, rest, after } => {

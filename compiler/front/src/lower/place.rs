@@ -30,7 +30,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                         Err(v) => v,
                     };
                     let inner = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
-                    cur = Ok(self.deref_operand(v, &inner, span));
+                    cur = Ok(self.deref_operand(v, &inner));
                     ty = inner;
                 }
                 Adjust::Borrow(m) => {
@@ -97,7 +97,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// The place a pointer operand points at.
-    pub fn deref_operand(&mut self, v: Operand, pointee: &Ty, span: Span) -> Place {
+    pub fn deref_operand(&mut self, v: Operand, pointee: &Ty) -> Place {
         match v {
             Operand::Scalar(p) => Place::Mem(p),
             Operand::Fat(p, l) => Place::Slice(p, l),
@@ -122,7 +122,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             for _ in &adjusts {
                 let v = self.read_place(&p, &ty, span);
                 let inner = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
-                p = self.deref_operand(v, &inner, span);
+                p = self.deref_operand(v, &inner);
                 ty = inner;
             }
             return p;
@@ -152,11 +152,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     let callee = if mutable { self.index_mut_of(&callee, "DerefMut", "deref_mut") } else { callee };
                     let out_ty = self.expr_ty(e);
                     let refd = self.call_callee(&callee, vec![r], &Ty::reference(out_ty.clone(), mutable), span);
-                    return self.deref_operand(refd, &out_ty, span);
+                    return self.deref_operand(refd, &out_ty);
                 }
                 let v = self.operand(*inner);
                 let t = self.expr_ty(e);
-                self.deref_operand(v, &t, span)
+                self.deref_operand(v, &t)
             }
             ExprKind::Field(base, _) => {
                 let bp = self.place(*base, mutable);
@@ -208,7 +208,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             let callee = if mutable { self.index_mut_of(&callee, "IndexMut", "index_mut") } else { callee };
             let out = self.expr_ty(e);
             let refd = self.call_callee(&callee, vec![r, i], &Ty::reference(out.clone(), mutable), span);
-            return self.deref_operand(refd, &out, span);
+            return self.deref_operand(refd, &out);
         }
         let bp = self.place(base, mutable);
         let bt = self.adjusted_ty(base);

@@ -4,11 +4,10 @@
 use super::infer::InferTables;
 use super::traits::Obligation;
 use super::*;
-use crate::hir::{BinOp, Expr, ExprKind, FieldName, Lit, Stmt, UnOp};
-use crate::items::CtorKind;
+use crate::hir::{BinOp, ExprKind, FieldName, Lit, Stmt, UnOp};
 use crate::ty::lower::self_ty_of;
 use crate::ty::{ClosureId, Const, Infer};
-use rkc_rk::{FloatTy, IntTy};
+use rkc_rk::IntTy;
 
 /// The state of checking one body instance.
 pub(super) struct FnCtxt<'c, 't, 'a> {
@@ -148,18 +147,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    pub fn items(&self) -> &'c Items<'a> {
-        self.tcx.items
-    }
-
     pub fn error(&mut self, d: Diagnostic) {
         self.errors += 1;
         self.tcx.report_in(self.def, self.file, d);
-    }
-
-    pub fn expr(&self, e: ExprId) -> &Expr<'a> {
-        // The body outlives every borrow of the checker.
-        self.body.expr(e)
     }
 
     pub fn span(&self, e: ExprId) -> Span {
@@ -334,7 +324,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ExprKind::Assign(l, r) => {
                 let lt = self.check_place(*l);
                 self.check_expr_coercible(*r, &lt);
-                self.check_mutable_place(*l, "assign to", span);
+                self.check_mutable_place(*l, "assign to");
                 Ty::unit()
             }
             ExprKind::Unary(op, inner) => self.check_unary(e, *op, *inner, expected),
@@ -357,7 +347,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 });
                 let t = self.check_expr(*inner, exp_inner.as_ref());
                 if *m {
-                    self.check_mutable_place(*inner, "borrow as mutable", span);
+                    self.check_mutable_place(*inner, "borrow as mutable");
                 }
                 Ty::reference(t, *m)
             }
@@ -519,9 +509,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    fn check_block(&mut self, _e: ExprId, b: &crate::hir::Block<'a>, expected: Option<&Ty>) -> Ty {
+    fn check_block(&mut self, e: ExprId, b: &crate::hir::Block<'a>, expected: Option<&Ty>) -> Ty {
         if b.unsafe_block {
             self.unsafe_depth += 1;
+        }
+        // A labelled block's value comes from its `break`s as well as its tail.
+        let labelled = b.label.is_some();
+        if labelled {
+            self.breaks.insert(e, None);
         }
         let mut diverges = false;
         for stmt in &b.stmts {
@@ -566,11 +561,35 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             }
         }
-        let t = match b.tail {
-            Some(tail) => self.check_expr(tail, expected),
-            None if diverges => Ty::never(),
-            None => Ty::unit(),
+        let broken = if labelled { self.breaks.get(&e).cloned().flatten() } else { None };
+        let mut t = match (b.tail, &broken) {
+            (Some(tail), Some(bt)) => self.check_expr_coercible(tail, bt),
+            (Some(tail), None) => self.check_expr(tail, expected),
+            (None, _) if diverges => Ty::never(),
+            (None, _) => Ty::unit(),
         };
+        if labelled {
+            match self.breaks.remove(&e).flatten() {
+                // The first `break` came in the tail: the tail's value must fit it too.
+                Some(bt) if broken.is_none() => {
+                    if let Some(tail) = b.tail {
+                        self.coerce_or_error(tail, &t, &bt);
+                    } else if !diverges && self.infer.unify(&bt, &Ty::unit()).is_err() {
+                        let shown = self.show(&bt);
+                        self.error(mismatch(&shown, "()", self.span(e)));
+                    }
+                    t = bt;
+                }
+                Some(bt) => {
+                    if b.tail.is_none() && !diverges && self.infer.unify(&bt, &Ty::unit()).is_err() {
+                        let shown = self.show(&bt);
+                        self.error(mismatch(&shown, "()", self.span(e)));
+                    }
+                    t = bt;
+                }
+                None => {}
+            }
+        }
         if b.unsafe_block {
             self.unsafe_depth -= 1;
         }
@@ -1133,7 +1152,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
         let rt = if is_builtin_operand(&ls) { self.check_expr(r, rexp.as_ref()) } else { self.check_expr(r, None) };
         let rs = self.shallow(&rt);
-        self.check_mutable_place(l, "assign to", span);
+        self.check_mutable_place(l, "assign to");
         if ls.is_error() || rs.is_error() {
             return Ty::unit();
         }
@@ -1159,7 +1178,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// Reports an assignment or `&mut` borrow of a place that is not mutable, in rustc's words
     /// (E0070, E0384, E0594, E0596).
-    pub fn check_mutable_place(&mut self, e: ExprId, what: &str, span: Span) {
+    pub fn check_mutable_place(&mut self, e: ExprId, what: &str) {
         if self.trusted {
             return;
         }
@@ -1432,19 +1451,4 @@ enum PlaceMut {
 /// Whether a type takes the built-in operators (before trait lookup).
 pub fn is_builtin_operand(t: &Ty) -> bool {
     matches!(t.kind(), TyKind::Int(_) | TyKind::Float(_) | TyKind::Bool | TyKind::Char | TyKind::Ptr(..) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)))
-}
-
-pub fn float_ty(t: &Ty) -> Option<FloatTy> {
-    match t.kind() {
-        TyKind::Float(f) => Some(*f),
-        _ => None,
-    }
-}
-
-pub fn ctor_kind(items: &Items, def: DefId) -> CtorKind {
-    items.ctor_kind(def).unwrap_or(CtorKind::Named)
-}
-
-pub fn field_name_string(f: &FieldName) -> String {
-    f.as_string()
 }

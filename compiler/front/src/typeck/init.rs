@@ -74,10 +74,12 @@ impl Walk<'_, '_> {
     fn read(&mut self, l: LocalId, s: &State, span: Span) {
         let Some(i) = s else { return };
         if !i.definitely.contains(&l) && self.reported.insert((l, false)) {
-            let name = &self.body.local(l).name;
+            let local = self.body.local(l);
+            let name = &local.name;
             self.errors.push(
                 Diagnostic::new(RK_USE_UNINIT, format!("used binding `{name}` isn't initialized"))
                     .at(span, format!("`{name}` used here but it {} initialized", if i.maybe.contains(&l) { "is possibly-not" } else { "isn't" }))
+                    .with_secondary(local.span, "binding declared here but left uninitialized")
                     .help(format!("give `{name}` a value where it is declared, or assign it on every path before this use")),
             );
         }

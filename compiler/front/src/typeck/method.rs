@@ -219,18 +219,24 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let crate::items::Container::Trait(t) = items.container(*m) else { continue };
                     let sig = self.tcx.fn_sig(*m);
                     let Some(self_param) = sig.inputs.first() else { continue };
-                    let mut targs = self.fresh_args(t);
+                    // `Self` is inferred from the method's `self` type, as rustc does: at the
+                    // step `&T`, `Ord::cmp(&self, ..)` is `T::cmp` by value, not `<&T>::cmp`
+                    // behind another reference.
+                    let targs = self.fresh_args(t);
                     if targs.is_empty() {
                         continue;
                     }
-                    targs[0] = GenericArg::Ty(step.clone());
                     let mut full = targs.clone();
                     full.extend(self.fresh_args_own(*m));
                     let xform = self_param.subst(&full);
-                    if !self.infer.can(|i| i.unify(&xform, &adjusted).ok()) {
-                        continue;
-                    }
-                    if matches!(self.select(t, &targs, 0), Selection::None) {
+                    // Whether the trait holds for the `Self` this receiver gives, tried in a
+                    // snapshot: a failed candidate leaves nothing behind.
+                    let snapshot = self.infer.snapshot();
+                    let obligations = self.obligations.len();
+                    let fits = self.infer.unify(&xform, &adjusted).is_ok() && !matches!(self.select(t, &targs, 0), Selection::None);
+                    self.infer.rollback_to(snapshot);
+                    self.obligations.truncate(obligations);
+                    if !fits {
                         continue;
                     }
                     let _ = self.infer.unify(&xform, &adjusted);

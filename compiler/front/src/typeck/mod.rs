@@ -32,9 +32,9 @@ pub fn normalize_in_layout(tcx: &Tcx, ty: &Ty) -> Ty {
 
 use crate::codes::*;
 use crate::diag::{Diagnostic, Span};
-use crate::hir::{self, Body, ExprId, LocalId, PatId, SelfKind};
+use crate::hir::{self, Body, ExprId, LocalId, PatId};
 use crate::items::{Container, DefId, DefKind, FileId, Items};
-use crate::ty::lower::{TraitBound, TyLowerer, identity_args};
+use crate::ty::lower::{TraitBound, TyLowerer};
 use crate::ty::{Args, GenericArg, Ty, TyKind};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -154,10 +154,6 @@ impl TypeckResults {
         &self.expr_ty[e.0 as usize]
     }
 
-    pub fn pat(&self, p: PatId) -> &Ty {
-        &self.pat_ty[p.0 as usize]
-    }
-
     pub fn local(&self, l: LocalId) -> &Ty {
         &self.local_ty[l.0 as usize]
     }
@@ -205,6 +201,16 @@ pub struct ImplHeader {
     pub self_ty: Ty,
     /// The trait and its arguments, `Self` first.
     pub trait_ref: Option<(DefId, Args)>,
+}
+
+/// How a method takes `self`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelfKind {
+    Value,
+    Ref,
+    RefMut,
+    /// `self: Type` written out.
+    Explicit,
 }
 
 /// The compilation's shared type information: the items, the memoised signatures, headers
@@ -268,7 +274,6 @@ impl<'t, 'a> Tcx<'t, 'a> {
             return b.clone();
         }
         let b = Rc::new(Body {
-            owner: DefId(0),
             file: FileId::Core(0),
             exprs: Vec::new(),
             pats: Vec::new(),
@@ -550,16 +555,6 @@ impl<'t, 'a> Tcx<'t, 'a> {
         results
     }
 
-    /// The identity arguments of an item (for non-generic items: none).
-    pub fn identity(&self, def: DefId) -> Args {
-        identity_args(self.items, def)
-    }
-
-    /// Whether an item is a trait's method declaration.
-    pub fn is_trait_item(&self, def: DefId) -> bool {
-        matches!(self.items.container(def), Container::Trait(_))
-    }
-
     pub fn show(&self, ty: &Ty) -> String {
         crate::ty::show(ty, self.items)
     }
@@ -568,13 +563,4 @@ impl<'t, 'a> Tcx<'t, 'a> {
 /// Mismatched types, as rustc words it.
 pub fn mismatch(expected: &str, found: &str, span: Span) -> Diagnostic {
     Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types").at(span, format!("expected `{expected}`, found `{found}`"))
-}
-
-/// The arguments a generic item gets when nothing is known: one per parameter.
-pub fn args_len(items: &Items, def: DefId) -> usize {
-    items.generic_count(def) as usize
-}
-
-pub fn ty_args(args: &[GenericArg]) -> impl Iterator<Item = &Ty> {
-    args.iter().filter_map(GenericArg::ty)
 }

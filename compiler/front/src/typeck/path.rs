@@ -796,11 +796,6 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
         }
     }
-
-    /// Whether `t` is an unknown numeric literal type.
-    pub fn is_numeric_var(&mut self, t: &Ty) -> bool {
-        matches!(self.shallow(t).kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_)))
-    }
 }
 
 /// Adds rustc's "consider importing" help for a name found elsewhere.

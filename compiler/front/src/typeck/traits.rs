@@ -356,10 +356,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             let mut keep = Vec::new();
             for o in pending {
                 match &o {
-                    Obligation::Trait { trait_id, args, .. } => {
+                    Obligation::Trait { trait_id, args, span } => {
                         let args: Vec<GenericArg> = args.iter().map(|a| self.normalize_arg(a)).collect();
                         match self.select(*trait_id, &args, 0) {
                             Selection::Ambiguous => keep.push(o),
+                            Selection::None => {
+                                self.unsatisfied(*trait_id, &args, *span);
+                                progress = true;
+                            }
                             _ => progress = true,
                         }
                     }
@@ -387,6 +391,35 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 break;
             }
         }
+    }
+
+    /// rustc's E0277 for a bound that does not hold, unless an error or an unknown type is
+    /// the cause (then something else was reported, or will be).
+    fn unsatisfied(&mut self, trait_id: DefId, args: &[GenericArg], span: Span) {
+        if self.trusted {
+            return;
+        }
+        let resolved: Vec<GenericArg> = args.iter().map(|a| self.resolve_arg(a)).collect();
+        if resolved.iter().any(|a| a.ty().is_some_and(|t| t.is_error() || t.has_infer())) {
+            return;
+        }
+        let Some(GenericArg::Ty(self_ty)) = resolved.first() else { return };
+        let shown = self.show(self_ty);
+        let mut name = self.tcx.items.name(trait_id).to_string();
+        let rest: Vec<String> = resolved[1..]
+            .iter()
+            .map(|a| match a {
+                GenericArg::Ty(t) => self.show(t),
+                GenericArg::Const(c) => format!("{c:?}"),
+            })
+            .collect();
+        if !rest.is_empty() {
+            name = format!("{name}<{}>", rest.join(", "));
+        }
+        self.error(
+            Diagnostic::new(RK_UNSATISFIED_BOUND, format!("the trait bound `{shown}: {name}` is not satisfied"))
+                .at(span, format!("the trait `{name}` is not implemented for `{shown}`")),
+        );
     }
 
     /// What `for x in it` iterates: `IntoIterator` for the type, then `Iterator::next`.
