@@ -98,3 +98,48 @@ pub fn closures(xs: *const [f32; 64], out: *mut [f32; 64]) {
         (*out)[t] = area + area2 + total + calls as f32 + scaled + pick + shadowed + labelled + phys * 0.001;
     }
 }
+
+/// Return-position `impl Trait`: a closure and an iterator returned from helpers, and a
+/// closure kept in a generic struct through a trait whose supertrait is `Fn` (rust-gpu's
+/// difftests write their task blocks this way).
+fn scaler(k: f32) -> impl Fn(f32) -> f32 {
+    move |x| x * k + 1.0
+}
+
+fn evens(n: u32) -> impl Iterator<Item = u32> {
+    (0..n).filter(|x| x % 2 == 0)
+}
+
+pub trait Step: Fn(u32, f32) -> f32 {}
+
+impl<T: Fn(u32, f32) -> f32> Step for T {}
+
+struct Task<F: Step> {
+    rounds: core::ops::Range<u32>,
+    step: F,
+}
+
+impl<F: Step> Task<F> {
+    fn run(&self, mut x: f32) -> f32 {
+        for i in self.rounds.clone() {
+            x = (self.step)(i, x);
+        }
+        x
+    }
+}
+
+fn task(bias: f32) -> Task<impl Step> {
+    Task { rounds: 0..4, step: move |i, x| x * 0.5 + i as f32 + bias }
+}
+
+#[offload_kernel]
+pub fn returned(xs: *const [f32; 64], out: *mut [f32; 64]) {
+    // SAFETY: `xs` and `out` are mapped for the launch; the thread index is below 64.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let x = (*xs)[t];
+        let f = scaler(0.25);
+        let s: u32 = evens(t as u32).sum();
+        (*out)[t] = f(x) + s as f32 + task(x).run(1.0);
+    }
+}

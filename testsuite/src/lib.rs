@@ -372,6 +372,7 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(images::box_blur),
         },
+        Case { file: "closures.rs", kernel: "returned", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::returned) },
         Case { file: "closures.rs", kernel: "closures", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::closures) },
         Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
     ]

@@ -41,6 +41,9 @@ pub struct TyLowerer<'t, 'a> {
     pub file: FileId,
     /// Makes an inference variable for `_`; without it `_` is an error.
     pub infer: Option<&'t mut dyn FnMut() -> Ty>,
+    /// Set while a function's return type is lowered: its `impl Trait`s are opaque types of
+    /// that function (numbered in source order).
+    pub opaque_owner: Option<DefId>,
     pub diags: &'t mut Vec<Diagnostic>,
 }
 
@@ -59,7 +62,7 @@ pub fn self_ty_of(items: &Items, def: DefId, diags: &mut Vec<Diagnostic>) -> Opt
     let d = items.def(def);
     match &d.kind {
         DefKind::Impl { self_ty, .. } => {
-            let mut l = TyLowerer { items, scope: d.scope, generics: Some(def), self_ty: None, file: d.file, infer: None, diags };
+            let mut l = TyLowerer { items, scope: d.scope, generics: Some(def), self_ty: None, file: d.file, infer: None, opaque_owner: None, diags };
             Some(l.lower(self_ty))
         }
         DefKind::Trait { .. } => Some(Ty::new(TyKind::Param(0))),
@@ -88,7 +91,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
     pub fn for_item(items: &'t Items<'a>, def: DefId, diags: &'t mut Vec<Diagnostic>) -> TyLowerer<'t, 'a> {
         let d = items.def(def);
         let self_ty = self_ty_of(items, def, diags);
-        TyLowerer { items, scope: d.scope, generics: Some(def), self_ty, file: d.file, infer: None, diags }
+        TyLowerer { items, scope: d.scope, generics: Some(def), self_ty, file: d.file, infer: None, opaque_owner: None, diags }
     }
 
     fn error(&mut self, d: Diagnostic) -> Ty {
@@ -145,9 +148,17 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                     let gens = self.items.generics(g)?;
                     gens.impl_trait.iter().find(|(_, t)| std::ptr::eq(*t, it)).map(|(i, _)| *i)
                 });
-                match found {
-                    Some(i) => Ty::new(TyKind::Param(i)),
-                    None => self.error(
+                let opaque = self.opaque_owner.and_then(|f| {
+                    let crate::items::DefKind::Fn { sig, .. } = &self.items.def(f).kind else { return None };
+                    let syn::ReturnType::Type(_, out) = &sig.output else { return None };
+                    let mut all = Vec::new();
+                    super::collect_impl_traits(out, &mut all);
+                    all.iter().position(|t| std::ptr::eq(*t, it)).map(|k| (f, k as u32))
+                });
+                match (found, opaque) {
+                    (Some(i), _) => Ty::new(TyKind::Param(i)),
+                    (None, Some((f, k))) => Ty::new(TyKind::Opaque(f, k, identity_args(self.items, f))),
+                    (None, None) => self.error(
                         Diagnostic::new(RK_UNSUPPORTED_TYPE, "`impl Trait` is not supported in this position in kernels")
                             .at(span_of(it), "an opaque type")
                             .help("name the concrete type, or take a generic parameter"),
@@ -262,7 +273,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             }
             DefKind::TypeAlias { ty, .. } => {
                 let args = self.generic_args(d, args, span);
-                let mut inner = TyLowerer { items: self.items, scope: def.scope, generics: Some(d), self_ty: None, file: def.file, infer: None, diags: self.diags };
+                let mut inner = TyLowerer { items: self.items, scope: def.scope, generics: Some(d), self_ty: None, file: def.file, infer: None, opaque_owner: None, diags: self.diags };
                 inner.lower(ty).subst(&args)
             }
             DefKind::Union => self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "unions cannot be used in kernels").at(span, "a union")),
@@ -516,6 +527,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                                 self_ty: Some(Ty::new(TyKind::Param(0))),
                                 file: self.items.def(trait_id).file,
                                 infer: None,
+                                opaque_owner: None,
                                 diags: self.diags,
                             };
                             inner.lower(d).subst(&args)
@@ -544,6 +556,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                                 self_ty: Some(Ty::new(TyKind::Param(0))),
                                 file: self.items.def(trait_id).file,
                                 infer: None,
+                                opaque_owner: None,
                                 diags: self.diags,
                             };
                             inner.lower(d).subst(&args)

@@ -93,6 +93,9 @@ pub enum TyKind {
     /// A generic parameter of the item whose signature this type belongs to.
     Param(u32),
     Projection(Projection),
+    /// The `index`-th `impl Trait` of a function's return type, for the function's generic
+    /// arguments: the type its body returns there, known once that instance is checked.
+    Opaque(DefId, u32, Args),
     Infer(Infer),
     /// A type an error was already reported for.
     Error,
@@ -238,8 +241,10 @@ impl Ty {
         self.any(&|t| matches!(t.kind(), TyKind::Param(_)), &|c| matches!(c, Const::Param(_)))
     }
 
+    /// Whether the type mentions a projection or an opaque type: something normalisation
+    /// replaces.
     pub fn has_projections(&self) -> bool {
-        self.any(&|t| matches!(t.kind(), TyKind::Projection(_)), &|_| false)
+        self.any(&|t| matches!(t.kind(), TyKind::Projection(_) | TyKind::Opaque(..)), &|_| false)
     }
 
     pub fn has_error(&self) -> bool {
@@ -262,6 +267,7 @@ impl Ty {
             TyKind::Slice(t) | TyKind::Ref(t, _) | TyKind::Ptr(t, _) => t.any(f, g),
             TyKind::Adt(_, a) | TyKind::FnDef(_, a) => args_any(a),
             TyKind::Projection(p) => args_any(&p.args),
+            TyKind::Opaque(_, _, a) => args_any(a),
             _ => false,
         }
     }
@@ -281,6 +287,7 @@ impl Ty {
             TyKind::Adt(d, a) => Ty::new(TyKind::Adt(*d, fold_args(a, f, g))),
             TyKind::FnDef(d, a) => Ty::new(TyKind::FnDef(*d, fold_args(a, f, g))),
             TyKind::Projection(p) => Ty::new(TyKind::Projection(Projection { trait_id: p.trait_id, args: fold_args(&p.args, f, g), assoc: p.assoc })),
+            TyKind::Opaque(d, k, a) => Ty::new(TyKind::Opaque(*d, *k, fold_args(a, f, g))),
             _ => self.clone(),
         }
     }
@@ -415,6 +422,10 @@ fn write_ty(f: &mut fmt::Formatter<'_>, ty: &Ty, items: &Items) -> fmt::Result {
             write_args(f, args, items)
         }
         TyKind::Closure(_) => f.write_str("{closure}"),
+        TyKind::Opaque(d, k, _) => match opaque_syntax(items, *d, *k) {
+            Some(it) => f.write_str(&crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(it).to_string())),
+            None => f.write_str("impl ?"),
+        },
         TyKind::Param(i) => write!(f, "T#{i}"),
         TyKind::Projection(p) => {
             f.write_str("<")?;
@@ -430,4 +441,25 @@ fn write_ty(f: &mut fmt::Formatter<'_>, ty: &Ty, items: &Items) -> fmt::Result {
         TyKind::Infer(Infer::Var(_)) => f.write_str("_"),
         TyKind::Error => f.write_str("{type error}"),
     }
+}
+
+/// The `index`-th `impl Trait` of a function's return type, in source order.
+pub fn opaque_syntax<'a>(items: &Items<'a>, def: DefId, index: u32) -> Option<&'a syn::TypeImplTrait> {
+    let crate::items::DefKind::Fn { sig, .. } = &items.def(def).kind else { return None };
+    let syn::ReturnType::Type(_, ty) = &sig.output else { return None };
+    let mut found = Vec::new();
+    collect_impl_traits(ty, &mut found);
+    found.get(index as usize).copied()
+}
+
+/// The `impl Trait`s of a written type, outermost first, left to right.
+pub fn collect_impl_traits<'a>(ty: &'a syn::Type, out: &mut Vec<&'a syn::TypeImplTrait>) {
+    struct Collect<'a, 'o>(&'o mut Vec<&'a syn::TypeImplTrait>);
+    impl<'a> syn::visit::Visit<'a> for Collect<'a, '_> {
+        fn visit_type_impl_trait(&mut self, it: &'a syn::TypeImplTrait) {
+            self.0.push(it);
+            syn::visit::visit_type_impl_trait(self, it);
+        }
+    }
+    syn::visit::Visit::visit_type(&mut Collect(out), ty);
 }

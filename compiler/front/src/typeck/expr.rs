@@ -46,6 +46,9 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub cur_span: Span,
     /// Whether the path being checked is the callee of a call (for "cannot find function").
     pub checking_callee: bool,
+    /// While checking a function whose return type has `impl Trait`s: the inference variable
+    /// standing for each (the body's concrete type, found by checking it).
+    pub opaque_vars: Vec<Ty>,
     /// Trait selections of known types, already answered.
     pub selections: HashMap<(DefId, Vec<GenericArg>), super::traits::Selection>,
 }
@@ -84,12 +87,14 @@ pub(super) fn check_body<'a>(tcx: &Tcx<'_, 'a>, def: DefId, args: Args, body: Rc
         cur_span: Span::default(),
         selections: HashMap::new(),
         checking_callee: false,
+        opaque_vars: Vec::new(),
     };
     match &tcx.items.def(def).kind {
         DefKind::Fn { .. } => {
             let sig = tcx.fn_sig(def);
             let inputs: Vec<Ty> = sig.inputs.iter().map(|t| fcx.normalize(&t.subst(&args))).collect();
-            fcx.ret = fcx.normalize(&sig.output.subst(&args));
+            let output = fcx.define_opaques(&sig.output.subst(&args));
+            fcx.ret = fcx.normalize(&output);
             for (p, t) in body.params.iter().zip(&inputs) {
                 fcx.check_pat_top(p.pat, t);
             }
@@ -144,6 +149,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             cur_span: Span::default(),
             selections: HashMap::new(),
             checking_callee: false,
+            opaque_vars: Vec::new(),
         }
     }
 
@@ -202,6 +208,53 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         s
     }
 
+    /// The body of a function defines the `impl Trait`s of its return type: each becomes an
+    /// inference variable that the body's return value fixes, held to the opaque type's
+    /// bounds (which also give a returned closure its signature).
+    fn define_opaques(&mut self, output: &Ty) -> Ty {
+        let def = self.def;
+        let mut found: Vec<(u32, Args)> = Vec::new();
+        output.fold(
+            &mut |t| {
+                if let TyKind::Opaque(d, k, a) = t.kind()
+                    && *d == def
+                {
+                    found.push((*k, a.clone()));
+                }
+                None
+            },
+            &mut |c| c.clone(),
+        );
+        if found.is_empty() {
+            return output.clone();
+        }
+        let count = found.iter().map(|(k, _)| *k + 1).max().unwrap_or(0) as usize;
+        self.opaque_vars = (0..count).map(|_| self.infer.new_var()).collect();
+        let span = self.tcx.items.def(def).span;
+        for (k, args) in &found {
+            let var = self.opaque_vars[*k as usize].clone();
+            let bounds = self.tcx.opaque_bounds(def, *k);
+            for bound in bounds.iter() {
+                let mut targs = vec![GenericArg::Ty(var.clone())];
+                targs.extend(crate::ty::subst_args(&bound.args, args).iter().skip(1).cloned());
+                self.obligations.push(Obligation::Trait { trait_id: bound.trait_id, args: targs.clone(), span });
+                for (assoc, ty) in &bound.assoc {
+                    let ty = self.normalize(&ty.subst(args));
+                    let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, bound.trait_id), args: targs.clone().into(), assoc: *assoc };
+                    self.obligations.push(Obligation::Projection { proj, ty, span });
+                }
+            }
+        }
+        let vars = self.opaque_vars.clone();
+        output.fold(
+            &mut |t| match t.kind() {
+                TyKind::Opaque(d, k, _) if *d == def => vars.get(*k as usize).cloned(),
+                _ => None,
+            },
+            &mut |c| c.clone(),
+        )
+    }
+
     /// Lowers a type written in the body, in the instance's terms.
     pub fn lower_ty(&mut self, t: crate::hir::TyRef<'a>) -> Ty {
         let mut diags = Vec::new();
@@ -214,6 +267,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             self_ty: self.self_ty_generic.clone(),
             file: self.file,
             infer: Some(&mut mk),
+            opaque_owner: None,
             diags: &mut diags,
         };
         let ty = l.lower(t.ty).subst(&self.args);
@@ -931,7 +985,27 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let fn_traits: Vec<DefId> = ["fn", "fn_mut", "fn_once"].iter().filter_map(|l| self.tcx.items.lang(l)).collect();
         let mut params = None;
         let mut ret = None;
-        let obligations = self.obligations.clone();
+        let mut obligations = self.obligations.clone();
+        // A bound through a trait whose supertrait is an `Fn` trait (`F: BlockFn` with
+        // `trait BlockFn: Fn(u32) {}`) says as much: its supertraits join the search.
+        let mut k = 0;
+        while k < obligations.len() && k < 64 {
+            if let Obligation::Trait { trait_id, args, span } = obligations[k].clone()
+                && !fn_traits.contains(&trait_id)
+            {
+                for sb in self.tcx.super_bounds(trait_id).iter() {
+                    let sargs: Vec<GenericArg> = crate::ty::subst_args(&sb.args, &args).to_vec();
+                    let mut with_self = vec![args[0].clone()];
+                    with_self.extend(sargs.into_iter().skip(1));
+                    obligations.push(Obligation::Trait { trait_id: sb.trait_id, args: with_self.clone(), span });
+                    for (assoc, ty) in &sb.assoc {
+                        let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, sb.trait_id), args: with_self.clone().into(), assoc: *assoc };
+                        obligations.push(Obligation::Projection { proj, ty: ty.subst(&args), span });
+                    }
+                }
+            }
+            k += 1;
+        }
         for o in &obligations {
             match o {
                 Obligation::Trait { trait_id, args, .. } if fn_traits.contains(trait_id) => {
@@ -1400,6 +1474,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             }
         }
+        r.opaques = self.opaque_vars.iter().map(|v| self.infer.resolve(v)).collect();
         // Locals declared without a value are assigned before they are read.
         if !self.trusted {
             for d in super::init::check(&self.body, &r, &self.late_init) {

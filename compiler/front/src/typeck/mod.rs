@@ -147,6 +147,8 @@ pub struct TypeckResults {
     pub ret: Ty,
     /// `match`es known to cover every value: their last arm needs no test.
     pub exhaustive: std::collections::HashSet<ExprId>,
+    /// The concrete type of each `impl Trait` of the return type, in source order.
+    pub opaques: Vec<Ty>,
 }
 
 impl TypeckResults {
@@ -237,6 +239,8 @@ pub struct Tcx<'t, 'a> {
     /// For each user function the checker met in a body, the first function whose body
     /// named it: the way back to a kernel, for errors in helpers.
     callers: RefCell<HashMap<DefId, DefId>>,
+    opaque_bounds: RefCell<HashMap<(DefId, u32), Rc<Vec<TraitBound>>>>,
+    super_bounds: RefCell<HashMap<DefId, Rc<Vec<TraitBound>>>>,
 }
 
 impl<'t, 'a> Tcx<'t, 'a> {
@@ -265,6 +269,8 @@ impl<'t, 'a> Tcx<'t, 'a> {
             origin: RefCell::default(),
             empty_body: RefCell::default(),
             callers: RefCell::default(),
+            opaque_bounds: RefCell::default(),
+            super_bounds: RefCell::default(),
         }
     }
 
@@ -448,10 +454,13 @@ impl<'t, 'a> Tcx<'t, 'a> {
                 syn::FnArg::Typed(pt) => inputs.push(l.lower(&pt.ty)),
             }
         }
+        // An `impl Trait` in the return type is the function's own opaque type.
+        l.opaque_owner = Some(def);
         let output = match &sig.output {
             syn::ReturnType::Default => Ty::unit(),
             syn::ReturnType::Type(_, t) => l.lower(t),
         };
+        l.opaque_owner = None;
         let file = self.items.def(def).file;
         // A kernel's parameter of a type that has no device form gets the upstream
         // "cannot be offloaded" error from the kernel check instead.
@@ -557,6 +566,51 @@ impl<'t, 'a> Tcx<'t, 'a> {
 
     pub fn show(&self, ty: &Ty) -> String {
         crate::ty::show(ty, self.items)
+    }
+
+    /// A trait's supertrait bounds (`trait BlockFn: Fn(u32) {}`), with `Self` as parameter 0.
+    pub fn super_bounds(&self, trait_id: DefId) -> Rc<Vec<TraitBound>> {
+        if let Some(b) = self.super_bounds.borrow().get(&trait_id) {
+            return b.clone();
+        }
+        let mut bounds = Vec::new();
+        if let DefKind::Trait { supertraits, .. } = &self.items.def(trait_id).kind {
+            let mut diags = Vec::new();
+            let mut l = self.lowerer(trait_id, &mut diags);
+            for b in supertraits {
+                if let Some(tb) = l.bound(Ty::new(TyKind::Param(0)), b) {
+                    bounds.push(tb);
+                }
+            }
+        }
+        let bounds = Rc::new(bounds);
+        self.super_bounds.borrow_mut().insert(trait_id, bounds.clone());
+        bounds
+    }
+
+    /// The bounds of a function's `index`-th return-position `impl Trait`, in terms of the
+    /// function's generic parameters; each bound's `Self` is a placeholder.
+    pub fn opaque_bounds(&self, def: DefId, index: u32) -> Rc<Vec<TraitBound>> {
+        if let Some(b) = self.opaque_bounds.borrow().get(&(def, index)) {
+            return b.clone();
+        }
+        let mut bounds = Vec::new();
+        if let Some(it) = crate::ty::opaque_syntax(self.items, def, index) {
+            let mut diags = Vec::new();
+            let mut l = self.lowerer(def, &mut diags);
+            for b in &it.bounds {
+                if let syn::TypeParamBound::Trait(tb) = b
+                    && let Some(bound) = l.trait_ref(Ty::error(), &tb.path, crate::diag::Span::from_pm2(syn::spanned::Spanned::span(tb)))
+                {
+                    bounds.push(bound);
+                }
+            }
+            let file = self.items.def(def).file;
+            self.report_all(diags, file);
+        }
+        let bounds = Rc::new(bounds);
+        self.opaque_bounds.borrow_mut().insert((def, index), bounds.clone());
+        bounds
     }
 }
 

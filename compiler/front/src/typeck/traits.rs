@@ -16,6 +16,8 @@ pub enum Obligation {
     Trait { trait_id: DefId, args: Vec<GenericArg>, span: Span },
     /// `<proj> == ty`.
     Projection { proj: Projection, ty: Ty, span: Span },
+    /// The `index`-th opaque type of `def` for `args` is `ty` (known once `args` are).
+    Opaque { def: DefId, index: u32, args: Args, ty: Ty },
 }
 
 /// How a trait is implemented for a type.
@@ -306,8 +308,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return t.clone();
         }
         let mut pending = Vec::new();
+        let mut opaques = Vec::new();
         let out = t.fold(
             &mut |x| match x.kind() {
+                TyKind::Opaque(d, k, a) => {
+                    let a: Args = a.iter().map(|x| self.normalize_arg(x)).collect();
+                    Some(match self.reveal_opaque(*d, *k, &a) {
+                        Some(t) => t,
+                        None => {
+                            let v = self.infer.new_var();
+                            opaques.push(Obligation::Opaque { def: *d, index: *k, args: a, ty: v.clone() });
+                            v
+                        }
+                    })
+                }
                 TyKind::Projection(p) => {
                     let p = Projection { trait_id: p.trait_id, args: p.args.iter().map(|a| self.normalize_arg(a)).collect(), assoc: p.assoc };
                     Some(match self.normalize_projection(&p) {
@@ -327,7 +341,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         for (proj, ty) in pending {
             self.obligations.push(Obligation::Projection { proj, ty, span });
         }
+        self.obligations.extend(opaques);
         out
+    }
+
+    /// The concrete type of an opaque type, once its function's arguments are known: what
+    /// that instance's body returns. Inside the defining body it is the body's variable.
+    fn reveal_opaque(&mut self, def: DefId, index: u32, args: &Args) -> Option<Ty> {
+        let args: Args = args.iter().map(|a| self.resolve_arg(a)).collect();
+        if args.iter().any(|a| match a {
+            GenericArg::Ty(t) => t.has_infer(),
+            GenericArg::Const(c) => matches!(c, Const::Infer(_)),
+        }) {
+            return None;
+        }
+        if def == self.def && args == self.args {
+            return self.opaque_vars.get(index as usize).cloned();
+        }
+        let revealed = self.tcx.typeck(def, &args).and_then(|r| r.opaques.get(index as usize).cloned());
+        Some(revealed.unwrap_or_else(Ty::error))
     }
 
     fn normalize_arg(&mut self, a: &GenericArg) -> GenericArg {
@@ -367,6 +399,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             _ => progress = true,
                         }
                     }
+                    Obligation::Opaque { def, index, args, ty } => match self.reveal_opaque(*def, *index, args) {
+                        Some(t) => {
+                            let _ = self.infer.unify(&t, ty);
+                            progress = true;
+                        }
+                        None => keep.push(o),
+                    },
                     Obligation::Projection { proj, ty, span } => {
                         let p = Projection { trait_id: proj.trait_id, args: proj.args.iter().map(|a| self.normalize_arg(a)).collect(), assoc: proj.assoc };
                         match self.normalize_projection(&p) {
