@@ -35,109 +35,162 @@ pub fn offload_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
-/// Spells a parameter type exactly as the compiler's rk types print, or says why it cannot be
-/// offloaded.
-fn spell(ty: &syn::Type) -> Result<String, syn::Error> {
-    let cannot = || {
-        // Token printing spaces out `Box < T >`; write it the way Rust code is written.
-        let text = quote!(#ty)
-            .to_string()
-            .replace(" < ", "<")
-            .replace("< ", "<")
-            .replace(" >", ">")
-            .replace(" ,", ",")
-            .replace("& ", "&");
-        syn::Error::new(ty.span(), format!("type `{text}` cannot be offloaded"))
-    };
+/// The type as the kernel's source writes it, in the tidy form Rust code is written in
+/// (`&mut [f32; N]`, `types::Vec3`, `Box<dyn Fn(f32) -> f32>`), for `Kernel::SIGNATURE` and
+/// messages. Nothing compares this text: the launch compares the shapes rustc computes.
+fn written(ty: &syn::Type) -> String {
+    use syn::Type;
     match ty {
-        syn::Type::Path(p) if p.qself.is_none() => {
-            let Some(ident) = p.path.get_ident() else {
-                return Err(cannot());
-            };
-            // A scalar, or a struct by value (copied in; rkc checks that it is `#[repr(C)]`,
-            // and the argument's `DeviceCopy` bound checks the host's side).
-            Ok(ident.to_string())
+        Type::Array(a) => format!("[{}; {}]", written(&a.elem), tidy(&a.len)),
+        Type::Ptr(p) => format!("*{} {}", if p.mutability.is_some() { "mut" } else { "const" }, written(&p.elem)),
+        Type::Reference(r) => {
+            let lifetime = r.lifetime.as_ref().map(|l| format!("{l} ")).unwrap_or_default();
+            format!("&{lifetime}{}{}", if r.mutability.is_some() { "mut " } else { "" }, written(&r.elem))
         }
-        // An array by value.
-        syn::Type::Array(_) => spell_pointee(ty).ok_or_else(cannot),
-        syn::Type::Ptr(p) => {
-            let inner = spell_pointee(&p.elem).ok_or_else(cannot)?;
-            Ok(format!(
-                "*{} {inner}",
-                if p.mutability.is_some() { "mut" } else { "const" }
-            ))
+        Type::Slice(sl) => format!("[{}]", written(&sl.elem)),
+        Type::Paren(p) => format!("({})", written(&p.elem)),
+        Type::Group(g) => written(&g.elem),
+        Type::Tuple(t) => {
+            let elems: Vec<String> = t.elems.iter().map(written).collect();
+            if elems.len() == 1 { format!("({},)", elems[0]) } else { format!("({})", elems.join(", ")) }
         }
-        syn::Type::Paren(p) => spell(&p.elem),
-        syn::Type::Reference(r) => match r.elem.as_ref() {
-            syn::Type::Slice(sl) => {
-                let elem = spell_pointee(&sl.elem).ok_or_else(cannot)?;
-                Ok(format!("&{}[{elem}]", if r.mutability.is_some() { "mut " } else { "" }))
+        Type::Path(p) if p.qself.is_none() => {
+            let mut out = String::new();
+            if p.path.leading_colon.is_some() {
+                out.push_str("::");
             }
-            _ => Err(cannot()),
-        },
-        _ => Err(cannot()),
+            for (k, seg) in p.path.segments.iter().enumerate() {
+                if k > 0 {
+                    out.push_str("::");
+                }
+                out.push_str(&seg.ident.to_string());
+                match &seg.arguments {
+                    syn::PathArguments::None => {}
+                    syn::PathArguments::AngleBracketed(args) => {
+                        let args: Vec<String> = args
+                            .args
+                            .iter()
+                            .map(|a| match a {
+                                syn::GenericArgument::Type(t) => written(t),
+                                other => tidy(other),
+                            })
+                            .collect();
+                        out.push_str(&format!("<{}>", args.join(", ")));
+                    }
+                    syn::PathArguments::Parenthesized(args) => out.push_str(&tidy(args)),
+                }
+            }
+            out
+        }
+        other => tidy(other),
     }
 }
 
-/// The type a parameter has in `Kernel::Params`: slices become raw fat pointers, so that the
-/// tuple is `Copy` and needs no lifetime; everything else stays.
+/// Token text with the spacing Rust code is written with, for what [`written`] does not
+/// print itself (array lengths, trait objects, qualified paths): `size_of::<u32>()`, not
+/// `size_of :: < u32 > ()`.
+fn tidy(tokens: &impl quote::ToTokens) -> String {
+    let mut text = tokens.to_token_stream().to_string();
+    for (from, to) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" ::", "::"),
+        (" ,", ","),
+        (" ;", ";"),
+        ("< ", "<"),
+        (" <", "<"),
+        (" >", ">"),
+        ("( ", "("),
+        (" )", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        ("& ", "&"),
+        ("* const ", "*const "),
+        ("* mut ", "*mut "),
+        ("Fn (", "Fn("),
+        ("FnMut (", "FnMut("),
+        ("FnOnce (", "FnOnce("),
+        ("fn (", "fn("),
+        ("> (", ">("),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
+}
+
+/// Whether a parameter type can never cross to the device, as its syntax already shows:
+/// a tuple (Rust does not fix its layout, so host and device could disagree on it), a trait
+/// object, `impl Trait`, a function pointer, `str` (strings have no device form), or a pointer
+/// or reference below the parameter's own (the host's addresses mean nothing on the device). rkc refuses them too; refusing them
+/// here points at the whole type with upstream's words, where rustc's error about the
+/// generated descriptor would say less. Everything else is left to rustc (`KernelParam`), so
+/// that no type is refused for how it is spelled.
+fn never_offloaded(ty: &syn::Type, top: bool) -> bool {
+    use syn::Type;
+    match ty {
+        Type::Paren(p) => never_offloaded(&p.elem, top),
+        Type::Group(g) => never_offloaded(&g.elem, top),
+        Type::Tuple(t) => !t.elems.is_empty(),
+        Type::TraitObject(_) | Type::ImplTrait(_) | Type::BareFn(_) => true,
+        Type::Reference(r) => !top || never_offloaded(&r.elem, false),
+        Type::Ptr(p) => !top || never_offloaded(&p.elem, false),
+        Type::Array(a) => never_offloaded(&a.elem, false),
+        Type::Slice(sl) => never_offloaded(&sl.elem, false),
+        Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => true,
+        Type::Path(p) => p.path.segments.iter().any(|seg| match &seg.arguments {
+            syn::PathArguments::AngleBracketed(args) => args.args.iter().any(|a| matches!(a, syn::GenericArgument::Type(t) if never_offloaded(t, false))),
+            syn::PathArguments::Parenthesized(_) => true,
+            syn::PathArguments::None => false,
+        }),
+        _ => false,
+    }
+}
+
+/// The type a parameter has in `Kernel::Params`: a reference becomes the raw pointer of the
+/// same mutability (`&T` → `*const T`, `&mut [T]` → `*mut [T]`), so that the tuple is `Copy`
+/// and needs no lifetime; everything else stays as written.
 fn params_type(ty: &syn::Type) -> TokenStream2 {
     match ty {
-        syn::Type::Reference(r) => match r.elem.as_ref() {
-            syn::Type::Slice(sl) => {
-                let elem = &sl.elem;
-                if r.mutability.is_some() { quote!(*mut [#elem]) } else { quote!(*const [#elem]) }
-            }
-            _ => quote!(#ty),
-        },
+        syn::Type::Paren(p) => params_type(&p.elem),
+        syn::Type::Group(g) => params_type(&g.elem),
+        syn::Type::Reference(r) => {
+            let elem = &r.elem;
+            let star = quote_spanned!(r.and_token.span=> *);
+            if r.mutability.is_some() { quote!(#star mut #elem) } else { quote!(#star const #elem) }
+        }
         other => quote!(#other),
     }
 }
 
-/// Turns a `Kernel::Params` element back into the parameter's type (a slice from its raw
-/// fat pointer).
+/// Turns a `Kernel::Params` element back into the parameter's type (a reference from its raw
+/// pointer).
 fn from_params(var: &Ident, ty: &syn::Type) -> TokenStream2 {
     match ty {
-        syn::Type::Reference(r) if matches!(r.elem.as_ref(), syn::Type::Slice(_)) => {
-            // SAFETY (in the generated code): the runtime builds the fat pointer from a
-            // buffer of exactly that many elements that lives for the launch.
-            if r.mutability.is_some() { quote!(unsafe { &mut *#var }) } else { quote!(unsafe { &*#var }) }
-        }
+        syn::Type::Paren(p) => from_params(var, &p.elem),
+        syn::Type::Group(g) => from_params(var, &g.elem),
+        // SAFETY (in the generated code): the runtime makes the pointer from a buffer that
+        // lives for the launch and holds the referent: `size_of::<T>()` bytes for `&T`, the
+        // slice's length in elements for `&[T]`, copied from the host's valid value.
+        syn::Type::Reference(r) if r.mutability.is_some() => quote!(unsafe { &mut *#var }),
+        syn::Type::Reference(_) => quote!(unsafe { &*#var }),
         _ => quote!(#var),
     }
 }
 
-/// What memory behind a pointer or in a slice may hold: a scalar, or a struct named by a
-/// plain identifier (rkc checks that it is `#[repr(C)]`, so that both sides agree on its
-/// layout), spelled as the compiler spells it.
-fn spell_element(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) if p.qself.is_none() => spell(ty).ok(),
-        syn::Type::Paren(p) => spell_element(&p.elem),
-        _ => None,
-    }
-}
-
-fn spell_pointee(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Array(a) => {
-            let elem = spell_pointee(&a.elem)?;
-            let len = match &a.len {
-                Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(n),
-                    ..
-                }) => n.base10_parse::<u64>().ok()?,
-                _ => return None,
-            };
-            Some(format!("[{elem}; {len}]"))
-        }
-        other => spell_element(other),
-    }
+/// The spans of the first and the last token of `tokens`. Generated code spanned from one to
+/// the other makes rustc point at all of the type, not only its first token.
+fn span_range(tokens: &impl quote::ToTokens) -> (Span, Span) {
+    let mut iter = tokens.to_token_stream().into_iter();
+    let first = iter.next().map_or_else(Span::call_site, |t| t.span());
+    let last = iter.last().map_or(first, |t| t.span());
+    (first, last)
 }
 
 fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
     let sig = &func.sig;
-    if !sig.generics.params.is_empty() {
+    // Lifetime parameters are fine (the descriptor's raw pointers have none, and the call
+    // infers them); a type or const parameter would leave the kernel without one signature.
+    if sig.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_))) {
         return Err(syn::Error::new(
             sig.generics.span(),
             "an `#[offload_kernel]` function cannot be generic",
@@ -158,29 +211,44 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
     let name = &sig.ident;
     let vis = &func.vis;
     let mut types = Vec::new();
-    let mut spelled = Vec::new();
     let mut errors: Option<syn::Error> = None;
     for input in &sig.inputs {
         let syn::FnArg::Typed(pt) = input else {
             return Err(syn::Error::new(input.span(), "an `#[offload_kernel]` function cannot take `self`"));
         };
-        match spell(&pt.ty) {
-            Ok(s) => spelled.push(s),
-            Err(e) => match &mut errors {
+        if never_offloaded(&pt.ty, true) {
+            let e = syn::Error::new_spanned(&pt.ty, format!("type `{}` cannot be offloaded", written(&pt.ty)));
+            match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),
-            },
+            }
         }
         types.push(pt.ty.as_ref().clone());
     }
     if let Some(e) = errors {
         return Err(e);
     }
-    let signature = format!("{name}({})", spelled.join(", "));
+    let written_types: Vec<String> = types.iter().map(written).collect();
+    let signature = format!("{name}({})", written_types.join(", "));
     let name_str = name.to_string();
     let vars: Vec<Ident> = (0..types.len()).map(|k| format_ident!("p{k}")).collect();
     let args: Vec<TokenStream2> = vars.iter().zip(&types).map(|(v, t)| from_params(v, t)).collect();
     let param_types: Vec<TokenStream2> = types.iter().map(params_type).collect();
+    // Each parameter's shape, and its reading in `run_raw`, name the type with the type's own
+    // span, so that rustc's "cannot be offloaded" points at the parameter.
+    let mut shapes = Vec::new();
+    let mut raw_reads = Vec::new();
+    for ((ty, raw), var) in types.iter().zip(&param_types).zip(&vars) {
+        let (start, end) = span_range(ty);
+        let path = quote_spanned!(start=> ::rkc_offload::__private::param::<);
+        let close = quote_spanned!(end=> >());
+        shapes.push(quote!(#path #raw #close.0));
+        raw_reads.push(quote!(let #var = (#path #raw #close.1)(&mut raw);));
+    }
+    // The tuple carries the span of the kernel's parameter list, where rustc reports a
+    // parameter type that is not `Copy` (`Box<f32>`, beside its "cannot be offloaded").
+    let mut params_tuple = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#param_types,)*));
+    params_tuple.set_span(sig.paren_token.span.join());
     let call = if sig.unsafety.is_some() {
         quote!(unsafe { #name(#(#args),*) })
     } else {
@@ -195,15 +263,16 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
         impl ::rkc_offload::Kernel for #name {
             const NAME: &'static str = #name_str;
             const SIGNATURE: &'static str = #signature;
-            type Params = (#(#param_types,)*);
+            const PARAMS: &'static [::rkc_offload::ParamShape] = &[#(#shapes),*];
+            type Params = #params_tuple;
             fn run_on_host(params: Self::Params) {
                 let (#(#vars,)*) = params;
                 #call
             }
-            #[allow(unused_variables, reason = "a kernel without parameters ignores its arguments")]
+            #[allow(unused_variables, unused_mut, reason = "a kernel without parameters ignores its arguments")]
             fn run_raw(args: &[u64]) {
                 let mut raw = args.iter().copied();
-                #(let #vars = <#param_types as ::rkc_offload::FromRawArg>::from_raw_args(&mut raw);)*
+                #(#raw_reads)*
                 #call
             }
         }
@@ -239,11 +308,11 @@ fn compile_error(span: Span, message: &str) -> TokenStream {
     quote_spanned!(span=> ::core::compile_error!(#message)).into()
 }
 
-/// Launches a kernel: `offload! { kernel = k, workgroup_dim = [..], thread_dim = [..],
-/// args = (..,) }`. Panics on any launch error, as upstream does.
-/// `#[derive(DeviceCopy)]`: lets a `#[repr(C)]` struct be passed to a kernel by value (and
-/// be a field of another such struct). Refuses a struct without `#[repr(C)]`, a generic one,
-/// and (through the generated bounds) fields that are not `DeviceCopy` themselves.
+/// `#[derive(DeviceCopy)]`: lets a `#[repr(C)]` struct, or a fieldless enum with an integer
+/// `repr` (`#[repr(u8)]`, `#[repr(i32)]`...) or `#[repr(C)]`, be passed to a kernel by value
+/// (and be a field of such a struct). Refuses a struct without `#[repr(C)]`, an enum without
+/// such a `repr` or with data, a generic type, and (through the generated bounds) struct fields
+/// that are not `DeviceCopy` themselves.
 #[proc_macro_derive(DeviceCopy)]
 pub fn derive_device_copy(item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::DeriveInput);
@@ -253,45 +322,96 @@ pub fn derive_device_copy(item: TokenStream) -> TokenStream {
     }
 }
 
-fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
-    let name = &item.ident;
-    let syn::Data::Struct(data) = &item.data else {
-        return Err(syn::Error::new(name.span(), "`DeviceCopy` can be derived for structs only"));
-    };
-    if !item.generics.params.is_empty() {
-        return Err(syn::Error::new(item.generics.span(), "`DeviceCopy` cannot be derived for a generic struct"));
-    }
-    let repr_c = item.attrs.iter().filter(|a| a.path().is_ident("repr")).any(|a| {
-        let mut c = false;
-        let _ = a.parse_nested_meta(|m| {
+/// The `repr` of a type: whether it has `C`, and the integer type it names, if any.
+fn repr_of(item: &syn::DeriveInput) -> (bool, Option<Ident>) {
+    const INTEGERS: &[&str] = &["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+    let (mut c, mut int) = (false, None);
+    for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        let _ = attr.parse_nested_meta(|m| {
             c |= m.path.is_ident("C");
+            if let Some(ident) = m.path.get_ident()
+                && INTEGERS.contains(&ident.to_string().as_str())
+            {
+                int = Some(ident.clone());
+            }
             if m.input.peek(syn::token::Paren) {
                 let _ = m.input.parse::<proc_macro2::Group>();
             }
             Ok(())
         });
-        c
-    });
-    if !repr_c {
-        return Err(syn::Error::new(
-            name.span(),
-            "`DeviceCopy` needs `#[repr(C)]` on the struct: the kernel reads the fields where C's layout puts them",
-        ));
     }
-    let fields: Vec<&syn::Type> = data.fields.iter().map(|f| &f.ty).collect();
-    Ok(quote! {
-        // SAFETY: a `#[repr(C)]` struct whose fields are all `DeviceCopy` (checked below) is its
-        // bytes, in C's layout.
-        unsafe impl ::rkc_offload::DeviceCopy for #name {}
-        const _: () = {
-            fn fields_are_device_copy<T: ::rkc_offload::DeviceCopy>() {}
-            fn check() {
-                #(fields_are_device_copy::<#fields>();)*
-            }
-        };
-    })
+    (c, int)
 }
 
+fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
+    let name = &item.ident;
+    let what = match &item.data {
+        syn::Data::Struct(_) => "struct",
+        syn::Data::Enum(_) => "enum",
+        syn::Data::Union(_) => "union",
+    };
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new(item.generics.span(), format!("`DeviceCopy` cannot be derived for a generic {what}")));
+    }
+    let (repr_c, repr_int) = repr_of(item);
+    match &item.data {
+        syn::Data::Enum(data) => {
+            if let Some(v) = data.variants.iter().find(|v| !v.fields.is_empty()) {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    "`DeviceCopy` can be derived for structs and fieldless enums only, and this variant carries data; pass the data in a `#[repr(C)]` struct, with a fieldless enum for the variant",
+                ));
+            }
+            // The device sees the enum as its discriminant: the `repr` integer, or C's `int`
+            // for `repr(C)` alone (as rkc lays it out).
+            let scalar = match &repr_int {
+                Some(t) if t == "u128" || t == "i128" => {
+                    return Err(syn::Error::new(t.span(), "`DeviceCopy` cannot be derived for an enum of 128-bit discriminants: kernels have no 128-bit integers"));
+                }
+                Some(t) => t.to_string(),
+                None if repr_c => "i32".to_string(),
+                None => {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        "`DeviceCopy` needs an integer `repr` (`#[repr(u8)]`, `#[repr(i32)]`...) or `#[repr(C)]` on the enum: Rust fixes an enum's size only then",
+                    ));
+                }
+            };
+            Ok(quote! {
+                // SAFETY: a fieldless enum with an integer `repr` (or `repr(C)`, C's `int`) is
+                // its discriminant, an integer of that type, and holds no pointers.
+                unsafe impl ::rkc_offload::DeviceCopy for #name {
+                    const IN_PARAMETER: bool = ::core::mem::size_of::<Self>() <= 8;
+                    const SCALAR: &'static str = #scalar;
+                }
+            })
+        }
+        syn::Data::Struct(data) => {
+            if !repr_c {
+                return Err(syn::Error::new(
+                    name.span(),
+                    "`DeviceCopy` needs `#[repr(C)]` on the struct: the kernel reads the fields where C's layout puts them",
+                ));
+            }
+            let fields: Vec<&syn::Type> = data.fields.iter().map(|f| &f.ty).collect();
+            Ok(quote! {
+                // SAFETY: a `#[repr(C)]` struct whose fields are all `DeviceCopy` (checked below) is its
+                // bytes, in C's layout.
+                unsafe impl ::rkc_offload::DeviceCopy for #name {}
+                const _: () = {
+                    fn fields_are_device_copy<T: ::rkc_offload::DeviceCopy>() {}
+                    fn check() {
+                        #(fields_are_device_copy::<#fields>();)*
+                    }
+                };
+            })
+        }
+        syn::Data::Union(_) => Err(syn::Error::new(name.span(), "`DeviceCopy` can be derived for structs and fieldless enums only")),
+    }
+}
+
+/// Launches a kernel: `offload! { kernel = k, workgroup_dim = [..], thread_dim = [..],
+/// args = (..,) }`. Panics on any launch error, as upstream does.
 #[proc_macro]
 pub fn offload(input: TokenStream) -> TokenStream {
     expand(input, false)

@@ -16,14 +16,16 @@ pub enum ArgMapping {
 
 /// A value that can be passed for a kernel parameter of type `P`.
 ///
-/// Implemented for each [`DeviceCopy`] type (scalars by value; arrays and `#[repr(C)]`
-/// structs copied in), for `*const T` and `*mut T` (upstream's mapping of `size_of::<T>()`
-/// bytes), and for slices and arrays behind references (the whole slice is mapped, an rkc
-/// extension).
+/// `P` is the parameter as `Kernel::Params` holds it: a reference parameter is the raw
+/// pointer of the same mutability (`&T` is `*const T`), a slice parameter the raw slice
+/// pointer. Implemented for each [`DeviceCopy`] type (scalars by value; arrays and
+/// `#[repr(C)]` structs copied in), for `*const T` and `*mut T` (upstream's mapping of
+/// `size_of::<T>()` bytes), for references to sized data (the same mapping), and for slices
+/// and arrays behind references (the whole slice is mapped, an rkc extension).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be passed for a kernel parameter of type `{P}`",
     label = "this argument does not match the kernel's parameter",
-    note = "a `*const T` parameter takes a `*const T`, a `&[T]` or a `&[T; N]`; a `*mut T` parameter takes a `*mut T`, a `&mut [T]` or a `&mut [T; N]`; scalars, arrays and `#[derive(DeviceCopy)]` structs are passed by value"
+    note = "a `*const T` or `&T` parameter takes a `*const T`, `&T` or `&mut T`; a `*mut T` or `&mut T` parameter takes a `*mut T` or `&mut T`; a pointer to elements also takes a whole slice or array of them (`&[T]`, `&mut [T]` or `&[T; N]` for `*const T`; `&mut [T]` or `&mut [T; N]` for `*mut T`); scalars, arrays and `#[derive(DeviceCopy)]` types are passed by value"
 )]
 pub trait KernelArg<P> {
     /// How the argument is moved.
@@ -33,13 +35,16 @@ pub trait KernelArg<P> {
     fn param(&self, device_address: u64) -> P;
 }
 
-/// A type whose values a kernel may take by value: the scalars, arrays of such values, and
-/// `#[repr(C)]` structs of them (`#[derive(DeviceCopy)]`, which checks both).
+/// A type whose values a kernel may take by value: the scalars, arrays of such values,
+/// `#[repr(C)]` structs of them, and fieldless enums with an integer `repr` or `repr(C)`
+/// (`#[derive(DeviceCopy)]`, which checks the `repr` and the fields).
 ///
 /// # Safety
 ///
 /// The type's bytes must be its whole value, laid out as C lays it out (so that the device
-/// reads the fields where the host wrote them), with no pointers or references.
+/// reads the fields where the host wrote them), with no pointers or references; a type with
+/// [`DeviceCopy::IN_PARAMETER`] must be, byte for byte, the scalar [`DeviceCopy::SCALAR`]
+/// names.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be passed to a kernel by value",
     label = "not `DeviceCopy`",
@@ -50,13 +55,20 @@ pub unsafe trait DeviceCopy: Copy {
     /// it is copied to the device and the kernel gets its address, as upstream maps a struct
     /// or an array passed by value (copied in, never back).
     const IN_PARAMETER: bool = false;
+    /// For a value that travels in the parameter, the Rust scalar type the device sees it as,
+    /// as rkc's metadata spells it: the type itself for the scalars, the `repr` integer for a
+    /// fieldless enum (`i32` for `repr(C)`, C's `int`). The launch compares it with the fat
+    /// binary's, so that a parameter that changed from `f32` to `u32` is caught. Empty for
+    /// values copied to the device.
+    const SCALAR: &'static str = "";
 }
 
 macro_rules! scalar_copy {
-    ($($t:ty),*) => {$(
+    ($($t:ident),*) => {$(
         // SAFETY: a scalar is its bytes.
         unsafe impl DeviceCopy for $t {
             const IN_PARAMETER: bool = true;
+            const SCALAR: &'static str = stringify!($t);
         }
     )*};
 }
@@ -110,6 +122,45 @@ impl<T> KernelArg<*mut T> for *mut T {
     }
 }
 
+// References to sized data, for reference parameters (`&T` travels as `*const T`, `&mut T`
+// as `*mut T`) and, since the two are mapped alike, for raw-pointer parameters too: the
+// argument `&x` or `&mut x` maps `size_of::<T>()` bytes, as upstream maps `&T` and `&mut T`.
+// They do not overlap the slice and array impls below: `T` is sized here, so `&T` is never
+// `&[U]`, and for `&[U; N]` the parameter would be `*const [U; N]`, never `*const U`.
+
+/// `&x` for a `&T` (or `*const T`) parameter: copied in, never back.
+impl<T> KernelArg<*const T> for &T {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: (*self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+/// `&mut x` for a `&T` parameter: the kernel only reads it, so it is copied in and never back,
+/// as `&mut [T]` for a `&[T]` parameter is.
+impl<T> KernelArg<*const T> for &mut T {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: (&**self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
+    }
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
+    }
+}
+
+/// `&mut x` for a `&mut T` (or `*mut T`) parameter: copied in and back.
+impl<T> KernelArg<*mut T> for &mut T {
+    fn mapping(&self) -> ArgMapping {
+        ArgMapping::Buffer { host: (&**self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: true }
+    }
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
+    }
+}
+
+// Slices and arrays for a pointer to their element type: the whole slice is mapped and the
+// kernel gets a pointer to its first element (an rkc extension; upstream maps one element).
 impl<T> KernelArg<*const T> for &[T] {
     fn mapping(&self) -> ArgMapping {
         ArgMapping::Buffer {

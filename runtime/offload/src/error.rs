@@ -9,11 +9,17 @@ pub enum OffloadError {
     BadFatBinary { reason: String },
     /// No registered fat binary has the kernel.
     KernelNotFound { kernel: String },
-    /// The fat binary's kernel has another signature than the host's `#[offload_kernel]`.
+    /// The fat binary's kernel takes other parameters than the host's `#[offload_kernel]`.
     StaleFatBinary {
         kernel: String,
+        /// The signature as the host's source writes it.
         host: String,
+        /// The signature as the fat binary's metadata spells it.
         fatbin: String,
+        /// What differs: the number of parameters, or the first parameter whose mapping
+        /// (kind, size, mutability, scalar type) differs. The two signatures can read alike
+        /// (a struct that changed size keeps its name), so this says which it is.
+        difference: String,
     },
     /// The fat binary has no image this device can run.
     NoImageForDevice {
@@ -76,10 +82,11 @@ impl fmt::Display for OffloadError {
                 kernel,
                 host,
                 fatbin,
+                difference,
             } => write!(
                 f,
                 "the fat binary is stale for kernel `{kernel}`: the host declares `{host}` but the \
-                 fat binary was compiled for `{fatbin}`; recompile kernels.rs with rkc"
+                 fat binary was compiled for `{fatbin}` ({difference}); recompile kernels.rs with rkc"
             ),
             OffloadError::NoImageForDevice {
                 kernel,

@@ -1,7 +1,8 @@
 //! The registered fat binaries and the lookup of a kernel's images and metadata in them.
 
+use crate::ParamShape;
 use crate::error::OffloadError;
-use offload_binary::{Image, ImageKind, KernelInfo};
+use offload_binary::{Image, ImageKind, KernelInfo, ParamInfo, ParamKind};
 use std::sync::{Arc, RwLock};
 
 /// One registered fat binary, parsed once.
@@ -41,18 +42,23 @@ pub(crate) struct Found {
     pub info: KernelInfo,
 }
 
-/// Finds a kernel by name and checks its signature against the host's.
-pub(crate) fn find(name: &str, host_signature: &str) -> Result<Found, OffloadError> {
+/// Finds a kernel by name and checks that the fat binary's kernel takes the parameters the
+/// host's does: the same number, each with the same mapping and sizes (`host_params`, which
+/// rustc computed from the host's types). The signatures are only for the message: the host's
+/// as its source writes the types, the fat binary's as the compiler spells them, so that two
+/// spellings of one type (`types::Vec3` and `Vec3`, a constant or a literal as an array length)
+/// agree.
+pub(crate) fn find(name: &str, host_signature: &str, host_params: &[ParamShape]) -> Result<Found, OffloadError> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     for fatbin in registry.iter().rev() {
         let info = fatbin.kernels.iter().flatten().find(|k| k.name == name);
         if let Some(info) = info {
-            let compiled = info.signature();
-            if compiled != host_signature {
+            if let Some(difference) = difference(host_params, info) {
                 return Err(OffloadError::StaleFatBinary {
                     kernel: name.into(),
                     host: host_signature.into(),
-                    fatbin: compiled,
+                    fatbin: info.signature(),
+                    difference,
                 });
             }
             return Ok(Found {
@@ -62,6 +68,35 @@ pub(crate) fn find(name: &str, host_signature: &str) -> Result<Found, OffloadErr
         }
     }
     Err(OffloadError::KernelNotFound { kernel: name.into() })
+}
+
+/// What differs between the host's parameters and the fat binary's kernel, in words; `None`
+/// when they agree.
+fn difference(host: &[ParamShape], info: &KernelInfo) -> Option<String> {
+    if host.len() != info.params.len() {
+        let count = |n: usize| if n == 1 { "1 parameter".to_string() } else { format!("{n} parameters") };
+        return Some(format!("the host's kernel takes {}, the fat binary's {}", count(host.len()), count(info.params.len())));
+    }
+    let (k, (shape, param)) = host.iter().zip(&info.params).enumerate().find(|(_, (shape, p))| !shape.matches(p.kind, &p.ty))?;
+    Some(format!(
+        "parameter {} (`{}`) is {shape} on the host and {} in the fat binary",
+        k + 1,
+        param.name,
+        describe(param)
+    ))
+}
+
+/// A fat binary's parameter in the words of `ParamShape`'s `Display`.
+fn describe(param: &ParamInfo) -> String {
+    let access = |mutable: bool| if mutable { "writable" } else { "read-only" };
+    match param.kind {
+        ParamKind::Value { .. } => format!("a `{}` by value", param.ty),
+        // The compiler spells an array or struct taken by value as the host writes it, and
+        // passes it as a pointer to its read-only copy.
+        ParamKind::Pointer { pointee_size, mutable: false } if !param.ty.starts_with(['*', '&']) => format!("{pointee_size} bytes by value"),
+        ParamKind::Pointer { pointee_size, mutable } => format!("a pointer to {pointee_size} {} bytes", access(mutable)),
+        ParamKind::Slice { elem_size, mutable } => format!("a {} slice of {elem_size}-byte elements", access(mutable)),
+    }
 }
 
 /// Finds a kernel by name alone (for raw launches, which have no host signature).

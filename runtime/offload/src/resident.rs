@@ -266,20 +266,22 @@ impl<T> KernelArg<*mut [T]> for &PreloadMut<'_, [T]> {
     }
 }
 
-impl<T, const N: usize> KernelArg<*mut [T; N]> for &PreloadMut<'_, [T; N]> {
+// A guard of sized data (an array, a struct) for a pointer or reference parameter to it
+// (`*mut [f32; 256]`, `&Params`). `T` is sized, so these never overlap the slice guards above.
+impl<T> KernelArg<*mut T> for &PreloadMut<'_, T> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of::<[T; N]>(), writable: true }
+        ArgMapping::Buffer { host: (&*self.host as *const T).cast_mut().cast(), len: size_of::<T>(), writable: true }
     }
-    fn param(&self, device_address: u64) -> *mut [T; N] {
-        device_address as usize as *mut [T; N]
+    fn param(&self, device_address: u64) -> *mut T {
+        device_address as usize as *mut T
     }
 }
 
-impl<T, const N: usize> KernelArg<*const [T; N]> for &Preload<'_, [T; N]> {
+impl<T> KernelArg<*const T> for &Preload<'_, T> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of::<[T; N]>(), writable: false }
+        ArgMapping::Buffer { host: (self.host as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
     }
-    fn param(&self, device_address: u64) -> *const [T; N] {
-        device_address as usize as *const [T; N]
+    fn param(&self, device_address: u64) -> *const T {
+        device_address as usize as *const T
     }
 }

@@ -144,7 +144,7 @@ pub fn default_device() -> Result<DeviceInfo, OffloadError> {
 /// Launches a kernel: the path behind `offload!` and `try_offload!`.
 pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) -> Result<(), OffloadError> {
     let rt = runtime()?;
-    let found = registry::find(K::NAME, K::SIGNATURE)?;
+    let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     match home_of(config.device)? {
         crate::resident::Home::Cuda(d) => match &rt.cuda {

@@ -7,7 +7,7 @@
 
 use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
 use rkc_offload::prelude::*;
-use rkc_offload::OffloadError;
+use rkc_offload::{OffloadError, ParamShape};
 use std::sync::Once;
 
 #[offload_kernel]
@@ -123,6 +123,102 @@ fn by_value(p: Params, w: [f32; 2], out: *mut [f32; 4]) {
     }
 }
 
+/// Types reached through a module, for kernels that name them by a path of several segments.
+mod types {
+    use rkc_offload::prelude::*;
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq, DeviceCopy)]
+    pub struct Vec3 {
+        pub x: f32,
+        pub y: f32,
+        pub z: f32,
+    }
+}
+
+/// An array length named by a constant.
+const N: usize = 64;
+
+/// A type alias for a parameter's pointee.
+type Grid = [f32; 64];
+
+/// A fieldless enum passed by value: the device sees its `u8` discriminant.
+#[repr(u8)]
+#[derive(Clone, Copy, DeviceCopy)]
+enum Mode {
+    Add = 1,
+    Mul = 7,
+}
+
+/// References to sized data, as public GPU projects write kernels: `&T` is copied in, `&mut T`
+/// in and back.
+#[offload_kernel]
+fn refs(p: &Params, x: &mut [f32; 256]) {
+    // SAFETY: the builtin only reads this thread's position.
+    let i = unsafe { thread_idx_x() } as usize;
+    x[i] = x[i] * p.scale + p.count as f32;
+}
+
+/// Array lengths named by a constant and by an expression.
+#[offload_kernel]
+fn named_lengths(x: *mut [f32; N], y: &[f32; 4 * 16]) {
+    // SAFETY: the pointer is mapped for the launch; the thread index is below 64.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        (*x)[i] += y[i];
+    }
+}
+
+/// A struct named through its module, by value and behind a reference.
+#[offload_kernel]
+fn paths(v: types::Vec3, out: &mut crate::types::Vec3) {
+    out.x = v.x * 2.0;
+    out.y = v.y * 2.0;
+    out.z = v.z * 2.0;
+}
+
+/// A parameter whose pointee is a type alias.
+#[offload_kernel]
+fn alias(g: &mut Grid) {
+    // SAFETY: the builtin only reads this thread's position.
+    let i = unsafe { thread_idx_x() } as usize;
+    g[i] = i as f32;
+}
+
+/// A `#[repr(u8)]` enum by value.
+#[offload_kernel]
+fn by_mode(mode: Mode, x: &mut [u32; 8]) {
+    // SAFETY: the builtin only reads this thread's position.
+    let i = unsafe { thread_idx_x() } as usize;
+    match mode {
+        Mode::Add => x[i] += 1,
+        Mode::Mul => x[i] *= 7,
+    }
+}
+
+/// Kernels whose fat-binary metadata disagrees with the host in one way each: a scalar's type,
+/// a struct's size under the same name, the number of parameters, a reference's mutability.
+#[offload_kernel]
+fn stale_scalar(x: f32, out: *mut f32) {
+    // SAFETY: the pointer is mapped for the launch.
+    unsafe { *out = x }
+}
+
+#[offload_kernel]
+fn stale_struct(p: Params, out: &mut f32) {
+    *out = p.scale;
+}
+
+#[offload_kernel]
+fn stale_count(out: &mut f32) {
+    *out = 1.0;
+}
+
+#[offload_kernel]
+fn stale_mutability(x: &mut [f32; 4]) {
+    x[0] = 1.0;
+}
+
 fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
     KernelInfo {
         name: name.into(),
@@ -162,6 +258,36 @@ fn register() {
                 ("w", "[f32; 2]", ptr(8, false), Access::Read),
                 ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
             ]),
+            info("refs", &[
+                ("p", "&Params", ptr(8, false), Access::Read),
+                ("x", "&mut [f32; 256]", ptr(1024, true), Access::ReadWrite),
+            ]),
+            info("named_lengths", &[
+                ("x", "*mut [f32; 64]", ptr(256, true), Access::ReadWrite),
+                ("y", "&[f32; 64]", ptr(256, false), Access::Read),
+            ]),
+            info("paths", &[
+                ("v", "Vec3", ptr(12, false), Access::Read),
+                ("out", "&mut Vec3", ptr(12, true), Access::Write),
+            ]),
+            info("alias", &[("g", "&mut [f32; 64]", ptr(256, true), Access::Write)]),
+            info("by_mode", &[
+                ("mode", "u8", ParamKind::Value { size: 1 }, Access::Read),
+                ("x", "&mut [u32; 8]", ptr(32, true), Access::ReadWrite),
+            ]),
+            info("stale_scalar", &[
+                ("x", "u32", ParamKind::Value { size: 4 }, Access::Read),
+                ("out", "*mut f32", ptr(4, true), Access::Write),
+            ]),
+            info("stale_struct", &[
+                ("p", "Params", ptr(12, false), Access::Read),
+                ("out", "&mut f32", ptr(4, true), Access::Write),
+            ]),
+            info("stale_count", &[
+                ("out", "&mut f32", ptr(4, true), Access::Write),
+                ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+            ]),
+            info("stale_mutability", &[("x", "&[f32; 4]", ptr(16, false), Access::Read)]),
             KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
             KernelInfo { barriers: true, ..info("divergent_warp", &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)]) },
             KernelInfo {
@@ -245,9 +371,178 @@ fn a_stale_fat_binary_is_refused_with_both_signatures() {
             kernel: "stale".into(),
             host: "stale(*mut u32)".into(),
             fatbin: "stale(*mut u64)".into(),
+            difference: "parameter 1 (`x`) is a pointer to 4 writable bytes on the host and a pointer to 8 writable bytes in the fat binary".into(),
         }
     );
     assert_eq!(v, 0, "nothing ran");
+}
+
+#[test]
+fn references_to_sized_data_are_copied_in_and_back() {
+    register();
+    let p = Params { scale: 2.0, count: 3 };
+    let mut x: [f32; 256] = std::array::from_fn(|i| i as f32);
+    offload! {
+        kernel = refs,
+        thread_dim = [256, 1, 1],
+        args = (&p, &mut x),
+    }
+    let expected: [f32; 256] = std::array::from_fn(|i| i as f32 * 2.0 + 3.0);
+    assert_eq!(x, expected);
+    // A `&mut` argument for a `&T` parameter is read, never written back.
+    let mut q = Params { scale: 0.5, count: 0 };
+    offload! {
+        kernel = refs,
+        thread_dim = [256, 1, 1],
+        args = (&mut q, &mut x),
+    }
+    let expected: [f32; 256] = std::array::from_fn(|i| i as f32 + 1.5);
+    assert_eq!(x, expected);
+    assert_eq!((q.scale, q.count), (0.5, 0));
+    assert_eq!(<refs as rkc_offload::Kernel>::SIGNATURE, "refs(&Params, &mut [f32; 256])");
+    assert_eq!(
+        <refs as rkc_offload::Kernel>::PARAMS,
+        [ParamShape::Pointer { pointee_size: 8, mutable: false }, ParamShape::Pointer { pointee_size: 1024, mutable: true }]
+    );
+}
+
+#[test]
+fn a_resident_struct_passes_for_a_reference_parameter() {
+    register();
+    let p = Params { scale: 3.0, count: 1 };
+    let mut x = [1.0f32; 256];
+    {
+        let resident = rkc_offload::preload(&p);
+        offload! { kernel = refs, thread_dim = [256, 1, 1], args = (&resident, &mut x) }
+    }
+    assert_eq!(x, [4.0; 256]);
+}
+
+#[test]
+fn array_lengths_named_by_constants_and_expressions() {
+    register();
+    let mut x = [1.0f32; N];
+    let y: [f32; 64] = std::array::from_fn(|i| i as f32);
+    offload! {
+        kernel = named_lengths,
+        thread_dim = [64, 1, 1],
+        args = (&mut x as *mut [f32; N], &y),
+    }
+    let expected: [f32; 64] = std::array::from_fn(|i| 1.0 + i as f32);
+    assert_eq!(x, expected);
+    // The signature is the source's; the fat binary's spells the evaluated lengths, and the
+    // launch agreed because it compares sizes.
+    assert_eq!(<named_lengths as rkc_offload::Kernel>::SIGNATURE, "named_lengths(*mut [f32; N], &[f32; 4 * 16])");
+}
+
+#[test]
+fn module_qualified_paths_and_type_aliases() {
+    register();
+    let v = types::Vec3 { x: 1.0, y: -2.0, z: 0.25 };
+    let mut out = types::Vec3 { x: 0.0, y: 0.0, z: 0.0 };
+    offload! { kernel = paths, args = (v, &mut out) }
+    assert_eq!(out, types::Vec3 { x: 2.0, y: -4.0, z: 0.5 });
+    assert_eq!(<paths as rkc_offload::Kernel>::SIGNATURE, "paths(types::Vec3, &mut crate::types::Vec3)");
+    assert_eq!(
+        <paths as rkc_offload::Kernel>::PARAMS,
+        [ParamShape::ByValue { size: 12 }, ParamShape::Pointer { pointee_size: 12, mutable: true }]
+    );
+
+    let mut g: Grid = [-1.0; 64];
+    offload! { kernel = alias, thread_dim = [64, 1, 1], args = (&mut g,) }
+    let expected: Grid = std::array::from_fn(|i| i as f32);
+    assert_eq!(g, expected);
+    assert_eq!(<alias as rkc_offload::Kernel>::SIGNATURE, "alias(&mut Grid)");
+}
+
+#[test]
+fn a_repr_u8_enum_passes_by_value() {
+    register();
+    let mut x = [1u32, 2, 3, 4, 5, 6, 7, 8];
+    offload! { kernel = by_mode, thread_dim = [8, 1, 1], args = (Mode::Add, &mut x) }
+    assert_eq!(x, [2, 3, 4, 5, 6, 7, 8, 9]);
+    offload! { kernel = by_mode, thread_dim = [8, 1, 1], args = (Mode::Mul, &mut x) }
+    assert_eq!(x, [14, 21, 28, 35, 42, 49, 56, 63]);
+    assert_eq!(<by_mode as rkc_offload::Kernel>::PARAMS[0], ParamShape::Value { size: 1, scalar: "u8" });
+}
+
+/// A fieldless enum is its discriminant: the `repr` integer, or C's `int` for `repr(C)`, as
+/// rkc's metadata spells the parameter.
+#[test]
+fn fieldless_enums_cross_as_their_repr_integer() {
+    use rkc_offload::KernelParam;
+    #[repr(C)]
+    #[derive(Clone, Copy, DeviceCopy)]
+    #[allow(dead_code, reason = "only the type's shape is tested")]
+    enum C {
+        A,
+        B,
+    }
+    #[repr(i64)]
+    #[derive(Clone, Copy, DeviceCopy)]
+    #[allow(dead_code, reason = "only the type's shape is tested")]
+    enum Wide {
+        Low = -1,
+        High = 1 << 40,
+    }
+    assert_eq!(<C as KernelParam>::SHAPE, ParamShape::Value { size: 4, scalar: "i32" });
+    assert_eq!(<Wide as KernelParam>::SHAPE, ParamShape::Value { size: 8, scalar: "i64" });
+    assert_eq!(<[Mode; 3] as KernelParam>::SHAPE, ParamShape::ByValue { size: 3 });
+}
+
+/// `Kernel::run_raw` rebuilds references from raw addresses, as the differential harness
+/// drives kernels.
+#[test]
+fn raw_runs_rebuild_references() {
+    let p = Params { scale: -1.0, count: 2 };
+    let mut x = [3.0f32; 256];
+    let config = rkc_offload::LaunchConfig { workgroup_dim: [1, 1, 1], thread_dim: [256, 1, 1], dyn_cache: 0, device: None };
+    let args = [&p as *const Params as usize as u64, x.as_mut_ptr() as usize as u64];
+    // SAFETY: both addresses are of live values of the kernel's parameter types.
+    unsafe { rkc_offload::simulate_raw::<refs>(&config, &args) }.unwrap();
+    assert_eq!(x, [-1.0; 256]);
+}
+
+/// Each kind of disagreement between host and fat binary is refused before anything runs, and
+/// the message says which parameter differs, even where the two signatures read alike.
+#[test]
+fn stale_parameters_are_refused_with_the_difference() {
+    register();
+    let stale = |e: OffloadError| match e {
+        OffloadError::StaleFatBinary { host, fatbin, difference, .. } => (host, fatbin, difference),
+        other => panic!("expected a stale fat binary, got {other}"),
+    };
+    let mut out = 0.0f32;
+    let e = try_offload! { kernel = stale_scalar, args = (1.5f32, &mut out as *mut f32) }.unwrap_err();
+    assert_eq!(
+        stale(e),
+        (
+            "stale_scalar(f32, *mut f32)".into(),
+            "stale_scalar(u32, *mut f32)".into(),
+            "parameter 1 (`x`) is a `f32` by value on the host and a `u32` by value in the fat binary".into()
+        )
+    );
+    let e = try_offload! { kernel = stale_struct, args = (Params { scale: 1.0, count: 1 }, &mut out) }.unwrap_err();
+    let text = e.to_string();
+    assert_eq!(
+        stale(e),
+        (
+            "stale_struct(Params, &mut f32)".into(),
+            "stale_struct(Params, &mut f32)".into(),
+            "parameter 1 (`p`) is 8 bytes by value on the host and 12 bytes by value in the fat binary".into()
+        )
+    );
+    assert!(text.starts_with("the fat binary is stale for kernel `stale_struct`: the host declares"), "{text}");
+    assert!(text.ends_with("(parameter 1 (`p`) is 8 bytes by value on the host and 12 bytes by value in the fat binary); recompile kernels.rs with rkc"), "{text}");
+    let e = try_offload! { kernel = stale_count, args = (&mut out,) }.unwrap_err();
+    assert_eq!(stale(e).2, "the host's kernel takes 1 parameter, the fat binary's 2 parameters");
+    let mut x = [0.0f32; 4];
+    let e = try_offload! { kernel = stale_mutability, args = (&mut x,) }.unwrap_err();
+    assert_eq!(
+        stale(e).2,
+        "parameter 1 (`x`) is a pointer to 16 writable bytes on the host and a pointer to 16 read-only bytes in the fat binary"
+    );
+    assert_eq!((out, x), (0.0, [0.0; 4]), "nothing ran");
 }
 
 #[test]
