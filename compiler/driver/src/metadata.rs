@@ -43,9 +43,13 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                         other => ParamKind::Value { size: other.size_of() },
                     };
                     // A by-value array or struct is spelled as the host writes it; the runtime
-                    // moves it as the read-only buffer the kernel reads it from.
-                    let spelled = match (&ty, p.by_value) {
-                        (Type::Ptr { pointee, .. }, true) => pointee.to_string(),
+                    // moves it as the read-only buffer the kernel reads it from. A reference
+                    // parameter is a pointer in rk (upstream maps the two alike) and is spelled
+                    // as the reference the kernel takes, so that `rkc inspect` and the runtime's
+                    // messages show what the user wrote.
+                    let spelled = match (&ty, p.by_value, p.by_ref) {
+                        (Type::Ptr { pointee, .. }, true, _) => pointee.to_string(),
+                        (Type::Ptr { mutable, pointee }, _, true) => format!("&{}{pointee}", if *mutable { "mut " } else { "" }),
                         _ => ty.to_string(),
                     };
                     ParamInfo {
