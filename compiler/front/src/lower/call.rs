@@ -34,14 +34,21 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
+    /// The arguments of a call, each evaluated in order into memory of its own, except
+    /// memory that nothing changes (an immutable local's): the callee decides whether it needs
+    /// a copy of that (`call_instance`).
     fn arg_operands(&mut self, args: &[ExprId], span: Span) -> Vec<Operand> {
         args.iter()
             .map(|a| {
                 let v = self.operand(*a);
-                let t = self.adjusted_ty(*a);
-                self.owned(v, &t, span)
+                self.owned_unless_stable(v, *a, span)
             })
             .collect()
+    }
+
+    fn owned_unless_stable(&mut self, v: Operand, e: ExprId, span: Span) -> Operand {
+        let t = self.adjusted_ty(e);
+        self.owned_or_stable(v, &t, span)
     }
 
     pub fn method_call(&mut self, e: ExprId, receiver: ExprId, args: &[ExprId], span: Span) -> Operand {
@@ -63,8 +70,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
         }
         let r = self.operand(receiver);
-        let rt = self.adjusted_ty(receiver);
-        let r = self.owned(r, &rt, span);
+        let r = self.owned_unless_stable(r, receiver, span);
         let mut vals = vec![r];
         vals.extend(self.arg_operands(args, span));
         self.call_callee(&callee, vals, &ret, span)
@@ -134,14 +140,26 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 None => return Operand::Never,
             }
         }
-        for (a, p) in args.into_iter().zip(&abi.params) {
+        for (k, (a, p)) in args.into_iter().zip(&abi.params).enumerate() {
             match (p, a) {
                 (Abi::Scalar(t), Operand::Scalar(v)) => operands.push(self.cast(v, t.clone(), span)),
                 (Abi::Fat(t), Operand::Fat(p, l)) => {
                     operands.push(self.cast(p, t.clone(), span));
                     operands.push(l);
                 }
-                (Abi::Mem(t), Operand::Mem(m)) => operands.push(self.cast(m, Type::ptr(true, t.clone()), span)),
+                // A read-only parameter borrows the argument's memory; any other gets memory of
+                // its own, copied now from memory the caller keeps using.
+                (Abi::Mem(t), Operand::Mem(m)) if abi.readonly.get(k).copied().unwrap_or(false) => operands.push(self.cast(m, Type::ptr(false, t.clone()), span)),
+                (Abi::Mem(t), Operand::Mem(m)) => {
+                    let m = if self.stable.contains(&m) {
+                        let own = self.temp(t.clone(), span);
+                        self.copy_mem(m, own, t, span);
+                        own
+                    } else {
+                        m
+                    };
+                    operands.push(self.cast(m, Type::ptr(true, t.clone()), span));
+                }
                 (Abi::Zst | Abi::Str | Abi::Never, _) => {}
                 (_, Operand::Never) => return Operand::Never,
                 (abi, v) => {

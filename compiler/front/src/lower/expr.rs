@@ -55,11 +55,25 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 if elems.is_empty() {
                     return Operand::Zst;
                 }
-                let vals: Vec<(Operand, Ty)> = elems.iter().map(|x| (self.operand(*x), self.adjusted_ty(*x))).collect();
+                // Each element is evaluated into memory of its own before the next, as Rust
+                // evaluates them.
+                let vals: Vec<(Operand, Ty)> = elems
+                    .iter()
+                    .map(|x| {
+                        let (v, t) = (self.operand(*x), self.adjusted_ty(*x));
+                        (self.owned_or_stable(v, &t, span), t)
+                    })
+                    .collect();
                 self.build_struct(&ty, vals, span)
             }
             ExprKind::Array(elems) => {
-                let vals: Vec<(Operand, Ty)> = elems.iter().map(|x| (self.operand(*x), self.adjusted_ty(*x))).collect();
+                let vals: Vec<(Operand, Ty)> = elems
+                    .iter()
+                    .map(|x| {
+                        let (v, t) = (self.operand(*x), self.adjusted_ty(*x));
+                        (self.owned_or_stable(v, &t, span), t)
+                    })
+                    .collect();
                 self.build_array(&ty, vals, span)
             }
             ExprKind::Repeat(x, _, _) => {
@@ -440,7 +454,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         for (name, x, _) in fields {
             let v = self.operand(*x);
             if let Some(k) = defs.iter().position(|f| f.name == *name) {
-                vals[k] = Some(self.owned(v, &ftys[k], span));
+                vals[k] = Some(self.owned_or_stable(v, &ftys[k], span));
             }
         }
         let base_place = base.map(|b| {
@@ -814,8 +828,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let ret = self.ret_ty.clone();
         match (self.ret_place, v) {
             (_, Operand::Never) => {}
+            // A value already built in the return place needs no copy; any other is copied
+            // straight from where it is (nothing runs between this copy and the return).
+            (Some(p), Operand::Mem(m)) if m == p => {
+                self.op0(OpKind::Return, &[], span);
+            }
             (Some(p), v) => {
-                let v = self.owned(v, &ret, span);
                 self.write_place(&Place::Mem(p), &ret, v, span);
                 self.op0(OpKind::Return, &[], span);
             }

@@ -91,6 +91,8 @@ pub(crate) struct FnLowerer<'m, 'c, 't, 'a> {
     loops: Vec<LoopFrame>,
     /// Where the function's result goes when it is returned through memory.
     ret_place: Option<ValueId>,
+    /// The return place, until a temporary of its type takes it (see `temp`).
+    pub ret_hint: Option<ValueId>,
     pub ret_ty: Ty,
     /// The closure whose body this is: its environment pointer (`None` when it captures
     /// nothing), its identity and data.
@@ -103,7 +105,11 @@ pub(crate) struct FnLowerer<'m, 'c, 't, 'a> {
     tables: HashMap<crate::items::DefId, ValueId>,
     /// Memory holding a temporary value that nothing else refers to (a struct literal, a
     /// call's result): its consumer may take it instead of copying it.
-    fresh: HashSet<ValueId>,
+    pub fresh: HashSet<ValueId>,
+    /// Memory that nothing writes while this function runs: the storage of immutable locals
+    /// whose address is not taken, and read-only parameters. A read-only parameter of a callee
+    /// may be given it without a copy.
+    pub stable: HashSet<ValueId>,
     pub failed: bool,
 }
 
@@ -122,12 +128,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             locals: HashMap::new(),
             loops: Vec::new(),
             ret_place: None,
+            ret_hint: None,
             ret_ty: Ty::unit(),
             closure: None,
             file,
             addressed: HashSet::new(),
             tables: HashMap::new(),
             fresh: HashSet::new(),
+            stable: HashSet::new(),
             failed: false,
         };
         l.addressed = l.find_addressed();
@@ -296,8 +304,18 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.op1(OpKind::Local, &[], Type::ptr(true, t), span)
     }
 
-    /// Fresh memory for a temporary value (see `fresh`).
+    /// Fresh memory for a temporary value (see `fresh`). The first temporary of the return
+    /// type is the return place itself, so a returned literal is built where the caller wants
+    /// it: the place is only written by returns, after which nothing of this body runs, so
+    /// whatever else lives in it until then is dead by then.
     pub fn temp(&mut self, t: Type, span: Span) -> ValueId {
+        if let Some(p) = self.ret_hint
+            && self.ty_of(p).pointee() == Some(&t)
+        {
+            self.ret_hint = None;
+            self.fresh.insert(p);
+            return p;
+        }
         let m = self.local(t, span);
         self.fresh.insert(m);
         m
@@ -543,6 +561,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 LocalStore::Mem(p)
             }
         };
+        if let LocalStore::Mem(p) = &store
+            && !def.mutable
+            && !needs_mem
+        {
+            self.stable.insert(*p);
+        }
         self.locals.insert(l, store);
     }
 

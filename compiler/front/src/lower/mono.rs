@@ -41,6 +41,10 @@ pub struct FnAbi {
     pub env: bool,
     pub env_ty: Option<Type>,
     pub params: Vec<Abi>,
+    /// Per parameter: bound to a plain immutable name (`x: [f32; 8]`), so the body never
+    /// writes it. A caller may then lend memory that nothing changes during the call (an
+    /// immutable local's) instead of a copy; the parameter is a `*const`.
+    pub readonly: Vec<bool>,
     pub ret: Abi,
 }
 
@@ -108,6 +112,32 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         }
     }
 
+    /// Which parameters of an instance's body are plain immutable bindings.
+    fn readonly_params(&self, inst: &Instance, n: usize) -> Vec<bool> {
+        let tcx = self.tcx;
+        let (def, pats): (DefId, Vec<PatId>) = match inst {
+            Instance::Fn { def, .. } => match tcx.body(*def) {
+                Some(b) => (*def, b.params.iter().map(|p| p.pat).collect()),
+                None => return vec![false; n],
+            },
+            Instance::Closure(id) => {
+                let c = tcx.closure(*id);
+                let Some(b) = tcx.body(c.owner.0) else { return vec![false; n] };
+                match &b.expr(c.expr).kind {
+                    ExprKind::Closure { params, .. } => (c.owner.0, params.iter().map(|(p, _)| *p).collect()),
+                    _ => return vec![false; n],
+                }
+            }
+        };
+        let Some(body) = tcx.body(def) else { return vec![false; n] };
+        let mut out: Vec<bool> = pats
+            .iter()
+            .map(|p| matches!(body.pat(*p).kind, PatKind::Binding { local, by_ref: None, sub: None } if !body.local(local).mutable))
+            .collect();
+        out.resize(n, false);
+        out
+    }
+
     /// An instance's rk name and calling convention, queueing its body the first time.
     pub fn instance(&mut self, inst: Instance, origin: Option<Span>) -> Option<(String, Rc<FnAbi>)> {
         if let Some(x) = self.instances.get(&inst) {
@@ -152,7 +182,8 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             self.instances.insert(inst, None);
             return None;
         }
-        let abi = Rc::new(FnAbi { env: env.is_some(), env_ty: env, params, ret });
+        let readonly = self.readonly_params(&inst, params.len());
+        let abi = Rc::new(FnAbi { env: env.is_some(), env_ty: env, params, readonly, ret });
         let name = self.instance_name(&inst);
         if let Instance::Fn { def, .. } = &inst
             && tcx.items.is_user(*def)
@@ -260,7 +291,18 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
                     let n = l.func.add_param(format!("{name}_len"), Type::USIZE);
                     Operand::Fat(p, n)
                 }
-                Abi::Mem(t) => Operand::Mem(l.func.add_param(name, Type::ptr(true, t.clone()))),
+                Abi::Mem(t) => {
+                    let readonly = abi.readonly.get(k).copied().unwrap_or(false);
+                    let p = l.func.add_param(name, Type::ptr(!readonly, t.clone()));
+                    if readonly {
+                        // The caller's memory, lent: read it, never write it.
+                        l.stable.insert(p);
+                    } else {
+                        // The caller copied the argument for this call: it is the body's own.
+                        l.fresh.insert(p);
+                    }
+                    Operand::Mem(p)
+                }
             });
         }
         let (ret_ty, value_expr) = match &closure {
@@ -275,6 +317,7 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         l.ret_ty = ret_ty.clone();
         if let Abi::Mem(t) = &abi.ret {
             l.ret_place = Some(l.func.add_param("ret", Type::ptr(true, t.clone())));
+            l.ret_hint = l.ret_place;
         } else if let Abi::Fat(p) = &abi.ret {
             l.ret_place = Some(l.func.add_param("ret", Type::ptr(true, layout::fat_struct(p.clone()))));
         }

@@ -666,7 +666,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
         let it_ty = self.adjusted_ty(iter);
         let v = self.operand(iter);
-        let v = self.owned(v, &it_ty, span);
+        let v = self.owned_or_stable(v, &it_ty, span);
         let iter_v = self.call_callee(&info.into_iter, vec![v], &info.iter_ty, span);
         let m = self.spill(iter_v, &info.iter_ty, span);
         let opt_ty = match self.tcx.items.lang("Option") {

@@ -507,6 +507,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// A copy of an operand that the receiver may change: aggregates get fresh memory.
+    /// A value that later evaluation cannot change: memory nothing writes (`stable`) as it
+    /// is, anything else as `owned` makes it. For values read again later (the elements of an
+    /// aggregate being built, a call's arguments), never for memory the consumer may adopt and
+    /// write.
+    pub fn owned_or_stable(&mut self, v: Operand, ty: &Ty, span: Span) -> Operand {
+        match v {
+            Operand::Mem(m) if self.stable.contains(&m) => v,
+            v => self.owned(v, ty, span),
+        }
+    }
+
     pub fn owned(&mut self, v: Operand, ty: &Ty, span: Span) -> Operand {
         match v {
             Operand::Mem(src) if self.is_fresh(src) => Operand::Mem(src),
