@@ -64,18 +64,9 @@ fn k(out: *mut P) {
 // CHECK-NEXT:   %3 = rk.div %0, %2 : u32
 // CHECK-NEXT:   %4 = rk.const 10 : u32
 // CHECK-NEXT:   %5 = rk.rem %0, %4 : u32
-// CHECK-NEXT:   %6 = rk.local : *mut (u32, u32)
-// CHECK-NEXT:   %7 = rk.field_ptr %6, 0 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   rk.store %3, %7 : *mut u32
-// CHECK-NEXT:   %8 = rk.field_ptr %6, 1 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   rk.store %5, %8 : *mut u32
-// CHECK-NEXT:   %9 = rk.field_ptr %6, 0 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   %10 = rk.field_ptr %1, 0 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   %11 = rk.load %9 : *mut u32
-// CHECK-NEXT:   rk.store %11, %10 : *mut u32
-// CHECK-NEXT:   %12 = rk.field_ptr %6, 1 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   %13 = rk.field_ptr %1, 1 : *mut (u32, u32) to *mut u32
-// CHECK-NEXT:   %14 = rk.load %12 : *mut u32
-// CHECK-NEXT:   rk.store %14, %13 : *mut u32
+// CHECK-NEXT:   %6 = rk.field_ptr %1, 0 : *mut (u32, u32) to *mut u32
+// CHECK-NEXT:   rk.store %3, %6 : *mut u32
+// CHECK-NEXT:   %7 = rk.field_ptr %1, 1 : *mut (u32, u32) to *mut u32
+// CHECK-NEXT:   rk.store %5, %7 : *mut u32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
