@@ -73,6 +73,8 @@ pub mod panics;
 pub mod pointers;
 #[path = "../kernels/patterns.rs"]
 pub mod patterns;
+#[path = "../kernels/references.rs"]
+pub mod references;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
 #[path = "../kernels/shared.rs"]
@@ -374,6 +376,26 @@ pub fn cases() -> Vec<Case> {
         },
         Case { file: "closures.rs", kernel: "returned", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::returned) },
         Case { file: "closures.rs", kernel: "closures", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::closures) },
+        Case {
+            file: "references.rs",
+            kernel: "references",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(1), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(references::references),
+        },
+        Case {
+            file: "references.rs",
+            kernel: "by_mode",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Scalar(1), Input::Random(64), Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(references::by_mode),
+        },
         Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
     ]
 }
