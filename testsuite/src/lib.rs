@@ -87,6 +87,8 @@ pub mod structs;
 pub mod traits;
 #[path = "../kernels/ulps.rs"]
 pub mod ulps;
+#[path = "../kernels/wide.rs"]
+pub mod wide;
 #[path = "../kernels/warp.rs"]
 pub mod warp;
 
@@ -396,6 +398,36 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(references::by_mode),
         },
+        Case {
+            file: "wide.rs",
+            kernel: "wide_integers",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(wide::wide_integers),
+        },
+        Case {
+            file: "wide.rs",
+            kernel: "wide_floats",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Zeros(256), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(wide::wide_floats),
+        },
+        Case {
+            file: "wide.rs",
+            kernel: "wide_params",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(1), Input::Random(1), Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(wide::wide_params),
+        },
         Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
     ]
 }
@@ -476,6 +508,8 @@ fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
                 Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
                 Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
                 Type::Bool => vec![(r & 1) as u8],
+                // A 128-bit integer takes a second draw for its high half.
+                other if other.size_of() > 8 => [r.to_le_bytes(), rng.next().to_le_bytes()].concat(),
                 other => r.to_le_bytes()[..other.size_of() as usize].to_vec(),
             };
             let at = k * size + offset;

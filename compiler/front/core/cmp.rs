@@ -132,7 +132,7 @@ pub trait Ord: Eq + PartialOrd<Self> {
     }
 }
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize f32 f64 bool char
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char
 impl PartialEq for $T {
     fn eq(&self, other: &$T) -> bool {
         *self == *other
@@ -174,7 +174,7 @@ impl PartialOrd for $T {
 }
 //@ end
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize bool char
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize bool char
 impl Eq for $T {}
 
 impl Ord for $T {

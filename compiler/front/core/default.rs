@@ -5,7 +5,7 @@ pub trait Default: Sized {
     fn default() -> Self;
 }
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl Default for $T {
     fn default() -> $T {
         0

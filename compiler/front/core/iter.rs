@@ -538,7 +538,7 @@ pub trait Product<A = Self>: Sized {
     fn product<I: Iterator<Item = A>>(iter: I) -> Self;
 }
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl Sum for $T {
     fn sum<I: Iterator<Item = $T>>(iter: I) -> $T {
         iter.fold(0, |a, b| a + b)

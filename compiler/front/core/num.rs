@@ -3,7 +3,7 @@
 use crate::intrinsics;
 use crate::option::Option::{self, None, Some};
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl $T {
     pub const BITS: u32 = $BITS;
 
@@ -312,7 +312,7 @@ impl $T {
 }
 //@ end
 
-//@ for $T in u8 u16 u32 u64 usize
+//@ for $T in u8 u16 u32 u64 u128 usize
 impl $T {
     pub const MIN: $T = 0;
     pub const MAX: $T = !0;
@@ -450,7 +450,7 @@ impl $T {
 }
 //@ end
 
-//@ for $T in i8 i16 i32 i64 isize
+//@ for $T in i8 i16 i32 i64 i128 isize
 impl $T {
     pub const MIN: $T = (1 as $T) << ($BITS - 1);
     pub const MAX: $T = !((1 as $T) << ($BITS - 1));

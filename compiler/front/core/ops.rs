@@ -264,7 +264,7 @@ impl<Idx: PartialOrd<Idx>> RangeToInclusive<Idx> {
     }
 }
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize f32 f64
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64
 impl Add for $T {
     type Output = $T;
     fn add(self, rhs: $T) -> $T {
@@ -467,7 +467,7 @@ impl RemAssign<&$T> for $T {
 
 //@ end
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl BitAnd for $T {
     type Output = $T;
     fn bitand(self, rhs: $T) -> $T {
@@ -590,7 +590,7 @@ impl BitXorAssign<&$T> for $T {
 
 //@ end
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl Shl<u32> for $T {
     type Output = $T;
     fn shl(self, rhs: u32) -> $T {
@@ -625,7 +625,7 @@ impl Not for $T {
 }
 //@ end
 
-//@ for $T in i8 i16 i32 i64 isize f32 f64
+//@ for $T in i8 i16 i32 i64 i128 isize f32 f64
 impl Neg for $T {
     type Output = $T;
     fn neg(self) -> $T {

@@ -14,7 +14,7 @@ pub trait Step: Clone + PartialOrd + Sized {
     fn backward(start: Self, n: usize) -> Self;
 }
 
-//@ for $T in u8 u16 u32 u64 usize i8 i16 i32 i64 isize
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl Step for $T {
     fn steps_between(start: &$T, end: &$T) -> usize {
         (*end).wrapping_sub(*start) as $U as usize

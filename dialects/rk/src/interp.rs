@@ -80,7 +80,7 @@ impl std::error::Error for InterpError {}
 
 /// A runtime value: the bits of a scalar (integers zero-extended from their width, floats as
 /// their IEEE bits, bools as 0/1, pointers as addresses), or a slot's index.
-pub type Bits = u64;
+pub type Bits = u128;
 
 enum Flow {
     Normal(Vec<Bits>),
@@ -157,10 +157,10 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
     let mut params = Vec::with_capacity(args.len());
     for arg in args.iter_mut() {
         match arg {
-            Arg::Scalar(bits) => params.push(*bits),
+            Arg::Scalar(bits) => params.push(Bits::from(*bits)),
             Arg::Buffer(bytes) => {
                 memory.push(std::mem::take(bytes));
-                params.push((memory.len() as u64) << OFFSET_BITS);
+                params.push((memory.len() as Bits) << OFFSET_BITS);
             }
         }
     }
@@ -228,27 +228,34 @@ fn int_ty(t: &Type) -> Option<IntTy> {
 }
 
 /// Truncates bits to an integer type's width.
-fn wrap(bits: u64, t: IntTy) -> u64 {
-    if t.bits() == 64 { bits } else { bits & ((1u64 << t.bits()) - 1) }
+fn wrap(bits: Bits, t: IntTy) -> Bits {
+    bits & (Bits::MAX >> (128 - t.bits()))
 }
 
 /// The integer's value, sign-extended when the type is signed.
-fn int_value(bits: u64, t: IntTy) -> i128 {
+/// An unsigned `u128` above `i128::MAX` comes out negative: callers that order or divide
+/// unsigned values use [`wrap`]'s bits instead.
+fn int_value(bits: Bits, t: IntTy) -> i128 {
     let b = wrap(bits, t);
     if t.is_signed() {
-        let shift = 64 - t.bits();
-        i128::from(((b << shift) as i64) >> shift)
+        let shift = 128 - t.bits();
+        ((b << shift) as i128) >> shift
     } else {
-        i128::from(b)
+        b as i128
     }
 }
 
-fn f32_of(bits: u64) -> f32 {
+/// Orders two integers of one type: signed by value, unsigned by their bits.
+fn int_cmp(l: Bits, r: Bits, t: IntTy) -> std::cmp::Ordering {
+    if t.is_signed() { int_value(l, t).cmp(&int_value(r, t)) } else { wrap(l, t).cmp(&wrap(r, t)) }
+}
+
+fn f32_of(bits: Bits) -> f32 {
     f32::from_bits(bits as u32)
 }
 
-fn f64_of(bits: u64) -> f64 {
-    f64::from_bits(bits)
+fn f64_of(bits: Bits) -> f64 {
+    f64::from_bits(bits as u64)
 }
 
 impl<'a, 'm> Machine<'a, 'm> {
@@ -311,11 +318,11 @@ impl<'a, 'm> Machine<'a, 'm> {
     fn load(&self, address: u64, ty: &Type, loc: Loc) -> Result<Bits, InterpError> {
         let n = ty.size_of();
         let (b, off) = self.locate(address, n, loc)?;
-        let mut raw = [0u8; 8];
+        let mut raw = [0u8; 16];
         let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
         raw[..n as usize].copy_from_slice(&memory[b][off..off + n as usize]);
-        let bits = u64::from_le_bytes(raw);
-        Ok(if *ty == Type::Bool { u64::from(bits & 0xff != 0) } else { bits })
+        let bits = Bits::from_le_bytes(raw);
+        Ok(if *ty == Type::Bool { Bits::from(bits & 0xff != 0) } else { bits })
     }
 
     /// An atomic read-modify-write: one lock around the load and the store, so that the
@@ -356,19 +363,20 @@ impl<'a, 'm> Machine<'a, 'm> {
         let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
         let lane = linear % rkc_simt::WARP_SIZE;
         if w == WarpOp::LaneId {
-            return Ok(lane as u64);
+            return Ok(lane as Bits);
         }
         let Some(sync) = self.sync else {
             return Err(InterpError::Malformed("a warp operation in a kernel run thread by thread".into()));
         };
-        let values = sync.exchange(linear, a).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
+        // Warp operations move at most 64 bits per lane (the front end refuses wider ones).
+        let values = sync.exchange(linear, a as u64).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
         let ty = self.ty(func, op.operands[0])?;
         Ok(match w {
-            WarpOp::LaneId => lane as u64,
-            WarpOp::Shuffle(mode) => values[rkc_simt::shuffle_source(mode, lane, b as u32)],
-            WarpOp::Any => u64::from(rkc_simt::ballot(&values) != 0),
-            WarpOp::All => u64::from(rkc_simt::ballot(&values) == u32::MAX),
-            WarpOp::Ballot => u64::from(rkc_simt::ballot(&values)),
+            WarpOp::LaneId => lane as Bits,
+            WarpOp::Shuffle(mode) => Bits::from(values[rkc_simt::shuffle_source(mode, lane, b as u32)]),
+            WarpOp::Any => Bits::from(rkc_simt::ballot(&values) != 0),
+            WarpOp::All => Bits::from(rkc_simt::ballot(&values) == u32::MAX),
+            WarpOp::Ballot => Bits::from(rkc_simt::ballot(&values)),
             WarpOp::Reduce(r) => {
                 let f = match r {
                     ReduceOp::Add => None,
@@ -376,11 +384,14 @@ impl<'a, 'm> Machine<'a, 'm> {
                     ReduceOp::Max => Some(MathFn::Max),
                 };
                 let tys = [ty.clone(), ty.clone()];
-                let combine = |x: Bits, y: Bits| match f {
-                    None => eval_binary(BinOp::Add, &ty, &ty, x, y).unwrap_or(0),
-                    Some(f) => math(f, &tys, &[x, y], &ty),
+                let combine = |x: u64, y: u64| {
+                    let (x, y) = (Bits::from(x), Bits::from(y));
+                    (match f {
+                        None => eval_binary(BinOp::Add, &ty, &ty, x, y).unwrap_or(0),
+                        Some(f) => math(f, &tys, &[x, y], &ty),
+                    }) as u64
                 };
-                rkc_simt::butterfly(&values, lane, &combine)
+                Bits::from(rkc_simt::butterfly(&values, lane, &combine))
             }
         })
     }
@@ -389,9 +400,9 @@ impl<'a, 'm> Machine<'a, 'm> {
         let n = ty.size_of() as usize;
         let (b, off) = self.locate(address, n as u64, loc)?;
         let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
-        let mut raw = [0u8; 8];
+        let mut raw = [0u8; 16];
         raw[..n].copy_from_slice(&memory[b][off..off + n]);
-        let old = u64::from_le_bytes(raw);
+        let old = Bits::from_le_bytes(raw);
         let new = f(old);
         memory[b][off..off + n].copy_from_slice(&new.to_le_bytes()[..n]);
         Ok(old)
@@ -413,11 +424,11 @@ impl<'a, 'm> Machine<'a, 'm> {
         };
         let out: Option<Bits> = match &op.kind {
             OpKind::Const(lit) => Some(match lit {
-                Literal::Bool(b) => u64::from(*b),
+                Literal::Bool(b) => Bits::from(*b),
                 Literal::Int(bits) => *bits,
                 Literal::Float(x) => match result_ty {
-                    Some(Type::Float(FloatTy::F32)) => u64::from((*x as f32).to_bits()),
-                    _ => x.to_bits(),
+                    Some(Type::Float(FloatTy::F32)) => Bits::from((*x as f32).to_bits()),
+                    _ => Bits::from(x.to_bits()),
                 },
             }),
             OpKind::Geometry(g, d) => {
@@ -426,7 +437,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                     crate::Dim::Y => 1,
                     crate::Dim::Z => 2,
                 };
-                Some(u64::from(match g {
+                Some(Bits::from(match g {
                     Geometry::ThreadId => self.thread[k],
                     Geometry::BlockId => self.block[k],
                     Geometry::BlockDim => self.launched.launch.block[k],
@@ -440,13 +451,13 @@ impl<'a, 'm> Machine<'a, 'm> {
             }
             OpKind::Cmp(c) => {
                 let ty = self.ty(func, op.operands[0])?;
-                Some(u64::from(compare(*c, &ty, arg(0), arg(1))))
+                Some(Bits::from(compare(*c, &ty, arg(0), arg(1))))
             }
             OpKind::Neg => {
                 let ty = self.ty(func, op.operands[0])?;
                 Some(match ty {
-                    Type::Float(FloatTy::F32) => u64::from((-f32_of(arg(0))).to_bits()),
-                    Type::Float(FloatTy::F64) => (-f64_of(arg(0))).to_bits(),
+                    Type::Float(FloatTy::F32) => Bits::from((-f32_of(arg(0))).to_bits()),
+                    Type::Float(FloatTy::F64) => Bits::from((-f64_of(arg(0))).to_bits()),
                     Type::Int(t) => wrap(arg(0).wrapping_neg(), t),
                     _ => return Err(InterpError::Malformed("neg of a non-number".into())),
                 })
@@ -454,7 +465,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::Not => {
                 let ty = self.ty(func, op.operands[0])?;
                 Some(match ty {
-                    Type::Bool => u64::from(arg(0) == 0),
+                    Type::Bool => Bits::from(arg(0) == 0),
                     Type::Int(t) => wrap(!arg(0), t),
                     _ => return Err(InterpError::Malformed("not of a non-integer".into())),
                 })
@@ -468,14 +479,14 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let ity = self.ty(func, op.operands[1])?;
                 let size = ty.pointee().map_or(1, Type::size_of);
                 let i = int_value(arg(1), int_ty(&ity).unwrap_or(IntTy::Usize)) as i64;
-                Some(arg(0).wrapping_add((i as u64).wrapping_mul(size)))
+                Some(Bits::from((arg(0) as u64).wrapping_add((i as u64).wrapping_mul(size))))
             }
             OpKind::FieldPtr { index } => {
                 let ty = self.ty(func, op.operands[0])?;
                 let Some(offset) = ty.pointee().and_then(|s| s.field_offset(*index as usize)) else {
                     return Err(InterpError::Malformed("field_ptr of a non-struct pointer".into()));
                 };
-                Some(arg(0).wrapping_add(offset))
+                Some(Bits::from((arg(0) as u64).wrapping_add(offset)))
             }
             OpKind::ElemPtr => {
                 let ty = self.ty(func, op.operands[0])?;
@@ -483,15 +494,15 @@ impl<'a, 'm> Machine<'a, 'm> {
                     Some(Type::Array { elem, .. }) => elem.size_of(),
                     _ => return Err(InterpError::Malformed("elem_ptr of a non-array pointer".into())),
                 };
-                Some(arg(0).wrapping_add(arg(1).wrapping_mul(size)))
+                Some(Bits::from((arg(0) as u64).wrapping_add((arg(1) as u64).wrapping_mul(size))))
             }
             OpKind::Load => {
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
-                Some(self.load(arg(0), &ty, op.loc)?)
+                Some(self.load(arg(0) as u64, &ty, op.loc)?)
             }
             OpKind::Store => {
                 let ty = self.ty(func, op.operands[0])?;
-                self.store(arg(1), &ty, arg(0), op.loc)?;
+                self.store(arg(1) as u64, &ty, arg(0), op.loc)?;
                 None
             }
             OpKind::BoundsCheck => {
@@ -505,7 +516,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             }
             OpKind::Var => {
                 self.slots.push(0);
-                Some((self.slots.len() - 1) as u64)
+                Some((self.slots.len() - 1) as Bits)
             }
             OpKind::Read => Some(self.slots.get(arg(0) as usize).copied().unwrap_or(0)),
             OpKind::Write => {
@@ -572,7 +583,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 // One buffer per block, keyed like a shared array of the site `0:0`.
                 let key = (Loc::default(), "dyn_shared".to_string(), self.block);
                 let size = self.launched.launch.dyn_shared as usize;
-                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+                Some((self.block_buffer(key, size) as Bits) << OFFSET_BITS)
             }
             OpKind::Shared => {
                 // One array per block and source site; threads run in order, so the block's
@@ -580,7 +591,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
                 let size = ty.pointee().map_or(0, Type::size_of) as usize;
                 let key = (op.loc, ty.to_string(), self.block);
-                Some((self.block_buffer(key, size) as u64) << OFFSET_BITS)
+                Some((self.block_buffer(key, size) as Bits) << OFFSET_BITS)
             }
             OpKind::Table { name } => {
                 // One read-only buffer per launch, filled from the module's data.
@@ -588,7 +599,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let Some(table) = self.launched.module.table(name) else {
                     return Err(InterpError::Malformed(format!("no table @{name}")));
                 };
-                Some((self.table_buffer(key, table) as u64) << OFFSET_BITS)
+                Some((self.table_buffer(key, table) as Bits) << OFFSET_BITS)
             }
             OpKind::Local => {
                 // One buffer per thread and op. Reusing it each time the op runs is what the
@@ -610,18 +621,18 @@ impl<'a, 'm> Machine<'a, 'm> {
                         b
                     }
                 };
-                Some((buffer as u64) << OFFSET_BITS)
+                Some((buffer as Bits) << OFFSET_BITS)
             }
             OpKind::Atomic(a) => {
                 let ty = self.ty(func, op.operands[1])?;
                 let v = arg(1);
                 let a = *a;
-                Some(self.atomic(arg(0), &ty, op.loc, |old| match (a, &ty) {
+                Some(self.atomic(arg(0) as u64, &ty, op.loc, |old| match (a, &ty) {
                     (crate::ir::AtomicOp::Exchange, _) => v,
-                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => u64::from((f32_of(old) + f32_of(v)).to_bits()),
-                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => (f64_of(old) + f64_of(v)).to_bits(),
-                    (crate::ir::AtomicOp::Min, Type::Int(t)) => int_value(old, *t).min(int_value(v, *t)) as u64,
-                    (crate::ir::AtomicOp::Max, Type::Int(t)) => int_value(old, *t).max(int_value(v, *t)) as u64,
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => Bits::from((f32_of(old) + f32_of(v)).to_bits()),
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => Bits::from((f64_of(old) + f64_of(v)).to_bits()),
+                    (crate::ir::AtomicOp::Min, Type::Int(t)) => if int_cmp(v, old, *t).is_lt() { v } else { old },
+                    (crate::ir::AtomicOp::Max, Type::Int(t)) => if int_cmp(v, old, *t).is_gt() { v } else { old },
                     (op2, _) => {
                         let b = match op2 {
                             crate::ir::AtomicOp::Add => BinOp::Add,
@@ -637,7 +648,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::AtomicCas => {
                 let ty = self.ty(func, op.operands[1])?;
                 let (current, new) = (arg(1), arg(2));
-                Some(self.atomic(arg(0), &ty, op.loc, |old| if old == current { new } else { old })?)
+                Some(self.atomic(arg(0) as u64, &ty, op.loc, |old| if old == current { new } else { old })?)
             }
             OpKind::SliceLen => {
                 let elem = match self.ty(func, op.operands[0])? {
@@ -647,7 +658,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let buffer = (arg(0) >> OFFSET_BITS) as usize;
                 let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
                 let bytes = buffer.checked_sub(1).and_then(|k| memory.get(k)).map_or(0, Vec::len) as u64;
-                Some(bytes / elem)
+                Some(Bits::from(bytes / elem))
             }
             OpKind::Math(f) => {
                 let tys: Vec<Type> = op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
@@ -657,7 +668,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::Assert { message } => {
                 if arg(0) == 0 {
                     let message = if op.operands.len() == 3 {
-                        offload_binary::metadata::format_panic_message(message, arg(1), arg(2))
+                        offload_binary::metadata::format_panic_message(message, arg(1) as u64, arg(2) as u64)
                     } else {
                         message.clone()
                     };
@@ -709,7 +720,7 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                 BinOp::Div => x / y,
                 _ => x % y,
             };
-            Ok(u64::from(z.to_bits()))
+            Ok(Bits::from(z.to_bits()))
         }
         Type::Float(FloatTy::F64) => {
             let (x, y) = (f64_of(l), f64_of(r));
@@ -720,7 +731,7 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                 BinOp::Div => x / y,
                 _ => x % y,
             };
-            Ok(z.to_bits())
+            Ok(Bits::from(z.to_bits()))
         }
         Type::Bool => Ok(match b {
             BinOp::And => l & r,
@@ -739,18 +750,17 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                     BinOp::Or => l | r,
                     BinOp::Xor => l ^ r,
                     BinOp::Shl | BinOp::Shr => {
-                        let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u64 as u32) & (bits - 1);
+                        let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u32) & (bits - 1);
                         if b == BinOp::Shl {
                             l << amount
                         } else if t.is_signed() {
-                            (int_value(l, t) >> amount) as u64
+                            (int_value(l, t) >> amount) as Bits
                         } else {
                             wrap(l, t) >> amount
                         }
                     }
                     BinOp::Div | BinOp::Rem => {
-                        let (x, y) = (int_value(l, t), int_value(r, t));
-                        if y == 0 {
+                        if wrap(r, t) == 0 {
                             let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
                             let message = if b == BinOp::Div {
                                 "attempt to divide by zero".to_string()
@@ -759,11 +769,17 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                             };
                             return Err(Some(message));
                         }
-                        if t.is_signed() && y == -1 && x == t.range().0 {
-                            let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
-                            return Err(Some(format!("attempt to {what} with overflow")));
+                        if t.is_signed() {
+                            let (x, y) = (int_value(l, t), int_value(r, t));
+                            if y == -1 && x == t.range().0 {
+                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                                return Err(Some(format!("attempt to {what} with overflow")));
+                            }
+                            (if b == BinOp::Div { x / y } else { x % y }) as Bits
+                        } else {
+                            let (x, y) = (wrap(l, t), wrap(r, t));
+                            if b == BinOp::Div { x / y } else { x % y }
                         }
-                        (if b == BinOp::Div { x / y } else { x % y }) as u64
                     }
                 },
                 t,
@@ -779,7 +795,7 @@ pub fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
     let ord = match ty {
         Type::Float(FloatTy::F32) => f32_of(l).partial_cmp(&f32_of(r)),
         Type::Float(FloatTy::F64) => f64_of(l).partial_cmp(&f64_of(r)),
-        Type::Int(t) => Some(int_value(l, *t).cmp(&int_value(r, *t))),
+        Type::Int(t) => Some(int_cmp(l, r, *t)),
         _ => Some(l.cmp(&r)),
     };
     match (c, ord) {
@@ -799,57 +815,67 @@ pub fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
     // The source value, exactly, as an integer or a float.
     enum V {
         I(i128),
+        U(u128),
         F(f64),
         F32(f32),
     }
     let v = match from {
         Type::Bool => V::I(i128::from(bits != 0)),
-        Type::Int(t) => V::I(int_value(bits, *t)),
+        Type::Int(t) if t.is_signed() => V::I(int_value(bits, *t)),
+        Type::Int(t) => V::U(wrap(bits, *t)),
         Type::Float(FloatTy::F32) => V::F32(f32_of(bits)),
         Type::Float(FloatTy::F64) => V::F(f64_of(bits)),
-        _ => V::I(i128::from(bits)),
+        _ => V::U(bits),
     };
     match to {
         Type::Int(t) => {
             let t = *t;
-            let raw: u64 = match v {
+            let raw: Bits = match v {
                 // Integer to integer: the low bits of the two's-complement value.
-                V::I(i) => i as u64,
+                V::I(i) => i as Bits,
+                V::U(u) => u,
                 // Float to integer saturates; NaN is 0. Rust's `as` does exactly this.
                 V::F(x) => float_to_int(x, t),
                 V::F32(x) => float_to_int(f64::from(x), t),
             };
             wrap(raw, t)
         }
-        Type::Float(FloatTy::F32) => u64::from(
+        Type::Float(FloatTy::F32) => Bits::from(
             match v {
-                // i128 → f32 rounds to nearest like the narrower sources do.
+                // 128-bit integers → f32 round to nearest like the narrower sources do.
                 V::I(i) => i as f32,
+                V::U(u) => u as f32,
                 V::F(x) => x as f32,
                 V::F32(x) => x,
             }
             .to_bits(),
         ),
-        Type::Float(FloatTy::F64) => match v {
-            V::I(i) => (i as f64).to_bits(),
-            V::F(x) => x.to_bits(),
-            V::F32(x) => f64::from(x).to_bits(),
-        },
+        Type::Float(FloatTy::F64) => Bits::from(
+            match v {
+                V::I(i) => i as f64,
+                V::U(u) => u as f64,
+                V::F(x) => x,
+                V::F32(x) => f64::from(x),
+            }
+            .to_bits(),
+        ),
         _ => bits,
     }
 }
 
 /// A float to an integer type, saturating, NaN to 0 (exact: every f32 is an f64).
-fn float_to_int(x: f64, t: IntTy) -> u64 {
+fn float_to_int(x: f64, t: IntTy) -> Bits {
     match t {
-        IntTy::I8 => x as i8 as u64,
-        IntTy::I16 => x as i16 as u64,
-        IntTy::I32 => x as i32 as u64,
-        IntTy::I64 | IntTy::Isize => x as i64 as u64,
-        IntTy::U8 => u64::from(x as u8),
-        IntTy::U16 => u64::from(x as u16),
-        IntTy::U32 => u64::from(x as u32),
-        IntTy::U64 | IntTy::Usize => x as u64,
+        IntTy::I8 => x as i8 as Bits,
+        IntTy::I16 => x as i16 as Bits,
+        IntTy::I32 => x as i32 as Bits,
+        IntTy::I64 | IntTy::Isize => x as i64 as Bits,
+        IntTy::I128 => x as i128 as Bits,
+        IntTy::U8 => Bits::from(x as u8),
+        IntTy::U16 => Bits::from(x as u16),
+        IntTy::U32 => Bits::from(x as u32),
+        IntTy::U64 | IntTy::Usize => Bits::from(x as u64),
+        IntTy::U128 => x as u128,
     }
 }
 
@@ -891,29 +917,33 @@ fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> B
         }};
     }
     match tys.first() {
-        Some(Type::Float(FloatTy::F32)) if f != ToBits => u64::from(float_math!(|k: usize| f32_of(a(k))).to_bits()),
-        Some(Type::Float(FloatTy::F64)) if f != ToBits => float_math!(|k: usize| f64_of(a(k))).to_bits(),
+        Some(Type::Float(FloatTy::F32)) if f != ToBits => Bits::from(float_math!(|k: usize| f32_of(a(k))).to_bits()),
+        Some(Type::Float(FloatTy::F64)) if f != ToBits => Bits::from(float_math!(|k: usize| f64_of(a(k))).to_bits()),
         Some(Type::Float(_)) => a(0), // to_bits: the bits are the value
         Some(Type::Int(t)) => {
             let t = *t;
             let bits = t.bits();
             let v = |k: usize| int_value(a(k), t);
+            let u = |k: usize| wrap(a(k), t);
             let (lo, hi) = t.range();
             match f {
-                Min => v(0).min(v(1)) as u64,
-                Max => v(0).max(v(1)) as u64,
-                WrappingAbs => v(0).unsigned_abs() as u64,
-                SaturatingAdd => (v(0) + v(1)).clamp(lo, hi) as u64,
-                SaturatingSub => (v(0) - v(1)).clamp(lo, hi) as u64,
+                Min => if int_cmp(a(1), a(0), t).is_lt() { a(1) } else { a(0) },
+                Max => if int_cmp(a(1), a(0), t).is_gt() { a(1) } else { a(0) },
+                WrappingAbs => v(0).unsigned_abs(),
+                // In i128 (or u128) arithmetic, saturating there too, then to the type's range.
+                SaturatingAdd if t.is_signed() => v(0).saturating_add(v(1)).clamp(lo, hi as i128) as Bits,
+                SaturatingSub if t.is_signed() => v(0).saturating_sub(v(1)).clamp(lo, hi as i128) as Bits,
+                SaturatingAdd => u(0).saturating_add(u(1)).min(hi),
+                SaturatingSub => u(0).saturating_sub(u(1)),
                 RotateLeft | RotateRight => {
                     let x = wrap(a(0), t);
                     let n = (a(1) as u32) % bits;
                     let n = if f == RotateRight { (bits - n) % bits } else { n };
                     if n == 0 { x } else { wrap((x << n) | (x >> (bits - n)), t) }
                 }
-                CountOnes => u64::from(wrap(a(0), t).count_ones()),
-                LeadingZeros => u64::from(wrap(a(0), t).leading_zeros() - (64 - bits)),
-                TrailingZeros => u64::from(wrap(a(0), t).trailing_zeros().min(bits)),
+                CountOnes => Bits::from(wrap(a(0), t).count_ones()),
+                LeadingZeros => Bits::from(wrap(a(0), t).leading_zeros() - (128 - bits)),
+                TrailingZeros => Bits::from(wrap(a(0), t).trailing_zeros().min(bits)),
                 // from_bits: the result type decides how the bits are read.
                 FromBits => match result {
                     Type::Float(FloatTy::F32) => wrap(a(0), IntTy::U32),

@@ -247,7 +247,7 @@ impl FenceScope {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Literal {
     Bool(bool),
-    Int(u64),
+    Int(u128),
     Float(f64),
 }
 
@@ -500,10 +500,10 @@ impl Table {
         let mut out = Vec::with_capacity(self.values.len() * size);
         for v in &self.values {
             let bits = match (v, elem) {
-                (Literal::Float(x), Type::Float(crate::types::FloatTy::F32)) => u64::from((*x as f32).to_bits()),
-                (Literal::Float(x), _) => x.to_bits(),
+                (Literal::Float(x), Type::Float(crate::types::FloatTy::F32)) => u128::from((*x as f32).to_bits()),
+                (Literal::Float(x), _) => u128::from(x.to_bits()),
                 (Literal::Int(b), _) => *b,
-                (Literal::Bool(b), _) => u64::from(*b),
+                (Literal::Bool(b), _) => u128::from(*b),
             };
             out.extend_from_slice(&bits.to_le_bytes()[..size]);
         }

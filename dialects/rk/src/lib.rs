@@ -27,7 +27,7 @@
 //! a pointer) and are read and written scalar by scalar. A struct type is spelled with its
 //! fields in the text (`*mut Vec2{x: f32, y: f32}`; a tuple is `(u32, f32)`), laid out as C
 //! lays it out. A kernel parameter marked `byval` (`p %0: *const Params{...} byval`) is an
-//! array or struct the kernel takes by value: a `*const` to the launch's copy of it.
+//! array, struct or 128-bit integer the kernel takes by value: a `*const` to the launch's copy of it.
 //!
 //! # Operations and their typing rules
 //!

@@ -380,14 +380,17 @@ impl Parser {
         Ok(match (tok, ty) {
             (Some(Token::Ident(b)), Type::Bool) if b == "true" || b == "false" => Literal::Bool(b == "true"),
             (Some(Token::Int(s)), Type::Int(t)) => {
-                let v: i128 = s.parse().or_else(|_| self.error("bad integer"))?;
-                let (lo, hi) = t.range();
-                if v < lo || v > hi {
+                let (negative, digits) = match s.strip_prefix('-') {
+                    Some(d) => (true, d),
+                    None => (false, s.as_str()),
+                };
+                let magnitude: u128 = digits.parse().or_else(|_| self.error("bad integer"))?;
+                if !t.contains(magnitude, negative) {
                     self.pos -= back;
-                    return self.error(format!("{v} is out of range for `{}`", t.name()));
+                    return self.error(format!("{s} is out of range for `{}`", t.name()));
                 }
-                let mask = if t.bits() == 64 { u64::MAX } else { (1 << t.bits()) - 1 };
-                Literal::Int((v as u64) & mask)
+                let bits = if negative { magnitude.wrapping_neg() } else { magnitude };
+                Literal::Int(bits & (u128::MAX >> (128 - t.bits())))
             }
             (Some(Token::Float(s) | Token::Int(s)), Type::Float(_)) => Literal::Float(match s.as_str() {
                 "inf" => f64::INFINITY,

@@ -34,8 +34,8 @@ fn literal_text(lit: &Literal, ty: &Type) -> String {
         Literal::Int(bits) => match ty {
             Type::Int(t) if t.is_signed() => {
                 // Sign-extend from the type's width to print the Rust value.
-                let shift = 64 - t.bits();
-                (((*bits << shift) as i64) >> shift).to_string()
+                let shift = 128 - t.bits();
+                (((*bits << shift) as i128) >> shift).to_string()
             }
             _ => bits.to_string(),
         },

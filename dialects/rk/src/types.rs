@@ -10,25 +10,29 @@ pub enum IntTy {
     I16,
     I32,
     I64,
+    I128,
     Isize,
     U8,
     U16,
     U32,
     U64,
+    U128,
     Usize,
 }
 
 impl IntTy {
-    pub const ALL: [IntTy; 10] = [
+    pub const ALL: [IntTy; 12] = [
         IntTy::I8,
         IntTy::I16,
         IntTy::I32,
         IntTy::I64,
+        IntTy::I128,
         IntTy::Isize,
         IntTy::U8,
         IntTy::U16,
         IntTy::U32,
         IntTy::U64,
+        IntTy::U128,
         IntTy::Usize,
     ];
 
@@ -38,13 +42,14 @@ impl IntTy {
             IntTy::I16 | IntTy::U16 => 16,
             IntTy::I32 | IntTy::U32 => 32,
             IntTy::I64 | IntTy::U64 | IntTy::Isize | IntTy::Usize => 64,
+            IntTy::I128 | IntTy::U128 => 128,
         }
     }
 
     pub fn is_signed(self) -> bool {
         matches!(
             self,
-            IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64 | IntTy::Isize
+            IntTy::I8 | IntTy::I16 | IntTy::I32 | IntTy::I64 | IntTy::I128 | IntTy::Isize
         )
     }
 
@@ -54,11 +59,13 @@ impl IntTy {
             IntTy::I16 => "i16",
             IntTy::I32 => "i32",
             IntTy::I64 => "i64",
+            IntTy::I128 => "i128",
             IntTy::Isize => "isize",
             IntTy::U8 => "u8",
             IntTy::U16 => "u16",
             IntTy::U32 => "u32",
             IntTy::U64 => "u64",
+            IntTy::U128 => "u128",
             IntTy::Usize => "usize",
         }
     }
@@ -67,15 +74,21 @@ impl IntTy {
         IntTy::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// The smallest and largest value of the type, as i128 (every Rust integer up to 64 bits
-    /// fits).
-    pub fn range(self) -> (i128, i128) {
+    /// The smallest and largest value of the type: the smallest as an i128 and the largest as
+    /// a u128, which hold those of every Rust integer type, `i128` and `u128` included.
+    pub fn range(self) -> (i128, u128) {
         let bits = self.bits();
         if self.is_signed() {
-            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            (i128::MIN >> (128 - bits), u128::MAX >> (129 - bits))
         } else {
-            (0, (1i128 << bits) - 1)
+            (0, u128::MAX >> (128 - bits))
         }
+    }
+
+    /// Whether a mathematical integer, given as its magnitude and sign, is a value of the type.
+    pub fn contains(self, magnitude: u128, negative: bool) -> bool {
+        let (lo, hi) = self.range();
+        if negative { magnitude <= lo.unsigned_abs() } else { magnitude <= hi }
     }
 }
 
@@ -343,8 +356,12 @@ mod tests {
     #[test]
     fn integer_ranges() {
         assert_eq!(IntTy::I8.range(), (-128, 127));
-        assert_eq!(IntTy::U64.range(), (0, u64::MAX as i128));
+        assert_eq!(IntTy::U64.range(), (0, u128::from(u64::MAX)));
+        assert_eq!(IntTy::I128.range(), (i128::MIN, i128::MAX as u128));
+        assert_eq!(IntTy::U128.range(), (0, u128::MAX));
+        assert!(IntTy::I8.contains(128, true) && !IntTy::I8.contains(128, false));
         assert_eq!(IntTy::from_name("usize"), Some(IntTy::Usize));
-        assert_eq!(IntTy::from_name("u128"), None);
+        assert_eq!(IntTy::from_name("u128"), Some(IntTy::U128));
+        assert_eq!(IntTy::from_name("u256"), None);
     }
 }

@@ -61,7 +61,7 @@ pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
             return Err(bad(format!("`{}` has {count} elements, the table gives {}", t.ty, t.values.len())));
         }
         let fits = |v: &Literal| match (v, ty) {
-            (Literal::Int(bits), Type::Int(i)) => i.bits() == 64 || *bits >> i.bits() == 0,
+            (Literal::Int(bits), Type::Int(i)) => i.bits() == 128 || *bits >> i.bits() == 0,
             (Literal::Float(_), Type::Float(_)) => true,
             _ => false,
         };
@@ -104,10 +104,12 @@ fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
     for p in &func.params {
         c.define(p.value, func.loc, "func")?;
         scope.push(p.value);
-        // A by-value aggregate is a kernel's, reached through a `*const` to its device copy.
-        let aggregate = matches!(func.ty(p.value), Some(Type::Ptr { mutable: false, pointee }) if matches!(pointee.as_ref(), Type::Array { .. } | Type::Struct { .. }));
+        // A by-value aggregate (or 128-bit integer, wider than a parameter slot) is a
+        // kernel's, reached through a `*const` to its device copy.
+        let aggregate = matches!(func.ty(p.value), Some(Type::Ptr { mutable: false, pointee })
+            if matches!(pointee.as_ref(), Type::Array { .. } | Type::Struct { .. }) || matches!(pointee.as_ref(), Type::Int(i) if i.bits() == 128));
         if p.by_value && !(func.kernel && aggregate) {
-            return Err(c.err_at(func.loc, "func", format!("the `byval` parameter `{}` must be a kernel's `*const` to an array or struct", p.name)));
+            return Err(c.err_at(func.loc, "func", format!("the `byval` parameter `{}` must be a kernel's `*const` to an array, a struct or a 128-bit integer", p.name)));
         }
         if p.by_ref && !(func.kernel && matches!(func.ty(p.value), Some(Type::Ptr { .. }))) {
             return Err(c.err_at(func.loc, "func", format!("the `byref` parameter `{}` must be a kernel's pointer", p.name)));
@@ -219,7 +221,7 @@ impl Checker<'_> {
                 let ok = match (lit, ty) {
                     (Literal::Bool(_), Type::Bool) => true,
                     (Literal::Int(bits), Type::Int(t)) => {
-                        t.bits() == 64 || *bits >> t.bits() == 0
+                        t.bits() == 128 || *bits >> t.bits() == 0
                     }
                     (Literal::Float(x), Type::Float(f)) => {
                         f.bits() == 64 || x.is_nan() || f64::from(*x as f32) == *x

@@ -73,7 +73,8 @@ macro_rules! scalar_copy {
     )*};
 }
 
-scalar_copy!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+// `u128` and `i128` are wider than a parameter slot: they are mapped by value, like arrays.
+scalar_copy!(bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 
 // SAFETY: an array of `DeviceCopy` elements is their bytes in order, as in C.
 unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}

@@ -593,7 +593,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 if !suffix.is_empty() && ty.is_none() {
                     self.error(
                         Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("integer literals of type `{suffix}` are not supported in kernels"))
-                            .at(span, "rkc's integers are 8 to 64 bits wide"),
+                            .at(span, "not an integer or float type"),
                     );
                     return None;
                 }
@@ -792,20 +792,23 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let env = self.generic_env();
                 let r = self.items.resolve_path(self.scope(), &names, p.path.leading_colon.is_some(), Ns::Value, &env);
                 drop(env);
+                // The bound's magnitude and sign: `u128::MAX` does not fit an i128.
                 let v = match r {
                     Some(PathRes { res: Res::Def(d), rest: 0, .. }) => match &self.items.def(d).kind {
-                        DefKind::Const { expr: Some(ce), .. } => crate::ty::lower::eval_const_int(self.items, self.items.def(d).scope, None, ce),
+                        DefKind::Const { expr: Some(ce), .. } => {
+                            crate::ty::lower::eval_const_int(self.items, self.items.def(d).scope, None, ce).map(|v| (v.unsigned_abs(), v < 0))
+                        }
                         _ => None,
                     },
                     Some(PathRes { res: Res::Prim(crate::items::resolve::Prim::Int(t)), rest: 1, .. }) => match names.last().map(String::as_str) {
-                        Some("MAX") => Some(t.range().1),
-                        Some("MIN") => Some(t.range().0),
+                        Some("MAX") => Some((t.range().1, false)),
+                        Some("MIN") => Some((t.range().0.unsigned_abs(), t.range().0 < 0)),
                         _ => None,
                     },
                     _ => None,
                 };
                 match v {
-                    Some(v) => Some((Lit::Int(v.unsigned_abs(), None), v < 0)),
+                    Some((magnitude, negative)) => Some((Lit::Int(magnitude, None), negative)),
                     None => {
                         self.error(
                             Diagnostic::new(RK_UNSUPPORTED_PATTERN, "this range bound is not a constant rkc can evaluate").at(span_of(e), "use a literal or a `const`"),

@@ -491,7 +491,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 };
                 let [v, k] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
-                if !(matches!(&t, Type::Int(i) if i.bits() >= 32) || t.is_float()) {
+                if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
                     self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp shuffles of `{t}` are not supported")).at(span, "shuffles move 32- and 64-bit integers and floats"));
                 }
                 Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Shuffle(mode)), &[v, k], t, span))
@@ -513,7 +513,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 };
                 let [v] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
-                if !(matches!(&t, Type::Int(i) if i.bits() >= 32) || t.is_float()) {
+                if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
                     self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp reductions of `{t}` are not supported")).at(span, "reductions take 32- and 64-bit integers and floats"));
                 }
                 Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Reduce(op)), &[v], t, span))
@@ -548,7 +548,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     fn check_atomic(&mut self, t: &Type, op: Option<AtomicOp>, span: Span) {
-        let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
+        let int_ok = matches!(t, Type::Int(i) if matches!(i.bits(), 32 | 64));
         let float_ok = t.is_float() && op == Some(AtomicOp::Add);
         if !int_ok && !float_ok {
             self.error(
@@ -638,13 +638,12 @@ pub fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<rkc_rk::Literal>> {
             };
             match (&lit, scalar) {
                 (syn::Lit::Int(i), Type::Int(t)) if i.suffix().is_empty() || i.suffix() == t.name() => {
-                    let v = i.base10_parse::<u128>().ok()? as i128;
-                    let v = if negate { -v } else { v };
-                    let (lo, hi) = t.range();
-                    if v < lo || v > hi {
+                    let magnitude = i.base10_parse::<u128>().ok()?;
+                    if !t.contains(magnitude, negate) {
                         return None;
                     }
-                    Some(vec![rkc_rk::Literal::Int((v as u64) & mask(t.bits()))])
+                    let bits = if negate { magnitude.wrapping_neg() } else { magnitude };
+                    Some(vec![rkc_rk::Literal::Int(bits & mask(t.bits()))])
                 }
                 (syn::Lit::Float(f), Type::Float(t)) if f.suffix().is_empty() || f.suffix() == t.name() => {
                     let v: f64 = f.base10_parse().ok()?;

@@ -228,6 +228,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// A kernel parameter's rk parameter, and its value in the body.
     pub fn kernel_param(&mut self, name: String, p: &KernelParam, span: Span) -> Operand {
         match p {
+            // A 128-bit integer travels as the runtime maps every value wider than 8 bytes:
+            // by value, copied to the device and read through a pointer.
+            KernelParam::Scalar(t) if matches!(t, Type::Int(i) if i.bits() == 128) => {
+                let v = self.func.add_by_value_param(name, t.clone());
+                Operand::Scalar(self.op1(OpKind::Load, &[v], t.clone(), span))
+            }
             KernelParam::Scalar(t) => Operand::Scalar(self.func.add_param(name, t.clone())),
             KernelParam::Slice { mutable, elem } => {
                 let s = self.func.add_param(name, Type::Slice { mutable: *mutable, elem: Box::new(elem.clone()) });

@@ -264,7 +264,7 @@ fn smallest_int(discrs: &[i128]) -> IntTy {
     let candidates = if lo < 0 { [IntTy::I8, IntTy::I16, IntTy::I32, IntTy::I64] } else { [IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64] };
     candidates.into_iter().find(|t| {
         let (a, b) = t.range();
-        lo >= a && hi <= b
+        lo >= a && hi.try_into().is_ok_and(|h: u128| h <= b)
     })
     .unwrap_or(IntTy::I64)
 }

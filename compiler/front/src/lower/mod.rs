@@ -201,7 +201,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     pub fn const_int(&mut self, v: i128, t: IntTy, span: Span) -> ValueId {
-        let bits = (v as u128 as u64) & mask(t.bits());
+        let bits = (v as u128) & mask(t.bits());
         self.op1(OpKind::Const(Literal::Int(bits)), &[], Type::Int(t), span)
     }
 
@@ -636,6 +636,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 }
 
-pub fn mask(bits: u32) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+/// The low `bits` bits set (1 to 128).
+pub fn mask(bits: u32) -> u128 {
+    u128::MAX >> (128 - bits)
 }

@@ -225,8 +225,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     fn pattern_const(&mut self, lit: &Lit, neg: bool, ty: &Ty, span: Span) -> Option<ValueId> {
         Some(match (lit, ty.kind()) {
             (Lit::Int(v, _), TyKind::Int(t)) => {
+                // A `u128` above `i128::MAX` wraps here and back in `const_int`: the bits are kept.
                 let v = *v as i128;
-                self.const_int(if neg { -v } else { v }, *t, span)
+                self.const_int(if neg { v.wrapping_neg() } else { v }, *t, span)
             }
             (Lit::Float(x, _), TyKind::Float(f)) => self.const_float(if neg { -x } else { *x }, *f, span),
             (Lit::Int(v, _), TyKind::Float(f)) => self.const_float(if neg { -(*v as f64) } else { *v as f64 }, *f, span),

@@ -205,13 +205,6 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         let Some(r) = resolved else {
             let shown = crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
             let last = names.last().cloned().unwrap_or_default();
-            if matches!(last.as_str(), "u128" | "i128") && names.len() == 1 {
-                return self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{last}` is not supported in kernels"))
-                        .at(span, "128-bit integers have no rk type yet")
-                        .help("split the value into two `u64` halves"),
-                );
-            }
             if HOST_TYPES.contains(&last.as_str()) {
                 return self.error(
                     Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{shown}` is not supported in kernels"))
@@ -803,7 +796,9 @@ fn prim_const(p: crate::items::resolve::Prim, name: &str) -> Result<i128, String
         Prim::Int(t) => {
             let (lo, hi) = t.range();
             match name {
-                "MAX" => Ok(hi),
+                // Constants are evaluated as i128; `u128::MAX` is kept as its bits (-1), which
+                // is what the value lowers to.
+                "MAX" => Ok(hi as i128),
                 "MIN" => Ok(lo),
                 "BITS" => Ok(i128::from(t.bits())),
                 _ => Err(format!("`{}::{name}` is not a constant", t.name())),

@@ -163,10 +163,10 @@ fn rename_operands(region: &mut Region, renames: &HashMap<ValueId, ValueId>) {
 
 fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
     match lit {
-        Literal::Bool(b) => u64::from(*b),
+        Literal::Bool(b) => Bits::from(*b),
         Literal::Int(b) => *b,
-        Literal::Float(x) if *ty == Type::Float(FloatTy::F32) => u64::from((*x as f32).to_bits()),
-        Literal::Float(x) => x.to_bits(),
+        Literal::Float(x) if *ty == Type::Float(FloatTy::F32) => Bits::from((*x as f32).to_bits()),
+        Literal::Float(x) => Bits::from(x.to_bits()),
     }
 }
 
@@ -174,7 +174,7 @@ fn bits_literal(bits: Bits, ty: &Type) -> Literal {
     match ty {
         Type::Bool => Literal::Bool(bits != 0),
         Type::Float(FloatTy::F32) => Literal::Float(f64::from(f32::from_bits(bits as u32))),
-        Type::Float(FloatTy::F64) => Literal::Float(f64::from_bits(bits)),
+        Type::Float(FloatTy::F64) => Literal::Float(f64::from_bits(bits as u64)),
         _ => Literal::Int(bits),
     }
 }
@@ -198,7 +198,7 @@ fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, B
         let rty = ty(result);
         let folded = match &op.kind {
             OpKind::Binary(b) => interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1]).ok(),
-            OpKind::Cmp(c) => Some(u64::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1]))),
+            OpKind::Cmp(c) => Some(Bits::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1]))),
             OpKind::Cast => Some(interp::cast(&ty(op.operands[0]), &rty, args[0])),
             OpKind::Not if rty == Type::Bool => Some(args[0] ^ 1),
             OpKind::Not if matches!(rty, Type::Int(_)) => Some(!args[0]),
@@ -206,7 +206,7 @@ fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, B
         };
         if let Some(bits) = folded {
             let bits = match &rty {
-                Type::Int(t) if t.bits() < 64 => bits & ((1u64 << t.bits()) - 1),
+                Type::Int(t) => bits & (Bits::MAX >> (128 - t.bits())),
                 _ => bits,
             };
             op.kind = OpKind::Const(bits_literal(bits, &rty));
