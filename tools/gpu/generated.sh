@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-#! Runs batch K of tools/gpu/prepare-generated.sh on the device machine: the conformance run,
-#! whose generated-kernel line reports the batch.
+#! Runs batches of tools/gpu/prepare-generated.sh on the device machine: each batch's
+#! conformance run, of which the generated-kernel line and the summary are printed.
+#!
+#! Usage: tools/gpu/generated.sh K...
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-dir=".device-gen$1"
-echo "# generated batch $1, $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat "$dir/COMMIT")"
-"$dir/conformance" "$dir" | grep -E "generated kernels|passed"
+for k in "$@"; do
+  dir=$(mktemp -d)
+  tar -xzf ".device-gen/batch$k.tar.gz" -C "$dir"
+  echo "# generated batch $k, $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat "$dir/COMMIT")"
+  "$dir/conformance" "$dir" | grep -E "generated kernels|passed|FAIL"
+  rm -rf "$dir"
+done

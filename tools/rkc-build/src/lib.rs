@@ -172,6 +172,12 @@ impl Build {
             };
             args.push(format!("-O{level}"));
         }
+        // Panic locations name the kernel file relative to the crate, as rustc's do, so that
+        // the fat binary does not depend on where the crate was checked out.
+        if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+            args.push("--remap-path-prefix".into());
+            args.push(format!("{}=", PathBuf::from(dir).display()));
+        }
         args.extend(self.flags.iter().cloned());
         if let Ok(extra) = std::env::var("RKC_FLAGS") {
             args.extend(extra.split_whitespace().map(str::to_string));

@@ -1,17 +1,28 @@
 //! The `rkc` command: compiles the `#[offload_kernel]` functions of a Rust file into one LLVM
 //! OffloadBinary, and can write every intermediate stage.
 
-use clap::Parser;
+use clap::{Parser, Subcommand, ValueEnum};
 use rkc_driver::{Cubin, Error, Options, Output, TargetKind};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
+
+/// Whether diagnostics are coloured, decided once from `--color` and the terminal.
+static COLOUR: OnceLock<bool> = OnceLock::new();
+
+fn colour() -> bool {
+    *COLOUR.get_or_init(|| std::io::stderr().is_terminal())
+}
 
 /// Compiles Rust GPU kernels (`#[offload_kernel]` functions) to an LLVM OffloadBinary holding
 /// PTX and cubins for NVIDIA and code objects for AMD.
 #[derive(Parser, Debug)]
-#[command(name = "rkc", version, about)]
+#[command(name = "rkc", version, about, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
     /// The kernel file, e.g. kernels.rs.
     #[arg(required_unless_present = "explain")]
     input: Option<PathBuf>,
@@ -61,6 +72,36 @@ struct Cli {
     /// Explain an error code, e.g. RK0133.
     #[arg(long = "explain", value_name = "CODE")]
     explain: Option<String>,
+
+    /// Colour diagnostics: auto (when stderr is a terminal), always or never.
+    #[arg(long = "color", value_enum, default_value_t = Colour::Auto)]
+    color: Colour,
+
+    /// Write source paths in outputs (panic locations in the fat binary) with the prefix FROM
+    /// replaced by TO; the last matching one applies. Without one, an input path under the
+    /// current folder is written relative to it, so that checkouts in different folders give
+    /// identical fat binaries.
+    #[arg(long = "remap-path-prefix", value_name = "FROM=TO")]
+    remap_path_prefix: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print what a fat binary holds (images, kernels, parameters), without compiling anything.
+    Inspect {
+        /// The fat binary, e.g. kernels.fatbin.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Colour {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -80,12 +121,15 @@ enum Stage {
 }
 
 fn main() -> ExitCode {
-    // `rkc inspect FILE [--json]`: what a fat binary holds, without compiling anything.
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("inspect") {
-        return inspect(&args[2..]);
-    }
     let cli = Cli::parse();
+    let _ = COLOUR.set(match cli.color {
+        Colour::Auto => std::io::stderr().is_terminal(),
+        Colour::Always => true,
+        Colour::Never => false,
+    });
+    if let Some(Command::Inspect { file, json }) = &cli.command {
+        return inspect(file, *json);
+    }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -100,14 +144,9 @@ fn main() -> ExitCode {
     }
 }
 
-fn inspect(args: &[String]) -> ExitCode {
-    let json = args.iter().any(|a| a == "--json");
-    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let [file] = files.as_slice() else {
-        eprintln!("{}", error_line("usage: rkc inspect FILE.fatbin [--json]"));
-        return ExitCode::FAILURE;
-    };
-    let bytes = match std::fs::read(file) {
+fn inspect(file: &Path, json: bool) -> ExitCode {
+    let file = file.display();
+    let bytes = match std::fs::read(file.to_string()) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{}", error_line(&format!("cannot read `{file}`: {e}")));
@@ -126,7 +165,7 @@ fn inspect(args: &[String]) -> ExitCode {
 }
 
 fn error_line(text: &str) -> String {
-    if std::io::stderr().is_terminal() {
+    if colour() {
         format!("\x1b[1;31merror\x1b[0m\x1b[1m: {text}\x1b[0m")
     } else {
         format!("error: {text}")
@@ -147,7 +186,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         return Err(error_line("no input file"));
     };
     let mut options = options(cli)?;
-    options.source_name = input.display().to_string();
+    options.source_name = source_name(input, &cli.remap_path_prefix)?;
     let source = std::fs::read(input)
         .map_err(|e| error_line(&format!("cannot read `{}`: {e}", input.display())))?;
     let source = String::from_utf8(source)
@@ -163,9 +202,13 @@ fn run(cli: &Cli) -> Result<(), String> {
         )));
     }
 
-    let colour = std::io::stderr().is_terminal();
+    let colour = colour();
     if cli.explain_mapping {
-        return explain_mapping(input, &source, std::io::stdout().is_terminal());
+        let stdout_colour = match cli.color {
+            Colour::Auto => std::io::stdout().is_terminal(),
+            other => other == Colour::Always,
+        };
+        return explain_mapping(input, &source, stdout_colour);
     }
     let out = match rkc_driver::compile(&source, &options) {
         Ok(out) => out,
@@ -205,22 +248,37 @@ fn options(cli: &Cli) -> Result<Options, String> {
         .map_err(|e| error_line(&format!("--offload-arch: {e}")))?;
     let mut bounds_checks = true;
     let mut fast_math = false;
+    let mut opt_level = cli.opt_level;
     for c in &cli.codegen {
         match c.as_str() {
             "checks=on" => bounds_checks = true,
             "checks=off" => bounds_checks = false,
             "fast-math" | "fast-math=on" => fast_math = true,
             "fast-math=off" => fast_math = false,
+            // rustc's spelling of -O: `-C opt-level=N`, the later of the two winning.
+            other if other.starts_with("opt-level=") => {
+                opt_level = match &other["opt-level=".len()..] {
+                    "0" => 0,
+                    "1" => 1,
+                    "2" => 2,
+                    "3" => 3,
+                    level => {
+                        return Err(error_line(&format!(
+                            "`-C opt-level={level}`: rkc's levels are 0, 1, 2 and 3 (it has no size levels `s` and `z`)"
+                        )));
+                    }
+                };
+            }
             other => {
                 return Err(error_line(&format!(
-                    "unknown codegen option `-C {other}`; known: checks=on, checks=off, fast-math"
+                    "unknown codegen option `-C {other}`; known: checks=on, checks=off, fast-math, opt-level=N"
                 )));
             }
         }
     }
     Ok(Options {
         targets,
-        opt_level: cli.opt_level,
+        opt_level,
         bounds_checks,
         cubin: if cli.no_cubin { Cubin::Off } else { Cubin::WhenAvailable },
         source_name: String::new(),
@@ -237,6 +295,25 @@ fn explain_mapping(input: &Path, source: &str, colour: bool) -> Result<(), Strin
     let text = rkc_driver::explain_mapping(source, &path, colour).map_err(|diags| rkc_front::render(&diags, &path, source, colour))?;
     print!("{text}");
     Ok(())
+}
+
+/// The input's path as outputs spell it: remapped by the last matching `--remap-path-prefix`,
+/// else relative to the current folder when it lies under it, else as given.
+fn source_name(input: &Path, remaps: &[String]) -> Result<String, String> {
+    let mut name = None;
+    for r in remaps {
+        let Some((from, to)) = r.split_once('=') else {
+            return Err(error_line(&format!("`--remap-path-prefix {r}`: expected FROM=TO")));
+        };
+        if let Ok(rest) = input.strip_prefix(from) {
+            name = Some(if to.is_empty() { rest.to_path_buf() } else { Path::new(to).join(rest) });
+        }
+    }
+    let name = name.or_else(|| {
+        let cwd = std::env::current_dir().ok()?;
+        input.is_absolute().then(|| input.strip_prefix(&cwd).ok().map(Path::to_path_buf)).flatten()
+    });
+    Ok(name.as_deref().unwrap_or(input).display().to_string())
 }
 
 fn stem(path: &Path) -> String {

@@ -156,3 +156,58 @@ fn explains_the_mapping_without_compiling() {
     assert!(out.contains("copied to the device") && out.contains("passed by value"), "{out}");
     assert!(std::fs::read_dir(&dir).unwrap().next().is_none(), "--explain-mapping wrote files");
 }
+
+#[test]
+fn inspect_and_help_are_subcommands() {
+    let dir = scratch("subcommands");
+    let (code, out, err) = rkc(&["inspect", "--help"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Usage: rkc inspect"), "{out}");
+    let (code, out, err) = rkc(&["help"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("inspect") && out.contains("--offload-arch"), "{out}");
+    let (code, _, err) = rkc(&["inspect", "missing.fatbin"], &dir);
+    assert_one_line_error(code, &err, "error: cannot read `missing.fatbin`");
+}
+
+#[test]
+fn codegen_opt_level_and_colour() {
+    let dir = scratch("optlevel");
+    let kernel = repo().join("testsuite/kernels/saxpy.rs");
+    let k = kernel.to_str().unwrap();
+    let (code, _, err) = rkc(&[k, "--no-cubin", "--offload-arch", "sm_90", "-C", "opt-level=1", "-o", "a.fatbin"], &dir);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = rkc(&[k, "-C", "opt-level=s", "--color", "never"], &dir);
+    assert_one_line_error(code, &err, "error: `-C opt-level=s`");
+    assert!(!err.contains('\x1b'), "{err}");
+    let (_, _, err) = rkc(&[k, "-C", "opt-level=9", "--color", "always"], &dir);
+    assert!(err.contains("\x1b[1;31merror"), "{err}");
+}
+
+/// The same kernel compiled in two folders, given by absolute path from inside each, gives
+/// identical fat binaries: no absolute path is written; `--remap-path-prefix` chooses the
+/// name when the file is outside the current folder.
+#[test]
+fn fat_binaries_do_not_depend_on_the_checkout_folder() {
+    let source = std::fs::read_to_string(repo().join("testsuite/kernels/panics.rs")).unwrap();
+    let mut outputs = Vec::new();
+    for name in ["checkout-a", "checkout-b"] {
+        let dir = scratch(name);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/kernels.rs"), &source).unwrap();
+        let input = dir.join("src/kernels.rs");
+        let (code, _, err) = rkc(&[input.to_str().unwrap(), "--no-cubin", "--offload-arch", "sm_90", "-o", "k.fatbin"], &dir);
+        assert_eq!(code, 0, "{err}");
+        let remap = format!("{}=crate", dir.display());
+        let elsewhere = std::env::temp_dir();
+        let (code, _, err) = rkc(&[input.to_str().unwrap(), "--no-cubin", "--offload-arch", "sm_90", "--remap-path-prefix", &remap, "-o", dir.join("r.fatbin").to_str().unwrap()], &elsewhere);
+        assert_eq!(code, 0, "{err}");
+        let plain = std::fs::read(dir.join("k.fatbin")).unwrap();
+        let remapped = std::fs::read(dir.join("r.fatbin")).unwrap();
+        let text = String::from_utf8_lossy(&plain);
+        assert!(text.contains("src/kernels.rs") && !text.contains(&dir.display().to_string()), "an absolute path in the fat binary");
+        assert!(String::from_utf8_lossy(&remapped).contains("crate/src/kernels.rs"));
+        outputs.push((plain, remapped));
+    }
+    assert!(outputs[0] == outputs[1], "the fat binaries differ between checkouts");
+}
