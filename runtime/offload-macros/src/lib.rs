@@ -8,6 +8,9 @@
 //!
 //! Error texts follow upstream's `offload!` exactly (see OFFLOAD.md in the design notes).
 
+#[cfg(feature = "check")]
+mod check;
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote, quote_spanned};
@@ -25,12 +28,19 @@ pub fn offload_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             .to_compile_error()
             .into();
     }
+    #[cfg(feature = "check")]
+    let tokens = item.clone();
     let func = syn::parse_macro_input!(item as syn::ItemFn);
-    match kernel_descriptor(&func) {
-        Ok(desc) => quote!(#func #desc).into(),
+    let descriptor = kernel_descriptor(&func);
+    #[cfg(feature = "check")]
+    let checks = check::errors(tokens);
+    #[cfg(not(feature = "check"))]
+    let checks = TokenStream2::new();
+    match descriptor {
+        Ok(desc) => quote!(#func #desc #checks).into(),
         Err(e) => {
             let e = e.to_compile_error();
-            quote!(#func #e).into()
+            quote!(#func #e #checks).into()
         }
     }
 }

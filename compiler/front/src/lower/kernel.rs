@@ -220,6 +220,11 @@ fn check_host_layout(tcx: &Tcx, t: &Ty, span: Span, pname: &str) -> Result<(), D
         TyKind::Ref(..) | TyKind::Ptr(..) => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", tcx.show(t)))
             .at(span, format!("the parameter `{pname}` holds a pointer"))
             .note("the data behind a kernel parameter cannot hold pointers or references: the host's addresses mean nothing on the device")),
+        // A type with no device form at all (a trait object behind the reference): named as
+        // the source writes it, since it has no rk spelling.
+        _ if t.is_error() => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", snippet(tcx.source, span)))
+            .at(span, format!("the parameter `{pname}` has this type"))
+            .note("trait objects, heap types and function pointers have no device form; kernel parameters are scalars, slices, raw pointers or references to sized data, and arrays and `#[repr(C)]` structs by value")),
         _ => Err(Diagnostic::new(RK_BAD_KERNEL_PARAM, format!("type `{}` cannot be offloaded", tcx.show(t))).at(span, format!("the parameter `{pname}` holds it"))),
     }
 }
