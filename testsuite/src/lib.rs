@@ -69,6 +69,8 @@ pub mod operators;
 pub mod options;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
+#[path = "../kernels/physics.rs"]
+pub mod physics;
 #[path = "../kernels/pointers.rs"]
 pub mod pointers;
 #[path = "../kernels/patterns.rs"]
@@ -87,6 +89,8 @@ pub mod structs;
 pub mod traits;
 #[path = "../kernels/ulps.rs"]
 pub mod ulps;
+#[path = "../kernels/vectors.rs"]
+pub mod vectors;
 #[path = "../kernels/warp.rs"]
 pub mod warp;
 
@@ -397,6 +401,48 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(references::by_mode),
         },
         Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
+        Case {
+            file: "vectors.rs",
+            kernel: "reflect",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(2 * 100), Input::Random(16), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(vectors::reflect),
+        },
+        Case {
+            file: "vectors.rs",
+            kernel: "composite",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(120), Input::Zeros(120)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(vectors::composite),
+        },
+        Case { file: "vectors.rs", kernel: "rotate", grid: [1, 1, 1], block: [32, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(vectors::rotate) },
+        Case {
+            file: "physics.rs",
+            kernel: "nbody",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(128), Input::Scalar(f32b(0.01)), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(physics::nbody),
+        },
+        Case {
+            file: "physics.rs",
+            kernel: "springs",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Random(100), Input::Zeros(100), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(physics::springs),
+        },
+        Case { file: "physics.rs", kernel: "bounce_box", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(physics::bounce_box) },
     ]
 }
 
