@@ -31,6 +31,8 @@ pub mod device_functions;
 pub mod faults_trap;
 #[path = "../kernels/enums.rs"]
 pub mod enums;
+#[path = "../kernels/generics.rs"]
+pub mod generics;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
 #[path = "../kernels/images.rs"]
@@ -77,6 +79,8 @@ pub mod pointers;
 pub mod patterns;
 #[path = "../kernels/references.rs"]
 pub mod references;
+#[path = "../kernels/results.rs"]
+pub mod results;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
 #[path = "../kernels/shared.rs"]
@@ -443,6 +447,31 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(physics::springs),
         },
         Case { file: "physics.rs", kernel: "bounce_box", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(physics::bounce_box) },
+        Case {
+            file: "generics.rs",
+            kernel: "monoids",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 100 + 5), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(generics::monoids),
+        },
+        Case { file: "generics.rs", kernel: "polygons", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::polygons) },
+        Case { file: "generics.rs", kernel: "sequences", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::sequences) },
+        Case { file: "generics.rs", kernel: "ring_average", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::ring_average) },
+        Case {
+            file: "results.rs",
+            kernel: "parse_numbers",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 120), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(results::parse_numbers),
+        },
+        Case { file: "results.rs", kernel: "ranking", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::ranking) },
+        Case { file: "results.rs", kernel: "checked_pipeline", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::checked_pipeline) },
     ]
 }
 
