@@ -5,6 +5,8 @@ use crate::option::Option::{self, None, Some};
 
 impl char {
     pub const MAX: char = '\u{10FFFF}';
+    pub const MIN: char = '\0';
+    pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';
 
     pub const fn is_ascii(&self) -> bool {
         (*self as u32) < 128
