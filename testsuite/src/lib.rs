@@ -20,8 +20,12 @@ pub mod block_algorithms;
 pub mod canonical;
 #[path = "../kernels/casts.rs"]
 pub mod casts;
+#[path = "../kernels/chunks.rs"]
+pub mod chunks;
 #[path = "../kernels/closures.rs"]
 pub mod closures;
+#[path = "../kernels/closures2.rs"]
+pub mod closures2;
 #[path = "../kernels/control.rs"]
 pub mod control;
 #[path = "../kernels/device_functions.rs"]
@@ -31,6 +35,8 @@ pub mod device_functions;
 pub mod faults_trap;
 #[path = "../kernels/enums.rs"]
 pub mod enums;
+#[path = "../kernels/generics.rs"]
+pub mod generics;
 #[path = "../kernels/grid2d.rs"]
 pub mod grid2d;
 #[path = "../kernels/images.rs"]
@@ -63,34 +69,44 @@ pub mod generated {
     /// The generated file's text, for rkc.
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
+#[path = "../kernels/numerics.rs"]
+pub mod numerics;
 #[path = "../kernels/operators.rs"]
 pub mod operators;
 #[path = "../kernels/options.rs"]
 pub mod options;
 #[path = "../kernels/panics.rs"]
 pub mod panics;
+#[path = "../kernels/physics.rs"]
+pub mod physics;
 #[path = "../kernels/pointers.rs"]
 pub mod pointers;
 #[path = "../kernels/patterns.rs"]
 pub mod patterns;
 #[path = "../kernels/references.rs"]
 pub mod references;
+#[path = "../kernels/results.rs"]
+pub mod results;
 #[path = "../kernels/saxpy.rs"]
 pub mod saxpy;
 #[path = "../kernels/shared.rs"]
 pub mod shared;
 #[path = "../kernels/slices.rs"]
 pub mod slices;
+#[path = "../kernels/state.rs"]
+pub mod state;
 #[path = "../kernels/structs.rs"]
 pub mod structs;
 #[path = "../kernels/traits.rs"]
 pub mod traits;
 #[path = "../kernels/ulps.rs"]
 pub mod ulps;
-#[path = "../kernels/wide.rs"]
-pub mod wide;
+#[path = "../kernels/vectors.rs"]
+pub mod vectors;
 #[path = "../kernels/warp.rs"]
 pub mod warp;
+#[path = "../kernels/wide.rs"]
+pub mod wide;
 
 use rkc_offload::{LaunchConfig, OffloadError};
 use rkc_rk::interp::{self, Arg, InterpError, Launch};
@@ -429,6 +445,152 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(wide::wide_params),
         },
         Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
+        Case {
+            file: "vectors.rs",
+            kernel: "reflect",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(2 * 100), Input::Random(16), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(vectors::reflect),
+        },
+        Case {
+            file: "vectors.rs",
+            kernel: "composite",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(120), Input::Zeros(120)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(vectors::composite),
+        },
+        Case { file: "vectors.rs", kernel: "rotate", grid: [1, 1, 1], block: [32, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(vectors::rotate) },
+        Case {
+            file: "physics.rs",
+            kernel: "nbody",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(128), Input::Scalar(f32b(0.01)), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(physics::nbody),
+        },
+        Case {
+            file: "physics.rs",
+            kernel: "springs",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Random(100), Input::Zeros(100), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(physics::springs),
+        },
+        Case { file: "physics.rs", kernel: "bounce_box", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(physics::bounce_box) },
+        Case {
+            file: "generics.rs",
+            kernel: "monoids",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 100 + 5), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(generics::monoids),
+        },
+        Case { file: "generics.rs", kernel: "polygons", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::polygons) },
+        Case { file: "generics.rs", kernel: "sequences", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::sequences) },
+        Case { file: "generics.rs", kernel: "ring_average", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::ring_average) },
+        Case {
+            file: "results.rs",
+            kernel: "parse_numbers",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 120), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(results::parse_numbers),
+        },
+        Case { file: "results.rs", kernel: "ranking", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::ranking) },
+        Case { file: "results.rs", kernel: "checked_pipeline", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::checked_pipeline) },
+        Case {
+            file: "chunks.rs",
+            kernel: "row_summary",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(16 * 100), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(chunks::row_summary),
+        },
+        Case { file: "chunks.rs", kernel: "walks", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(chunks::walks) },
+        Case {
+            file: "chunks.rs",
+            kernel: "block_scan",
+            grid: [3, 1, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![Input::Random(300), Input::Zeros(300)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(chunks::block_scan),
+        },
+        Case { file: "chunks.rs", kernel: "run_lengths", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(chunks::run_lengths) },
+        Case {
+            file: "state.rs",
+            kernel: "tokenize",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(16 * 120), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(state::tokenize),
+        },
+        Case { file: "state.rs", kernel: "vending", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(state::vending) },
+        Case {
+            file: "state.rs",
+            kernel: "utf8_decode",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(12 * 120), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(state::utf8_decode),
+        },
+        Case {
+            file: "closures2.rs",
+            kernel: "tone_map",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(4 * 120), Input::Zeros(120)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(closures2::tone_map),
+        },
+        Case { file: "closures2.rs", kernel: "roots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures2::roots) },
+        Case { file: "closures2.rs", kernel: "generators", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures2::generators) },
+        Case {
+            file: "numerics.rs",
+            kernel: "tiling",
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            inputs: Some(vec![Input::Random(1000), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(numerics::tiling),
+        },
+        Case { file: "numerics.rs", kernel: "int_methods", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(numerics::int_methods) },
+        // `exp` and `ln` are within 2 ulp on the GPU (libdevice); a softmax divides by a sum of
+        // eight such terms and the entropy sums eight products, so the result may be a few
+        // ulp further from the CPU's.
+        Case {
+            file: "numerics.rs",
+            kernel: "softmax",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 100), Input::Zeros(100)]),
+            gpu_ulps: 16,
+            dyn_cache: 0,
+            simulate: sim!(numerics::softmax),
+        },
     ]
 }
 

@@ -1,9 +1,12 @@
-//! The methods of `char` that kernels use (ASCII classification and digit conversion).
+//! The methods of `char` that kernels use (ASCII classification and digit conversion), and
+//! the ASCII methods of `u8`, which core gives bytes as well.
 
 use crate::option::Option::{self, None, Some};
 
 impl char {
     pub const MAX: char = '\u{10FFFF}';
+    pub const MIN: char = '\0';
+    pub const REPLACEMENT_CHARACTER: char = '\u{FFFD}';
 
     pub const fn is_ascii(&self) -> bool {
         (*self as u32) < 128
@@ -99,6 +102,61 @@ impl char {
         } else {
             4
         }
+    }
+}
+
+/// A byte's ASCII methods: the same classification as `char`'s, for text held as bytes.
+impl u8 {
+    pub const fn is_ascii(&self) -> bool {
+        *self < 128
+    }
+
+    pub const fn is_ascii_digit(&self) -> bool {
+        matches!(*self, b'0'..=b'9')
+    }
+
+    pub const fn is_ascii_hexdigit(&self) -> bool {
+        matches!(*self, b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+    }
+
+    pub const fn is_ascii_alphabetic(&self) -> bool {
+        matches!(*self, b'a'..=b'z' | b'A'..=b'Z')
+    }
+
+    pub const fn is_ascii_alphanumeric(&self) -> bool {
+        matches!(*self, b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z')
+    }
+
+    pub const fn is_ascii_uppercase(&self) -> bool {
+        matches!(*self, b'A'..=b'Z')
+    }
+
+    pub const fn is_ascii_lowercase(&self) -> bool {
+        matches!(*self, b'a'..=b'z')
+    }
+
+    pub const fn is_ascii_whitespace(&self) -> bool {
+        matches!(*self, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
+    }
+
+    pub const fn is_ascii_punctuation(&self) -> bool {
+        matches!(*self, b'!'..=b'/' | b':'..=b'@' | b'['..=b'`' | b'{'..=b'~')
+    }
+
+    pub const fn is_ascii_control(&self) -> bool {
+        matches!(*self, 0..=0x1f | 0x7f)
+    }
+
+    pub const fn to_ascii_uppercase(&self) -> u8 {
+        if self.is_ascii_lowercase() { *self - 32 } else { *self }
+    }
+
+    pub const fn to_ascii_lowercase(&self) -> u8 {
+        if self.is_ascii_uppercase() { *self + 32 } else { *self }
+    }
+
+    pub const fn eq_ignore_ascii_case(&self, other: &u8) -> bool {
+        self.to_ascii_lowercase() == other.to_ascii_lowercase()
     }
 }
 

@@ -309,6 +309,23 @@ impl $T {
         }
         v as $T
     }
+
+    pub const fn to_be_bytes(self) -> [u8; $BITS / 8] {
+        self.swap_bytes().to_le_bytes()
+    }
+
+    pub const fn from_be_bytes(bytes: [u8; $BITS / 8]) -> $T {
+        <$T>::from_le_bytes(bytes).swap_bytes()
+    }
+
+    /// The GPUs rkc targets are little-endian, so native order is little-endian order.
+    pub const fn to_ne_bytes(self) -> [u8; $BITS / 8] {
+        self.to_le_bytes()
+    }
+
+    pub const fn from_ne_bytes(bytes: [u8; $BITS / 8]) -> $T {
+        <$T>::from_le_bytes(bytes)
+    }
 }
 //@ end
 

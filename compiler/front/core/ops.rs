@@ -617,6 +617,58 @@ impl ShrAssign<u32> for $T {
     }
 }
 
+// Shifts of and by references, for closures over `iter()`. rustc's core has these for every
+// integer type on the right; here the amount is a `u32`, which is also what an unsuffixed
+// literal amount becomes (the shift is the same whatever the amount's type).
+impl Shl<u32> for &$T {
+    type Output = $T;
+    fn shl(self, rhs: u32) -> $T {
+        *self << rhs
+    }
+}
+
+impl Shl<&u32> for $T {
+    type Output = $T;
+    fn shl(self, rhs: &u32) -> $T {
+        self << *rhs
+    }
+}
+
+impl Shl<&u32> for &$T {
+    type Output = $T;
+    fn shl(self, rhs: &u32) -> $T {
+        *self << *rhs
+    }
+}
+
+impl Shr<u32> for &$T {
+    type Output = $T;
+    fn shr(self, rhs: u32) -> $T {
+        *self >> rhs
+    }
+}
+
+impl Shr<&u32> for $T {
+    type Output = $T;
+    fn shr(self, rhs: &u32) -> $T {
+        self >> *rhs
+    }
+}
+
+impl Shr<&u32> for &$T {
+    type Output = $T;
+    fn shr(self, rhs: &u32) -> $T {
+        *self >> *rhs
+    }
+}
+
+impl Not for &$T {
+    type Output = $T;
+    fn not(self) -> $T {
+        !*self
+    }
+}
+
 impl Not for $T {
     type Output = $T;
     fn not(self) -> $T {

@@ -210,6 +210,13 @@ impl<'t, 'a> Builder<'t, 'a> {
         match e {
             syn::Expr::Paren(p) => self.expr(&p.expr),
             syn::Expr::Group(g) => self.expr(&g.expr),
+            // A byte string is a reference to an array of its bytes (`&'static [u8; N]`), so
+            // it is built as `&[b0, b1, ...]`, which a constant promotes as rustc does.
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::ByteStr(b), .. }) => {
+                let elems = b.value().into_iter().map(|byte| self.alloc(ExprKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8))), span)).collect();
+                let array = self.alloc(ExprKind::Array(elems), span);
+                self.alloc(ExprKind::Ref(false, array), span)
+            }
             syn::Expr::Lit(l) => match self.lit(&l.lit, span) {
                 Some(lit) => self.alloc(ExprKind::Lit(lit), span),
                 None => self.alloc(ExprKind::Err, span),
@@ -629,7 +636,7 @@ impl<'t, 'a> Builder<'t, 'a> {
             syn::Lit::Str(s) => Some(Lit::Str(s.value())),
             _ => {
                 self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, "byte strings and C strings cannot be used in kernels").at(span, "this literal has no device form"),
+                    Diagnostic::new(RK_UNSUPPORTED_EXPR, "C strings and byte-string patterns cannot be used in kernels").at(span, "this literal has no device form"),
                 );
                 None
             }

@@ -358,8 +358,43 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if def == self.def && args == self.args {
             return self.opaque_vars.get(index as usize).cloned();
         }
+        self.publish_closures(&args);
         let revealed = self.tcx.typeck(def, &args).and_then(|r| r.opaques.get(index as usize).cloned());
         Some(revealed.unwrap_or_else(Ty::error))
+    }
+
+    /// Publishes the signatures of this body's closures that appear in `args`. An instance
+    /// revealed while this body is being checked (`lift(|v: f32| v * 2.0)` returning `impl
+    /// Fn`) is checked now, and calls the closure; the closure's signature otherwise reaches
+    /// the global table only when this body is finished, and the instance would see a closure
+    /// of no parameters. A signature not yet fully inferred is left for the end of the body.
+    fn publish_closures(&mut self, args: &Args) {
+        let mut ids = Vec::new();
+        for a in args.iter() {
+            if let GenericArg::Ty(t) = a {
+                let _ = t.fold(
+                    &mut |x| {
+                        if let TyKind::Closure(id) = x.kind() {
+                            ids.push(*id);
+                        }
+                        None
+                    },
+                    &mut |c| c.clone(),
+                );
+            }
+        }
+        for id in ids {
+            let Some((params, ret)) = self.closure_sigs.get(&id).cloned() else { continue };
+            let params: Vec<Ty> = params.iter().map(|t| self.infer.resolve(t)).collect();
+            let ret = self.infer.resolve(&ret);
+            if params.iter().any(Ty::has_infer) || ret.has_infer() {
+                continue;
+            }
+            let mut data = self.tcx.closure(id);
+            data.params = params;
+            data.ret = ret;
+            self.tcx.set_closure(id, data);
+        }
     }
 
     fn normalize_arg(&mut self, a: &GenericArg) -> GenericArg {
