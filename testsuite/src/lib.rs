@@ -41,6 +41,8 @@ pub mod generics;
 pub mod grid2d;
 #[path = "../kernels/images.rs"]
 pub mod images;
+#[path = "../kernels/halfs.rs"]
+pub mod halfs;
 #[path = "../kernels/impls.rs"]
 pub mod impls;
 #[path = "../kernels/inference.rs"]
@@ -415,6 +417,37 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(references::by_mode),
         },
         Case {
+            file: "halfs.rs",
+            kernel: "half_axpy",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            // a = -1.5
+            inputs: Some(vec![Input::Scalar(0xBE00), Input::Random(100), Input::Random(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(halfs::half_axpy),
+        },
+        Case {
+            file: "halfs.rs",
+            kernel: "mixed_gemv",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64 * 16), Input::Random(16), Input::Random(64), Input::Zeros(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(halfs::mixed_gemv),
+        },
+        Case {
+            file: "halfs.rs",
+            kernel: "half_methods",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Zeros(64 * 12), Input::Zeros(64 * 4)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(halfs::half_methods),
+        },
+        Case {
             file: "wide.rs",
             kernel: "wide_integers",
             grid: [1, 1, 1],
@@ -669,6 +702,7 @@ fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
                 // Floats in [-100, 100), so that results are mostly finite and interesting.
                 Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
                 Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
+                Type::Float(f) if f.is_half() => (f.bits_of((r >> 40) as f64 / (1u64 << 24) as f64 * 200.0 - 100.0) as u16).to_le_bytes().to_vec(),
                 Type::Bool => vec![(r & 1) as u8],
                 // A 128-bit integer takes a second draw for its high half.
                 other if other.size_of() > 8 => [r.to_le_bytes(), rng.next().to_le_bytes()].concat(),
@@ -814,6 +848,10 @@ pub fn same_within(a: &Outcome, b: &Outcome, elems: &[Type], ulps: u32) -> Resul
                         Type::Float(FloatTy::F64) => {
                             let (p, q) = (f64::from_le_bytes(ex.try_into().unwrap()), f64::from_le_bytes(ey.try_into().unwrap()));
                             p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()) || ulps_apart(p, q, false) <= u64::from(ulps)
+                        }
+                        Type::Float(f) if f.is_half() => {
+                            let (p, q) = (u16::from_le_bytes(ex.try_into().unwrap()), u16::from_le_bytes(ey.try_into().unwrap()));
+                            p == q || (f.value_of(u128::from(p)).is_nan() && f.value_of(u128::from(q)).is_nan())
                         }
                         _ => ex == ey,
                     };

@@ -132,7 +132,7 @@ pub trait Ord: Eq + PartialOrd<Self> {
     }
 }
 
-//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 f16 bf16 bool char
 impl PartialEq for $T {
     fn eq(&self, other: &$T) -> bool {
         *self == *other

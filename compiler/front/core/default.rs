@@ -13,7 +13,7 @@ impl Default for $T {
 }
 //@ end
 
-//@ for $T in f32 f64
+//@ for $T in f32 f64 f16 bf16
 impl Default for $T {
     fn default() -> $T {
         0.0

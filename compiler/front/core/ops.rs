@@ -264,7 +264,7 @@ impl<Idx: PartialOrd<Idx>> RangeToInclusive<Idx> {
     }
 }
 
-//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 f16 bf16
 impl Add for $T {
     type Output = $T;
     fn add(self, rhs: $T) -> $T {
@@ -677,7 +677,7 @@ impl Not for $T {
 }
 //@ end
 
-//@ for $T in i8 i16 i32 i64 i128 isize f32 f64
+//@ for $T in i8 i16 i32 i64 i128 isize f32 f64 f16 bf16
 impl Neg for $T {
     type Output = $T;
     fn neg(self) -> $T {

@@ -34,6 +34,7 @@ const FILES: &[(&str, &str)] = &[
     ("convert", include_str!("../core/convert.rs")),
     ("hint", include_str!("../core/hint.rs")),
     ("char", include_str!("../core/char.rs")),
+    ("half", include_str!("../core/half.rs")),
     ("offload", include_str!("../core/offload.rs")),
 ];
 
@@ -47,7 +48,7 @@ pub fn files() -> Vec<(String, String)> {
 fn twins(t: &str) -> (&'static str, &'static str, u32) {
     match t {
         "u8" | "i8" => ("u8", "i8", 8),
-        "u16" | "i16" => ("u16", "i16", 16),
+        "u16" | "i16" | "f16" | "bf16" => ("u16", "i16", 16),
         "u32" | "i32" | "f32" => ("u32", "i32", 32),
         "u64" | "i64" | "f64" => ("u64", "i64", 64),
         "usize" | "isize" => ("usize", "isize", 64),

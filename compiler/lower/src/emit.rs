@@ -885,8 +885,15 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{minus_zero} = {zero}"));
                 format!("{res} = arith.addf {x}, {minus_zero} : {tt}")
             }
-            (Type::Float(FloatTy::F32), Type::Float(_)) => format!("{res} = arith.extf {x} : {ft} to {tt}"),
-            (Type::Float(_), Type::Float(_)) => format!("{res} = arith.truncf {x} : {ft} to {tt}"),
+            (Type::Float(a), Type::Float(b)) if a.bits() < b.bits() => format!("{res} = arith.extf {x} : {ft} to {tt}"),
+            (Type::Float(a), Type::Float(b)) if a.bits() > b.bits() => format!("{res} = arith.truncf {x} : {ft} to {tt}"),
+            (Type::Float(_), Type::Float(_)) => {
+                // f16 and bf16 into each other: through f32, which holds both exactly, so
+                // the one rounding is the last.
+                let wide = self.temp();
+                self.line(format!("{wide} = arith.extf {x} : {ft} to f32"));
+                format!("{res} = arith.truncf {wide} : f32 to {tt}")
+            }
             _ => format!("{res} = arith.bitcast {x} : {ft} to {tt}"),
         };
         self.line(line);
@@ -1069,8 +1076,9 @@ fn constant(lit: &Literal, ty: &Type) -> String {
             let signed = ((*bits << shift) as i128) >> shift;
             format!("arith.constant {signed} : i{}", t.bits())
         }
-        (Literal::Float(x), Type::Float(FloatTy::F32)) => {
-            format!("arith.constant 0x{:08X} : f32", (*x as f32).to_bits())
+        (Literal::Float(x), Type::Float(f @ (FloatTy::F16 | FloatTy::Bf16 | FloatTy::F32))) => {
+            let digits = (f.bits() / 4) as usize;
+            format!("arith.constant 0x{:0digits$X} : {}", f.bits_of(*x), f.name())
         }
         (Literal::Float(x), _) => format!("arith.constant 0x{:016X} : f64", x.to_bits()),
         (Literal::Int(bits), _) => format!("arith.constant {bits} : i64"),

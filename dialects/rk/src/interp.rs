@@ -258,6 +258,21 @@ fn f64_of(bits: Bits) -> f64 {
     f64::from_bits(bits as u64)
 }
 
+/// A 16-bit float's value as an f32 (exact), and an f32 rounded to a 16-bit float.
+fn half_of(f: FloatTy, bits: Bits) -> f32 {
+    match f {
+        FloatTy::Bf16 => half::bf16::from_bits(bits as u16).to_f32(),
+        _ => half::f16::from_bits(bits as u16).to_f32(),
+    }
+}
+
+fn half_from(f: FloatTy, x: f32) -> Bits {
+    match f {
+        FloatTy::Bf16 => Bits::from(half::bf16::from_f32(x).to_bits()),
+        _ => Bits::from(half::f16::from_f32(x).to_bits()),
+    }
+}
+
 impl<'a, 'm> Machine<'a, 'm> {
     fn call(&mut self, func: &'m Func, args: &[Bits]) -> Result<Option<Bits>, InterpError> {
         let mut values: Vec<Bits> = vec![0; func.values.len()];
@@ -427,7 +442,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 Literal::Bool(b) => Bits::from(*b),
                 Literal::Int(bits) => *bits,
                 Literal::Float(x) => match result_ty {
-                    Some(Type::Float(FloatTy::F32)) => Bits::from((*x as f32).to_bits()),
+                    Some(Type::Float(f)) => f.bits_of(*x),
                     _ => Bits::from(x.to_bits()),
                 },
             }),
@@ -456,8 +471,8 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::Neg => {
                 let ty = self.ty(func, op.operands[0])?;
                 Some(match ty {
-                    Type::Float(FloatTy::F32) => Bits::from((-f32_of(arg(0))).to_bits()),
-                    Type::Float(FloatTy::F64) => Bits::from((-f64_of(arg(0))).to_bits()),
+                    // Negation flips the sign bit, NaN included, in every float type.
+                    Type::Float(f) => arg(0) ^ (1 << (f.bits() - 1)),
                     Type::Int(t) => wrap(arg(0).wrapping_neg(), t),
                     _ => return Err(InterpError::Malformed("neg of a non-number".into())),
                 })
@@ -711,6 +726,20 @@ impl<'a, 'm> Machine<'a, 'm> {
 /// that folding and interpretation cannot disagree.
 pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<Bits, Option<String>> {
     match ty {
+        // In f32, then rounded once: exact for +, -, *, / and % of 16-bit operands (f32's
+        // 24-bit significand is at least twice theirs plus two, so the double rounding is
+        // innocuous), hence the IEEE operation of the 16-bit type itself.
+        Type::Float(f) if f.is_half() => {
+            let (x, y) = (half_of(*f, l), half_of(*f, r));
+            let z = match b {
+                BinOp::Add => x + y,
+                BinOp::Sub => x - y,
+                BinOp::Mul => x * y,
+                BinOp::Div => x / y,
+                _ => x % y,
+            };
+            Ok(half_from(*f, z))
+        }
         Type::Float(FloatTy::F32) => {
             let (x, y) = (f32_of(l), f32_of(r));
             let z = match b {
@@ -793,8 +822,7 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
 pub fn compare(c: CmpOp, ty: &Type, l: Bits, r: Bits) -> bool {
     use std::cmp::Ordering::*;
     let ord = match ty {
-        Type::Float(FloatTy::F32) => f32_of(l).partial_cmp(&f32_of(r)),
-        Type::Float(FloatTy::F64) => f64_of(l).partial_cmp(&f64_of(r)),
+        Type::Float(f) => f.value_of(l).partial_cmp(&f.value_of(r)),
         Type::Int(t) => Some(int_cmp(l, r, *t)),
         _ => Some(l.cmp(&r)),
     };
@@ -824,7 +852,8 @@ pub fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
         Type::Int(t) if t.is_signed() => V::I(int_value(bits, *t)),
         Type::Int(t) => V::U(wrap(bits, *t)),
         Type::Float(FloatTy::F32) => V::F32(f32_of(bits)),
-        Type::Float(FloatTy::F64) => V::F(f64_of(bits)),
+        // Every 16-bit float is an f64 exactly.
+        Type::Float(f) => V::F(f.value_of(bits)),
         _ => V::U(bits),
     };
     match to {
@@ -859,6 +888,15 @@ pub fn cast(from: &Type, to: &Type, bits: Bits) -> Bits {
             }
             .to_bits(),
         ),
+        // To a 16-bit float: one rounding from the exact value. An integer beyond 2^53 rounds
+        // twice (to f64, then here), which cannot matter: it is far beyond both types' finite
+        // range in f16, and bf16's 8-bit significand leaves 45 bits of slack in f64's 53.
+        Type::Float(f) => f.bits_of(match v {
+            V::I(i) => i as f64,
+            V::U(u) => u as f64,
+            V::F(x) => x,
+            V::F32(x) => f64::from(x),
+        }),
         _ => bits,
     }
 }

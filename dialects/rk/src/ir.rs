@@ -500,7 +500,7 @@ impl Table {
         let mut out = Vec::with_capacity(self.values.len() * size);
         for v in &self.values {
             let bits = match (v, elem) {
-                (Literal::Float(x), Type::Float(crate::types::FloatTy::F32)) => u128::from((*x as f32).to_bits()),
+                (Literal::Float(x), Type::Float(f)) => f.bits_of(*x),
                 (Literal::Float(x), _) => u128::from(x.to_bits()),
                 (Literal::Int(b), _) => *b,
                 (Literal::Bool(b), _) => u128::from(*b),

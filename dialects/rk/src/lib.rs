@@ -29,6 +29,14 @@
 //! lays it out. A kernel parameter marked `byval` (`p %0: *const Params{...} byval`) is an
 //! array, struct or 128-bit integer the kernel takes by value: a `*const` to the launch's copy of it.
 //!
+//! The float types are `f32`, `f64` and the 16-bit `f16` (IEEE binary16) and `bf16`
+//! (bfloat16), which are the `half` crate's types on the host. Each arithmetic op on a 16-bit
+//! float is the IEEE operation of that type, rounded to nearest with ties to even (what the
+//! GPU's native instructions do, and what `half` computes in f32 and rounds once);
+//! conversions to them (`rk.cast`) round to nearest with ties to even from the exact source
+//! value. They have no `rk.math` functions except `to_bits`/`from_bits`, no warp exchanges and
+//! no atomics.
+//!
 //! # Operations and their typing rules
 //!
 //! | op | operands | results | rule and meaning |

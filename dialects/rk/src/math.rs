@@ -130,17 +130,20 @@ impl MathFn {
     /// Float functions take and give one float type. `min`/`max` also take two integers of one
     /// type. `wrapping_abs` needs a signed integer; `saturating_*` two integers of one type;
     /// `rotate_*` an integer and a `u32`; the bit counts an integer, giving `u32`. `to_bits`
-    /// takes `f32`/`f64` to `u32`/`u64`; `from_bits` the other way (the result type decides).
+    /// takes a float to the unsigned integer of its width; `from_bits` the other way (the result type decides).
     pub fn result_type(self, operands: &[&Type], result: &Type) -> Option<Type> {
         use MathFn::*;
         let all_same = |n: usize| operands.len() == n && operands.iter().all(|t| *t == operands[0]);
+        // The 16-bit floats have no functions of their own (the `half` crate computes them in
+        // f32, and so does the device core).
+        let float = |t: &Type| matches!(t, Type::Float(f) if !f.is_half());
         match self {
             Sqrt | Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Floor | Ceil | Round | Trunc | Abs => {
-                (all_same(1) && operands[0].is_float()).then(|| operands[0].clone())
+                (all_same(1) && float(operands[0])).then(|| operands[0].clone())
             }
-            Powf | Hypot | Atan2 | Copysign => (all_same(2) && operands[0].is_float()).then(|| operands[0].clone()),
-            Min | Max => (all_same(2) && operands[0].is_numeric()).then(|| operands[0].clone()),
-            MulAdd => (all_same(3) && operands[0].is_float()).then(|| operands[0].clone()),
+            Powf | Hypot | Atan2 | Copysign => (all_same(2) && float(operands[0])).then(|| operands[0].clone()),
+            Min | Max => (all_same(2) && (operands[0].is_int() || float(operands[0]))).then(|| operands[0].clone()),
+            MulAdd => (all_same(3) && float(operands[0])).then(|| operands[0].clone()),
             WrappingAbs => (all_same(1) && matches!(operands[0], Type::Int(t) if t.is_signed())).then(|| operands[0].clone()),
             SaturatingAdd | SaturatingSub => (all_same(2) && operands[0].is_int()).then(|| operands[0].clone()),
             RotateLeft | RotateRight => {

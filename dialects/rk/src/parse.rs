@@ -254,6 +254,8 @@ impl Parser {
                 "bool" => Ok(Type::Bool),
                 "f32" => Ok(Type::Float(FloatTy::F32)),
                 "f64" => Ok(Type::Float(FloatTy::F64)),
+                "f16" => Ok(Type::Float(FloatTy::F16)),
+                "bf16" => Ok(Type::Float(FloatTy::Bf16)),
                 "slot" => {
                     self.expect(Token::Lt, "`<`")?;
                     let t = self.ty()?;

@@ -211,3 +211,73 @@ rk.func @k(out %0: *mut [i16; 1]) kernel {
     let e = verify(&short).unwrap_err();
     assert!(e.to_string().contains("has 4 elements, the table gives 3"), "{e}");
 }
+
+/// Conversions to the 16-bit floats round once, to nearest with ties to even, from the exact
+/// f64: for random f64s near each type's range (and every tie between two neighbours), the
+/// result is a neighbour of the value no farther than the other one, and the even one on a tie.
+#[test]
+fn half_conversions_round_to_nearest_even() {
+    use crate::types::FloatTy;
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    };
+    for f in [FloatTy::F16, FloatTy::Bf16] {
+        // Exponents from below the subnormals to beyond the largest finite value.
+        let (lo, hi) = if f == FloatTy::F16 { (-27, 17) } else { (-136, 129) };
+        let mut check = |x: f64| {
+            let r = f.bits_of(x);
+            let v = f.value_of(r);
+            // The neighbours of the result on the number line (same sign), as bit patterns.
+            let up = f.value_of(r + 1);
+            let down = if r & 0x7FFF == 0 { -v } else { f.value_of(r - 1) };
+            for n in [up, down] {
+                if n.is_nan() || v.is_infinite() {
+                    continue;
+                }
+                let (d, dn) = ((x - v).abs(), (x - n).abs());
+                assert!(d < dn || (d == dn && r & 1 == 0), "{f:?}: {x:e} rounded to {v:e} ({r:#x}), but {n:e} is nearer or even");
+            }
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let e = lo + (r % (hi - lo) as u64) as i32;
+            let x = f64::from_bits((r >> 12) | 0x3FF0_0000_0000_0000) * 2f64.powi(e);
+            check(if r & 1 == 0 { x } else { -x });
+        }
+        // Every midpoint between two finite neighbours is a tie, rounded to the even one.
+        let top = if f == FloatTy::F16 { 0x7BFFu128 } else { 0x7F7F };
+        for bits in 0..top {
+            let (a, b) = (f.value_of(bits), f.value_of(bits + 1));
+            if b.is_finite() {
+                check((a + b) / 2.0);
+            }
+        }
+    }
+}
+
+/// Arithmetic on 16-bit floats is the IEEE operation of the type: the interpreter's result
+/// equals the exactly rounded f64 result (f64 holds every sum, difference and product of two
+/// 16-bit values exactly), on every pair of a sample of values.
+#[test]
+fn half_arithmetic_is_rounded_once() {
+    use crate::ir::BinOp;
+    use crate::types::FloatTy;
+    for f in [FloatTy::F16, FloatTy::Bf16] {
+        let ty = Type::Float(f);
+        let sample: Vec<u128> = (0..0xFFFFu128).step_by(97).collect();
+        for &a in &sample {
+            for &b in sample.iter().step_by(7) {
+                let (x, y) = (f.value_of(a), f.value_of(b));
+                for (op, exact) in [(BinOp::Add, x + y), (BinOp::Sub, x - y), (BinOp::Mul, x * y)] {
+                    let got = interp::eval_binary(op, &ty, &ty, a, b).unwrap();
+                    let want = f.bits_of(exact);
+                    assert!(got == want || (f.value_of(got).is_nan() && exact.is_nan()), "{f:?} {op:?} {x:e} {y:e}: {got:#x} vs {want:#x}");
+                }
+            }
+        }
+    }
+}

@@ -92,9 +92,13 @@ impl IntTy {
     }
 }
 
-/// A floating-point type.
+/// A floating-point type. `f16` is IEEE 754 binary16 and `bf16` is bfloat16 (the `half`
+/// crate's types on the host); their arithmetic is IEEE's, each operation rounded to nearest
+/// with ties to even, as on the GPU and as `half` computes it on the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FloatTy {
+    F16,
+    Bf16,
     F32,
     F64,
 }
@@ -102,6 +106,7 @@ pub enum FloatTy {
 impl FloatTy {
     pub fn bits(self) -> u32 {
         match self {
+            FloatTy::F16 | FloatTy::Bf16 => 16,
             FloatTy::F32 => 32,
             FloatTy::F64 => 64,
         }
@@ -109,10 +114,66 @@ impl FloatTy {
 
     pub fn name(self) -> &'static str {
         match self {
+            FloatTy::F16 => "f16",
+            FloatTy::Bf16 => "bf16",
             FloatTy::F32 => "f32",
             FloatTy::F64 => "f64",
         }
     }
+
+    /// Whether this is one of the 16-bit storage-and-arithmetic types, which have no library
+    /// functions of their own (only conversions, arithmetic and comparisons).
+    pub fn is_half(self) -> bool {
+        self.bits() == 16
+    }
+
+    /// The bits of `x` rounded to this type (to nearest, ties to even). Literals are kept
+    /// as `f64`, which holds every value of every float type exactly.
+    pub fn bits_of(self, x: f64) -> u128 {
+        match self {
+            FloatTy::F16 => u128::from(half::f16::from_f32(round_to_odd_f32(x)).to_bits()),
+            FloatTy::Bf16 => u128::from(half::bf16::from_f32(round_to_odd_f32(x)).to_bits()),
+            FloatTy::F32 => u128::from((x as f32).to_bits()),
+            FloatTy::F64 => u128::from(x.to_bits()),
+        }
+    }
+
+    /// The value of a bit pattern of this type, exactly.
+    pub fn value_of(self, bits: u128) -> f64 {
+        match self {
+            FloatTy::F16 => half::f16::from_bits(bits as u16).to_f64(),
+            FloatTy::Bf16 => half::bf16::from_bits(bits as u16).to_f64(),
+            FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+            FloatTy::F64 => f64::from_bits(bits as u64),
+        }
+    }
+
+    /// Whether `x` is a value of this type (NaN counts: it is one in every float type).
+    pub fn holds(self, x: f64) -> bool {
+        x.is_nan() || self.value_of(self.bits_of(x)) == x
+    }
+}
+
+/// `x` rounded to f32 toward zero, with the lowest significand bit set when that was
+/// inexact ("round to odd"). Rounding this once more, to nearest, into a type with at most
+/// 22 significand bits gives exactly the nearest-rounding of `x` itself: the sticky bit keeps
+/// a value that was not a tie from looking like one. (`half`'s own `from_f64` does not round
+/// `x` once: it either truncates `x` to 52 - 32 significand bits first or, on x86 with F16C,
+/// rounds through f32 to nearest; the device core reproduces what the host crate does, and
+/// this conversion is rk's exact `as`.)
+fn round_to_odd_f32(x: f64) -> f32 {
+    if x.is_nan() {
+        return x as f32;
+    }
+    let mut r = x as f32;
+    if f64::from(r).abs() > x.abs() {
+        // Rounded away from zero (possibly to infinity): one step back toward zero.
+        r = f32::from_bits(r.to_bits() - 1);
+    }
+    if f64::from(r) != x {
+        r = f32::from_bits(r.to_bits() | 1);
+    }
+    r
 }
 
 /// The type of an rk value. Spelled exactly as Rust spells it, so that the kernel metadata,

@@ -223,9 +223,7 @@ impl Checker<'_> {
                     (Literal::Int(bits), Type::Int(t)) => {
                         t.bits() == 128 || *bits >> t.bits() == 0
                     }
-                    (Literal::Float(x), Type::Float(f)) => {
-                        f.bits() == 64 || x.is_nan() || f64::from(*x as f32) == *x
-                    }
+                    (Literal::Float(x), Type::Float(f)) => f.holds(*x),
                     _ => false,
                 };
                 if !ok {
@@ -288,7 +286,11 @@ impl Checker<'_> {
                     (Type::Ptr { .. }, Type::Int(t)) | (Type::Int(t), Type::Ptr { .. }) => t.bits() == 64,
                     _ => false,
                 };
-                let ok = coercion || ((from.is_numeric() || from == Type::Bool) && to.is_numeric());
+                // 128-bit integers and 16-bit floats do not convert into each other: Rust has
+                // no such `as`, and the GPU has no single rounding for it.
+                let wide_half = |a: &Type, b: &Type| matches!((a, b), (Type::Int(i), Type::Float(f)) if i.bits() == 128 && f.is_half());
+                let ok = coercion
+                    || ((from.is_numeric() || from == Type::Bool) && to.is_numeric() && !wide_half(&from, &to) && !wide_half(&to, &from));
                 if !ok {
                     return Err(self.err(op, format!("no cast from `{from}` to `{to}`")));
                 }
@@ -441,7 +443,7 @@ impl Checker<'_> {
             OpKind::Barrier | OpKind::Fence(_) => self.expect_counts(op, 0, 0)?,
             OpKind::Warp(w) => {
                 use crate::ir::WarpOp;
-                let shuffled = |t: &Type| matches!(t, Type::Int(i) if i.bits() >= 32) || t.is_float();
+                let shuffled = |t: &Type| matches!(t, Type::Int(i) if i.bits() >= 32) || matches!(t, Type::Float(f) if !f.is_half());
                 let n = if *w == WarpOp::LaneId { 0 } else if matches!(w, WarpOp::Shuffle(_)) { 2 } else { 1 };
                 self.expect_counts(op, n, 1)?;
                 let result = self.ty(op.results[0]).clone();
@@ -510,7 +512,7 @@ impl Checker<'_> {
                     Type::Ptr { mutable: true, pointee } => {
                         let t = pointee.as_ref();
                         let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
-                        let float_ok = t.is_float() && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
+                        let float_ok = matches!(t, Type::Float(f) if !f.is_half()) && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
                         (int_ok || float_ok)
                             && (1..n).all(|k| operand(k) == *t)
                             && self.ty(op.results[0]) == t

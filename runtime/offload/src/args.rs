@@ -76,6 +76,21 @@ macro_rules! scalar_copy {
 // `u128` and `i128` are wider than a parameter slot: they are mapped by value, like arrays.
 scalar_copy!(bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 
+// SAFETY: `half`'s types are `repr(transparent)` over their `u16` bits, which are the IEEE
+// binary16 and bfloat16 encodings that rkc's `f16` and `bf16` have on the device.
+#[cfg(feature = "half")]
+unsafe impl DeviceCopy for half::f16 {
+    const IN_PARAMETER: bool = true;
+    const SCALAR: &'static str = "f16";
+}
+
+// SAFETY: as for `f16` above.
+#[cfg(feature = "half")]
+unsafe impl DeviceCopy for half::bf16 {
+    const IN_PARAMETER: bool = true;
+    const SCALAR: &'static str = "bf16";
+}
+
 // SAFETY: an array of `DeviceCopy` elements is their bytes in order, as in C.
 unsafe impl<T: DeviceCopy, const N: usize> DeviceCopy for [T; N] {}
 

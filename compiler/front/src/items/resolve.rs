@@ -38,6 +38,10 @@ impl Prim {
             "str" => Prim::Str,
             "f32" => Prim::Float(FloatTy::F32),
             "f64" => Prim::Float(FloatTy::F64),
+            // The `half` crate's types, which the device core's `half` module re-exports
+            // (`use half::f16;`); the names are also nightly Rust's primitive `f16`.
+            "f16" => Prim::Float(FloatTy::F16),
+            "bf16" => Prim::Float(FloatTy::Bf16),
             other => Prim::Int(IntTy::from_name(other)?),
         })
     }

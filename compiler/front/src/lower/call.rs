@@ -648,8 +648,8 @@ pub fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<rkc_rk::Literal>> {
                 (syn::Lit::Float(f), Type::Float(t)) if f.suffix().is_empty() || f.suffix() == t.name() => {
                     let v: f64 = f.base10_parse().ok()?;
                     let v = if negate { -v } else { v };
-                    // An `f32` table keeps the `f32` nearest to the literal, as rustc does.
-                    Some(vec![rkc_rk::Literal::Float(if *t == FloatTy::F32 { f64::from(v as f32) } else { v })])
+                    // A table keeps the value of its type nearest to the literal, as rustc does.
+                    Some(vec![rkc_rk::Literal::Float(t.value_of(t.bits_of(v)))])
                 }
                 _ => None,
             }

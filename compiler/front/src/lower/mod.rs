@@ -214,7 +214,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     pub fn const_float(&mut self, x: f64, t: FloatTy, span: Span) -> ValueId {
-        let x = if t == FloatTy::F32 { f64::from(x as f32) } else { x };
+        // The nearest value of the type, as rustc rounds a literal.
+        let x = if x.is_nan() { x } else { t.value_of(t.bits_of(x)) };
         self.op1(OpKind::Const(Literal::Float(x)), &[], Type::Float(t), span)
     }
 

@@ -11,7 +11,7 @@
 
 use crate::interp::{self, Bits};
 use crate::ir::{CmpOp, Func, Literal, Module, Op, OpKind, Region, ValueId};
-use crate::types::{FloatTy, Type};
+use crate::types::Type;
 use std::collections::{HashMap, HashSet};
 
 /// What the passes changed, for `--time-passes`-style reports and tests.
@@ -165,16 +165,17 @@ fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
     match lit {
         Literal::Bool(b) => Bits::from(*b),
         Literal::Int(b) => *b,
-        Literal::Float(x) if *ty == Type::Float(FloatTy::F32) => Bits::from((*x as f32).to_bits()),
-        Literal::Float(x) => Bits::from(x.to_bits()),
+        Literal::Float(x) => match ty {
+            Type::Float(f) => f.bits_of(*x),
+            _ => Bits::from(x.to_bits()),
+        },
     }
 }
 
 fn bits_literal(bits: Bits, ty: &Type) -> Literal {
     match ty {
         Type::Bool => Literal::Bool(bits != 0),
-        Type::Float(FloatTy::F32) => Literal::Float(f64::from(f32::from_bits(bits as u32))),
-        Type::Float(FloatTy::F64) => Literal::Float(f64::from_bits(bits as u64)),
+        Type::Float(f) => Literal::Float(f.value_of(bits)),
         _ => Literal::Int(bits),
     }
 }
