@@ -1,6 +1,6 @@
 //! Tuple `let`s (also `mut` names, `_`, and a swap, which evaluates every element before
 //! binding), and element addresses taken with `&mut place as *mut T` for atomics on slice
-//! elements.
+//! elements; byte-string patterns against arrays and slices, as a protocol parser writes them.
 use rkc_offload::prelude::*;
 
 #[offload_kernel]
@@ -42,4 +42,33 @@ pub fn pointers(xs: &[u32], out: &mut [u32], counts: &mut [u32]) {
         let dst = out.as_mut_ptr();
         *dst.add(i) = v.rotate_right(3);
     }
+}
+
+/// The text the `keywords` kernel looks at: request words, near misses and separators.
+const TEXT: &[u8; 48] = b"GET /a PUT /b POST #c GE G P PE GET# POST PUTGET";
+
+/// Each thread classifies the four bytes at a random position of `TEXT` with byte-string
+/// patterns on the array, and a prefix of 0 to 3 bytes of it on the slice.
+#[offload_kernel]
+pub fn keywords(offsets: &[u32], out: &mut [u32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { thread_idx_x() } as usize;
+    let at = offsets[i] as usize % (TEXT.len() - 4);
+    let word = [TEXT[at], TEXT[at + 1], TEXT[at + 2], TEXT[at + 3]];
+    let as_array = match &word {
+        b"GET " => 1,
+        b"PUT " | b"POST" => 2,
+        [b'#', ..] => 3,
+        [_, _, b' ', _] => 4,
+        _ => 0,
+    };
+    let as_slice = match &TEXT[at..at + i % 4] {
+        b"" => 10,
+        b"G" | b"P" => 20,
+        b"GE" => 30,
+        [a, b'E', ..] if *a != b'P' => 40,
+        b"PUT" => 50,
+        _ => 60,
+    };
+    out[i] = as_array + as_slice;
 }

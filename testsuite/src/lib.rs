@@ -229,6 +229,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(patterns::pointers),
         },
+        Case {
+            file: "patterns.rs",
+            kernel: "keywords",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(patterns::keywords),
+        },
         // Each float function separately; the conformance run reports each one's error in
         // ULPs against an f64 reference. libdevice's functions are within 2 ulp of the correct
         // result and glibc's within 1, so the two may differ by 3; `powi` is repeated

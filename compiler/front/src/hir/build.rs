@@ -695,6 +695,13 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let by_ref = pi.by_ref.map(|_| pi.mutability.is_some());
                 self.alloc_pat(PatKind::Binding { local, by_ref, sub }, span)
             }
+            // A byte string pattern matches a `&[u8; N]` or a `&[u8]` of exactly its bytes:
+            // a reference to a slice pattern of byte literals, which types against both.
+            syn::Pat::Lit(syn::PatLit { lit: syn::Lit::ByteStr(b), .. }) => {
+                let before = b.value().into_iter().map(|byte| self.alloc_pat(PatKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8)), false), span)).collect();
+                let slice = self.alloc_pat(PatKind::Slice { before, rest: None, after: Vec::new() }, span);
+                self.alloc_pat(PatKind::Ref(slice, false), span)
+            }
             syn::Pat::Lit(l) => match self.lit(&l.lit, span) {
                 Some(lit) => {
                     let neg = Self::lit_negative(&l.lit);
