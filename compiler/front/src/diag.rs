@@ -182,3 +182,86 @@ fn header(d: &Diagnostic, colour: bool) -> String {
         format!("error[{}]: {}\n", d.code, d.message)
     }
 }
+
+/// Renders diagnostics in rustc's JSON diagnostic format (`--error-format=json`): one object
+/// per line, with the message, the `RKxxxx` code, the spans (byte offsets, 1-based lines and
+/// columns, the source lines they cover, labels; the primary one marked), the notes and helps
+/// as children, and `rendered`, the human text. Tools that read rustc's JSON (cargo's
+/// consumers, editors, CI annotators) read rkc's without change. The writer is hand-made
+/// because rkc-front is also linked into the `#[offload_kernel]` macro, which should stay light;
+/// the tests parse its output with serde_json.
+pub fn render_json(diagnostics: &[Diagnostic], path: &str, text: &str) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let mut spans = Vec::new();
+        if let Some((span, label)) = &d.primary {
+            spans.push(json_span(path, text, *span, label, true));
+        }
+        for (span, label) in &d.secondary {
+            spans.push(json_span(path, text, *span, label, false));
+        }
+        let child = |level: &str, message: &str| {
+            format!(r#"{{"message":{},"code":null,"level":"{level}","spans":[],"children":[],"rendered":null}}"#, json_string(message))
+        };
+        let children: Vec<String> = d.notes.iter().map(|n| child("note", n)).chain(d.helps.iter().map(|h| child("help", h))).collect();
+        out.push_str(&format!(
+            r#"{{"$message_type":"diagnostic","message":{},"code":{{"code":"{}","explanation":null}},"level":"error","spans":[{}],"children":[{}],"rendered":{}}}"#,
+            json_string(&d.message),
+            d.code,
+            spans.join(","),
+            children.join(","),
+            json_string(&render(std::slice::from_ref(d), path, text, false)),
+        ));
+        out.push('\n');
+    }
+    out
+}
+
+/// One span in rustc's JSON form.
+fn json_span(path: &str, text: &str, span: Span, label: &str, primary: bool) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line_of = |l: usize| lines.get(l.saturating_sub(1)).copied().unwrap_or("");
+    // The byte offset of a (line, char column) position.
+    let byte = |(line, col): (usize, usize)| -> usize {
+        let before: usize = lines.iter().take(line.saturating_sub(1)).map(|l| l.len() + 1).sum();
+        before + line_of(line).char_indices().nth(col).map_or(line_of(line).len(), |(b, _)| b)
+    };
+    let (first, last) = (span.start.0.max(1), span.end.0.max(span.start.0).max(1));
+    let text_lines: Vec<String> = (first..=last)
+        .map(|l| {
+            let chars = line_of(l).chars().count();
+            let start = if l == first { span.start.1 } else { 0 };
+            let end = if l == last { span.end.1 } else { chars };
+            format!(r#"{{"text":{},"highlight_start":{},"highlight_end":{}}}"#, json_string(line_of(l)), start + 1, end.max(start) + 1)
+        })
+        .collect();
+    format!(
+        r#"{{"file_name":{},"byte_start":{},"byte_end":{},"line_start":{first},"line_end":{last},"column_start":{},"column_end":{},"is_primary":{primary},"text":[{}],"label":{},"suggested_replacement":null,"suggestion_applicability":null,"expansion":null}}"#,
+        json_string(path),
+        byte(span.start),
+        byte(span.end).max(byte(span.start)),
+        span.start.1 + 1,
+        span.end.1 + 1,
+        text_lines.join(","),
+        if label.is_empty() { "null".to_string() } else { json_string(label) },
+    )
+}
+
+/// A JSON string literal (RFC 8259 escaping).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -24,7 +24,7 @@ mod mapping;
 pub mod ty;
 mod typeck;
 
-pub use diag::{Diagnostic, Span, render};
+pub use diag::{Diagnostic, Span, render, render_json};
 pub use mapping::explain_mapping;
 
 use codes::*;

@@ -117,3 +117,31 @@ fn the_guide_lists_every_code() {
         assert!(guide.contains(&row), "docs/guide.md lacks the row `{row}`");
     }
 }
+
+/// `--error-format=json` writes rustc's JSON diagnostics: each line parses, and carries the
+/// code, the primary span's byte offsets, lines, columns and source text (non-ASCII text before
+/// the span included), the notes and helps as children, and the human rendering.
+#[test]
+fn json_diagnostics_are_rustcs_format() {
+    let source = "use rkc_offload::prelude::*;\n\n#[offload_kernel]\npub fn k(out: &mut [u32]) {\n    let s = \"é\"; let x: u32 = 1.5;\n    out[0] = x;\n}\n";
+    let diags = compile(source).expect_err("a float in a u32");
+    let json = render_json(&diags, "src/kernels.rs", source);
+    let lines: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    assert_eq!(lines.len(), diags.len());
+    let d = &lines[0];
+    assert_eq!(d["$message_type"], "diagnostic");
+    assert_eq!(d["level"], "error");
+    assert_eq!(d["code"]["code"], diags[0].code);
+    assert_eq!(d["message"], diags[0].message.as_str());
+    let span = &d["spans"][0];
+    assert_eq!(span["file_name"], "src/kernels.rs");
+    assert_eq!(span["is_primary"], true);
+    assert_eq!(span["line_start"], 5);
+    let (start, end) = (span["byte_start"].as_u64().unwrap() as usize, span["byte_end"].as_u64().unwrap() as usize);
+    assert_eq!(&source[start..end], "1.5", "the byte offsets cover the literal");
+    let col = span["column_start"].as_u64().unwrap() as usize;
+    assert_eq!(span["text"][0]["text"], "    let s = \"é\"; let x: u32 = 1.5;");
+    assert_eq!(span["text"][0]["highlight_start"].as_u64().unwrap() as usize, col);
+    assert_eq!(d["rendered"], render(&diags[..1], "src/kernels.rs", source, false).as_str());
+    assert!(d["rendered"].as_str().unwrap().starts_with(&format!("error[{}]", diags[0].code)));
+}

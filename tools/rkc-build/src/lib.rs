@@ -46,8 +46,10 @@ pub enum Error {
     /// The build asks for no file, or for more than one (rkc compiles one file).
     Files(String),
     Io { path: PathBuf, error: std::io::Error },
-    /// rkc ran and reported errors; `stderr` is its rendered diagnostics.
-    Compile { file: PathBuf, stderr: String },
+    /// rkc ran and reported errors; `stderr` is its rendered diagnostics, `errors` one line
+    /// per error (its code, message and location), which `compile` gives cargo as
+    /// `cargo::error` lines.
+    Compile { file: PathBuf, stderr: String, errors: Vec<String> },
 }
 
 impl fmt::Display for Error {
@@ -62,7 +64,7 @@ impl fmt::Display for Error {
             Error::NotInBuildScript(var) => write!(f, "{var} is not set: rkc_build runs from a build script (build.rs)"),
             Error::Files(m) => write!(f, "{m}"),
             Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            Error::Compile { file, stderr } => write!(f, "rkc could not compile {}:\n{stderr}", file.display()),
+            Error::Compile { file, stderr, .. } => write!(f, "rkc could not compile {}:\n{stderr}", file.display()),
         }
     }
 }
@@ -114,7 +116,14 @@ impl Build {
     /// Compiles, or stops the build with rkc's diagnostics and what to do.
     pub fn compile(&self, name: &str) {
         if let Err(e) = self.try_compile(name) {
-            // Cargo shows a failed build script's stderr; the panic ends the build.
+            // Each error also as a line of cargo's own (`error: ...` in cargo's output, and in
+            // its JSON messages); cargo shows a failed build script's stderr, where the
+            // rendered diagnostics are, and the panic ends the build.
+            if let Error::Compile { errors, .. } = &e {
+                for line in errors {
+                    self.say(format!("cargo::error={line}"));
+                }
+            }
             eprintln!("{e}");
             panic!("rkc_build: compiling the kernels `{name}` failed (see above)");
         }
@@ -201,6 +210,7 @@ impl Build {
         }
 
         let result = Command::new(&compiler)
+            .arg("--error-format=json")
             .arg(file)
             .arg("-o")
             .arg(&output)
@@ -209,7 +219,8 @@ impl Build {
             .map_err(|error| Error::Io { path: compiler.clone(), error })?;
         let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
         if !result.status.success() {
-            return Err(Error::Compile { file: file.clone(), stderr });
+            let (stderr, errors) = read_json_diagnostics(&stderr);
+            return Err(Error::Compile { file: file.clone(), stderr, errors });
         }
         for line in stderr.lines().filter(|l| l.starts_with("warning:")) {
             self.say(format!("cargo:warning={}", line.trim_start_matches("warning:").trim()));
@@ -305,6 +316,24 @@ fn module_files(root: &Path) -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    /// rkc's JSON errors become one summary line each and their rendered text; the closing
+    /// "could not compile" line is kept only when nothing more precise was said; text that is
+    /// not JSON passes through.
+    #[test]
+    fn json_diagnostics_become_cargo_errors() {
+        let stderr = concat!(
+            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"RK0301","explanation":null},"level":"error","spans":[{"file_name":"src/kernels.rs","byte_start":92,"byte_end":95,"line_start":4,"line_end":4,"column_start":18,"column_end":21,"is_primary":true,"text":[],"label":"expected `u32`, found `{float}`"}],"children":[],"rendered":"error[RK0301]: mismatched types\n"}"#,
+            "\n",
+            r#"{"$message_type":"diagnostic","message":"could not compile `src/kernels.rs` due to 1 previous error","code":null,"level":"error","spans":[],"children":[],"rendered":"error: could not compile\n"}"#,
+            "\nthread 'main' panicked\n"
+        );
+        let (rendered, errors) = super::read_json_diagnostics(stderr);
+        assert_eq!(errors, ["error[RK0301]: mismatched types (src/kernels.rs:4:18: expected `u32`, found `{float}`)"]);
+        assert_eq!(rendered, "error[RK0301]: mismatched types\nerror: could not compile\nthread 'main' panicked\n");
+        let (_, errors) = super::read_json_diagnostics(stderr.split('\n').nth(1).unwrap());
+        assert_eq!(errors, ["error: could not compile `src/kernels.rs` due to 1 previous error"]);
+    }
+
     use super::*;
 
     #[test]
@@ -326,4 +355,45 @@ mod tests {
         let e = Build::new().quiet().out_dir("/tmp").try_compile("k").unwrap_err();
         assert!(e.to_string().contains("one kernel file per build, 0 given"));
     }
+}
+
+/// rkc's `--error-format=json` output as the human text (each diagnostic's `rendered`) and
+/// one line per error: `error[RK0301]: mismatched types (src/kernels.rs:4:18: expected ...)`.
+/// Lines that are not JSON (an rkc too old for the flag, a crash) are kept as they are.
+fn read_json_diagnostics(stderr: &str) -> (String, Vec<String>) {
+    let mut rendered = String::new();
+    // Errors with a code or a place, and the others (the closing "could not compile", or an
+    // error about a file), which are reported only when there is nothing more precise.
+    let (mut errors, mut general) = (Vec::new(), Vec::new());
+    for line in stderr.lines() {
+        let Ok(d) = serde_json::from_str::<serde_json::Value>(line) else {
+            rendered.push_str(line);
+            rendered.push('\n');
+            continue;
+        };
+        rendered.push_str(d["rendered"].as_str().unwrap_or_default());
+        let message = d["message"].as_str().unwrap_or_default();
+        let code = d["code"]["code"].as_str();
+        let mut summary = match code {
+            Some(code) => format!("error[{code}]: {message}"),
+            None => format!("error: {message}"),
+        };
+        let primary = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true));
+        if code.is_none() && primary.is_none() {
+            general.push(summary);
+            continue;
+        }
+        if let Some(span) = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true)) {
+            summary.push_str(&format!(" ({}:{}:{}", span["file_name"].as_str().unwrap_or_default(), span["line_start"], span["column_start"]));
+            if let Some(label) = span["label"].as_str() {
+                summary.push_str(&format!(": {label}"));
+            }
+            summary.push(')');
+        }
+        errors.push(summary);
+    }
+    if errors.is_empty() {
+        errors = general;
+    }
+    (rendered, errors)
 }

@@ -15,6 +15,9 @@ fn colour() -> bool {
     *COLOUR.get_or_init(|| std::io::stderr().is_terminal())
 }
 
+/// Whether errors are written as rustc's JSON diagnostics (`--error-format=json`).
+static JSON: OnceLock<bool> = OnceLock::new();
+
 /// Compiles Rust GPU kernels (`#[offload_kernel]` functions) to an LLVM OffloadBinary holding
 /// PTX and cubins for NVIDIA and code objects for AMD.
 #[derive(Parser, Debug)]
@@ -77,6 +80,11 @@ struct Cli {
     #[arg(long = "color", value_enum, default_value_t = Colour::Auto)]
     color: Colour,
 
+    /// How errors are written to stderr: human (rustc's text) or json (rustc's JSON
+    /// diagnostics, one object per line, each with its human rendering in `rendered`).
+    #[arg(long = "error-format", value_enum, default_value_t = ErrorFormat::Human)]
+    error_format: ErrorFormat,
+
     /// Write source paths in outputs (panic locations in the fat binary) with the prefix FROM
     /// replaced by TO; the last matching one applies. Without one, an input path under the
     /// current folder is written relative to it, so that checkouts in different folders give
@@ -95,6 +103,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ErrorFormat {
+    Human,
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -127,6 +141,7 @@ fn main() -> ExitCode {
         Colour::Always => true,
         Colour::Never => false,
     });
+    let _ = JSON.set(cli.error_format == ErrorFormat::Json);
     if let Some(Command::Inspect { file, json }) = &cli.command {
         return inspect(file, *json);
     }
@@ -165,6 +180,12 @@ fn inspect(file: &Path, json: bool) -> ExitCode {
 }
 
 fn error_line(text: &str) -> String {
+    if JSON.get().copied().unwrap_or(false) {
+        // An error about the command, a file or a tool: rustc's JSON without spans.
+        let d = rkc_front::Diagnostic { code: "", message: text.to_string(), primary: None, secondary: Vec::new(), notes: Vec::new(), helps: Vec::new() };
+        let line = rkc_front::render_json(&[d], "", "");
+        return line.replacen(r#""code":{"code":"","explanation":null}"#, r#""code":null"#, 1).replacen("error[]: ", "error: ", 1).trim_end().to_string();
+    }
     if colour() {
         format!("\x1b[1;31merror\x1b[0m\x1b[1m: {text}\x1b[0m")
     } else {
@@ -212,6 +233,19 @@ fn run(cli: &Cli) -> Result<(), String> {
     }
     let out = match rkc_driver::compile(&source, &options) {
         Ok(out) => out,
+        Err(Error::Source(diags)) if cli.error_format == ErrorFormat::Json => {
+            let path = input.display().to_string();
+            let n = diags.len();
+            let summary = format!("could not compile `{path}` due to {n} previous error{}", if n == 1 { "" } else { "s" });
+            let mut text = rkc_front::render_json(&diags, &path, &source);
+            text.push_str(&format!(
+                r#"{{"$message_type":"diagnostic","message":{},"code":null,"level":"error","spans":[],"children":[],"rendered":{}}}"#,
+                rkc_front::diag::json_string(&summary),
+                rkc_front::diag::json_string(&format!("error: {summary}\n")),
+            ));
+            return Err(text);
+        }
+        Err(Error::Stage(d)) if cli.error_format == ErrorFormat::Json => return Err(rkc_front::render_json(&[d], "", "").trim_end().to_string()),
         Err(Error::Source(diags)) => {
             let path = input.display().to_string();
             let mut text = rkc_front::render(&diags, &path, &source, colour);

@@ -93,6 +93,28 @@ fn source_errors_are_rendered_with_a_summary() {
     assert!(err.trim_end().ends_with("error: could not compile `k.rs` due to 1 previous error"), "{err}");
 }
 
+/// `--error-format=json`: every line of stderr is a rustc-format diagnostic, the source error
+/// with its code and span, then the summary; errors about files are JSON too.
+#[test]
+fn json_errors_are_one_object_per_line() {
+    let dir = scratch("json");
+    std::fs::write(dir.join("k.rs"), "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n").unwrap();
+    let (code, _, err) = rkc(&["k.rs", "--error-format=json"], &dir);
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = err.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(lines[0]["code"]["code"], "RK0302");
+    assert_eq!(lines[0]["spans"][0]["file_name"], "k.rs");
+    assert_eq!(lines[0]["spans"][0]["line_start"], 2);
+    assert!(lines[0]["rendered"].as_str().unwrap().starts_with("error[RK0302]: literal out of range for `u8`"));
+    assert_eq!(lines[1]["message"], "could not compile `k.rs` due to 1 previous error");
+    let (code, _, err) = rkc(&["missing.rs", "--error-format=json"], &dir);
+    assert_eq!(code, 1);
+    let d: serde_json::Value = serde_json::from_str(err.trim_end()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert!(d["message"].as_str().unwrap().starts_with("cannot read `missing.rs`"), "{err}");
+    assert!(d["code"].is_null());
+}
+
 #[test]
 fn emits_every_stage() {
     let dir = scratch("emit");
