@@ -50,6 +50,9 @@ pub struct Options {
     pub llvm_ir: bool,
     /// `--print-ir-after-all`: print the IR after every rk pass and every MLIR pass to stderr.
     pub print_ir_after_all: bool,
+    /// `-g`: line information in every image (see `rkc_lower::LowerOptions::debug_file`),
+    /// and `ptxas -lineinfo` for the cubins.
+    pub debug_info: bool,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             fast_math: false,
             llvm_ir: false,
             print_ir_after_all: false,
+            debug_info: false,
         }
     }
 }
@@ -245,13 +249,14 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         &LowerOptions {
             bounds_checks: options.bounds_checks,
             fast_math: options.fast_math,
+            debug_file: options.debug_info.then(|| options.source_name.clone()),
         },
     )
     .map_err(|e| internal("lowering", e.to_string()))?;
     dump("rkc-lower (gpu)", &gpu_text);
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
     let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
-    let gpu = mlir::Mlir::print(&gpu_module);
+    let gpu = mlir::Mlir::print(&gpu_module, options.debug_info);
     timed("lower", t);
 
     let scratch = Scratch::new().map_err(|e| {
@@ -298,7 +303,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         let mut module = mlir.parse(&rkc_lower::specialize(&gpu, target.as_ref()), "lower").map_err(mlir_error)?;
         mlir.run(&mut module, &target.lowering_pipeline(options.opt_level, options.fast_math), target.dialect())
             .map_err(mlir_error)?;
-        let lowered = mlir::Mlir::print(&module);
+        let lowered = mlir::Mlir::print(&module, options.debug_info);
         timed(&format!("{} {}", target.dialect(), target.arch()), t);
 
         let serialize = |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
@@ -335,7 +340,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         let t = Instant::now();
         let binary = match target.kind() {
             TargetKind::Nvidia => match &ptxas {
-                Some(ptxas) => match tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, &scratch.0) {
+                Some(ptxas) => match tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, options.debug_info, &scratch.0) {
                     Ok(cubin) => Some(cubin),
                     // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still
                     // runs there through the driver's JIT, so this is worth a warning only.

@@ -151,10 +151,12 @@ impl Mlir {
     }
 
     /// Prints a module deterministically (no locations, the custom assembly form).
-    pub fn print(module: &Module<'_>) -> String {
+    /// With `debug_info`, the operations' locations are printed too (`loc(...)`), so that the
+    /// next stage, which parses this text, keeps them (`-g`).
+    pub fn print(module: &Module<'_>, debug_info: bool) -> String {
         module
             .as_operation()
-            .to_string_with_flags(OperationPrintingFlags::new())
+            .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(debug_info, false))
             .unwrap_or_else(|_| module.as_operation().to_string())
     }
 

@@ -156,7 +156,7 @@ pub fn run(program: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8
 }
 
 /// Assembles PTX into a cubin for one architecture with ptxas.
-pub fn ptxas(ptxas: &Path, ptx: &[u8], arch: &str, opt_level: u8, dir: &Path) -> Result<Vec<u8>, ToolError> {
+pub fn ptxas(ptxas: &Path, ptx: &[u8], arch: &str, opt_level: u8, line_info: bool, dir: &Path) -> Result<Vec<u8>, ToolError> {
     let input = dir.join(format!("{arch}.ptx"));
     let output = dir.join(format!("{arch}.cubin"));
     let io = |e: std::io::Error| ToolError {
@@ -166,6 +166,12 @@ pub fn ptxas(ptxas: &Path, ptx: &[u8], arch: &str, opt_level: u8, dir: &Path) ->
     std::fs::write(&input, ptx).map_err(io)?;
     let (i, o) = (input.to_string_lossy(), output.to_string_lossy());
     let opt = format!("-O{}", opt_level.min(3));
-    run(ptxas, &[&format!("-arch={arch}"), &opt, "-o", &o, &i], None)?;
+    let arch = format!("-arch={arch}");
+    let mut args = vec![arch.as_str(), &opt, "-o", &o, &i];
+    if line_info {
+        // The PTX's `.loc` lines become the cubin's line table (nvcc's -lineinfo).
+        args.insert(0, "-lineinfo");
+    }
+    run(ptxas, &args, None)?;
     std::fs::read(&output).map_err(io)
 }

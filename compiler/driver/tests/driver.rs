@@ -181,6 +181,49 @@ fn kernel_metadata() {
     insta::assert_snapshot!(offload_binary::metadata::encode(&out.kernels));
 }
 
+/// `-g`: the PTX maps instructions to the kernel's Rust lines (`.loc` of the file as named),
+/// stays an optimised build (no `.target ..., debug`, the same instructions as without `-g`),
+/// and ptxas keeps the line table in the cubin; the AMD object gets line directives too. Every
+/// testsuite file compiles this way.
+#[test]
+fn line_information() {
+    let source = std::fs::read_to_string(repo().join("testsuite/kernels/saxpy.rs")).unwrap();
+    let mut opts = options("sm_90,gfx942");
+    opts.debug_info = true;
+    opts.source_name = "kernels/saxpy.rs".into();
+    let out = compile(&source, &opts).unwrap_or_else(|_| panic!("saxpy with -g"));
+    let plain = compile(&source, &options("sm_90,gfx942")).unwrap_or_else(|_| panic!("saxpy"));
+    let ptx = String::from_utf8_lossy(&out.targets[0].assembly).into_owned();
+    assert!(ptx.contains(".file\t1 \"kernels/saxpy.rs\""), "{ptx}");
+    assert!(ptx.lines().any(|l| l.starts_with(".target sm_90") && !l.contains("debug")), "{ptx}");
+    // Line 10 is `*y.add(i) = a * *x.add(i) + *y.add(i);`: the multiply and the add are on it.
+    let mut line = 0;
+    let mut on_line_10 = Vec::new();
+    for l in ptx.lines() {
+        if let Some(rest) = l.trim().strip_prefix(".loc\t1 ") {
+            line = rest.split(' ').next().unwrap().parse::<u32>().unwrap();
+        } else if line == 10 {
+            on_line_10.push(l.trim().split(['\t', ' ']).next().unwrap_or("").to_string());
+        }
+    }
+    assert!(on_line_10.iter().any(|i| i == "mul.rn.f32") && on_line_10.iter().any(|i| i == "add.rn.f32"), "{on_line_10:?}\n{ptx}");
+    let instructions = |text: &str| text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('.') && !l.starts_with("//") && !l.starts_with('$')).count();
+    let plain_ptx = String::from_utf8_lossy(&plain.targets[0].assembly).into_owned();
+    assert_eq!(instructions(&ptx.split("\t.file").next().unwrap()), instructions(&plain_ptx), "-g changed the code");
+    let cubin = out.targets[0].binary.as_ref().expect("a cubin");
+    assert!(cubin.windows(11).any(|w| w == b".debug_line"), "the cubin has a line table");
+    let amd = String::from_utf8_lossy(&out.targets[1].assembly).into_owned();
+    assert!(amd.contains(".loc\t1 10"), "the AMD code has line directives");
+    for file in kernel_files() {
+        let source = std::fs::read_to_string(&file).unwrap();
+        let mut opts = options("sm_90,gfx942");
+        opts.debug_info = true;
+        if compile(&source, &opts).is_err() {
+            panic!("{} does not compile with -g", file.display());
+        }
+    }
+}
+
 /// Bounds checks can be turned off; the canonical kernel then has no panic block at all.
 #[test]
 fn bounds_checks_switch() {

@@ -22,19 +22,59 @@ pub(crate) const PRIVATE_POINTER: &str = "!llvm.ptr<5>";
 pub fn module(module: &Module, options: &LowerOptions) -> String {
     let mut funcs = String::new();
     let mut globals: Vec<String> = Vec::new();
-    for func in module.kernels() {
-        for g in FuncEmitter::new(func, module, options).emit(&mut funcs) {
+    let mut header = String::new();
+    if let Some(file) = &options.debug_file {
+        // The debug-info attributes the kernels' locations refer to (see `LowerOptions`).
+        let file = mlir_string(file);
+        let _ = writeln!(header, "#rkc_file = #llvm.di_file<{file} in \"\">");
+        let _ = writeln!(
+            header,
+            "#rkc_unit = #llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_Rust, file = #rkc_file, producer = \"rkc\", isOptimized = true, emissionKind = DebugDirectivesOnly>"
+        );
+        let _ = writeln!(header, "#rkc_type = #llvm.di_subroutine_type<callingConvention = DW_CC_normal>");
+        for (k, func) in module.kernels().enumerate() {
+            let _ = writeln!(
+                header,
+                "#rkc_kernel{k} = #llvm.di_subprogram<id = distinct[{}]<>, compileUnit = #rkc_unit, scope = #rkc_file, name = {name}, linkageName = {name}, file = #rkc_file, line = {line}, scopeLine = {line}, subprogramFlags = \"Definition|Optimized\", type = #rkc_type>",
+                k + 1,
+                name = mlir_string(&func.name),
+                line = func.loc.line,
+            );
+        }
+    }
+    for (k, func) in module.kernels().enumerate() {
+        let mut emitter = FuncEmitter::new(func, module, options);
+        emitter.index = k;
+        for g in emitter.emit(&mut funcs) {
             if !globals.contains(&g) {
                 globals.push(g);
             }
         }
     }
-    let mut out = String::from("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
+    let mut out = header;
+    out.push_str("module attributes {gpu.container_module} {\n  gpu.module @kernels {\n");
     for g in &globals {
         out.push_str(g);
     }
     out.push_str(&funcs);
     out.push_str("  }\n}\n");
+    out
+}
+
+/// A string literal in MLIR's syntax.
+fn mlir_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
     out
 }
 
@@ -80,6 +120,10 @@ struct FuncEmitter<'f> {
     private: Vec<String>,
     /// The enclosing loops' header and exit labels and result types, innermost last.
     loops: Vec<(String, String, Vec<String>)>,
+    /// The kernel's position in the module (its debug-info subprogram under `-g`).
+    index: usize,
+    /// The Rust location of the op being emitted, for `-g`.
+    loc: Option<rkc_rk::Loc>,
     /// Panic sites used so far; they are numbered in the walk order of
     /// `rkc_rk::panics::panic_sites`.
     n_sites: usize,
@@ -108,6 +152,8 @@ impl<'f> FuncEmitter<'f> {
             n_temps: 0,
             private: Vec::new(),
             loops: Vec::new(),
+            index: 0,
+            loc: None,
             n_sites: 0,
             panics: false,
             globals: Vec::new(),
@@ -168,7 +214,12 @@ impl<'f> FuncEmitter<'f> {
         params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
         let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
         out.push_str(&self.text);
-        out.push_str("    }\n");
+        match &self.options.debug_file {
+            Some(file) => {
+                let _ = writeln!(out, "    }} loc(fused<#rkc_kernel{}>[{}:{}:{}])", self.index, mlir_string(file), self.func.loc.line, self.func.loc.col);
+            }
+            None => out.push_str("    }\n"),
+        }
         self.globals
     }
 
@@ -195,7 +246,13 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn line(&mut self, s: String) {
-        self.block.push(s);
+        match (&self.options.debug_file, self.loc) {
+            (Some(file), Some(loc)) if loc.line > 0 => {
+                let loc = format!(" loc({}:{}:{})", mlir_string(file), loc.line, loc.col);
+                self.block.push(s + &loc);
+            }
+            _ => self.block.push(s),
+        }
     }
 
     fn temp(&mut self) -> String {
@@ -232,6 +289,7 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn op(&mut self, op: &'f Op) {
+        self.loc = Some(op.loc);
         let res = op.results.first().map(|r| v(*r)).unwrap_or_default();
         let arg = |k: usize| v(op.operands[k]);
         match &op.kind {

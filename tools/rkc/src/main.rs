@@ -63,6 +63,12 @@ struct Cli {
     #[arg(long = "time-passes")]
     time_passes: bool,
 
+    /// Line information: each instruction of the PTX (`.loc`, kept in the cubin) and the AMD
+    /// code objects maps to its Rust line, for Nsight Compute's source view, cuda-gdb and
+    /// compute-sanitizer. The code stays optimised. Same as `-C debuginfo=1`.
+    #[arg(short = 'g')]
+    debug_info: bool,
+
     /// Print the IR after every rk pass and every MLIR pass to stderr.
     #[arg(long = "print-ir-after-all")]
     print_ir_after_all: bool,
@@ -283,8 +289,15 @@ fn options(cli: &Cli) -> Result<Options, String> {
     let mut bounds_checks = true;
     let mut fast_math = false;
     let mut opt_level = cli.opt_level;
+    let mut debug_info = cli.debug_info;
     for c in &cli.codegen {
         match c.as_str() {
+            // rustc's `-C debuginfo`: rkc writes line tables (no variables), so every level
+            // above none is that.
+            "debuginfo=0" | "debuginfo=none" => debug_info = false,
+            "debuginfo=1" | "debuginfo=2" | "debuginfo=limited" | "debuginfo=full" | "debuginfo=line-tables-only" | "debuginfo=line-directives-only" => {
+                debug_info = true
+            }
             "checks=on" => bounds_checks = true,
             "checks=off" => bounds_checks = false,
             "fast-math" | "fast-math=on" => fast_math = true,
@@ -305,7 +318,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
             }
             other => {
                 return Err(error_line(&format!(
-                    "unknown codegen option `-C {other}`; known: checks=on, checks=off, fast-math, opt-level=N"
+                    "unknown codegen option `-C {other}`; known: checks=on, checks=off, fast-math, opt-level=N, debuginfo=N"
                 )));
             }
         }
@@ -320,6 +333,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
         fast_math,
         llvm_ir: cli.emit.contains(&Stage::Llvm),
         print_ir_after_all: cli.print_ir_after_all,
+        debug_info,
     })
 }
 
