@@ -28,8 +28,18 @@ fn main() -> ExitCode {
         };
     }
     let Some(dir) = std::env::args().nth(1).map(PathBuf::from) else {
-        eprintln!("usage: conformance <folder of fat binaries>");
+        eprintln!("usage: conformance <folder of fat binaries> [--only KERNEL|faults]");
         return ExitCode::from(2);
+    };
+    // `--only KERNEL`: that testsuite kernel alone (for a profiler or compute-sanitizer, which
+    // should see one kernel); `--only faults`: the fault checks alone (with saxpy, which they use).
+    let only = match (args.get(2).map(String::as_str), args.get(3)) {
+        (Some("--only"), Some(name)) => Some(name.clone()),
+        (None, _) => None,
+        _ => {
+            eprintln!("usage: conformance <folder of fat binaries> [--only KERNEL|faults]");
+            return ExitCode::from(2);
+        }
     };
     let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
     let kernels = if kernels.is_dir() { kernels } else { PathBuf::from("testsuite/kernels") };
@@ -41,7 +51,7 @@ fn main() -> ExitCode {
         }
     }
     let (mut passed, mut failed) = (0, 0);
-    let generated = rkc_testsuite::generated_cases();
+    let generated = if only.is_some() { Vec::new() } else { rkc_testsuite::generated_cases() };
     // The generated kernels share one fat binary and one module: register and compile once.
     let generated_module = rkc_front::compile(rkc_testsuite::generated::SOURCE).ok();
     if let Ok(fatbin) = std::fs::read(dir.join("generated.fatbin")) {
@@ -51,7 +61,12 @@ fn main() -> ExitCode {
     }
     let n_generated = generated.len();
     let (mut generated_passed, mut generated_failed) = (0, 0);
-    for case in cases().into_iter().chain(generated) {
+    let selected = |kernel: &str| match only.as_deref() {
+        None => true,
+        Some("faults") => kernel == "saxpy",
+        Some(name) => kernel == name,
+    };
+    for case in cases().into_iter().filter(|c| selected(c.kernel)).chain(generated) {
         let is_generated = case.file == "generated.rs";
         let stem = case.file.trim_end_matches(".rs");
         let result = (|| -> Result<String, String> {
@@ -128,114 +143,118 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!(
-        "{} generated kernels (testsuite/src/generator.rs) on the GPU against rustc's code on the simulator: {generated_passed} agree, {generated_failed} disagree",
-        n_generated
-    );
-    if generated_failed == 0 {
-        passed += 1;
-    } else {
-        failed += 1;
-    }
-    // Host threads launching at once, each with its own data (saxpy.fatbin is registered
-    // above), every result checked: 8 × 200 (the concurrency test) and 16 × 1000 (the load test).
-    for (threads, launches) in [(8u32, 200u32), (16, 1000)] {
-        let t = Instant::now();
-        let concurrent = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|w| {
-                    scope.spawn(move || -> Result<(), String> {
-                        let n = 1000 + w as usize * 37;
-                        for round in 0..launches {
-                            let x: Vec<f32> = (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
-                            let mut y: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
-                            let a = w as f32 + 1.0;
-                            rkc_offload::try_offload! {
-                                kernel = rkc_testsuite::saxpy::saxpy,
-                                workgroup_dim = [n.div_ceil(128) as u32, 1, 1],
-                                thread_dim = [128, 1, 1],
-                                args = (n, a, &x[..], &mut y[..]),
+    if only.is_none() {
+        println!(
+            "{} generated kernels (testsuite/src/generator.rs) on the GPU against rustc's code on the simulator: {generated_passed} agree, {generated_failed} disagree",
+            n_generated
+        );
+        if generated_failed == 0 {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+        // Host threads launching at once, each with its own data (saxpy.fatbin is registered
+        // above), every result checked: 8 × 200 (the concurrency test) and 16 × 1000 (the load test).
+        for (threads, launches) in [(8u32, 200u32), (16, 1000)] {
+            let t = Instant::now();
+            let concurrent = std::thread::scope(|scope| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|w| {
+                        scope.spawn(move || -> Result<(), String> {
+                            let n = 1000 + w as usize * 37;
+                            for round in 0..launches {
+                                let x: Vec<f32> = (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
+                                let mut y: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+                                let a = w as f32 + 1.0;
+                                rkc_offload::try_offload! {
+                                    kernel = rkc_testsuite::saxpy::saxpy,
+                                    workgroup_dim = [n.div_ceil(128) as u32, 1, 1],
+                                    thread_dim = [128, 1, 1],
+                                    args = (n, a, &x[..], &mut y[..]),
+                                }
+                                .map_err(|e| e.to_string())?;
+                                if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5) {
+                                    return Err(format!("thread {w}, launch {round}, element {i}: {} ", y[i]));
+                                }
                             }
-                            .map_err(|e| e.to_string())?;
-                            if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5) {
-                                return Err(format!("thread {w}, launch {round}, element {i}: {} ", y[i]));
-                            }
-                        }
-                        Ok(())
+                            Ok(())
+                        })
                     })
-                })
-                .collect();
-            workers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into()))).collect::<Result<Vec<()>, String>>()
-        });
-        let label = if threads == 8 { "concurrency" } else { "load" };
-        let seconds = t.elapsed().as_secs_f64();
-        match concurrent {
-            Ok(_) => {
+                    .collect();
+                workers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into()))).collect::<Result<Vec<()>, String>>()
+            });
+            let label = if threads == 8 { "concurrency" } else { "load" };
+            let seconds = t.elapsed().as_secs_f64();
+            match concurrent {
+                Ok(_) => {
+                    passed += 1;
+                    let total = threads * launches;
+                    println!(
+                        "PASS {label:<18} {:<20} {threads} host threads × {launches} launches, {:.0} ms, {:.0} launches/s",
+                        "saxpy.rs",
+                        seconds * 1e3,
+                        f64::from(total) / seconds
+                    );
+                }
+                Err(e) => {
+                    failed += 1;
+                    println!("FAIL {label:<18} {:<20} {e}", "saxpy.rs");
+                }
+            }
+        }
+        // Faults, last (a trap may leave the device unusable): too much shared memory, a truncated
+        // fat binary, then a kernel that traps. CUDA keeps an illegal address sticky for the life
+        // of the process; the runtime tries a reset, and either later launches work and resident
+        // data on the device is reported lost, or the device reports itself lost: typed errors
+        // either way, and the process goes on.
+    }
+    if only.as_deref().is_none_or(|o| o == "faults") {
+        let faults = (|| -> Result<String, String> {
+            use rkc_offload::OffloadError;
+            let fatbin = std::fs::read(dir.join("trap.fatbin")).map_err(|e| format!("trap.fatbin: {e}"))?;
+            rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
+            let x = vec![1.0f32; 1000];
+            let mut z = vec![0.0f32; 1000];
+            match rkc_offload::try_offload! {
+                kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], dyn_cache = 1 << 30, args = (1000usize, 1.0f32, &x[..], &mut z[..]),
+            } {
+                Err(OffloadError::InvalidLaunch { .. }) => {}
+                other => return Err(format!("1 GiB of dynamic shared memory gave {other:?}")),
+            }
+            if rkc_offload::register_fatbin(&fatbin[..fatbin.len() / 2]).is_ok() {
+                return Err("a truncated fat binary was accepted".into());
+            }
+            let resident_data = vec![1.0f32; 1000];
+            let resident = rkc_offload::preload(&resident_data[..]);
+            let mut cell = 0u32;
+            let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cell as *mut u32,) } {
+                Err(OffloadError::KernelTrapped { recovered, .. }) => recovered,
+                other => return Err(format!("a wild write gave {other:?}")),
+            };
+            let mut y = vec![2.0f32; 1000];
+            let after = rkc_offload::try_offload! {
+                kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], args = (1000usize, 3.0f32, &x[..], &mut y[..]),
+            };
+            let with_resident = rkc_offload::try_offload! {
+                kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], args = (1000usize, 1.0f32, &resident, &mut z[..]),
+            };
+            drop(resident);
+            let outcome = match (recovered, after, with_resident) {
+                (true, Ok(()), Err(OffloadError::ResidentLost { .. })) if y.iter().all(|&v| v == 5.0) => "the device was reset and works again; resident data reported lost",
+                (false, Err(OffloadError::DeviceLost { .. }), Err(OffloadError::DeviceLost { .. })) => "the device could not be reset and reports itself lost",
+                (r, a, w) => return Err(format!("after the trap (recovered: {r}): {a:?}, {w:?}")),
+            };
+            Ok(format!("too much shared memory and a truncated fat binary refused; a trapping kernel reported, then {outcome}"))
+        })();
+        match faults {
+            Ok(detail) => {
                 passed += 1;
-                let total = threads * launches;
-                println!(
-                    "PASS {label:<18} {:<20} {threads} host threads × {launches} launches, {:.0} ms, {:.0} launches/s",
-                    "saxpy.rs",
-                    seconds * 1e3,
-                    f64::from(total) / seconds
-                );
+                println!("PASS {:<18} {:<20} {detail}", "faults", "faults/trap.rs");
             }
             Err(e) => {
                 failed += 1;
-                println!("FAIL {label:<18} {:<20} {e}", "saxpy.rs");
+                println!("FAIL {:<18} {:<20} {e}", "faults", "faults/trap.rs");
             }
-        }
-    }
-    // Faults, last (a trap may leave the device unusable): too much shared memory, a truncated
-    // fat binary, then a kernel that traps. CUDA keeps an illegal address sticky for the life
-    // of the process; the runtime tries a reset, and either later launches work and resident
-    // data on the device is reported lost, or the device reports itself lost: typed errors
-    // either way, and the process goes on.
-    let faults = (|| -> Result<String, String> {
-        use rkc_offload::OffloadError;
-        let fatbin = std::fs::read(dir.join("trap.fatbin")).map_err(|e| format!("trap.fatbin: {e}"))?;
-        rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
-        let x = vec![1.0f32; 1000];
-        let mut z = vec![0.0f32; 1000];
-        match rkc_offload::try_offload! {
-            kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], dyn_cache = 1 << 30, args = (1000usize, 1.0f32, &x[..], &mut z[..]),
-        } {
-            Err(OffloadError::InvalidLaunch { .. }) => {}
-            other => return Err(format!("1 GiB of dynamic shared memory gave {other:?}")),
-        }
-        if rkc_offload::register_fatbin(&fatbin[..fatbin.len() / 2]).is_ok() {
-            return Err("a truncated fat binary was accepted".into());
-        }
-        let resident_data = vec![1.0f32; 1000];
-        let resident = rkc_offload::preload(&resident_data[..]);
-        let mut cell = 0u32;
-        let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cell as *mut u32,) } {
-            Err(OffloadError::KernelTrapped { recovered, .. }) => recovered,
-            other => return Err(format!("a wild write gave {other:?}")),
-        };
-        let mut y = vec![2.0f32; 1000];
-        let after = rkc_offload::try_offload! {
-            kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], args = (1000usize, 3.0f32, &x[..], &mut y[..]),
-        };
-        let with_resident = rkc_offload::try_offload! {
-            kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [8, 1, 1], thread_dim = [128, 1, 1], args = (1000usize, 1.0f32, &resident, &mut z[..]),
-        };
-        drop(resident);
-        let outcome = match (recovered, after, with_resident) {
-            (true, Ok(()), Err(OffloadError::ResidentLost { .. })) if y.iter().all(|&v| v == 5.0) => "the device was reset and works again; resident data reported lost",
-            (false, Err(OffloadError::DeviceLost { .. }), Err(OffloadError::DeviceLost { .. })) => "the device could not be reset and reports itself lost",
-            (r, a, w) => return Err(format!("after the trap (recovered: {r}): {a:?}, {w:?}")),
-        };
-        Ok(format!("too much shared memory and a truncated fat binary refused; a trapping kernel reported, then {outcome}"))
-    })();
-    match faults {
-        Ok(detail) => {
-            passed += 1;
-            println!("PASS {:<18} {:<20} {detail}", "faults", "faults/trap.rs");
-        }
-        Err(e) => {
-            failed += 1;
-            println!("FAIL {:<18} {:<20} {e}", "faults", "faults/trap.rs");
         }
     }
     println!("{passed} passed, {failed} failed");
