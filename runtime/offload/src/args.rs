@@ -269,14 +269,21 @@ impl<T> KernelArg<*mut [T]> for &mut [T] {
 }
 
 /// A tuple of arguments for a kernel whose parameters are the tuple `P`.
+#[diagnostic::on_unimplemented(
+    message = "the `args` tuple `{Self}` does not fit the kernel's parameters `{P}`",
+    label = "these arguments do not match the kernel's parameters",
+    note = "`args` needs one argument per kernel parameter, in order (at most 64), each fitting its parameter; a one-argument tuple needs a trailing comma: `args = (x,)`"
+)]
 pub trait IntoArgs<P> {
     fn mappings(&self) -> Vec<ArgMapping>;
     /// The kernel's parameters, given the device address of each argument (0 for values).
     fn params(&self, device_addresses: &[u64]) -> P;
 }
 
+// A launch takes up to 64 arguments: CUDA allows 32 KiB of parameters, 64 covers upstream's
+// own 33-pointer test with room to spare, and each arity is one impl.
 macro_rules! tuple_args {
-    ($(($($a:ident $p:ident $k:tt),*)),*) => {$(
+    ($($a:ident $p:ident $k:tt,)*) => {
         impl<$($a: KernelArg<$p>, $p,)*> IntoArgs<($($p,)*)> for ($($a,)*) {
             fn mappings(&self) -> Vec<ArgMapping> {
                 vec![$(self.$k.mapping()),*]
@@ -286,7 +293,17 @@ macro_rules! tuple_args {
                 ($(self.$k.param(device_addresses.get($k).copied().unwrap_or(0)),)*)
             }
         }
-    )*};
+    };
+}
+
+/// One `IntoArgs` impl for every tuple length from 1 to the number of triples given: each
+/// step implements the prefix seen so far and moves one triple into it.
+macro_rules! tuple_args_up_to {
+    ([$($seen:tt)*]) => {};
+    ([$($seen:tt)*] ($a:ident $p:ident $k:tt) $($rest:tt)*) => {
+        tuple_args!($($seen)* $a $p $k,);
+        tuple_args_up_to!([$($seen)* $a $p $k,] $($rest)*);
+    };
 }
 
 impl IntoArgs<()> for () {
@@ -296,17 +313,4 @@ impl IntoArgs<()> for () {
     fn params(&self, _: &[u64]) {}
 }
 
-tuple_args!(
-    (A0 P0 0),
-    (A0 P0 0, A1 P1 1),
-    (A0 P0 0, A1 P1 1, A2 P2 2),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9, A10 P10 10),
-    (A0 P0 0, A1 P1 1, A2 P2 2, A3 P3 3, A4 P4 4, A5 P5 5, A6 P6 6, A7 P7 7, A8 P8 8, A9 P9 9, A10 P10 10, A11 P11 11)
-);
+tuple_args_up_to!([] (A0 P0 0) (A1 P1 1) (A2 P2 2) (A3 P3 3) (A4 P4 4) (A5 P5 5) (A6 P6 6) (A7 P7 7) (A8 P8 8) (A9 P9 9) (A10 P10 10) (A11 P11 11) (A12 P12 12) (A13 P13 13) (A14 P14 14) (A15 P15 15) (A16 P16 16) (A17 P17 17) (A18 P18 18) (A19 P19 19) (A20 P20 20) (A21 P21 21) (A22 P22 22) (A23 P23 23) (A24 P24 24) (A25 P25 25) (A26 P26 26) (A27 P27 27) (A28 P28 28) (A29 P29 29) (A30 P30 30) (A31 P31 31) (A32 P32 32) (A33 P33 33) (A34 P34 34) (A35 P35 35) (A36 P36 36) (A37 P37 37) (A38 P38 38) (A39 P39 39) (A40 P40 40) (A41 P41 41) (A42 P42 42) (A43 P43 43) (A44 P44 44) (A45 P45 45) (A46 P46 46) (A47 P47 47) (A48 P48 48) (A49 P49 49) (A50 P50 50) (A51 P51 51) (A52 P52 52) (A53 P53 53) (A54 P54 54) (A55 P55 55) (A56 P56 56) (A57 P57 57) (A58 P58 58) (A59 P59 59) (A60 P60 60) (A61 P61 61) (A62 P62 62) (A63 P63 63));

@@ -219,6 +219,48 @@ fn stale_mutability(x: &mut [f32; 4]) {
     x[0] = 1.0;
 }
 
+/// Upstream's own `gpu_offload` test launches a kernel with 33 pointer parameters.
+#[offload_kernel]
+#[rustfmt::skip]
+fn many(a0: *mut f32, a1: *mut f32, a2: *mut f32, a3: *mut f32, a4: *mut f32, a5: *mut f32, a6: *mut f32, a7: *mut f32, a8: *mut f32, a9: *mut f32, a10: *mut f32, a11: *mut f32, a12: *mut f32, a13: *mut f32, a14: *mut f32, a15: *mut f32, a16: *mut f32, a17: *mut f32, a18: *mut f32, a19: *mut f32, a20: *mut f32, a21: *mut f32, a22: *mut f32, a23: *mut f32, a24: *mut f32, a25: *mut f32, a26: *mut f32, a27: *mut f32, a28: *mut f32, a29: *mut f32, a30: *mut f32, a31: *mut f32, a32: *mut f32) {
+    // SAFETY: each pointer is mapped for the launch (one `f32`); one thread writes them.
+    unsafe {
+        *a0 += 0.0;
+        *a1 += 1.0;
+        *a2 += 2.0;
+        *a3 += 3.0;
+        *a4 += 4.0;
+        *a5 += 5.0;
+        *a6 += 6.0;
+        *a7 += 7.0;
+        *a8 += 8.0;
+        *a9 += 9.0;
+        *a10 += 10.0;
+        *a11 += 11.0;
+        *a12 += 12.0;
+        *a13 += 13.0;
+        *a14 += 14.0;
+        *a15 += 15.0;
+        *a16 += 16.0;
+        *a17 += 17.0;
+        *a18 += 18.0;
+        *a19 += 19.0;
+        *a20 += 20.0;
+        *a21 += 21.0;
+        *a22 += 22.0;
+        *a23 += 23.0;
+        *a24 += 24.0;
+        *a25 += 25.0;
+        *a26 += 26.0;
+        *a27 += 27.0;
+        *a28 += 28.0;
+        *a29 += 29.0;
+        *a30 += 30.0;
+        *a31 += 31.0;
+        *a32 += 32.0;
+    }
+}
+
 fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
     KernelInfo {
         name: name.into(),
@@ -288,6 +330,7 @@ fn register() {
                 ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
             ]),
             info("stale_mutability", &[("x", "&[f32; 4]", ptr(16, false), Access::Read)]),
+            info("many", &(0..33).map(|k| (["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19", "a20", "a21", "a22", "a23", "a24", "a25", "a26", "a27", "a28", "a29", "a30", "a31", "a32"][k], "*mut f32", ptr(4, true), Access::ReadWrite)).collect::<Vec<_>>()),
             KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
             KernelInfo { barriers: true, ..info("divergent_warp", &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)]) },
             KernelInfo {
@@ -315,6 +358,19 @@ fn canonical_kernel_matches_upstream_example() {
     for (i, v) in x.iter().enumerate() {
         assert_eq!(*v, i as f64);
     }
+}
+
+/// 33 arguments, as upstream's test passes them: every pointer mapped, written and copied back.
+#[test]
+#[rustfmt::skip]
+fn thirty_three_pointer_arguments() {
+    register();
+    let mut v = [1.0f32; 33];
+    offload! {
+        kernel = many,
+        args = (&mut v[0] as *mut f32, &mut v[1] as *mut f32, &mut v[2] as *mut f32, &mut v[3] as *mut f32, &mut v[4] as *mut f32, &mut v[5] as *mut f32, &mut v[6] as *mut f32, &mut v[7] as *mut f32, &mut v[8] as *mut f32, &mut v[9] as *mut f32, &mut v[10] as *mut f32, &mut v[11] as *mut f32, &mut v[12] as *mut f32, &mut v[13] as *mut f32, &mut v[14] as *mut f32, &mut v[15] as *mut f32, &mut v[16] as *mut f32, &mut v[17] as *mut f32, &mut v[18] as *mut f32, &mut v[19] as *mut f32, &mut v[20] as *mut f32, &mut v[21] as *mut f32, &mut v[22] as *mut f32, &mut v[23] as *mut f32, &mut v[24] as *mut f32, &mut v[25] as *mut f32, &mut v[26] as *mut f32, &mut v[27] as *mut f32, &mut v[28] as *mut f32, &mut v[29] as *mut f32, &mut v[30] as *mut f32, &mut v[31] as *mut f32, &mut v[32] as *mut f32),
+    }
+    assert!(v.iter().enumerate().all(|(k, x)| *x == 1.0 + k as f32), "{v:?}");
 }
 
 #[test]
