@@ -26,8 +26,6 @@ macro_rules! unit_fns {
 unit_fns!(to_mm => 10.0, to_cm => 1.0, to_m => 0.01);
 
 mod physics {
-    use super::*;
-
     pub(crate) const G: f32 = 9.81;
 
     pub fn fall(t: f32) -> f32 {

@@ -82,6 +82,7 @@ pub struct Gpu {
 }
 
 impl Gpu {
+    #[allow(clippy::new_without_default, reason = "it loads the CUDA driver and stops without a GPU: nothing to default to")]
     pub fn new() -> Gpu {
         let cu = Cuda::load();
         let (mut dev, mut ctx, mut name, mut driver) = (0, std::ptr::null_mut(), [0 as c_char; 128], 0);
@@ -159,6 +160,7 @@ impl Gpu {
         f64::from(ms)
     }
 
+    #[allow(clippy::not_unsafe_ptr_arg_deref, reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads")]
     pub fn launch(&self, f: *mut c_void, grid: [u32; 3], block: [u32; 3], args: &[Vec<u8>]) {
         let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
         // SAFETY: each argument's bytes are the kernel parameter's value, alive for the call.

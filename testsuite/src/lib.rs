@@ -6,58 +6,84 @@
 //! Cargo.toml), because rkc gives kernels the semantics of a Rust release build.
 
 #[path = "../kernels/algorithms.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod algorithms;
 #[path = "../kernels/arithmetic.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod arithmetic;
 #[path = "../kernels/arrays.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod arrays;
 /// The GPU benchmark's kernels, as rustc compiles them (the host side of `runtime-bench`).
 #[path = "../bench/kernels.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod bench_kernels;
 #[path = "../kernels/block_algorithms.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod block_algorithms;
 #[path = "../kernels/canonical.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod canonical;
 #[path = "../kernels/casts.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod casts;
 #[path = "../kernels/chunks.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod chunks;
 #[path = "../kernels/closures.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod closures;
 #[path = "../kernels/closures2.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod closures2;
 #[path = "../kernels/control.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod control;
 #[path = "../kernels/device_functions.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod device_functions;
 /// Kernels that fault on purpose (run on the GPU only: see the file).
 #[path = "../faults/trap.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod faults_trap;
 #[path = "../kernels/enums.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod enums;
 #[path = "../kernels/generics.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod generics;
 #[path = "../kernels/grid2d.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod grid2d;
 #[path = "../kernels/images.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod images;
 #[path = "../kernels/halfs.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod halfs;
 #[path = "../kernels/impls.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod impls;
 #[path = "../kernels/inference.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod inference;
 #[path = "../kernels/iterators.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod iterators;
 #[path = "../kernels/loops.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod loops;
 #[path = "../kernels/matching.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod matching;
 #[path = "../kernels/math.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod math;
 #[path = "../kernels/methods.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod methods;
 #[path = "../kernels/modules.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod modules;
 pub mod cuda;
 pub mod generator;
@@ -72,42 +98,61 @@ pub mod generated {
     pub const SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/generated.rs"));
 }
 #[path = "../kernels/numerics.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod numerics;
 #[path = "../kernels/operators.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod operators;
 #[path = "../kernels/options.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod options;
 #[path = "../kernels/panics.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod panics;
 #[path = "../kernels/physics.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod physics;
 #[path = "../kernels/pointers.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod pointers;
 #[path = "../kernels/patterns.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod patterns;
 #[path = "../kernels/references.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod references;
 #[path = "../kernels/results.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod results;
 #[path = "../kernels/saxpy.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod saxpy;
 #[path = "../kernels/shared.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod shared;
 #[path = "../kernels/slices.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod slices;
 #[path = "../kernels/state.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod state;
 #[path = "../kernels/structs.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod structs;
 #[path = "../kernels/traits.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod traits;
 #[path = "../kernels/ulps.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod ulps;
 #[path = "../kernels/vectors.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod vectors;
 #[path = "../kernels/warp.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod warp;
 #[path = "../kernels/wide.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod wide;
 
 use rkc_offload::{LaunchConfig, OffloadError};

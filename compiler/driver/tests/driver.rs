@@ -209,7 +209,7 @@ fn line_information() {
     assert!(on_line_10.iter().any(|i| i == "mul.rn.f32") && on_line_10.iter().any(|i| i == "add.rn.f32"), "{on_line_10:?}\n{ptx}");
     let instructions = |text: &str| text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('.') && !l.starts_with("//") && !l.starts_with('$')).count();
     let plain_ptx = String::from_utf8_lossy(&plain.targets[0].assembly).into_owned();
-    assert_eq!(instructions(&ptx.split("\t.file").next().unwrap()), instructions(&plain_ptx), "-g changed the code");
+    assert_eq!(instructions(ptx.split("\t.file").next().unwrap()), instructions(&plain_ptx), "-g changed the code");
     let cubin = out.targets[0].binary.as_ref().expect("a cubin");
     assert!(cubin.windows(11).any(|w| w == b".debug_line"), "the cubin has a line table");
     let amd = String::from_utf8_lossy(&out.targets[1].assembly).into_owned();

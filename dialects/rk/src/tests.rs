@@ -228,7 +228,7 @@ fn half_conversions_round_to_nearest_even() {
     for f in [FloatTy::F16, FloatTy::Bf16] {
         // Exponents from below the subnormals to beyond the largest finite value.
         let (lo, hi) = if f == FloatTy::F16 { (-27, 17) } else { (-136, 129) };
-        let mut check = |x: f64| {
+        let check = |x: f64| {
             let r = f.bits_of(x);
             let v = f.value_of(r);
             // The neighbours of the result on the number line (same sign), as bit patterns.

@@ -42,8 +42,8 @@ fn main() -> ExitCode {
         .map(|i| {
             let (x, y) = ((i % width) as f32, (i / width) as f32);
             let (cx, cy) = (x - width as f32 / 2.0, y - height as f32 / 2.0);
-            let ring = if ((cx * cx + cy * cy).sqrt() / 24.0) as u32 % 2 == 0 { 0.8 } else { 0.2 };
-            let check = if ((x as u32 / 64) + (y as u32 / 64)) % 2 == 0 { 0.1 } else { -0.1 };
+            let ring = if (((cx * cx + cy * cy).sqrt() / 24.0) as u32).is_multiple_of(2) { 0.8 } else { 0.2 };
+            let check = if ((x as u32 / 64) + (y as u32 / 64)).is_multiple_of(2) { 0.1 } else { -0.1 };
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;

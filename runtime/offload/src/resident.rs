@@ -138,11 +138,10 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     e.refs -= 1;
     if e.refs == 0 {
         let e = t.remove(k);
-        if let (Home::Cuda(d), false) = (e.home, e.lost) {
-            if let Ok(c) = crate::runtime::cuda() {
+        if let (Home::Cuda(d), false) = (e.home, e.lost)
+            && let Ok(c) = crate::runtime::cuda() {
                 c.resident_free(d, e.device);
             }
-        }
     }
     result
 }

@@ -72,7 +72,7 @@ fn divergent_warp(x: *mut [u32; 64]) {
     // SAFETY: the pointer is mapped; the thread index is below 64.
     unsafe {
         let i = thread_idx_x() as usize;
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             (*x)[i] = warp_shuffle_xor(i as u32, 2);
         }
     }

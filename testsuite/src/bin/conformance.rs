@@ -54,10 +54,10 @@ fn main() -> ExitCode {
     let generated = if only.is_some() { Vec::new() } else { rkc_testsuite::generated_cases() };
     // The generated kernels share one fat binary and one module: register and compile once.
     let generated_module = rkc_front::compile(rkc_testsuite::generated::SOURCE).ok();
-    if let Ok(fatbin) = std::fs::read(dir.join("generated.fatbin")) {
-        if let Err(e) = rkc_offload::register_fatbin(&fatbin) {
-            println!("generated.fatbin: {e}");
-        }
+    if let Ok(fatbin) = std::fs::read(dir.join("generated.fatbin"))
+        && let Err(e) = rkc_offload::register_fatbin(&fatbin)
+    {
+        println!("generated.fatbin: {e}");
     }
     let n_generated = generated.len();
     let (mut generated_passed, mut generated_failed) = (0, 0);

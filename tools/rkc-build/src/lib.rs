@@ -1,10 +1,8 @@
 //! Compile Rust GPU kernels with rkc from a build script, the way `cc::Build` compiles C:
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     rkc_build::Build::new().file("src/kernels.rs").compile("kernels");
-//! }
+//! // build.rs, whose `fn main` holds this line:
+//! rkc_build::Build::new().file("src/kernels.rs").compile("kernels");
 //! ```
 //!
 //! and in the crate, one line embeds and registers the fat binary:
@@ -256,11 +254,10 @@ fn find_compiler() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RKC") {
         return Some(PathBuf::from(p));
     }
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path).map(|d| d.join("rkc")).find(|p| p.is_file()) {
+    if let Some(path) = std::env::var_os("PATH")
+        && let Some(p) = std::env::split_paths(&path).map(|d| d.join("rkc")).find(|p| p.is_file()) {
             return Some(p);
         }
-    }
     let start = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)?;
     for dir in start.ancestors() {
         for profile in ["release", "debug", "rkc-build-helper/release"] {
@@ -314,6 +311,47 @@ fn module_files(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// rkc's `--error-format=json` output as the human text (each diagnostic's `rendered`) and
+/// one line per error: `error[RK0301]: mismatched types (src/kernels.rs:4:18: expected ...)`.
+/// Lines that are not JSON (an rkc too old for the flag, a crash) are kept as they are.
+fn read_json_diagnostics(stderr: &str) -> (String, Vec<String>) {
+    let mut rendered = String::new();
+    // Errors with a code or a place, and the others (the closing "could not compile", or an
+    // error about a file), which are reported only when there is nothing more precise.
+    let (mut errors, mut general) = (Vec::new(), Vec::new());
+    for line in stderr.lines() {
+        let Ok(d) = serde_json::from_str::<serde_json::Value>(line) else {
+            rendered.push_str(line);
+            rendered.push('\n');
+            continue;
+        };
+        rendered.push_str(d["rendered"].as_str().unwrap_or_default());
+        let message = d["message"].as_str().unwrap_or_default();
+        let code = d["code"]["code"].as_str();
+        let mut summary = match code {
+            Some(code) => format!("error[{code}]: {message}"),
+            None => format!("error: {message}"),
+        };
+        let primary = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true));
+        if code.is_none() && primary.is_none() {
+            general.push(summary);
+            continue;
+        }
+        if let Some(span) = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true)) {
+            summary.push_str(&format!(" ({}:{}:{}", span["file_name"].as_str().unwrap_or_default(), span["line_start"], span["column_start"]));
+            if let Some(label) = span["label"].as_str() {
+                summary.push_str(&format!(": {label}"));
+            }
+            summary.push(')');
+        }
+        errors.push(summary);
+    }
+    if errors.is_empty() {
+        errors = general;
+    }
+    (rendered, errors)
+}
+
 #[cfg(test)]
 mod tests {
     /// rkc's JSON errors become one summary line each and their rendered text; the closing
@@ -355,45 +393,4 @@ mod tests {
         let e = Build::new().quiet().out_dir("/tmp").try_compile("k").unwrap_err();
         assert!(e.to_string().contains("one kernel file per build, 0 given"));
     }
-}
-
-/// rkc's `--error-format=json` output as the human text (each diagnostic's `rendered`) and
-/// one line per error: `error[RK0301]: mismatched types (src/kernels.rs:4:18: expected ...)`.
-/// Lines that are not JSON (an rkc too old for the flag, a crash) are kept as they are.
-fn read_json_diagnostics(stderr: &str) -> (String, Vec<String>) {
-    let mut rendered = String::new();
-    // Errors with a code or a place, and the others (the closing "could not compile", or an
-    // error about a file), which are reported only when there is nothing more precise.
-    let (mut errors, mut general) = (Vec::new(), Vec::new());
-    for line in stderr.lines() {
-        let Ok(d) = serde_json::from_str::<serde_json::Value>(line) else {
-            rendered.push_str(line);
-            rendered.push('\n');
-            continue;
-        };
-        rendered.push_str(d["rendered"].as_str().unwrap_or_default());
-        let message = d["message"].as_str().unwrap_or_default();
-        let code = d["code"]["code"].as_str();
-        let mut summary = match code {
-            Some(code) => format!("error[{code}]: {message}"),
-            None => format!("error: {message}"),
-        };
-        let primary = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true));
-        if code.is_none() && primary.is_none() {
-            general.push(summary);
-            continue;
-        }
-        if let Some(span) = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true)) {
-            summary.push_str(&format!(" ({}:{}:{}", span["file_name"].as_str().unwrap_or_default(), span["line_start"], span["column_start"]));
-            if let Some(label) = span["label"].as_str() {
-                summary.push_str(&format!(": {label}"));
-            }
-            summary.push(')');
-        }
-        errors.push(summary);
-    }
-    if errors.is_empty() {
-        errors = general;
-    }
-    (rendered, errors)
 }

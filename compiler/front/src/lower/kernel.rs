@@ -195,7 +195,7 @@ fn check_host_layout(tcx: &Tcx, t: &Ty, span: Span, pname: &str) -> Result<(), D
                 let what = if matches!(def.kind, DefKind::Enum { .. }) { "enum" } else { "struct" };
                 return Err(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the {what} `{}` crosses to the host but is not `#[repr(C)]`", def.name))
                     .at(span, format!("the parameter `{pname}` holds it"))
-                    .with_secondary(def.span, format!("declared here without `#[repr(C)]`"))
+                    .with_secondary(def.span, "declared here without `#[repr(C)]`".to_string())
                     .note("the host and the device must agree on the layout of data a launch copies; Rust guarantees it only for `#[repr(C)]`")
                     .help(format!("add `#[repr(C)]` to the {what}")));
             }

@@ -172,8 +172,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             PatKind::Or(alts) => {
                 let mut acc: Option<ValueId> = None;
                 for q in alts {
-                    let t = self.pattern_test(*q, &place, &ty, span);
-                    let Some(t) = t else { return None };
+                    let t = self.pattern_test(*q, &place, &ty, span)?;
                     acc = Some(match acc {
                         None => t,
                         Some(a) => {

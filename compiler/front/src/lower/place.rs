@@ -17,7 +17,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         // The adjustments start from the expression as a place when they dereference or
         // borrow it, and from its value otherwise.
         let mut cur: Result<Place, Operand> = if matches!(adjusts[0], Adjust::Deref | Adjust::Borrow(_)) {
-            let mutable = adjusts.iter().any(|a| *a == Adjust::Borrow(true));
+            let mutable = adjusts.contains(&Adjust::Borrow(true));
             Ok(self.place_unadjusted(e, mutable))
         } else {
             Err(self.rvalue(e))
@@ -406,11 +406,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     pub fn copy_mem(&mut self, src: ValueId, dst: ValueId, t: &Type, span: Span) {
         match t {
             Type::Struct { fields, .. } => {
-                for k in 0..fields.len() {
+                for (k, (_, ft)) in fields.iter().enumerate() {
                     let s = self.field_ptr(src, k as u32, span);
                     let d = self.field_ptr(dst, k as u32, span);
-                    let ft = fields[k].1.clone();
-                    self.copy_mem(s, d, &ft, span);
+                    self.copy_mem(s, d, ft, span);
                 }
             }
             Type::Array { elem, len } => {

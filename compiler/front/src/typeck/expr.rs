@@ -1446,7 +1446,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             let t = &r.expr_ty[e.0 as usize];
             if let TyKind::Int(it) = t.kind() {
                 let (lo, hi) = it.range();
-                let ok = if neg { (v as i128).checked_neg().is_some_and(|n| n >= lo) || (v as i128 == -lo) } else { v <= hi as u128 };
+                let ok = if neg { (v as i128).checked_neg().is_some_and(|n| n >= lo) || (v as i128 == -lo) } else { v <= hi };
                 if !ok {
                     let shown = if neg { format!("-{v}") } else { v.to_string() };
                     self.error(
