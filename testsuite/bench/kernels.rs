@@ -132,7 +132,8 @@ pub fn stencil(width: usize, height: usize, input: &[f32], out: &mut [f32]) {
     let (x, y) = unsafe { (global_idx_x(), global_idx_y()) };
     if x > 0 && y > 0 && x + 1 < width && y + 1 < height {
         let i = y * width + x;
-        out[i] = 0.2 * (input[i] + input[i - 1] + input[i + 1] + input[i - width] + input[i + width]);
+        out[i] =
+            0.2 * (input[i] + input[i - 1] + input[i + 1] + input[i - width] + input[i + width]);
     }
 }
 

@@ -4,7 +4,12 @@
 use rkc_offload::prelude::*;
 
 #[offload_kernel]
-pub fn arithmetic(xs: *const [i32; 64], fs: *const [f32; 64], out: *mut [i64; 64], fout: *mut [f64; 64]) {
+pub fn arithmetic(
+    xs: *const [i32; 64],
+    fs: *const [f32; 64],
+    out: *mut [i64; 64],
+    fout: *mut [f64; 64],
+) {
     // SAFETY: all pointers are mapped for the launch; the thread index is below 64.
     unsafe {
         let i = thread_idx_x() as usize;
@@ -19,7 +24,13 @@ pub fn arithmetic(xs: *const [i32; 64], fs: *const [f32; 64], out: *mut [i64; 64
         let saturated = (f * 1.0e10) as i32 as i64 + (f as u8) as i64 + ((f - f) / (f - f)) as i64;
         let bits = (!x & 0x0ff0) | (x ^ -x);
         let fl = -(f as f64) * 0.1 + (x as f64) / 3.0 + (u as f32 / 7.0) as f64;
-        (*out)[i] = wrapped as i64 + shifted as i64 + d as i64 + ud as i64 + narrow + saturated + bits as i64;
+        (*out)[i] = wrapped as i64
+            + shifted as i64
+            + d as i64
+            + ud as i64
+            + narrow
+            + saturated
+            + bits as i64;
         (*fout)[i] = fl;
     }
 }

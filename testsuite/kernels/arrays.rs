@@ -26,7 +26,13 @@ pub fn local_arrays(xs: *const [u32; 64], out: *mut [u32; 64]) {
         let before = swapped[2];
         swapped = [digits[3], digits[2], digits[1], digits[0]];
         let first = *digits.as_ptr();
-        (*out)[t] = counts[(x % 10) as usize] * 1000 + copy[0] + digits[0] * 7 + swapped[0] + before + first + counts.len() as u32;
+        (*out)[t] = counts[(x % 10) as usize] * 1000
+            + copy[0]
+            + digits[0] * 7
+            + swapped[0]
+            + before
+            + first
+            + counts.len() as u32;
     }
 }
 

@@ -48,7 +48,14 @@ pub fn int_to_int(xs: *const [u64; 64], out: *mut [u64; 64]) {
         let f = x as u32 as i64 as u64;
         let g = (x as i64 >> 40) as i8 as u8 as u64;
         let h = x as isize as i16 as usize as u64;
-        (*out)[t] = a ^ b.rotate_left(8) ^ c.rotate_left(16) ^ d.rotate_left(24) ^ e.rotate_left(32) ^ f.rotate_left(40) ^ g ^ h.rotate_left(3);
+        (*out)[t] = a
+            ^ b.rotate_left(8)
+            ^ c.rotate_left(16)
+            ^ d.rotate_left(24)
+            ^ e.rotate_left(32)
+            ^ f.rotate_left(40)
+            ^ g
+            ^ h.rotate_left(3);
     }
 }
 
@@ -79,7 +86,10 @@ pub fn bits(xs: *const [u32; 64], out: *mut [u32; 64]) {
         let raw = (*xs)[t];
         let f = f32::from_bits(raw);
         let d = f64::from_bits((raw as u64) << 32 | raw as u64);
-        let flags = f.is_nan() as u32 | (f.is_infinite() as u32) << 1 | (f.is_finite() as u32) << 2 | (d.is_nan() as u32) << 3;
+        let flags = f.is_nan() as u32
+            | (f.is_infinite() as u32) << 1
+            | (f.is_finite() as u32) << 2
+            | (d.is_nan() as u32) << 3;
         let back = if f.is_nan() { 0 } else { (f * 2.0).to_bits() };
         (*out)[t] = back ^ flags ^ (d.to_bits() >> 32) as u32 ^ (-f).to_bits().rotate_left(1);
     }

@@ -21,7 +21,8 @@ pub fn row_summary(xs: &[f32], out: &mut [f32]) {
     let exact = row.chunks_exact(3);
     let leftover: f32 = exact.remainder().iter().map(|x| x * 0.5).sum();
     let triples = exact.map(|c| c[0] * c[1] - c[2]).fold(0.0f32, |a, b| a + b);
-    let peak = row.windows(4).map(|w| w.iter().copied().fold(f32::MIN, f32::max)).fold(f32::MAX, f32::min);
+    let peak =
+        row.windows(4).map(|w| w.iter().copied().fold(f32::MIN, f32::max)).fold(f32::MAX, f32::min);
     let (head, tail) = row.split_at(ROW / 4);
     let head_max = head.iter().map(|x| x.abs()).fold(0.0, f32::max);
     let ends = match row.split_first() {
@@ -50,12 +51,23 @@ pub fn walks(xs: *const [u32; 64], out: *mut [u32; 64]) {
         }
         let backwards = mine.iter().rev().fold(0u32, |h, &x| h.wrapping_mul(31).wrapping_add(x));
         let strided: u32 = data.iter().skip(t % 8).step_by(8).take(4).map(|x| x >> 28).sum();
-        let chained = mine[..2].iter().chain(&mine[6..]).chain(core::iter::once(&data[t])).filter(|&&x| x % 2 == 1).count() as u32;
+        let chained = mine[..2]
+            .iter()
+            .chain(&mine[6..])
+            .chain(core::iter::once(&data[t]))
+            .filter(|&&x| x % 2 == 1)
+            .count() as u32;
         let palindromic = mine.iter().zip(mine.iter().rev()).filter(|(a, b)| a == b).count() as u32;
         let smallest = mine.iter().min().copied().unwrap_or(0);
         let largest_low = mine.iter().map(|x| x & 0xffff).max().unwrap_or(0);
         let any_even = mine.iter().any(|x| x % 2 == 0) as u32;
-        (*out)[t] = mixed ^ backwards ^ (strided << 3) ^ (chained << 24) ^ (palindromic << 28) ^ smallest.wrapping_sub(largest_low) ^ any_even;
+        (*out)[t] = mixed
+            ^ backwards
+            ^ (strided << 3)
+            ^ (chained << 24)
+            ^ (palindromic << 28)
+            ^ smallest.wrapping_sub(largest_low)
+            ^ any_even;
     }
 }
 
@@ -110,7 +122,10 @@ pub fn run_lengths(xs: *const [f32; 1024], out: *mut [u32; 64]) {
             }
         }
         let longest = runs[..n].iter().map(|&(_, c)| c).max().unwrap_or(0);
-        let checksum = runs[..n].iter().enumerate().fold(0u32, |h, (k, &(v, c))| h ^ (u32::from(v) << (k % 4 * 8)).wrapping_add(c));
+        let checksum = runs[..n]
+            .iter()
+            .enumerate()
+            .fold(0u32, |h, (k, &(v, c))| h ^ (u32::from(v) << (k % 4 * 8)).wrapping_add(c));
         (*out)[t] = (n as u32) | longest << 8 | checksum << 16;
     }
 }

@@ -93,7 +93,15 @@ pub fn closures(xs: *const [f32; 64], out: *mut [f32; 64]) {
             -1.0
         };
         let phys = physics::fall(x.abs()) + drag::terminal(2.0, 0.5);
-        (*out)[t] = area + area2 + total + calls as f32 + scaled + pick + shadowed + labelled + phys * 0.001;
+        (*out)[t] = area
+            + area2
+            + total
+            + calls as f32
+            + scaled
+            + pick
+            + shadowed
+            + labelled
+            + phys * 0.001;
     }
 }
 

@@ -103,7 +103,8 @@ pub fn generators(seeds: *const [u32; 64], out: *mut [u32; 64]) {
             draws += 1;
             seed
         });
-        let mut picks = [(*seeds)[(t + 1) % 64], (*seeds)[(t + 2) % 64], (*seeds)[(t + 3) % 64], seed];
+        let mut picks =
+            [(*seeds)[(t + 1) % 64], (*seeds)[(t + 2) % 64], (*seeds)[(t + 3) % 64], seed];
         // The value breaks ties, so that the order does not depend on the sort's algorithm.
         picks.sort_unstable_by_key(|&p| (p.count_ones(), p));
         let owned = picks;

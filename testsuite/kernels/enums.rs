@@ -92,7 +92,8 @@ fn run(program: &[Instr], input: i32) -> i32 {
             Instr::Add | Instr::Mul => {
                 sp -= 1;
                 let (a, b) = (stack[sp - 1], stack[sp]);
-                stack[sp - 1] = if matches!(instr, Instr::Add) { a.wrapping_add(b) } else { a.wrapping_mul(b) };
+                stack[sp - 1] =
+                    if matches!(instr, Instr::Add) { a.wrapping_add(b) } else { a.wrapping_mul(b) };
             }
             Instr::Dup => {
                 stack[sp] = stack[sp - 1];
@@ -165,7 +166,8 @@ pub fn levels(xs: *const [u32; 64], out: *mut [u32; 64]) {
             Ok(l) => l as u8 as u32,
             Err(e) => 1000 + e,
         };
-        let highest = [Level::Mid, Level::Low, Level::High].into_iter().max().map_or(0, |l| l as u32);
+        let highest =
+            [Level::Mid, Level::Low, Level::High].into_iter().max().map_or(0, |l| l as u32);
         (*out)[t] = code + highest * 10_000;
     }
 }

@@ -200,8 +200,13 @@ pub fn sequences(seeds: *const [u32; 64], out: *mut [u64; 64]) {
         let peak = Collatz { next: Some(start) }.max().unwrap_or(0);
         let small = Collatz { next: Some(start) }.take_while(|&n| n >= start).count() as u64;
         let rng = Lcg((*seeds)[t]);
-        let noise: u64 = rng.skip(3).step_by(2).take(10).filter(|v| v % 3 != 0).map(u64::from).sum();
-        let paired = Collatz { next: Some(start) }.zip(rng).map(|(c, r)| c ^ u64::from(r)).last().unwrap_or(0);
+        let noise: u64 =
+            rng.skip(3).step_by(2).take(10).filter(|v| v % 3 != 0).map(u64::from).sum();
+        let paired = Collatz { next: Some(start) }
+            .zip(rng)
+            .map(|(c, r)| c ^ u64::from(r))
+            .last()
+            .unwrap_or(0);
         (*out)[t] = (steps | (peak << 8) | (small << 40)) ^ noise ^ paired;
     }
 }
@@ -283,6 +288,11 @@ pub fn ring_average(xs: *const [f32; 64], out: *mut [f32; 64]) {
             ints.push(w as i64);
         }
         let largest = floats.largest.unwrap_or(-1.0) + ints.largest.map_or(0.0, |v| v as f32);
-        (*out)[t] = a + b + floats.total * 0.001 + (ints.total % 1000) as f32 + largest + floats.count as f32;
+        (*out)[t] = a
+            + b
+            + floats.total * 0.001
+            + (ints.total % 1000) as f32
+            + largest
+            + floats.count as f32;
     }
 }

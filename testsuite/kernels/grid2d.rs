@@ -13,7 +13,12 @@ pub fn stencil(src: *const [f32; 1024], dst: *mut [f32; 1024], dims: *mut [u32; 
             let r = if x < 31 { x + 1 } else { x };
             let u = if y > 0 { y - 1 } else { y };
             let d = if y < 31 { y + 1 } else { y };
-            let v = 0.5 * (*src)[y * 32 + x] + 0.125 * ((*src)[y * 32 + l] + (*src)[y * 32 + r] + (*src)[u * 32 + x] + (*src)[d * 32 + x]);
+            let v = 0.5 * (*src)[y * 32 + x]
+                + 0.125
+                    * ((*src)[y * 32 + l]
+                        + (*src)[y * 32 + r]
+                        + (*src)[u * 32 + x]
+                        + (*src)[d * 32 + x]);
             (*dst)[y * 32 + x] = v;
         }
         if x == 0 && y == 0 {

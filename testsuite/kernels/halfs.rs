@@ -27,7 +27,11 @@ pub fn mixed_gemv(w: &[bf16], x: &[f16], bias: &[f32], out: &mut [bf16], out32: 
     const K: usize = 16;
     // SAFETY: the builtins only read the thread's position.
     let row = unsafe { thread_idx_x() } as usize;
-    let acc: f32 = w[row * K..(row + 1) * K].iter().zip(x.iter()).map(|(a, b)| a.to_f32() * f32::from(*b)).sum();
+    let acc: f32 = w[row * K..(row + 1) * K]
+        .iter()
+        .zip(x.iter())
+        .map(|(a, b)| a.to_f32() * f32::from(*b))
+        .sum();
     let v = (acc + bias[row]).max(0.0);
     out[row] = bf16::from_f32(v);
     out32[row] = v;

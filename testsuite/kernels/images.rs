@@ -69,7 +69,9 @@ pub fn box_blur(grey: &[u8], out: &mut [u8]) {
     let mut n = 0u32;
     for dy in [-1isize, 0, 1] {
         for dx in [-1isize, 0, 1] {
-            let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else { continue };
+            let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else {
+                continue;
+            };
             if nx >= WIDTH {
                 continue;
             }

@@ -38,7 +38,10 @@ pub fn rows(m: &[f32], v: &[f32], out: &mut [f32]) {
     let rising = row.windows(2).filter(|w| w[1] > w[0]).count() as f32;
     let capped = apply_twice(move |x| (x * scale).min(40.0), s);
     if let Some(o) = out.get_mut(i) {
-        *o = s + biggest * 0.25 + positives + first_negative + mirrored * 0.125 + every_other - pairs + rising + capped;
+        *o = s + biggest * 0.25 + positives + first_negative + mirrored * 0.125 + every_other
+            - pairs
+            + rising
+            + capped;
     }
 }
 
@@ -53,17 +56,31 @@ pub fn chains(xs: *const [u32; 64], out: *mut [u32; 64]) {
         let window = &data[t / 2..t / 2 + 8];
         let head: u32 = window.iter().take(3).sum();
         let tail: u32 = window.iter().skip(5).map(|x| x % 97).sum();
-        let joined = window[..2].iter().chain(window[6..].iter()).fold(0u32, |a, x| a.rotate_left(3) ^ x);
-        let spread: u32 = (0..3u32).flat_map(|k| window.iter().skip(k as usize).take(2)).map(|x| x % 13).sum();
+        let joined =
+            window[..2].iter().chain(window[6..].iter()).fold(0u32, |a, x| a.rotate_left(3) ^ x);
+        let spread: u32 =
+            (0..3u32).flat_map(|k| window.iter().skip(k as usize).take(2)).map(|x| x % 13).sum();
         let any_even = window.iter().any(|x| x % 2 == 0) as u32;
         let all_small = window.iter().all(|x| *x < u32::MAX / 2) as u32;
-        let widest = window.iter().enumerate().max_by_key(|(_, x)| **x % 1000).map_or(99, |(k, _)| k as u32);
-        let narrowest = window.iter().min_by(|a, b| (**a % 17).cmp(&(**b % 17))).copied().unwrap_or(0);
+        let widest =
+            window.iter().enumerate().max_by_key(|(_, x)| **x % 1000).map_or(99, |(k, _)| k as u32);
+        let narrowest =
+            window.iter().min_by(|a, b| (**a % 17).cmp(&(**b % 17))).copied().unwrap_or(0);
         let last = window.iter().last().copied().unwrap_or(0);
         let third = window.iter().nth(2).copied().unwrap_or(0);
         let mut count = 0u32;
         accumulate(t as u32 % 7, |k| count += k + 1);
-        (*out)[t] = head ^ tail.wrapping_mul(3) ^ joined ^ spread ^ (any_even << 30) ^ (all_small << 31) ^ (widest << 24) ^ narrowest.wrapping_mul(5) ^ last ^ third.wrapping_mul(7) ^ count;
+        (*out)[t] = head
+            ^ tail.wrapping_mul(3)
+            ^ joined
+            ^ spread
+            ^ (any_even << 30)
+            ^ (all_small << 31)
+            ^ (widest << 24)
+            ^ narrowest.wrapping_mul(5)
+            ^ last
+            ^ third.wrapping_mul(7)
+            ^ count;
     }
 }
 

@@ -58,6 +58,7 @@ pub fn loops(out: *mut [u32; 64]) {
                 }
             }
         }
-        (*out)[i] = sum ^ (down << 8) ^ (fives << 12) ^ (steps << 16) ^ (first << 20) ^ (pairs << 28);
+        (*out)[i] =
+            sum ^ (down << 8) ^ (fives << 12) ^ (steps << 16) ^ (first << 20) ^ (pairs << 28);
     }
 }

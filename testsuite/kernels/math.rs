@@ -5,7 +5,13 @@
 use rkc_offload::prelude::*;
 
 #[offload_kernel]
-pub fn exact_math(xs: *const [f32; 64], ys: *const [f64; 64], out: *mut [f32; 64], dout: *mut [f64; 64], bits: *mut [u32; 64]) {
+pub fn exact_math(
+    xs: *const [f32; 64],
+    ys: *const [f64; 64],
+    out: *mut [f32; 64],
+    dout: *mut [f64; 64],
+    bits: *mut [u32; 64],
+) {
     // SAFETY: all pointers are mapped for the launch; the thread index is below 64.
     unsafe {
         let i = thread_idx_x() as usize;
@@ -14,10 +20,16 @@ pub fn exact_math(xs: *const [f32; 64], ys: *const [f64; 64], out: *mut [f32; 64
         let a = x.abs().sqrt() + x.floor() - x.ceil() * 0.5 + x.round() + x.trunc();
         let b = x.mul_add(1.5, -2.0) + x.min(a) - x.max(0.25) + x.copysign(-1.0) + x.recip();
         let c = x.powi(i as i32 - 32) + x.clamp(-3.0, 3.0);
-        let flags = (x.is_nan() as u32) | ((x.is_finite() as u32) << 1) | ((c.is_infinite() as u32) << 2);
+        let flags =
+            (x.is_nan() as u32) | ((x.is_finite() as u32) << 1) | ((c.is_infinite() as u32) << 2);
         (*out)[i] = a + b + c + x.hypot(b);
-        (*dout)[i] = y.abs().sqrt() + y.mul_add(y, 1.0) + y.powi(3) + y.round() + f64::from_bits(y.to_bits() ^ 1);
-        (*bits)[i] = a.to_bits() ^ flags ^ f32::from_bits(0x3f80_0000).to_bits() ^ f32::MAX.to_bits();
+        (*dout)[i] = y.abs().sqrt()
+            + y.mul_add(y, 1.0)
+            + y.powi(3)
+            + y.round()
+            + f64::from_bits(y.to_bits() ^ 1);
+        (*bits)[i] =
+            a.to_bits() ^ flags ^ f32::from_bits(0x3f80_0000).to_bits() ^ f32::MAX.to_bits();
     }
 }
 
@@ -29,10 +41,20 @@ pub fn integer_methods(xs: *const [i32; 64], us: *const [u32; 64], out: *mut [i6
         let x = (*xs)[i];
         let u = (*us)[i];
         let a = x.abs() as i64 + x.min(7) as i64 + x.max(-7) as i64 + x.clamp(-100, 100) as i64;
-        let b = x.wrapping_add(i32::MAX).wrapping_mul(3) as i64 + x.saturating_add(i32::MAX) as i64 + x.saturating_sub(i32::MAX) as i64;
-        let c = u.count_ones() as i64 + u.leading_zeros() as i64 * 100 + u.trailing_zeros() as i64 * 10000;
-        let d = u.rotate_left(i as u32) as i64 + x.rotate_right(3) as i64 + u.saturating_sub(1000) as i64 + u.pow(i as u32 % 5) as i64;
-        let e = (u.is_power_of_two() as i64) + (3i64).pow(i as u32 % 20) + u32::BITS as i64 + i32::MIN as i64;
+        let b = x.wrapping_add(i32::MAX).wrapping_mul(3) as i64
+            + x.saturating_add(i32::MAX) as i64
+            + x.saturating_sub(i32::MAX) as i64;
+        let c = u.count_ones() as i64
+            + u.leading_zeros() as i64 * 100
+            + u.trailing_zeros() as i64 * 10000;
+        let d = u.rotate_left(i as u32) as i64
+            + x.rotate_right(3) as i64
+            + u.saturating_sub(1000) as i64
+            + u.pow(i as u32 % 5) as i64;
+        let e = (u.is_power_of_two() as i64)
+            + (3i64).pow(i as u32 % 20)
+            + u32::BITS as i64
+            + i32::MIN as i64;
         let mut p = x;
         let mut q = u as i32;
         core::mem::swap(&mut p, &mut q);
@@ -46,8 +68,17 @@ pub fn transcendental(xs: *const [f32; 64], out: *mut [f32; 64]) {
     unsafe {
         let i = thread_idx_x() as usize;
         let x = (*xs)[i] * 0.03;
-        (*out)[i] = x.exp() + x.abs().ln() + x.sin() * x.cos() + x.tanh() + x.exp2() + x.abs().log2()
-            + x.abs().log10() + x.tan() + x.abs().powf(0.7) + x.atan2(0.5) + core::f32::consts::PI
+        (*out)[i] = x.exp()
+            + x.abs().ln()
+            + x.sin() * x.cos()
+            + x.tanh()
+            + x.exp2()
+            + x.abs().log2()
+            + x.abs().log10()
+            + x.tan()
+            + x.abs().powf(0.7)
+            + x.atan2(0.5)
+            + core::f32::consts::PI
             + (x as f64).hypot(1.5) as f32;
     }
 }

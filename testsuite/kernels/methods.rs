@@ -17,10 +17,22 @@ pub fn int_methods_wide(xs: *const [u64; 64], out: *mut [u64; 64]) {
             ^ (h.wrapping_mul(h) as u16 as u64) << 16
             ^ (h.saturating_add(20000) as u16 as u64) << 32
             ^ (h.saturating_sub(20000) as u16 as u64) << 48;
-        let w = x.wrapping_add(x.rotate_left(13)).wrapping_sub(t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let bits = x.count_ones() as u64 | (x.leading_zeros() as u64) << 8 | (x.trailing_zeros() as u64) << 16 | ((x >> 60).pow(3) as u64) << 24;
-        let sat = x.saturating_add(x) ^ x.saturating_sub(w) ^ (x % 13).pow(5) ^ x.rotate_right(t as u32);
-        (*out)[t] = hs ^ w ^ bits ^ sat ^ (x as i64).wrapping_neg() as u64 ^ (x as i32).wrapping_abs() as u64;
+        let w = x
+            .wrapping_add(x.rotate_left(13))
+            .wrapping_sub(t as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let bits = x.count_ones() as u64
+            | (x.leading_zeros() as u64) << 8
+            | (x.trailing_zeros() as u64) << 16
+            | ((x >> 60).pow(3) as u64) << 24;
+        let sat =
+            x.saturating_add(x) ^ x.saturating_sub(w) ^ (x % 13).pow(5) ^ x.rotate_right(t as u32);
+        (*out)[t] = hs
+            ^ w
+            ^ bits
+            ^ sat
+            ^ (x as i64).wrapping_neg() as u64
+            ^ (x as i32).wrapping_abs() as u64;
     }
 }
 
@@ -58,7 +70,11 @@ pub fn swap_and_size(xs: *mut [u32; 64], out: *mut [u32; 64]) {
         let mut a = (*xs)[t];
         let mut b = t as u32;
         core::mem::swap(&mut a, &mut b);
-        let sizes = size_of::<u8>() + size_of::<f64>() * 2 + size_of::<[u16; 5]>() * 3 + size_of::<Header>() * 5 + size_of::<usize>();
+        let sizes = size_of::<u8>()
+            + size_of::<f64>() * 2
+            + size_of::<[u16; 5]>() * 3
+            + size_of::<Header>() * 5
+            + size_of::<usize>();
         (*out)[t] = a * 100000 + b % 1000 + sizes as u32;
     }
 }

@@ -23,7 +23,12 @@ pub fn tiling(xs: &[u32], out: &mut [u32]) {
         Tile { start, len: TILE.min(total - start) }
     }
     // SAFETY: the builtins only read the thread's position and the launch's shape.
-    let (i, threads) = unsafe { ((block_idx_x() * block_dim_x() + thread_idx_x()) as usize, (grid_dim_x() * block_dim_x()) as usize) };
+    let (i, threads) = unsafe {
+        (
+            (block_idx_x() * block_dim_x() + thread_idx_x()) as usize,
+            (grid_dim_x() * block_dim_x()) as usize,
+        )
+    };
     let tiles = xs.len().div_ceil(TILE);
     let mut acc = 0u32;
     let mut short = 0u32;
@@ -64,7 +69,19 @@ pub fn int_methods(xs: *const [u32; 64], out: *mut [u64; 64]) {
         let log = b.checked_ilog2().unwrap_or(99);
         let clamped = (a as i32).clamp(-1000, 1000);
         let ones = a.count_ones() + b.leading_zeros() + a.trailing_zeros();
-        let words = [sum, diff, u32::from(product.unwrap_or(7)), signed as u32, distance, bytes, root as u32, log, clamped as u32, ones, h];
+        let words = [
+            sum,
+            diff,
+            u32::from(product.unwrap_or(7)),
+            signed as u32,
+            distance,
+            bytes,
+            root as u32,
+            log,
+            clamped as u32,
+            ones,
+            h,
+        ];
         let folded = words.iter().fold(0u64, |acc, &w| acc.rotate_left(7) ^ u64::from(w));
         (*out)[t] = folded ^ u64::from(carry) << 62 ^ u64::from(borrow) << 63;
     }

@@ -39,7 +39,12 @@ pub fn wide_ints(xs: *const [u64; 64], out: *mut [u64; 64]) {
         let w = (s / -q) ^ (s % q) ^ (-s).wrapping_mul(q) ^ (s >> 7) ^ (s << 9);
         let sz = (x as isize) / (q as isize) - (t as isize);
         let us = (x as usize) % 1000 + t;
-        let cmp = (x < y) as u64 | ((s <= q) as u64) << 1 | ((x > y) as u64) << 2 | ((s >= -q) as u64) << 3 | ((x == y) as u64) << 4 | ((x != y) as u64) << 5;
+        let cmp = (x < y) as u64
+            | ((s <= q) as u64) << 1
+            | ((x > y) as u64) << 2
+            | ((s >= -q) as u64) << 3
+            | ((x == y) as u64) << 4
+            | ((x != y) as u64) << 5;
         (*out)[t] = z ^ (w as u64) ^ (sz as u64) ^ (us as u64) ^ (!x & y | x & !y) ^ cmp;
     }
 }
@@ -56,7 +61,12 @@ pub fn float_ops(xs: *const [f32; 64], out: *mut [f64; 64]) {
         let nan = if t % 9 == 0 { f32::NAN } else { a };
         let f = a * b - a / b + a % b - -b;
         let d = a as f64 * 1.5 - b as f64 / 3.0 + (a as f64) % 2.5;
-        let flags = (nan < b) as u32 + ((nan > b) as u32) * 2 + ((nan <= b) as u32) * 4 + ((nan >= b) as u32) * 8 + ((nan == nan) as u32) * 16 + ((nan != nan) as u32) * 32;
+        let flags = (nan < b) as u32
+            + ((nan > b) as u32) * 2
+            + ((nan <= b) as u32) * 4
+            + ((nan >= b) as u32) * 8
+            + ((nan == nan) as u32) * 16
+            + ((nan != nan) as u32) * 32;
         (*out)[t] = f as f64 + d + flags as f64;
     }
 }
@@ -78,7 +88,8 @@ pub fn logic(xs: *const [u32; 64], out: *mut [u32; 64]) {
         let c = !a ^ b;
         let d = (a & b) | (c & !b);
         let e = if a { !d } else { d ^ c };
-        (*out)[t] = a as u32 | (b as u32) << 1 | (c as u32) << 2 | (d as u32) << 3 | (e as u32) << 4;
+        (*out)[t] =
+            a as u32 | (b as u32) << 1 | (c as u32) << 2 | (d as u32) << 3 | (e as u32) << 4;
     }
 }
 

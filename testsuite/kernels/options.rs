@@ -47,7 +47,8 @@ pub fn smooth(xs: &[f32], out: &mut [f32]) {
     let Some(&here) = xs.get(i) else { return };
     let left = neighbour(xs, i, -1);
     let right = neighbour(xs, i, 1);
-    let (sum, n) = [left, Some(here), right].iter().flatten().fold((0.0f32, 0u32), |(s, n), x| (s + x, n + 1));
+    let (sum, n) =
+        [left, Some(here), right].iter().flatten().fold((0.0f32, 0u32), |(s, n), x| (s + x, n + 1));
     if let Some(slot) = out.get_mut(i) {
         *slot = sum / n as f32;
     }
@@ -72,7 +73,14 @@ pub fn combinators(xs: *const [f32; 64], out: *mut [u32; 64]) {
         let f = half.ok_or(StepError::Negative).map(|h| h.is_sign_negative() as u32).unwrap_or(5);
         let g = u32::from(matches!(checked_step(x), Err(StepError::TooLarge(n)) if n % 2 == 0));
         let h = if let Err(StepError::TooLarge(n)) = checked_step(x.abs()) { n } else { 0 };
-        (*out)[t] = a.wrapping_mul(31) ^ b.wrapping_mul(17) ^ c.wrapping_mul(7) ^ d ^ (e << 20) ^ (f << 21) ^ (g << 24) ^ (h << 25);
+        (*out)[t] = a.wrapping_mul(31)
+            ^ b.wrapping_mul(17)
+            ^ c.wrapping_mul(7)
+            ^ d
+            ^ (e << 20)
+            ^ (f << 21)
+            ^ (g << 24)
+            ^ (h << 25);
     }
 }
 

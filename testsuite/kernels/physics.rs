@@ -127,7 +127,8 @@ impl<'a> Scene<'a> {
     fn force(&self, i: usize) -> f32 {
         let here = self.pos[i];
         let spring = |other: Option<&f32>| other.map_or(0.0, |&p| self.stiffness * (p - here));
-        spring(self.neighbour(i, true)) + spring(self.neighbour(i, false)) - self.damping * self.vel[i]
+        spring(self.neighbour(i, true)) + spring(self.neighbour(i, false))
+            - self.damping * self.vel[i]
     }
 }
 
@@ -174,7 +175,9 @@ fn step(p: &mut Particle, dt: f32) {
         *x += p.vel[axis] * dt;
         let hit = match *x {
             x if x < -BOX && axis == 1 => Hit::Floor,
-            x if !(-BOX..=BOX).contains(&x) => Hit::Wall { axis: axis as u8, speed: p.vel[axis].abs() },
+            x if !(-BOX..=BOX).contains(&x) => {
+                Hit::Wall { axis: axis as u8, speed: p.vel[axis].abs() }
+            }
             _ => Hit::None,
         };
         if hit != Hit::None {

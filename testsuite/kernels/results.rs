@@ -49,7 +49,10 @@ fn parse_fixed(text: &[u8]) -> Result<i64, ParseError> {
                     continue;
                 }
                 let d = i64::from(byte - b'0');
-                value = value.checked_mul(10).and_then(|v| v.checked_add(d)).ok_or(ParseError::Overflow)?;
+                value = value
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(d))
+                    .ok_or(ParseError::Overflow)?;
                 if let Some(s) = scale.as_mut() {
                     *s += 1;
                 }
@@ -72,7 +75,9 @@ fn parse_in_range(text: &[u8], limit: i64) -> Result<i64, Rejected> {
 fn error_code(e: Rejected) -> i64 {
     match e {
         Rejected::Parse(ParseError::Empty) => -1,
-        Rejected::Parse(ParseError::BadByte { at, byte }) if byte.is_ascii_alphabetic() => -1000 - at as i64,
+        Rejected::Parse(ParseError::BadByte { at, byte }) if byte.is_ascii_alphabetic() => {
+            -1000 - at as i64
+        }
         Rejected::Parse(ParseError::BadByte { byte, .. }) => -2000 - i64::from(byte),
         Rejected::Parse(ParseError::TwoPoints) => -3,
         Rejected::Parse(ParseError::Overflow) => -4,
@@ -132,7 +137,11 @@ pub fn ranking(scores: *const [f32; 64], tags: *const [u32; 64], out: *mut [u32;
         let mut pool: [Candidate; 8] = core::array::from_fn(|k| {
             let j = (t + k * 9) % 64;
             // Rounded scores so that ties happen and the later keys decide.
-            Candidate { id: j as u32, score: ((*scores)[j] / 25.0).round(), priority: ((*tags)[j] % 4) as u8 }
+            Candidate {
+                id: j as u32,
+                score: ((*scores)[j] / 25.0).round(),
+                priority: ((*tags)[j] % 4) as u8,
+            }
         });
         pool.sort_unstable_by(by_rank);
         let best = pool[0].id;
@@ -145,7 +154,8 @@ pub fn ranking(scores: *const [f32; 64], tags: *const [u32; 64], out: *mut [u32;
         };
         let sorted = pool.windows(2).all(|w| by_rank(&w[0], &w[1]) != Ordering::Greater) as u32;
         let clamped = core::cmp::max(pool[3].priority, 2).min(3) as u32;
-        (*out)[t] = best | loudest << 6 | calmest << 12 | order << 18 | sorted << 20 | clamped << 21;
+        (*out)[t] =
+            best | loudest << 6 | calmest << 12 | order << 18 | sorted << 20 | clamped << 21;
     }
 }
 

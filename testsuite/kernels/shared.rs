@@ -31,7 +31,13 @@ pub fn block_sum(x: *const [f32; 1024], sums: *mut [f32; 4]) {
 /// Counts values into 16 bins, and keeps the smallest and largest value and how many times
 /// a flag was claimed (once).
 #[offload_kernel]
-pub fn histogram(data: *const [u32; 1024], bins: *mut u32, extremes: *mut u32, ones: *mut f32, claims: *mut u32) {
+pub fn histogram(
+    data: *const [u32; 1024],
+    bins: *mut u32,
+    extremes: *mut u32,
+    ones: *mut f32,
+    claims: *mut u32,
+) {
     // SAFETY: bins has 16 elements, extremes 2, ones 1, claims 2; every update is atomic.
     unsafe {
         let i = (block_idx_x() * block_dim_x() + thread_idx_x()) as usize;

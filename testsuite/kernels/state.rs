@@ -29,8 +29,13 @@ fn lex(text: &[u8], mut emit: impl FnMut(Token)) {
     while let Some(b) = bytes.next() {
         // A token that ends here is emitted first; then the byte starts the next state.
         state = match (state, b) {
-            (Lex::InNumber(n), b'0'..=b'9') => Lex::InNumber(n.wrapping_mul(10).wrapping_add(u32::from(b - b'0'))),
-            (Lex::InIdent { len, hash }, b'a'..=b'z' | b'0'..=b'9' | b'_') => Lex::InIdent { len: len.saturating_add(1), hash: (hash ^ u32::from(b)).wrapping_mul(16_777_619) },
+            (Lex::InNumber(n), b'0'..=b'9') => {
+                Lex::InNumber(n.wrapping_mul(10).wrapping_add(u32::from(b - b'0')))
+            }
+            (Lex::InIdent { len, hash }, b'a'..=b'z' | b'0'..=b'9' | b'_') => Lex::InIdent {
+                len: len.saturating_add(1),
+                hash: (hash ^ u32::from(b)).wrapping_mul(16_777_619),
+            },
             (done, _) => {
                 match done {
                     Lex::InNumber(n) => emit(Token::Number(n)),
@@ -39,7 +44,9 @@ fn lex(text: &[u8], mut emit: impl FnMut(Token)) {
                 }
                 match b {
                     b'0'..=b'9' => Lex::InNumber(u32::from(b - b'0')),
-                    b'a'..=b'z' | b'_' => Lex::InIdent { len: 1, hash: 2_166_136_261 ^ u32::from(b) },
+                    b'a'..=b'z' | b'_' => {
+                        Lex::InIdent { len: 1, hash: 2_166_136_261 ^ u32::from(b) }
+                    }
                     b'(' => {
                         emit(Token::Open);
                         Lex::Between
@@ -68,7 +75,8 @@ pub fn tokenize(noise: &[u8], out: &mut [u32]) {
     let alphabet = b"0123 abz_(+)*-9x";
     let Some(source) = noise.get(i * 16..i * 16 + 16) else { return };
     let text: [u8; 16] = core::array::from_fn(|k| alphabet[usize::from(source[k] & 15)]);
-    let (mut numbers, mut idents, mut ops, mut depth, mut balanced) = (0u32, 0u32, 0u32, 0i32, true);
+    let (mut numbers, mut idents, mut ops, mut depth, mut balanced) =
+        (0u32, 0u32, 0u32, 0i32, true);
     let mut longest = 0u8;
     lex(&text, |token| {
         match token {
@@ -89,7 +97,11 @@ pub fn tokenize(noise: &[u8], out: &mut [u32]) {
         }
     });
     if let Some(o) = out.get_mut(i) {
-        *o = numbers ^ idents << 24 ^ ops << 8 ^ (u32::from(balanced && depth == 0) << 31) ^ u32::from(longest) << 28;
+        *o = numbers
+            ^ idents << 24
+            ^ ops << 8
+            ^ (u32::from(balanced && depth == 0) << 31)
+            ^ u32::from(longest) << 28;
     }
 }
 
@@ -166,7 +178,8 @@ pub fn vending(events: *const [u32; 64], out: *mut [u32; 64]) {
         let mut sold = 0u32;
         let mut change = 0u32;
         for k in 0..12 {
-            machine = machine.step(Event::decode((*events)[(t + 5 * k) % 64] >> (k % 4)), &mut stock);
+            machine =
+                machine.step(Event::decode((*events)[(t + 5 * k) % 64] >> (k % 4)), &mut stock);
             // A let-chain: a pattern and a condition in one `if`.
             if let Machine::Vending { item, change: c } = machine
                 && c > 0
@@ -191,7 +204,11 @@ pub fn vending(events: *const [u32; 64], out: *mut [u32; 64]) {
 enum Utf8 {
     Start,
     /// Inside a multi-byte sequence: how many continuation bytes remain, and the bits so far.
-    Continue { need: u8, acc: u32, min: u32 },
+    Continue {
+        need: u8,
+        acc: u32,
+        min: u32,
+    },
 }
 
 /// Decodes UTF-8 (made likely valid by forcing most bytes into ASCII or well-formed
@@ -203,7 +220,8 @@ pub fn utf8_decode(bytes: &[u8], out: &mut [u32]) {
     let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
     let Some(raw) = bytes.get(i * 12..i * 12 + 12) else { return };
     let mut state = Utf8::Start;
-    let (mut letters, mut digits, mut wide, mut replaced, mut code_sum) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    let (mut letters, mut digits, mut wide, mut replaced, mut code_sum) =
+        (0u32, 0u32, 0u32, 0u32, 0u32);
     let mut accept = |c: char| {
         if c.is_ascii_alphabetic() {
             letters += 1;

@@ -26,7 +26,11 @@ impl Vec3 {
     }
 
     pub fn cross(self, o: Self) -> Self {
-        Vec3::new(self.y * o.z - self.z * o.y, self.z * o.x - self.x * o.z, self.x * o.y - self.y * o.x)
+        Vec3::new(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
     }
 
     pub fn length(self) -> f32 {
@@ -123,7 +127,9 @@ pub fn vec3_ops(xs: *const [f32; 64], out: *mut [f32; 64]) {
 
 /// A numeric trait in the style of `num-traits`: implemented for `f32` and `f64`, with a
 /// default method and an associated constant; generic code calls it.
-pub trait Real: Copy + Add<Output = Self> + Mul<Output = Self> + Sub<Output = Self> + PartialOrd {
+pub trait Real:
+    Copy + Add<Output = Self> + Mul<Output = Self> + Sub<Output = Self> + PartialOrd
+{
     const ONE: Self;
     fn from_f32(x: f32) -> Self;
     fn sqrt(self) -> Self;
@@ -245,7 +251,12 @@ pub fn generic_math(xs: *const [f32; 64], out: *mut [f64; 64]) {
         let m = Matrix::<2, 3> { m: [[a, b, 1.0], [b, -a, 0.5]] };
         let mv = m.mul_vec(&[1.0, 2.0, 3.0]);
         let tv = m.transpose().mul_vec(&[0.25, -0.5]);
-        (*out)[t] = f64::from(n32 + l32 + c) + n64 + l64 + f64::from(steps) + f64::from(bigger) * 100.0 + f64::from(mv[0] - mv[1] + tv[2]);
+        (*out)[t] = f64::from(n32 + l32 + c)
+            + n64
+            + l64
+            + f64::from(steps)
+            + f64::from(bigger) * 100.0
+            + f64::from(mv[0] - mv[1] + tv[2]);
     }
 }
 

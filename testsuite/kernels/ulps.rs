@@ -8,8 +8,8 @@ pub const FUNCTIONS: usize = 21;
 
 /// The functions' names, in the order of the outputs.
 pub const NAMES: [&str; FUNCTIONS] = [
-    "sqrt", "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "powf", "powi", "mul_add", "atan2", "hypot",
-    "recip", "floor", "round", "abs", "min", "copysign",
+    "sqrt", "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "powf", "powi",
+    "mul_add", "atan2", "hypot", "recip", "floor", "round", "abs", "min", "copysign",
 ];
 
 #[offload_kernel]

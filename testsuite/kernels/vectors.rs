@@ -100,7 +100,9 @@ pub fn reflect(dirs: &[f32], normals: &[f32], out: &mut [f32]) {
     let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
     let (Some(&dx), Some(&dy)) = (dirs.get(2 * i), dirs.get(2 * i + 1)) else { return };
     let d = Vec2::new(dx, dy);
-    let n = Vec2::new(normals[i % normals.len()], normals[(i + 1) % normals.len()]).try_normalize().unwrap_or(Vec2::new(0.0, 1.0));
+    let n = Vec2::new(normals[i % normals.len()], normals[(i + 1) % normals.len()])
+        .try_normalize()
+        .unwrap_or(Vec2::new(0.0, 1.0));
     // The reflection r = d - 2 (d . n) n.
     let r = d - n * (2.0 * d.dot(n));
     let mut p = r;
@@ -251,7 +253,11 @@ impl Mul for Quat {
         let [x, y, z] = o.v;
         Quat {
             w: self.w * o.w - (a * x + b * y + c * z),
-            v: [self.w * x + o.w * a + (b * z - c * y), self.w * y + o.w * b + (c * x - a * z), self.w * z + o.w * c + (a * y - b * x)],
+            v: [
+                self.w * x + o.w * a + (b * z - c * y),
+                self.w * y + o.w * b + (c * x - a * z),
+                self.w * z + o.w * c + (a * y - b * x),
+            ],
         }
     }
 }
@@ -273,6 +279,8 @@ pub fn rotate(points: *const [f32; 96], axes: *const [f32; 8], out: *mut [f32; 3
         let back = q.conjugate().rotate(r);
         let error: f32 = back.iter().zip(&p).map(|(x, y)| (x - y).abs()).sum();
         let same_as_identity = (Quat::IDENTITY * q == q) as u32 as f32;
-        (*out)[t] = r[0] + 2.0 * r[1] - r[2] + (error < 0.01) as u32 as f32 * 1000.0 + same_as_identity * 10_000.0;
+        (*out)[t] = r[0] + 2.0 * r[1] - r[2]
+            + (error < 0.01) as u32 as f32 * 1000.0
+            + same_as_identity * 10_000.0;
     }
 }

@@ -5,7 +5,12 @@ use rkc_offload::prelude::*;
 
 /// Each thread writes what four shuffles of a `u32` and two of an `f64` gave it.
 #[offload_kernel]
-pub fn shuffles(xs: *const [u32; 256], fs: *const [f64; 256], out: *mut [u32; 1024], fout: *mut [f64; 512]) {
+pub fn shuffles(
+    xs: *const [u32; 256],
+    fs: *const [f64; 256],
+    out: *mut [u32; 1024],
+    fout: *mut [f64; 512],
+) {
     // SAFETY: 2 blocks of 128 threads; thread i writes elements 4i..4i+4 and 2i..2i+2 only.
     unsafe {
         let i = global_idx_x();
@@ -39,7 +44,12 @@ pub fn votes(xs: *const [i32; 256], out: *mut [u32; 768]) {
 /// The warp reductions: an `f32` sum (bit-identical to the butterfly order on every
 /// backend), and an `i64` min and max; lane 0 of each warp writes them.
 #[offload_kernel]
-pub fn reductions(xs: *const [f32; 256], ys: *const [i64; 256], sums: *mut [f32; 8], extremes: *mut [i64; 16]) {
+pub fn reductions(
+    xs: *const [f32; 256],
+    ys: *const [i64; 256],
+    sums: *mut [f32; 8],
+    extremes: *mut [i64; 16],
+) {
     // SAFETY: 2 blocks of 128 threads, 8 warps; lane 0 of warp w writes elements w and 2w, 2w+1.
     unsafe {
         let i = global_idx_x();

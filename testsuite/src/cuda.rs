@@ -17,14 +17,27 @@ pub struct Cuda {
     pub primary_retain: unsafe extern "C" fn(*mut *mut c_void, c_int) -> CuResult,
     pub ctx_set: unsafe extern "C" fn(*mut c_void) -> CuResult,
     pub module_load: unsafe extern "C" fn(*mut *mut c_void, *const c_void) -> CuResult,
-    pub get_function: unsafe extern "C" fn(*mut *mut c_void, *mut c_void, *const c_char) -> CuResult,
+    pub get_function:
+        unsafe extern "C" fn(*mut *mut c_void, *mut c_void, *const c_char) -> CuResult,
     pub alloc: unsafe extern "C" fn(*mut Ptr, usize) -> CuResult,
     pub free: unsafe extern "C" fn(Ptr) -> CuResult,
     pub htod: unsafe extern "C" fn(Ptr, *const c_void, usize) -> CuResult,
     pub dtoh: unsafe extern "C" fn(*mut c_void, Ptr, usize) -> CuResult,
     pub dtod: unsafe extern "C" fn(Ptr, Ptr, usize) -> CuResult,
     pub memset: unsafe extern "C" fn(Ptr, u8, usize) -> CuResult,
-    pub launch: unsafe extern "C" fn(*mut c_void, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, *mut c_void, *mut *mut c_void, *mut *mut c_void) -> CuResult,
+    pub launch: unsafe extern "C" fn(
+        *mut c_void,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_uint,
+        *mut c_void,
+        *mut *mut c_void,
+        *mut *mut c_void,
+    ) -> CuResult,
     pub sync: unsafe extern "C" fn() -> CuResult,
     pub event_create: unsafe extern "C" fn(*mut *mut c_void, c_uint) -> CuResult,
     pub event_record: unsafe extern "C" fn(*mut c_void, *mut c_void) -> CuResult,
@@ -39,7 +52,8 @@ pub fn check(call: &str, r: CuResult) {
 impl Cuda {
     fn load() -> Cuda {
         // SAFETY: the CUDA driver library's initialisers are safe to run.
-        let lib = unsafe { libloading::Library::new("libcuda.so.1") }.expect("no CUDA driver (libcuda.so.1): this benchmark needs a GPU");
+        let lib = unsafe { libloading::Library::new("libcuda.so.1") }
+            .expect("no CUDA driver (libcuda.so.1): this benchmark needs a GPU");
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the symbol has the CUDA driver API's signature for this name.
@@ -82,10 +96,14 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    #[allow(clippy::new_without_default, reason = "it loads the CUDA driver and stops without a GPU: nothing to default to")]
+    #[allow(
+        clippy::new_without_default,
+        reason = "it loads the CUDA driver and stops without a GPU: nothing to default to"
+    )]
     pub fn new() -> Gpu {
         let cu = Cuda::load();
-        let (mut dev, mut ctx, mut name, mut driver) = (0, std::ptr::null_mut(), [0 as c_char; 128], 0);
+        let (mut dev, mut ctx, mut name, mut driver) =
+            (0, std::ptr::null_mut(), [0 as c_char; 128], 0);
         // SAFETY: every out-pointer is valid for the call.
         unsafe {
             check("cuInit", (cu.init)(0));
@@ -96,7 +114,8 @@ impl Gpu {
             check("cuCtxSetCurrent", (cu.ctx_set)(ctx));
         }
         // SAFETY: cuDeviceGetName wrote a NUL-terminated string.
-        let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+        let name =
+            unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
         let (mut start, mut stop) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: valid out-pointers.
         unsafe {
@@ -112,7 +131,10 @@ impl Gpu {
         // SAFETY: `image` is a cubin; out-pointers are valid.
         unsafe {
             check("cuModuleLoadData", (self.cu.module_load)(&mut module, image.as_ptr().cast()));
-            check(&format!("cuModuleGetFunction({name})"), (self.cu.get_function)(&mut f, module, cname.as_ptr()));
+            check(
+                &format!("cuModuleGetFunction({name})"),
+                (self.cu.get_function)(&mut f, module, cname.as_ptr()),
+            );
         }
         f
     }
@@ -160,12 +182,27 @@ impl Gpu {
         f64::from(ms)
     }
 
-    #[allow(clippy::not_unsafe_ptr_arg_deref, reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads")]
+    #[allow(
+        clippy::not_unsafe_ptr_arg_deref,
+        reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
+    )]
     pub fn launch(&self, f: *mut c_void, grid: [u32; 3], block: [u32; 3], args: &[Vec<u8>]) {
         let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
         // SAFETY: each argument's bytes are the kernel parameter's value, alive for the call.
         check("cuLaunchKernel", unsafe {
-            (self.cu.launch)(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, std::ptr::null_mut(), ptrs.as_mut_ptr(), std::ptr::null_mut())
+            (self.cu.launch)(
+                f,
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                0,
+                std::ptr::null_mut(),
+                ptrs.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
         });
     }
 
@@ -174,4 +211,3 @@ impl Gpu {
         check("cuCtxSynchronize", unsafe { (self.cu.sync)() });
     }
 }
-

@@ -91,10 +91,15 @@ impl Gen<'_> {
     fn literal(&mut self, ty: Ty) -> String {
         let r = self.rng.next();
         match ty {
-            Ty::U32 => format!("{}u32", if r & 1 == 0 { r % 100 } else { (r >> 8) % (u32::MAX as u64) }),
+            Ty::U32 => {
+                format!("{}u32", if r & 1 == 0 { r % 100 } else { (r >> 8) % (u32::MAX as u64) })
+            }
             Ty::U64 => format!("{}u64", if r & 1 == 0 { r % 100 } else { r >> 1 }),
             Ty::I32 => format!("({}i32)", (r % 2001) as i64 - 1000),
-            Ty::I64 => format!("({}i64)", if r & 1 == 0 { (r % 201) as i64 - 100 } else { (r >> 2) as i64 - (1 << 60) }),
+            Ty::I64 => format!(
+                "({}i64)",
+                if r & 1 == 0 { (r % 201) as i64 - 100 } else { (r >> 2) as i64 - (1 << 60) }
+            ),
             Ty::F32 => format!("({:.3}f32)", ((r % 20001) as f64 - 10000.0) / 1000.0),
             Ty::F64 => format!("({:.6}f64)", ((r % 2_000_001) as f64 - 1_000_000.0) / 10000.0),
             Ty::Bool => (r & 1 == 0).to_string(),
@@ -102,7 +107,8 @@ impl Gen<'_> {
     }
 
     fn leaf(&mut self, ty: Ty) -> String {
-        let candidates: Vec<String> = self.vars.iter().filter(|(_, t)| *t == ty).map(|(n, _)| n.clone()).collect();
+        let candidates: Vec<String> =
+            self.vars.iter().filter(|(_, t)| *t == ty).map(|(n, _)| n.clone()).collect();
         if !candidates.is_empty() && self.rng.chance(75) {
             return candidates[self.rng.below(candidates.len() as u64) as usize].clone();
         }
@@ -131,9 +137,20 @@ impl Gen<'_> {
                     format!("({} {op} {})", self.expr(t, d), self.expr(t, d))
                 }
                 3 => format!("{}.abs().sqrt()", self.wrap(t, d)),
-                4 => format!("{}.mul_add({}, {})", self.wrap(t, d), self.expr(t, d), self.expr(t, d)),
-                5 => format!("{}.{}({})", self.wrap(t, d), self.rng.pick(&["min", "max"]), self.expr(t, d)),
-                6 => format!("{}.{}()", self.wrap(t, d), self.rng.pick(&["floor", "ceil", "trunc", "abs"])),
+                4 => {
+                    format!("{}.mul_add({}, {})", self.wrap(t, d), self.expr(t, d), self.expr(t, d))
+                }
+                5 => format!(
+                    "{}.{}({})",
+                    self.wrap(t, d),
+                    self.rng.pick(&["min", "max"]),
+                    self.expr(t, d)
+                ),
+                6 => format!(
+                    "{}.{}()",
+                    self.wrap(t, d),
+                    self.rng.pick(&["floor", "ceil", "trunc", "abs"])
+                ),
                 7 => self.cast(t, d),
                 _ => self.if_expr(t, d),
             },
@@ -150,13 +167,28 @@ impl Gen<'_> {
                     let op = self.rng.pick(&["<<", ">>"]);
                     format!("({} {op} ({} as u32))", self.expr(t, d), self.expr(Ty::U32, d))
                 }
-                6 => format!("{}.{}({})", self.wrap(t, d), self.rng.pick(&["wrapping_mul", "wrapping_sub", "min", "max"]), self.expr(t, d)),
-                7 => format!("({}.{}() as {})", self.wrap(t, d), self.rng.pick(&["count_ones", "leading_zeros", "trailing_zeros"]), t.name()),
+                6 => format!(
+                    "{}.{}({})",
+                    self.wrap(t, d),
+                    self.rng.pick(&["wrapping_mul", "wrapping_sub", "min", "max"]),
+                    self.expr(t, d)
+                ),
+                7 => format!(
+                    "({}.{}() as {})",
+                    self.wrap(t, d),
+                    self.rng.pick(&["count_ones", "leading_zeros", "trailing_zeros"]),
+                    t.name()
+                ),
                 8 => format!("{}.rotate_left({} as u32)", self.wrap(t, d), self.expr(Ty::U32, d)),
                 9 => self.cast(t, d),
                 10 => self.match_expr(t, d),
                 11 if self.helper.is_some() && t == Ty::U32 => {
-                    format!("{}({}, {})", self.helper.clone().unwrap_or_default(), self.expr(Ty::U32, d), self.expr(Ty::I64, d))
+                    format!(
+                        "{}({}, {})",
+                        self.helper.clone().unwrap_or_default(),
+                        self.expr(Ty::U32, d),
+                        self.expr(Ty::I64, d)
+                    )
                 }
                 11 if t.is_signed() => format!("{}.wrapping_abs()", self.wrap(t, d)),
                 _ => self.if_expr(t, d),
@@ -167,7 +199,11 @@ impl Gen<'_> {
     /// An expression that can take a method call: a variable, or a parenthesised one.
     fn wrap(&mut self, ty: Ty, depth: u32) -> String {
         let e = self.expr(ty, depth);
-        if e.starts_with('(') || e.chars().all(|c| c.is_alphanumeric() || c == '_') { e } else { format!("({e})") }
+        if e.starts_with('(') || e.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            e
+        } else {
+            format!("({e})")
+        }
     }
 
     fn cast(&mut self, to: Ty, depth: u32) -> String {
@@ -179,7 +215,12 @@ impl Gen<'_> {
     }
 
     fn if_expr(&mut self, ty: Ty, depth: u32) -> String {
-        format!("(if {} {{ {} }} else {{ {} }})", self.expr(Ty::Bool, depth), self.expr(ty, depth), self.expr(ty, depth))
+        format!(
+            "(if {} {{ {} }} else {{ {} }})",
+            self.expr(Ty::Bool, depth),
+            self.expr(ty, depth),
+            self.expr(ty, depth)
+        )
     }
 
     fn match_expr(&mut self, ty: Ty, depth: u32) -> String {
@@ -198,7 +239,8 @@ impl Gen<'_> {
     /// Statements: lets, and mutable accumulators updated in bounded loops and branches.
     fn statements(&mut self, out: &mut String, count: usize) {
         for _ in 0..count {
-            let ty = self.rng.pick(&[Ty::U32, Ty::I32, Ty::U64, Ty::I64, Ty::F32, Ty::F64, Ty::Bool]);
+            let ty =
+                self.rng.pick(&[Ty::U32, Ty::I32, Ty::U64, Ty::I64, Ty::F32, Ty::F64, Ty::Bool]);
             if self.rng.chance(12) {
                 self.shared_exchange(out);
                 continue;
@@ -207,7 +249,9 @@ impl Gen<'_> {
                 // A read through a raw pointer to a slice element.
                 let k = self.expr(Ty::U32, 2);
                 let (p, v) = (self.fresh("p"), self.fresh("v"));
-                out.push_str(&format!("        let {p} = &ys[({k} as usize) % ys.len()] as *const i64;\n"));
+                out.push_str(&format!(
+                    "        let {p} = &ys[({k} as usize) % ys.len()] as *const i64;\n"
+                ));
                 out.push_str(&format!("        // SAFETY: {p} points at an element of ys.\n        let {v}: i64 = unsafe {{ *{p} }};\n"));
                 self.vars.push((v, Ty::I64));
                 continue;
@@ -229,11 +273,17 @@ impl Gen<'_> {
                     if use_for {
                         out.push_str(&format!("        for {k} in 0..{bound}u32 {{\n"));
                     } else {
-                        out.push_str(&format!("        let mut {k} = 0u32;\n        while {k} < {bound} {{\n"));
+                        out.push_str(&format!(
+                            "        let mut {k} = 0u32;\n        while {k} < {bound} {{\n"
+                        ));
                     }
                     self.vars.push((k.clone(), Ty::U32));
                     let step = self.expr(ty, 2);
-                    let op = if ty.is_float() { self.rng.pick(&["+", "-", "*"]) } else { self.rng.pick(&["+", "^", "-"]) };
+                    let op = if ty.is_float() {
+                        self.rng.pick(&["+", "-", "*"])
+                    } else {
+                        self.rng.pick(&["+", "^", "-"])
+                    };
                     if ty.is_float() {
                         out.push_str(&format!("            {acc} = {acc} {op} {step};\n"));
                     } else {
@@ -297,7 +347,12 @@ pub fn kernel(seed: u64, name: &str) -> String {
         src.push_str(&format!("fn {helper}(a: u32, b: i64) -> u32 {{\n    {body}\n}}\n\n"));
         g.helper = Some(helper);
     }
-    g.vars = vec![("x".into(), Ty::U32), ("y".into(), Ty::I64), ("f".into(), Ty::F32), ("t".into(), Ty::U32)];
+    g.vars = vec![
+        ("x".into(), Ty::U32),
+        ("y".into(), Ty::I64),
+        ("f".into(), Ty::F32),
+        ("t".into(), Ty::U32),
+    ];
     src.push_str(&format!(
         "#[offload_kernel]\npub fn {name}(xs: &[u32], ys: &[i64], fs: &[f32], out: &mut [u32], fout: &mut [f64]) {{\n    \
          // SAFETY: builtins only.\n    let i = unsafe {{ global_idx_x() }};\n    if i < out.len() && i < fout.len() {{\n        \
@@ -319,7 +374,10 @@ pub fn kernel(seed: u64, name: &str) -> String {
     }
     let int_out = if g.rng.chance(50) {
         // A write through a raw pointer to the output element.
-        format!("        let q = &mut out[i] as *mut u32;\n        // SAFETY: q points at this thread's output element.\n        unsafe {{ *q = {} }};\n", ints.join(" ^ "))
+        format!(
+            "        let q = &mut out[i] as *mut u32;\n        // SAFETY: q points at this thread's output element.\n        unsafe {{ *q = {} }};\n",
+            ints.join(" ^ ")
+        )
     } else {
         format!("        out[i] = {};\n", ints.join(" ^ "))
     };
@@ -329,7 +387,9 @@ pub fn kernel(seed: u64, name: &str) -> String {
 
 /// A file of `count` kernels named `{prefix}_{k}`, seeds `first_seed..`.
 pub fn file(prefix: &str, first_seed: u64, count: usize) -> String {
-    let mut out = String::from("// Generated by testsuite/src/generator.rs; do not edit.\nuse rkc_offload::prelude::*;\n\n");
+    let mut out = String::from(
+        "// Generated by testsuite/src/generator.rs; do not edit.\nuse rkc_offload::prelude::*;\n\n",
+    );
     for k in 0..count {
         out.push_str(&kernel(first_seed + k as u64, &format!("{prefix}_{k}")));
         out.push('\n');

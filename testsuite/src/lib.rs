@@ -39,28 +39,30 @@ pub mod closures2;
 #[path = "../kernels/control.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod control;
+pub mod cuda;
 #[path = "../kernels/device_functions.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod device_functions;
+#[path = "../kernels/enums.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod enums;
 /// Kernels that fault on purpose (run on the GPU only: see the file).
 #[path = "../faults/trap.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod faults_trap;
-#[path = "../kernels/enums.rs"]
-#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
-pub mod enums;
+pub mod generator;
 #[path = "../kernels/generics.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod generics;
 #[path = "../kernels/grid2d.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod grid2d;
-#[path = "../kernels/images.rs"]
-#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
-pub mod images;
 #[path = "../kernels/halfs.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod halfs;
+#[path = "../kernels/images.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod images;
 #[path = "../kernels/impls.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod impls;
@@ -85,12 +87,18 @@ pub mod methods;
 #[path = "../kernels/modules.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod modules;
-pub mod cuda;
-pub mod generator;
 pub mod multi_device;
 
 /// The generated kernels (build.rs, src/generator.rs), compiled by rustc as the reference.
-#[allow(unused, unused_parens, unused_braces, unused_comparisons, arithmetic_overflow, clippy::all, reason = "generated code parenthesises every operation")]
+#[allow(
+    unused,
+    unused_parens,
+    unused_braces,
+    unused_comparisons,
+    arithmetic_overflow,
+    clippy::all,
+    reason = "generated code parenthesises every operation"
+)]
 pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 
@@ -109,15 +117,15 @@ pub mod options;
 #[path = "../kernels/panics.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod panics;
+#[path = "../kernels/patterns.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod patterns;
 #[path = "../kernels/physics.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod physics;
 #[path = "../kernels/pointers.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod pointers;
-#[path = "../kernels/patterns.rs"]
-#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
-pub mod patterns;
 #[path = "../kernels/references.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod references;
@@ -200,13 +208,27 @@ macro_rules! sim {
 pub fn cases() -> Vec<Case> {
     let f32b = |x: f32| u64::from(x.to_bits());
     vec![
-        Case { file: "canonical.rs", kernel: "kernel", grid: [256, 1, 1], block: [1, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(canonical::kernel) },
+        Case {
+            file: "canonical.rs",
+            kernel: "kernel",
+            grid: [256, 1, 1],
+            block: [1, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(canonical::kernel),
+        },
         Case {
             file: "saxpy.rs",
             kernel: "saxpy",
             grid: [4, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Scalar(250), Input::Scalar(f32b(2.5)), Input::Random(256), Input::Random(256)]),
+            inputs: Some(vec![
+                Input::Scalar(250),
+                Input::Scalar(f32b(2.5)),
+                Input::Random(256),
+                Input::Random(256),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(saxpy::saxpy),
@@ -216,34 +238,144 @@ pub fn cases() -> Vec<Case> {
             kernel: "slices",
             grid: [2, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Scalar(f32b(-1.5)), Input::Random(100), Input::Random(120), Input::Random(4)]),
+            inputs: Some(vec![
+                Input::Scalar(f32b(-1.5)),
+                Input::Random(100),
+                Input::Random(120),
+                Input::Random(4),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(slices::slices),
         },
-        Case { file: "shared.rs", kernel: "block_sum", grid: [4, 1, 1], block: [256, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(shared::block_sum) },
+        Case {
+            file: "shared.rs",
+            kernel: "block_sum",
+            grid: [4, 1, 1],
+            block: [256, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(shared::block_sum),
+        },
         Case {
             file: "shared.rs",
             kernel: "histogram",
             grid: [4, 1, 1],
             block: [256, 1, 1],
-            inputs: Some(vec![Input::Random(1024), Input::Zeros(16), Input::Random(2), Input::Random(1), Input::Zeros(2)]),
+            inputs: Some(vec![
+                Input::Random(1024),
+                Input::Zeros(16),
+                Input::Random(2),
+                Input::Random(1),
+                Input::Zeros(2),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(shared::histogram),
         },
-        Case { file: "grid2d.rs", kernel: "stencil", grid: [4, 2, 1], block: [8, 16, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(grid2d::stencil) },
-        Case { file: "loops.rs", kernel: "loops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(loops::loops) },
-        Case { file: "matching.rs", kernel: "classify", grid: [1, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(matching::classify) },
-        Case { file: "device_functions.rs", kernel: "device_functions", grid: [1, 1, 1], block: [40, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(device_functions::device_functions) },
-        Case { file: "arithmetic.rs", kernel: "arithmetic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arithmetic::arithmetic) },
-        Case { file: "math.rs", kernel: "exact_math", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::exact_math) },
-        Case { file: "math.rs", kernel: "integer_methods", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::integer_methods) },
+        Case {
+            file: "grid2d.rs",
+            kernel: "stencil",
+            grid: [4, 2, 1],
+            block: [8, 16, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(grid2d::stencil),
+        },
+        Case {
+            file: "loops.rs",
+            kernel: "loops",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(loops::loops),
+        },
+        Case {
+            file: "matching.rs",
+            kernel: "classify",
+            grid: [1, 1, 1],
+            block: [128, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(matching::classify),
+        },
+        Case {
+            file: "device_functions.rs",
+            kernel: "device_functions",
+            grid: [1, 1, 1],
+            block: [40, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(device_functions::device_functions),
+        },
+        Case {
+            file: "arithmetic.rs",
+            kernel: "arithmetic",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(arithmetic::arithmetic),
+        },
+        Case {
+            file: "math.rs",
+            kernel: "exact_math",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(math::exact_math),
+        },
+        Case {
+            file: "math.rs",
+            kernel: "integer_methods",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(math::integer_methods),
+        },
         // Eleven libdevice functions summed: each within 2 ulp on the GPU, the sum within a
         // few more after rounding; measured on the H200 (see gpu-results/).
-        Case { file: "math.rs", kernel: "transcendental", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 64, dyn_cache: 0, simulate: sim!(math::transcendental) },
-        Case { file: "panics.rs", kernel: "out_of_bounds", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::out_of_bounds) },
-        Case { file: "panics.rs", kernel: "failed_assert", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::failed_assert) },
+        Case {
+            file: "math.rs",
+            kernel: "transcendental",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 64,
+            dyn_cache: 0,
+            simulate: sim!(math::transcendental),
+        },
+        Case {
+            file: "panics.rs",
+            kernel: "out_of_bounds",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(panics::out_of_bounds),
+        },
+        Case {
+            file: "panics.rs",
+            kernel: "failed_assert",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(panics::failed_assert),
+        },
         Case {
             file: "inference.rs",
             kernel: "inference",
@@ -308,9 +440,36 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(ulps::ulps_f64),
         },
-        Case { file: "warp.rs", kernel: "shuffles", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::shuffles) },
-        Case { file: "warp.rs", kernel: "votes", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::votes) },
-        Case { file: "warp.rs", kernel: "reductions", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(warp::reductions) },
+        Case {
+            file: "warp.rs",
+            kernel: "shuffles",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(warp::shuffles),
+        },
+        Case {
+            file: "warp.rs",
+            kernel: "votes",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(warp::votes),
+        },
+        Case {
+            file: "warp.rs",
+            kernel: "reductions",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(warp::reductions),
+        },
         Case {
             file: "warp.rs",
             kernel: "block_reduce",
@@ -321,41 +480,356 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 32,
             simulate: sim!(warp::block_reduce),
         },
-        Case { file: "math.rs", kernel: "checked", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(math::checked) },
-        Case { file: "operators.rs", kernel: "narrow_ints", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::narrow_ints) },
-        Case { file: "operators.rs", kernel: "wide_ints", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::wide_ints) },
-        Case { file: "operators.rs", kernel: "float_ops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::float_ops) },
-        Case { file: "operators.rs", kernel: "logic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::logic) },
-        Case { file: "operators.rs", kernel: "compound", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(operators::compound) },
-        Case { file: "casts.rs", kernel: "float_to_int", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::float_to_int) },
-        Case { file: "casts.rs", kernel: "int_to_int", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::int_to_int) },
-        Case { file: "casts.rs", kernel: "to_float", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::to_float) },
-        Case { file: "casts.rs", kernel: "bits", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(casts::bits) },
-        Case { file: "control.rs", kernel: "early_return", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::early_return) },
-        Case { file: "control.rs", kernel: "labelled", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::labelled) },
-        Case { file: "control.rs", kernel: "matches", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::matches) },
-        Case { file: "control.rs", kernel: "blocks", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::blocks) },
-        Case { file: "control.rs", kernel: "ranges", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(control::ranges) },
-        Case { file: "methods.rs", kernel: "int_methods_wide", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::int_methods_wide) },
-        Case { file: "methods.rs", kernel: "float_methods_f64", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::float_methods_f64) },
-        Case { file: "methods.rs", kernel: "swap_and_size", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(methods::swap_and_size) },
-        Case { file: "algorithms.rs", kernel: "number_theory", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::number_theory) },
-        Case { file: "algorithms.rs", kernel: "fixed_point", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::fixed_point) },
-        Case { file: "algorithms.rs", kernel: "mandelbrot", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::mandelbrot) },
-        Case { file: "algorithms.rs", kernel: "hash", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::hash) },
-        Case { file: "algorithms.rs", kernel: "matvec", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::matvec) },
-        Case { file: "algorithms.rs", kernel: "sorting_network", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(algorithms::sorting_network) },
-        Case { file: "panics.rs", kernel: "divide_by_zero", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::divide_by_zero) },
-        Case { file: "panics.rs", kernel: "explicit_panic", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(panics::explicit_panic) },
-        Case { file: "modules.rs", kernel: "distances", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(modules::distances) },
-        Case { file: "pointers.rs", kernel: "neighbours", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(pointers::neighbours) },
-        Case { file: "pointers.rs", kernel: "struct_pointers", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(pointers::struct_pointers) },
-        Case { file: "block_algorithms.rs", kernel: "scan", grid: [2, 1, 1], block: [128, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(block_algorithms::scan) },
-        Case { file: "block_algorithms.rs", kernel: "transpose", grid: [2, 2, 1], block: [16, 16, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(block_algorithms::transpose) },
-        Case { file: "arrays.rs", kernel: "local_arrays", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_arrays) },
-        Case { file: "arrays.rs", kernel: "local_sort", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::local_sort) },
-        Case { file: "structs.rs", kernel: "particles", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::particles) },
-        Case { file: "structs.rs", kernel: "tuples", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::tuples) },
+        Case {
+            file: "math.rs",
+            kernel: "checked",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(math::checked),
+        },
+        Case {
+            file: "operators.rs",
+            kernel: "narrow_ints",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(operators::narrow_ints),
+        },
+        Case {
+            file: "operators.rs",
+            kernel: "wide_ints",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(operators::wide_ints),
+        },
+        Case {
+            file: "operators.rs",
+            kernel: "float_ops",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(operators::float_ops),
+        },
+        Case {
+            file: "operators.rs",
+            kernel: "logic",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(operators::logic),
+        },
+        Case {
+            file: "operators.rs",
+            kernel: "compound",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(operators::compound),
+        },
+        Case {
+            file: "casts.rs",
+            kernel: "float_to_int",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(casts::float_to_int),
+        },
+        Case {
+            file: "casts.rs",
+            kernel: "int_to_int",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(casts::int_to_int),
+        },
+        Case {
+            file: "casts.rs",
+            kernel: "to_float",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(casts::to_float),
+        },
+        Case {
+            file: "casts.rs",
+            kernel: "bits",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(casts::bits),
+        },
+        Case {
+            file: "control.rs",
+            kernel: "early_return",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(control::early_return),
+        },
+        Case {
+            file: "control.rs",
+            kernel: "labelled",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(control::labelled),
+        },
+        Case {
+            file: "control.rs",
+            kernel: "matches",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(control::matches),
+        },
+        Case {
+            file: "control.rs",
+            kernel: "blocks",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(control::blocks),
+        },
+        Case {
+            file: "control.rs",
+            kernel: "ranges",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(control::ranges),
+        },
+        Case {
+            file: "methods.rs",
+            kernel: "int_methods_wide",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(methods::int_methods_wide),
+        },
+        Case {
+            file: "methods.rs",
+            kernel: "float_methods_f64",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(methods::float_methods_f64),
+        },
+        Case {
+            file: "methods.rs",
+            kernel: "swap_and_size",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(methods::swap_and_size),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "number_theory",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::number_theory),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "fixed_point",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::fixed_point),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "mandelbrot",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::mandelbrot),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "hash",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::hash),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "matvec",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::matvec),
+        },
+        Case {
+            file: "algorithms.rs",
+            kernel: "sorting_network",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(algorithms::sorting_network),
+        },
+        Case {
+            file: "panics.rs",
+            kernel: "divide_by_zero",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(panics::divide_by_zero),
+        },
+        Case {
+            file: "panics.rs",
+            kernel: "explicit_panic",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(panics::explicit_panic),
+        },
+        Case {
+            file: "modules.rs",
+            kernel: "distances",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(modules::distances),
+        },
+        Case {
+            file: "pointers.rs",
+            kernel: "neighbours",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(pointers::neighbours),
+        },
+        Case {
+            file: "pointers.rs",
+            kernel: "struct_pointers",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(pointers::struct_pointers),
+        },
+        Case {
+            file: "block_algorithms.rs",
+            kernel: "scan",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(block_algorithms::scan),
+        },
+        Case {
+            file: "block_algorithms.rs",
+            kernel: "transpose",
+            grid: [2, 2, 1],
+            block: [16, 16, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(block_algorithms::transpose),
+        },
+        Case {
+            file: "arrays.rs",
+            kernel: "local_arrays",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(arrays::local_arrays),
+        },
+        Case {
+            file: "arrays.rs",
+            kernel: "local_sort",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(arrays::local_sort),
+        },
+        Case {
+            file: "structs.rs",
+            kernel: "particles",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(structs::particles),
+        },
+        Case {
+            file: "structs.rs",
+            kernel: "tuples",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(structs::tuples),
+        },
         Case {
             file: "structs.rs",
             kernel: "records",
@@ -371,13 +845,36 @@ pub fn cases() -> Vec<Case> {
             kernel: "by_value",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(1), Input::Random(4), Input::Random(64), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(1),
+                Input::Random(4),
+                Input::Random(64),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(structs::by_value),
         },
-        Case { file: "impls.rs", kernel: "vectors", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::vectors) },
-        Case { file: "impls.rs", kernel: "statistics", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(impls::statistics) },
+        Case {
+            file: "impls.rs",
+            kernel: "vectors",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(impls::vectors),
+        },
+        Case {
+            file: "impls.rs",
+            kernel: "statistics",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(impls::statistics),
+        },
         Case {
             file: "arrays.rs",
             kernel: "iteration",
@@ -388,18 +885,41 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(arrays::iteration),
         },
-        Case { file: "structs.rs", kernel: "choices", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(structs::choices) },
+        Case {
+            file: "structs.rs",
+            kernel: "choices",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(structs::choices),
+        },
         Case {
             file: "inference.rs",
             kernel: "inference_uses",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(64), Input::Random(8), Input::Random(40), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(64),
+                Input::Random(8),
+                Input::Random(40),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(inference::inference_uses),
         },
-        Case { file: "arrays.rs", kernel: "tables", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(arrays::tables) },
+        Case {
+            file: "arrays.rs",
+            kernel: "tables",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(arrays::tables),
+        },
         Case {
             file: "options.rs",
             kernel: "smooth",
@@ -410,7 +930,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(options::smooth),
         },
-        Case { file: "options.rs", kernel: "combinators", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::combinators) },
+        Case {
+            file: "options.rs",
+            kernel: "combinators",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(options::combinators),
+        },
         Case {
             file: "iterators.rs",
             kernel: "rows",
@@ -421,14 +950,86 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(iterators::rows),
         },
-        Case { file: "iterators.rs", kernel: "chains", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(iterators::chains) },
-        Case { file: "iterators.rs", kernel: "in_place", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(iterators::in_place) },
-        Case { file: "traits.rs", kernel: "vec3_ops", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::vec3_ops) },
-        Case { file: "traits.rs", kernel: "generic_math", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::generic_math) },
-        Case { file: "traits.rs", kernel: "samplers", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(traits::samplers) },
-        Case { file: "enums.rs", kernel: "shapes", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::shapes) },
-        Case { file: "enums.rs", kernel: "stack_machine", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::stack_machine) },
-        Case { file: "enums.rs", kernel: "levels", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(enums::levels) },
+        Case {
+            file: "iterators.rs",
+            kernel: "chains",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(iterators::chains),
+        },
+        Case {
+            file: "iterators.rs",
+            kernel: "in_place",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(iterators::in_place),
+        },
+        Case {
+            file: "traits.rs",
+            kernel: "vec3_ops",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(traits::vec3_ops),
+        },
+        Case {
+            file: "traits.rs",
+            kernel: "generic_math",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(traits::generic_math),
+        },
+        Case {
+            file: "traits.rs",
+            kernel: "samplers",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(traits::samplers),
+        },
+        Case {
+            file: "enums.rs",
+            kernel: "shapes",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(enums::shapes),
+        },
+        Case {
+            file: "enums.rs",
+            kernel: "stack_machine",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(enums::stack_machine),
+        },
+        Case {
+            file: "enums.rs",
+            kernel: "levels",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(enums::levels),
+        },
         Case {
             file: "images.rs",
             kernel: "rgba",
@@ -449,8 +1050,26 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(images::box_blur),
         },
-        Case { file: "closures.rs", kernel: "returned", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::returned) },
-        Case { file: "closures.rs", kernel: "closures", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures::closures) },
+        Case {
+            file: "closures.rs",
+            kernel: "returned",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(closures::returned),
+        },
+        Case {
+            file: "closures.rs",
+            kernel: "closures",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(closures::closures),
+        },
         Case {
             file: "references.rs",
             kernel: "references",
@@ -466,7 +1085,12 @@ pub fn cases() -> Vec<Case> {
             kernel: "by_mode",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Scalar(1), Input::Random(64), Input::Random(64), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Scalar(1),
+                Input::Random(64),
+                Input::Random(64),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(references::by_mode),
@@ -487,7 +1111,13 @@ pub fn cases() -> Vec<Case> {
             kernel: "mixed_gemv",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(64 * 16), Input::Random(16), Input::Random(64), Input::Zeros(64), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(64 * 16),
+                Input::Random(16),
+                Input::Random(64),
+                Input::Zeros(64),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(halfs::mixed_gemv),
@@ -497,7 +1127,12 @@ pub fn cases() -> Vec<Case> {
             kernel: "half_methods",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Zeros(64 * 12), Input::Zeros(64 * 4)]),
+            inputs: Some(vec![
+                Input::Random(64),
+                Input::Random(64),
+                Input::Zeros(64 * 12),
+                Input::Zeros(64 * 4),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(halfs::half_methods),
@@ -517,7 +1152,12 @@ pub fn cases() -> Vec<Case> {
             kernel: "wide_floats",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Zeros(256), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(64),
+                Input::Random(64),
+                Input::Zeros(256),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(wide::wide_floats),
@@ -527,12 +1167,26 @@ pub fn cases() -> Vec<Case> {
             kernel: "wide_params",
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(1), Input::Random(1), Input::Random(64), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(1),
+                Input::Random(1),
+                Input::Random(64),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(wide::wide_params),
         },
-        Case { file: "options.rs", kernel: "option_slots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(options::option_slots) },
+        Case {
+            file: "options.rs",
+            kernel: "option_slots",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(options::option_slots),
+        },
         Case {
             file: "vectors.rs",
             kernel: "reflect",
@@ -553,7 +1207,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(vectors::composite),
         },
-        Case { file: "vectors.rs", kernel: "rotate", grid: [1, 1, 1], block: [32, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(vectors::rotate) },
+        Case {
+            file: "vectors.rs",
+            kernel: "rotate",
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(vectors::rotate),
+        },
         Case {
             file: "physics.rs",
             kernel: "nbody",
@@ -569,12 +1232,26 @@ pub fn cases() -> Vec<Case> {
             kernel: "springs",
             grid: [2, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(100), Input::Random(100), Input::Zeros(100), Input::Zeros(100)]),
+            inputs: Some(vec![
+                Input::Random(100),
+                Input::Random(100),
+                Input::Zeros(100),
+                Input::Zeros(100),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(physics::springs),
         },
-        Case { file: "physics.rs", kernel: "bounce_box", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(physics::bounce_box) },
+        Case {
+            file: "physics.rs",
+            kernel: "bounce_box",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(physics::bounce_box),
+        },
         Case {
             file: "generics.rs",
             kernel: "monoids",
@@ -585,9 +1262,36 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(generics::monoids),
         },
-        Case { file: "generics.rs", kernel: "polygons", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::polygons) },
-        Case { file: "generics.rs", kernel: "sequences", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::sequences) },
-        Case { file: "generics.rs", kernel: "ring_average", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(generics::ring_average) },
+        Case {
+            file: "generics.rs",
+            kernel: "polygons",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(generics::polygons),
+        },
+        Case {
+            file: "generics.rs",
+            kernel: "sequences",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(generics::sequences),
+        },
+        Case {
+            file: "generics.rs",
+            kernel: "ring_average",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(generics::ring_average),
+        },
         Case {
             file: "results.rs",
             kernel: "parse_numbers",
@@ -598,8 +1302,26 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(results::parse_numbers),
         },
-        Case { file: "results.rs", kernel: "ranking", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::ranking) },
-        Case { file: "results.rs", kernel: "checked_pipeline", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(results::checked_pipeline) },
+        Case {
+            file: "results.rs",
+            kernel: "ranking",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(results::ranking),
+        },
+        Case {
+            file: "results.rs",
+            kernel: "checked_pipeline",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(results::checked_pipeline),
+        },
         Case {
             file: "chunks.rs",
             kernel: "row_summary",
@@ -610,7 +1332,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(chunks::row_summary),
         },
-        Case { file: "chunks.rs", kernel: "walks", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(chunks::walks) },
+        Case {
+            file: "chunks.rs",
+            kernel: "walks",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(chunks::walks),
+        },
         Case {
             file: "chunks.rs",
             kernel: "block_scan",
@@ -621,7 +1352,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(chunks::block_scan),
         },
-        Case { file: "chunks.rs", kernel: "run_lengths", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(chunks::run_lengths) },
+        Case {
+            file: "chunks.rs",
+            kernel: "run_lengths",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(chunks::run_lengths),
+        },
         Case {
             file: "state.rs",
             kernel: "tokenize",
@@ -632,7 +1372,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(state::tokenize),
         },
-        Case { file: "state.rs", kernel: "vending", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(state::vending) },
+        Case {
+            file: "state.rs",
+            kernel: "vending",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(state::vending),
+        },
         Case {
             file: "state.rs",
             kernel: "utf8_decode",
@@ -653,8 +1402,26 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(closures2::tone_map),
         },
-        Case { file: "closures2.rs", kernel: "roots", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures2::roots) },
-        Case { file: "closures2.rs", kernel: "generators", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(closures2::generators) },
+        Case {
+            file: "closures2.rs",
+            kernel: "roots",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(closures2::roots),
+        },
+        Case {
+            file: "closures2.rs",
+            kernel: "generators",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(closures2::generators),
+        },
         Case {
             file: "numerics.rs",
             kernel: "tiling",
@@ -665,7 +1432,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(numerics::tiling),
         },
-        Case { file: "numerics.rs", kernel: "int_methods", grid: [1, 1, 1], block: [64, 1, 1], inputs: None, gpu_ulps: 0, dyn_cache: 0, simulate: sim!(numerics::int_methods) },
+        Case {
+            file: "numerics.rs",
+            kernel: "int_methods",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(numerics::int_methods),
+        },
         // `exp` and `ln` are within 2 ulp on the GPU (libdevice); a softmax divides by a sum of
         // eight such terms and the entropy sums eight products, so the result may be a few
         // ulp further from the CPU's.
@@ -692,7 +1468,13 @@ pub fn generated_cases() -> Vec<Case> {
             kernel,
             grid: [1, 1, 1],
             block: [64, 1, 1],
-            inputs: Some(vec![Input::Random(64), Input::Random(64), Input::Random(64), Input::Zeros(64), Input::Zeros(64)]),
+            inputs: Some(vec![
+                Input::Random(64),
+                Input::Random(64),
+                Input::Random(64),
+                Input::Zeros(64),
+                Input::Zeros(64),
+            ]),
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate,
@@ -731,7 +1513,9 @@ pub fn scalars(ty: &Type) -> Vec<(usize, Type)> {
         Type::Array { elem, len } => {
             let inner = scalars(elem);
             let size = elem.size_of() as usize;
-            (0..*len as usize).flat_map(|k| inner.iter().map(move |(o, t)| (k * size + o, t.clone()))).collect()
+            (0..*len as usize)
+                .flat_map(|k| inner.iter().map(move |(o, t)| (k * size + o, t.clone())))
+                .collect()
         }
         Type::Struct { fields, .. } => fields
             .iter()
@@ -755,12 +1539,22 @@ fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
             let r = rng.next();
             let bytes: Vec<u8> = match t {
                 // Floats in [-100, 100), so that results are mostly finite and interesting.
-                Type::Float(FloatTy::F32) => ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec(),
-                Type::Float(FloatTy::F64) => ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec(),
-                Type::Float(f) if f.is_half() => (f.bits_of((r >> 40) as f64 / (1u64 << 24) as f64 * 200.0 - 100.0) as u16).to_le_bytes().to_vec(),
+                Type::Float(FloatTy::F32) => {
+                    ((r >> 40) as f32 / (1u64 << 24) as f32 * 200.0 - 100.0).to_le_bytes().to_vec()
+                }
+                Type::Float(FloatTy::F64) => {
+                    ((r >> 11) as f64 / (1u64 << 53) as f64 * 200.0 - 100.0).to_le_bytes().to_vec()
+                }
+                Type::Float(f) if f.is_half() => {
+                    (f.bits_of((r >> 40) as f64 / (1u64 << 24) as f64 * 200.0 - 100.0) as u16)
+                        .to_le_bytes()
+                        .to_vec()
+                }
                 Type::Bool => vec![(r & 1) as u8],
                 // A 128-bit integer takes a second draw for its high half.
-                other if other.size_of() > 8 => [r.to_le_bytes(), rng.next().to_le_bytes()].concat(),
+                other if other.size_of() > 8 => {
+                    [r.to_le_bytes(), rng.next().to_le_bytes()].concat()
+                }
                 other => r.to_le_bytes()[..other.size_of() as usize].to_vec(),
             };
             let at = k * size + offset;
@@ -771,9 +1565,14 @@ fn random_buffer(rng: &mut Rng, elem: &Type, len: usize) -> Vec<u8> {
 }
 
 pub fn inputs_for(case: &Case, module: &Module) -> Vec<Arg> {
-    let func = module.funcs.iter().find(|f| f.kernel && f.name == case.kernel).expect("kernel in module");
+    let func =
+        module.funcs.iter().find(|f| f.kernel && f.name == case.kernel).expect("kernel in module");
     let tys: Vec<Type> = func.param_types().cloned().collect();
-    let mut rng = Rng(case.kernel.bytes().fold(0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)) | 1);
+    let mut rng = Rng(case
+        .kernel
+        .bytes()
+        .fold(0x9e37_79b9_7f4a_7c15, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+        | 1);
     match &case.inputs {
         Some(inputs) => inputs
             .iter()
@@ -787,7 +1586,9 @@ pub fn inputs_for(case: &Case, module: &Module) -> Vec<Arg> {
         None => tys
             .iter()
             .map(|ty| match ty.pointee() {
-                Some(Type::Array { elem, len }) => Arg::Buffer(random_buffer(&mut rng, elem, *len as usize)),
+                Some(Type::Array { elem, len }) => {
+                    Arg::Buffer(random_buffer(&mut rng, elem, *len as usize))
+                }
                 _ => panic!("{}: give inputs for parameter type `{ty}`", case.kernel),
             })
             .collect(),
@@ -805,7 +1606,12 @@ pub enum Outcome {
 
 pub fn run_interpreter(module: &Module, case: &Case, inputs: &[Arg]) -> Outcome {
     let mut args = inputs.to_vec();
-    match interp::run(module, case.kernel, Launch { grid: case.grid, block: case.block, dyn_shared: case.dyn_cache }, &mut args) {
+    match interp::run(
+        module,
+        case.kernel,
+        Launch { grid: case.grid, block: case.block, dyn_shared: case.dyn_cache },
+        &mut args,
+    ) {
         Ok(()) => Outcome::Buffers(buffers(&args)),
         Err(InterpError::Panic { message, .. }) => Outcome::Panicked(message),
         Err(e) => Outcome::Failed(e.to_string()),
@@ -833,7 +1639,9 @@ pub fn run_rustc(case: &Case, inputs: &[Arg], tys: &[Type]) -> Outcome {
             Arg::Buffer(b) => {
                 let mut s = vec![0u128; b.len().div_ceil(16).max(1)];
                 // SAFETY: `s` holds at least b.len() bytes.
-                unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), s.as_mut_ptr().cast::<u8>(), b.len()) };
+                unsafe {
+                    std::ptr::copy_nonoverlapping(b.as_ptr(), s.as_mut_ptr().cast::<u8>(), b.len())
+                };
                 raw.push(s.as_mut_ptr() as usize as u64);
                 if let Type::Slice { elem, .. } = ty {
                     raw.push(b.len() as u64 / elem.size_of().max(1));
@@ -842,7 +1650,12 @@ pub fn run_rustc(case: &Case, inputs: &[Arg], tys: &[Type]) -> Outcome {
             }
         }
     }
-    let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: case.dyn_cache, device: None };
+    let config = LaunchConfig {
+        workgroup_dim: case.grid,
+        thread_dim: case.block,
+        dyn_cache: case.dyn_cache,
+        device: None,
+    };
     let result = (case.simulate)(&config, &raw);
     let mut lens = inputs.iter().filter_map(|a| match a {
         Arg::Buffer(b) => Some(b.len()),
@@ -893,20 +1706,39 @@ pub fn same_within(a: &Outcome, b: &Outcome, elems: &[Type], ulps: u32) -> Resul
                 let n = elem.size_of() as usize;
                 // Structs are compared scalar by scalar (their padding is not data).
                 let parts = scalars(elem);
-                let pieces = x.chunks(n).zip(y.chunks(n)).flat_map(|(ex, ey)| parts.iter().map(move |(o, t)| (&ex[*o..*o + t.size_of() as usize], &ey[*o..*o + t.size_of() as usize], t)));
+                let pieces = x.chunks(n).zip(y.chunks(n)).flat_map(|(ex, ey)| {
+                    parts.iter().map(move |(o, t)| {
+                        (&ex[*o..*o + t.size_of() as usize], &ey[*o..*o + t.size_of() as usize], t)
+                    })
+                });
                 for (i, (ex, ey, elem)) in pieces.enumerate() {
                     let equal = match elem {
                         Type::Float(FloatTy::F32) => {
-                            let (p, q) = (f32::from_le_bytes(ex.try_into().unwrap()), f32::from_le_bytes(ey.try_into().unwrap()));
-                            p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()) || ulps_apart(f64::from(p), f64::from(q), true) <= u64::from(ulps)
+                            let (p, q) = (
+                                f32::from_le_bytes(ex.try_into().unwrap()),
+                                f32::from_le_bytes(ey.try_into().unwrap()),
+                            );
+                            p.to_bits() == q.to_bits()
+                                || (p.is_nan() && q.is_nan())
+                                || ulps_apart(f64::from(p), f64::from(q), true) <= u64::from(ulps)
                         }
                         Type::Float(FloatTy::F64) => {
-                            let (p, q) = (f64::from_le_bytes(ex.try_into().unwrap()), f64::from_le_bytes(ey.try_into().unwrap()));
-                            p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()) || ulps_apart(p, q, false) <= u64::from(ulps)
+                            let (p, q) = (
+                                f64::from_le_bytes(ex.try_into().unwrap()),
+                                f64::from_le_bytes(ey.try_into().unwrap()),
+                            );
+                            p.to_bits() == q.to_bits()
+                                || (p.is_nan() && q.is_nan())
+                                || ulps_apart(p, q, false) <= u64::from(ulps)
                         }
                         Type::Float(f) if f.is_half() => {
-                            let (p, q) = (u16::from_le_bytes(ex.try_into().unwrap()), u16::from_le_bytes(ey.try_into().unwrap()));
-                            p == q || (f.value_of(u128::from(p)).is_nan() && f.value_of(u128::from(q)).is_nan())
+                            let (p, q) = (
+                                u16::from_le_bytes(ex.try_into().unwrap()),
+                                u16::from_le_bytes(ey.try_into().unwrap()),
+                            );
+                            p == q
+                                || (f.value_of(u128::from(p)).is_nan()
+                                    && f.value_of(u128::from(q)).is_nan())
                         }
                         _ => ex == ey,
                     };
@@ -920,4 +1752,3 @@ pub fn same_within(a: &Outcome, b: &Outcome, elems: &[Type], ulps: u32) -> Resul
         _ => Err(format!("{a:?} vs {b:?}")),
     }
 }
-

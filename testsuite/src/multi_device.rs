@@ -7,7 +7,8 @@ use rkc_offload::{OffloadError, offload, try_offload};
 
 fn inputs(seed: u32, n: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
     let a = 0.5 + seed as f32;
-    let xs: Vec<f32> = (0..n).map(|i| ((i as u32).wrapping_mul(2654435761) ^ seed) as f32 * 1e-9).collect();
+    let xs: Vec<f32> =
+        (0..n).map(|i| ((i as u32).wrapping_mul(2654435761) ^ seed) as f32 * 1e-9).collect();
     let ys: Vec<f32> = (0..n).map(|i| (i as u32 + seed) as f32).collect();
     let expected = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
     (xs, ys, expected, a)
@@ -83,8 +84,12 @@ pub fn run_checks() -> Result<String, String> {
         args = (256usize, a, &guard, &mut ys[..]),
     };
     match result {
-        Err(e @ OffloadError::ResidentElsewhere { .. }) => report.push_str(&format!("PASS resident data of device 0 refused on device 1: {e}\n")),
-        other => return Err(format!("resident data of device 0 was accepted on device 1: {other:?}")),
+        Err(e @ OffloadError::ResidentElsewhere { .. }) => {
+            report.push_str(&format!("PASS resident data of device 0 refused on device 1: {e}\n"))
+        }
+        other => {
+            return Err(format!("resident data of device 0 was accepted on device 1: {other:?}"));
+        }
     }
     // ... and is used on its own device.
     offload! { kernel = saxpy, workgroup_dim = [2, 1, 1], thread_dim = [128, 1, 1], device = 0, args = (256usize, a, &guard, &mut ys[..]) }

@@ -12,7 +12,10 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
     let cases = cases();
     // Every kernel file of the testsuite has a case.
-    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     files.sort();
     let mut covered: Vec<String> = cases.iter().map(|c| c.file.to_string()).collect();
     covered.sort();
@@ -21,18 +24,24 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
 
     for case in &cases {
         let source = std::fs::read_to_string(dir.join(case.file)).unwrap();
-        let module = rkc_front::compile(&source).unwrap_or_else(|d| panic!("{}: {:?}", case.file, d));
+        let module =
+            rkc_front::compile(&source).unwrap_or_else(|d| panic!("{}: {:?}", case.file, d));
         rkc_rk::verify(&module).unwrap();
         let mut inlined = module.clone();
         rkc_rk::passes::inline_calls(&mut inlined).unwrap();
         rkc_rk::verify(&inlined).unwrap();
         rkc_rk::passes::simplify(&mut inlined);
-        rkc_rk::verify(&inlined).unwrap_or_else(|e| panic!("{}: simplify broke the module: {e}", case.kernel));
+        rkc_rk::verify(&inlined)
+            .unwrap_or_else(|e| panic!("{}: simplify broke the module: {e}", case.kernel));
 
         let inputs = inputs_for(case, &module);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
         let tys: Vec<Type> = func.param_types().cloned().collect();
-        let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. })).map(element).collect();
+        let elems: Vec<Type> = tys
+            .iter()
+            .filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. }))
+            .map(element)
+            .collect();
 
         let reference = run_rustc(case, &inputs, &tys);
         let before = run_interpreter(&module, case, &inputs);
@@ -45,8 +54,12 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         }
         // The inputs must have been changed, or the comparison proves little.
         match &reference {
-            Outcome::Buffers(out) => assert_ne!(out, &buffers(&inputs), "{}: the kernel wrote nothing", case.kernel),
-            Outcome::Panicked(message) => println!("{}: every side panicked with `{message}`", case.kernel),
+            Outcome::Buffers(out) => {
+                assert_ne!(out, &buffers(&inputs), "{}: the kernel wrote nothing", case.kernel)
+            }
+            Outcome::Panicked(message) => {
+                println!("{}: every side panicked with `{message}`", case.kernel)
+            }
             Outcome::Failed(e) => panic!("{}: {e}", case.kernel),
         }
     }
@@ -61,13 +74,15 @@ fn rk_text_round_trips() {
     files.sort();
     for file in files {
         let source = std::fs::read_to_string(&file).unwrap();
-        let module = rkc_front::compile(&source).unwrap_or_else(|d| panic!("{}: {:?}", file.display(), d));
+        let module =
+            rkc_front::compile(&source).unwrap_or_else(|d| panic!("{}: {:?}", file.display(), d));
         let mut optimized = module.clone();
         rkc_rk::passes::inline_calls(&mut optimized).unwrap();
         rkc_rk::passes::simplify(&mut optimized);
         for m in [&module, &optimized] {
             let text = rkc_rk::print_module(m);
-            let parsed = rkc_rk::parse_module(&text).unwrap_or_else(|e| panic!("{}: {e}\n{text}", file.display()));
+            let parsed = rkc_rk::parse_module(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}\n{text}", file.display()));
             rkc_rk::verify(&parsed).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             assert_eq!(rkc_rk::print_module(&parsed), text, "{}", file.display());
         }
@@ -77,7 +92,9 @@ fn rk_text_round_trips() {
 /// The rk parser never panics: every prefix of every printed kernel parses or gives an error.
 #[test]
 fn rk_parser_survives_every_prefix() {
-    let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/loops.rs")).unwrap();
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/loops.rs"))
+            .unwrap();
     let text = rkc_rk::print_module(&rkc_front::compile(&source).unwrap());
     for (cut, _) in text.char_indices() {
         if let Ok(m) = rkc_rk::parse_module(&text[..cut]) {
@@ -92,7 +109,10 @@ fn rk_parser_survives_every_prefix() {
 #[test]
 fn generated_kernels_agree_with_rustc() {
     let module = rkc_front::compile(generated::SOURCE).unwrap_or_else(|d| {
-        panic!("rkc refuses generated kernels:\n{}", rkc_front::render(&d, "generated.rs", generated::SOURCE, false))
+        panic!(
+            "rkc refuses generated kernels:\n{}",
+            rkc_front::render(&d, "generated.rs", generated::SOURCE, false)
+        )
     });
     rkc_rk::verify(&module).unwrap();
     let mut optimized = module.clone();
@@ -106,7 +126,8 @@ fn generated_kernels_agree_with_rustc() {
         let inputs = inputs_for(case, &module);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
         let tys: Vec<Type> = func.param_types().cloned().collect();
-        let elems: Vec<Type> = tys.iter().filter(|t| matches!(t, Type::Slice { .. })).map(element).collect();
+        let elems: Vec<Type> =
+            tys.iter().filter(|t| matches!(t, Type::Slice { .. })).map(element).collect();
         let reference = run_rustc(case, &inputs, &tys);
         for (stage, m) in [("before", &module), ("after", &optimized)] {
             let got = run_interpreter(m, case, &inputs);

@@ -10,18 +10,33 @@ fn two_simulated_devices() {
         std::env::set_var("OFFLOAD_TARGET", "disabled");
         std::env::set_var("OFFLOAD_SIM_DEVICES", "2");
     }
-    let p = |name: &str, ty: &str, kind, access| ParamInfo { name: name.into(), ty: ty.into(), kind, access };
+    let p = |name: &str, ty: &str, kind, access| ParamInfo {
+        name: name.into(),
+        ty: ty.into(),
+        kind,
+        access,
+    };
     let saxpy = KernelInfo {
         name: "saxpy".into(),
         source: "testsuite/kernels/saxpy.rs".into(),
         params: vec![
             p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
             p("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
-            p("x", "*const f32", ParamKind::Pointer { pointee_size: 4, mutable: false }, Access::Read),
-            p("y", "*mut f32", ParamKind::Pointer { pointee_size: 4, mutable: true }, Access::ReadWrite),
+            p(
+                "x",
+                "*const f32",
+                ParamKind::Pointer { pointee_size: 4, mutable: false },
+                Access::Read,
+            ),
+            p(
+                "y",
+                "*mut f32",
+                ParamKind::Pointer { pointee_size: 4, mutable: true },
+                Access::ReadWrite,
+            ),
         ],
         panic_sites: vec![],
-            barriers: false,
+        barriers: false,
     };
     let image = offload_binary::metadata::metadata_only_image(std::slice::from_ref(&saxpy));
     rkc_offload::register_fatbin(offload_binary::write(&[image])).unwrap();

@@ -12,8 +12,8 @@ pub mod tools;
 
 use offload_binary::{Image, ImageKind, OffloadKind};
 use rkc_front::Diagnostic;
-use rkc_lower::{ImageFormat, LowerOptions, Target};
 pub use rkc_lower::TargetKind;
+use rkc_lower::{ImageFormat, LowerOptions, Target};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -151,7 +151,10 @@ fn stage_error(code: &'static str, message: String, details: &[String]) -> Error
 
 /// The kernels' metadata (parameters with their access facts, panic sites) from the front end
 /// and the rk passes alone, without MLIR: what `--explain-mapping` reports.
-pub fn kernel_facts(source: &str, source_name: &str) -> Result<Vec<offload_binary::KernelInfo>, Vec<rkc_front::Diagnostic>> {
+pub fn kernel_facts(
+    source: &str,
+    source_name: &str,
+) -> Result<Vec<offload_binary::KernelInfo>, Vec<rkc_front::Diagnostic>> {
     let mut module = rkc_front::compile(source)?;
     // The front end reported recursion with its spans; without it, inlining succeeds.
     if rkc_rk::passes::inline_calls(&mut module).is_ok() {
@@ -162,7 +165,11 @@ pub fn kernel_facts(source: &str, source_name: &str) -> Result<Vec<offload_binar
 
 /// The mapping report of `rkc --explain-mapping`: for each kernel, how `offload!` will move
 /// each argument and why, at the parameter's span.
-pub fn explain_mapping(source: &str, path: &str, colour: bool) -> Result<String, Vec<rkc_front::Diagnostic>> {
+pub fn explain_mapping(
+    source: &str,
+    path: &str,
+    colour: bool,
+) -> Result<String, Vec<rkc_front::Diagnostic>> {
     use offload_binary::{Access, ParamKind};
     let kernels = kernel_facts(source, path)?;
     let facts: Vec<(String, Vec<(String, String)>)> = kernels
@@ -213,7 +220,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             &["this is a bug in rkc; please report it with the kernel file".into()],
         )
     };
-    rkc_rk::verify(&rk_module).map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
+    rkc_rk::verify(&rk_module)
+        .map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
     let rk = rkc_rk::print_module(&rk_module);
     let dump = |stage: &str, text: &str| {
         if options.print_ir_after_all {
@@ -238,7 +246,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             dump("rk-simplify", &rkc_rk::print_module(&optimized));
         }
     }
-    let verified = rkc_rk::verify(&optimized).map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
+    let verified = rkc_rk::verify(&optimized)
+        .map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
     let rk_optimized = rkc_rk::print_module(verified.module());
     let kernels = metadata::kernels(verified.module(), &options.source_name);
     timed("rk passes", t);
@@ -286,7 +295,10 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // libdevice, for the math functions that NVIDIA GPUs have no instruction for. Without it
     // a kernel that uses one fails in serialisation with MLIR's message.
     let cuda_toolkit = tools::find_cuda_toolkit();
-    if cuda_toolkit.is_none() && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia) && gpu.contains("math.") {
+    if cuda_toolkit.is_none()
+        && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia)
+        && gpu.contains("math.")
+    {
         return Err(stage_error(
             RK_TOOL_MISSING,
             "the kernels call math functions that need libdevice, and no CUDA toolkit with nvvm/libdevice was found".into(),
@@ -300,23 +312,28 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             TargetKind::Nvidia => cuda_toolkit.as_deref(),
         };
         let t = Instant::now();
-        let mut module = mlir.parse(&rkc_lower::specialize(&gpu, target.as_ref()), "lower").map_err(mlir_error)?;
-        mlir.run(&mut module, &target.lowering_pipeline(options.opt_level, options.fast_math), target.dialect())
+        let mut module = mlir
+            .parse(&rkc_lower::specialize(&gpu, target.as_ref()), "lower")
             .map_err(mlir_error)?;
+        mlir.run(
+            &mut module,
+            &target.lowering_pipeline(options.opt_level, options.fast_math),
+            target.dialect(),
+        )
+        .map_err(mlir_error)?;
         let lowered = mlir::Mlir::print(&module, options.debug_info);
         timed(&format!("{} {}", target.dialect(), target.arch()), t);
 
-        let serialize = |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
-            let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
-            let step = format!("serialize {}", target.arch());
-            mlir.run(&mut m, &target.serialize_pipeline(format, toolkit), &step)
-                .map_err(mlir_error)?;
-            mlir::Mlir::objects(&m)
-                .into_iter()
-                .next()
-                .map(|o| o.bytes)
-                .ok_or_else(|| stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[]))
-        };
+        let serialize =
+            |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
+                let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
+                let step = format!("serialize {}", target.arch());
+                mlir.run(&mut m, &target.serialize_pipeline(format, toolkit), &step)
+                    .map_err(mlir_error)?;
+                mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
+                    stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
+                })
+            };
 
         let t = Instant::now();
         // PTX is both an image and ptxas's input; AMD assembly is only for reading.
@@ -329,7 +346,11 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             let t = Instant::now();
             let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
             let dis = tools::find_llvm_dis().ok_or_else(|| {
-                stage_error(RK_TOOL_MISSING, "llvm-dis-22 not found: --emit=llvm needs it".into(), &["run tools/setup.sh (it installs llvm-22)".into()])
+                stage_error(
+                    RK_TOOL_MISSING,
+                    "llvm-dis-22 not found: --emit=llvm needs it".into(),
+                    &["run tools/setup.sh (it installs llvm-22)".into()],
+                )
             })?;
             let text = tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
             timed(&format!("llvm {}", target.arch()), t);
@@ -340,12 +361,20 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         let t = Instant::now();
         let binary = match target.kind() {
             TargetKind::Nvidia => match &ptxas {
-                Some(ptxas) => match tools::ptxas(ptxas, &assembly, target.arch(), options.opt_level, options.debug_info, &scratch.0) {
+                Some(ptxas) => match tools::ptxas(
+                    ptxas,
+                    &assembly,
+                    target.arch(),
+                    options.opt_level,
+                    options.debug_info,
+                    &scratch.0,
+                ) {
                     Ok(cubin) => Some(cubin),
                     // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still
                     // runs there through the driver's JIT, so this is worth a warning only.
-                    Err(e) if e.message.contains("is not defined for option 'gpu-name'")
-                        && options.cubin == Cubin::WhenAvailable =>
+                    Err(e)
+                        if e.message.contains("is not defined for option 'gpu-name'")
+                            && options.cubin == Cubin::WhenAvailable =>
                     {
                         warnings.push(format!(
                             "this ptxas cannot target {}: its image holds PTX only (the CUDA driver compiles it at load time)",
@@ -391,11 +420,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
 }
 
 fn mlir_error(e: mlir::MlirError) -> Error {
-    stage_error(
-        RK_MLIR_FAILED,
-        format!("MLIR failed in the `{}` stage", e.step),
-        &e.messages,
-    )
+    stage_error(RK_MLIR_FAILED, format!("MLIR failed in the `{}` stage", e.step), &e.messages)
 }
 
 fn tool_error(e: tools::ToolError) -> Error {
@@ -409,7 +434,10 @@ fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> V
         vec![
             ("triple".to_string(), t.triple.to_string()),
             ("arch".to_string(), t.arch.clone()),
-            (offload_binary::PRODUCER_KEY.to_string(), format!("rkc {}", env!("CARGO_PKG_VERSION"))),
+            (
+                offload_binary::PRODUCER_KEY.to_string(),
+                format!("rkc {}", env!("CARGO_PKG_VERSION")),
+            ),
             (offload_binary::KERNELS_KEY.to_string(), meta.clone()),
         ]
     };
@@ -462,12 +490,14 @@ fn control_flow_graphs(gpu_text: &str) -> Vec<(String, String)> {
         }
         let Some((_, dot, block)) = current.as_mut() else { continue };
         if t.starts_with('^') && t.ends_with(':') {
-            let label = t.trim_start_matches('^').split(['(', ':']).next().unwrap_or("").to_string();
+            let label =
+                t.trim_start_matches('^').split(['(', ':']).next().unwrap_or("").to_string();
             dot.push_str(&format!("  \"{label}\";\n"));
             *block = label;
         } else if t.starts_with("cf.br") || t.starts_with("cf.cond_br") {
             for target in t.split('^').skip(1) {
-                let target: String = target.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                let target: String =
+                    target.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                 dot.push_str(&format!("  \"{block}\" -> \"{target}\";\n"));
             }
         } else if t == "gpu.return" {

@@ -36,10 +36,9 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                             pointee_size: pointee.size_of(),
                             mutable: *mutable,
                         },
-                        Type::Slice { mutable, elem } => ParamKind::Slice {
-                            elem_size: elem.size_of(),
-                            mutable: *mutable,
-                        },
+                        Type::Slice { mutable, elem } => {
+                            ParamKind::Slice { elem_size: elem.size_of(), mutable: *mutable }
+                        }
                         other => ParamKind::Value { size: other.size_of() },
                     };
                     // A by-value array or struct is spelled as the host writes it; the runtime
@@ -49,15 +48,12 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                     // messages show what the user wrote.
                     let spelled = match (&ty, p.by_value, p.by_ref) {
                         (Type::Ptr { pointee, .. }, true, _) => pointee.to_string(),
-                        (Type::Ptr { mutable, pointee }, _, true) => format!("&{}{pointee}", if *mutable { "mut " } else { "" }),
+                        (Type::Ptr { mutable, pointee }, _, true) => {
+                            format!("&{}{pointee}", if *mutable { "mut " } else { "" })
+                        }
                         _ => ty.to_string(),
                     };
-                    ParamInfo {
-                        name: p.name.clone(),
-                        ty: spelled,
-                        kind,
-                        access,
-                    }
+                    ParamInfo { name: p.name.clone(), ty: spelled, kind, access }
                 })
                 .collect(),
         })

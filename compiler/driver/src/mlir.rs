@@ -6,10 +6,9 @@ use melior::{
     Context,
     dialect::DialectRegistry,
     ir::{
-        Module,
+        BlockLike, Module,
         attribute::{ArrayAttribute, AttributeLike},
         operation::{OperationLike, OperationPrintingFlags},
-        BlockLike,
     },
     pass::PassManager,
     utility::{
@@ -116,7 +115,12 @@ impl Mlir {
     }
 
     /// Runs a textual pass pipeline on a module, in place.
-    pub fn run(&self, module: &mut Module<'_>, pipeline: &str, step: &str) -> Result<(), MlirError> {
+    pub fn run(
+        &self,
+        module: &mut Module<'_>,
+        pipeline: &str,
+        step: &str,
+    ) -> Result<(), MlirError> {
         self.take_messages();
         let pm = PassManager::new(&self.context);
         if self.print_ir {
@@ -133,7 +137,8 @@ impl Mlir {
         if parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).is_err() {
             return Err(MlirError {
                 step: step.into(),
-                messages: self.nonempty(self.take_messages(), &format!("invalid pipeline `{pipeline}`")),
+                messages: self
+                    .nonempty(self.take_messages(), &format!("invalid pipeline `{pipeline}`")),
             });
         }
         let result = pm.run(module);
@@ -156,7 +161,9 @@ impl Mlir {
     pub fn print(module: &Module<'_>, debug_info: bool) -> String {
         module
             .as_operation()
-            .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(debug_info, false))
+            .to_string_with_flags(
+                OperationPrintingFlags::new().enable_debug_info(debug_info, false),
+            )
             .unwrap_or_else(|_| module.as_operation().to_string())
     }
 
@@ -166,10 +173,8 @@ impl Mlir {
         let mut op = module.body().first_operation();
         while let Some(o) = op {
             if o.name().as_string_ref().as_str() == Ok("gpu.binary")
-                && let Some(objects) = o
-                    .attribute("objects")
-                    .ok()
-                    .and_then(|a| ArrayAttribute::try_from(a).ok())
+                && let Some(objects) =
+                    o.attribute("objects").ok().and_then(|a| ArrayAttribute::try_from(a).ok())
             {
                 for k in 0..objects.len() {
                     let Ok(obj) = objects.element(k) else { continue };
@@ -204,7 +209,11 @@ impl Mlir {
 
 unsafe extern "C" {
     /// LLVM's C API for its command-line options (LLVMSupport, linked with MLIR).
-    fn LLVMParseCommandLineOptions(argc: i32, argv: *const *const std::os::raw::c_char, overview: *const std::os::raw::c_char);
+    fn LLVMParseCommandLineOptions(
+        argc: i32,
+        argv: *const *const std::os::raw::c_char,
+        overview: *const std::os::raw::c_char,
+    );
 }
 
 /// LLVM options rkc sets once per process, before any compilation (LLVM's options are global).

@@ -20,9 +20,7 @@ fn workspace_toolchain() -> PathBuf {
 
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
 /// Finds `ptxas`: `$RKC_CUDA_TOOLKIT/bin`, the workspace's `.toolchain`, `$CUDA_PATH/bin`,
@@ -36,10 +34,7 @@ pub fn find_ptxas() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("CUDA_PATH") {
         candidates.push(PathBuf::from(dir).join("bin/ptxas"));
     }
-    candidates
-        .into_iter()
-        .find(|p| p.is_file())
-        .or_else(|| on_path("ptxas"))
+    candidates.into_iter().find(|p| p.is_file()).or_else(|| on_path("ptxas"))
 }
 
 /// Finds a CUDA toolkit folder holding `nvvm/libdevice/libdevice.10.bc`, which MLIR's NVVM
@@ -55,9 +50,7 @@ pub fn find_cuda_toolkit() -> Option<PathBuf> {
         candidates.push(PathBuf::from(dir));
     }
     candidates.push(PathBuf::from("/usr/local/cuda"));
-    candidates
-        .into_iter()
-        .find(|d| d.join("nvvm/libdevice/libdevice.10.bc").is_file())
+    candidates.into_iter().find(|d| d.join("nvvm/libdevice/libdevice.10.bc").is_file())
 }
 
 /// Finds LLVM 22's `llvm-dis`, which turns bitcode into LLVM IR's text (`--emit=llvm`).
@@ -78,22 +71,16 @@ pub fn find_ld_lld() -> Option<PathBuf> {
 
 /// The AMD device libraries (ockl, ocml) that Debian's rocm-device-libs installs.
 pub fn find_amd_bitcode() -> Option<PathBuf> {
-    [
-        PathBuf::from("/usr/lib/x86_64-linux-gnu/amdgcn"),
-        PathBuf::from("/opt/rocm/amdgcn"),
-    ]
-    .into_iter()
-    .find(|p| p.join("bitcode").is_dir())
+    [PathBuf::from("/usr/lib/x86_64-linux-gnu/amdgcn"), PathBuf::from("/opt/rocm/amdgcn")]
+        .into_iter()
+        .find(|p| p.join("bitcode").is_dir())
 }
 
 /// MLIR's AMD serializer runs exactly `<toolkit>/llvm/bin/ld.lld` and reads device libraries
 /// from `<toolkit>/amdgcn/bitcode`. This makes such a folder of links in `dir`, so that rkc
 /// needs no ROCm install.
 pub fn amd_toolkit(dir: &Path) -> Result<PathBuf, ToolError> {
-    let err = |message: String| ToolError {
-        tool: "ld.lld".into(),
-        message,
-    };
+    let err = |message: String| ToolError { tool: "ld.lld".into(), message };
     if let Some(rocm) = std::env::var_os("RKC_ROCM_TOOLKIT") {
         return Ok(PathBuf::from(rocm));
     }
@@ -105,7 +92,8 @@ pub fn amd_toolkit(dir: &Path) -> Result<PathBuf, ToolError> {
     })?;
     let toolkit = dir.join("rocm");
     let bin = toolkit.join("llvm/bin");
-    std::fs::create_dir_all(&bin).map_err(|e| err(format!("cannot create {}: {e}", bin.display())))?;
+    std::fs::create_dir_all(&bin)
+        .map_err(|e| err(format!("cannot create {}: {e}", bin.display())))?;
     let link = |from: &Path, to: &Path| -> Result<(), ToolError> {
         let _ = std::fs::remove_file(to);
         std::os::unix::fs::symlink(from, to)
@@ -121,14 +109,8 @@ pub fn amd_toolkit(dir: &Path) -> Result<PathBuf, ToolError> {
 /// Runs a tool with `input` on stdin and returns its stdout; a non-zero exit is an error
 /// carrying the tool's stderr.
 pub fn run(program: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, ToolError> {
-    let name = program
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let err = |message: String| ToolError {
-        tool: name.clone(),
-        message,
-    };
+    let name = program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let err = |message: String| ToolError { tool: name.clone(), message };
     let mut child = Command::new(program)
         .args(args)
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
@@ -137,13 +119,9 @@ pub fn run(program: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8
         .spawn()
         .map_err(|e| err(format!("cannot run {}: {e}", program.display())))?;
     if let (Some(data), Some(mut stdin)) = (input, child.stdin.take()) {
-        stdin
-            .write_all(data)
-            .map_err(|e| err(format!("cannot write to {name}: {e}")))?;
+        stdin.write_all(data).map_err(|e| err(format!("cannot write to {name}: {e}")))?;
     }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| err(format!("{name} did not finish: {e}")))?;
+    let out = child.wait_with_output().map_err(|e| err(format!("{name} did not finish: {e}")))?;
     if !out.status.success() {
         return Err(err(format!(
             "{name} {} failed ({}):\n{}",
@@ -156,7 +134,14 @@ pub fn run(program: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8
 }
 
 /// Assembles PTX into a cubin for one architecture with ptxas.
-pub fn ptxas(ptxas: &Path, ptx: &[u8], arch: &str, opt_level: u8, line_info: bool, dir: &Path) -> Result<Vec<u8>, ToolError> {
+pub fn ptxas(
+    ptxas: &Path,
+    ptx: &[u8],
+    arch: &str,
+    opt_level: u8,
+    line_info: bool,
+    dir: &Path,
+) -> Result<Vec<u8>, ToolError> {
     let input = dir.join(format!("{arch}.ptx"));
     let output = dir.join(format!("{arch}.cubin"));
     let io = |e: std::io::Error| ToolError {

@@ -92,10 +92,19 @@ fn ptxas_accepts_every_ptx() {
         for t in &out.targets {
             let ptx = dir.join(format!("{}.ptx", t.arch));
             std::fs::write(&ptx, &t.assembly).unwrap();
-            run(Command::new(&ptxas).arg(format!("-arch={}", t.arch)).arg(&ptx).arg("-o").arg(dir.join("out.cubin")));
+            run(Command::new(&ptxas)
+                .arg(format!("-arch={}", t.arch))
+                .arg(&ptx)
+                .arg("-o")
+                .arg(dir.join("out.cubin")));
             let text = String::from_utf8_lossy(&t.assembly);
             for k in &out.kernels {
-                assert!(text.contains(&format!(".entry {}(", k.name)), "{} lacks {}", t.arch, k.name);
+                assert!(
+                    text.contains(&format!(".entry {}(", k.name)),
+                    "{} lacks {}",
+                    t.arch,
+                    k.name
+                );
             }
         }
     }
@@ -148,7 +157,11 @@ fn llvm_tools_read_every_fat_binary() {
         assert!(notes.contains("amdhsa.version"), "no code object metadata:\n{notes}");
         let symbols = run(Command::new(llvm_tool("llvm-nm")).arg(&hsaco));
         for k in &out.kernels {
-            assert!(symbols.contains(&format!(" T {}\n", k.name)), "{} missing:\n{symbols}", k.name);
+            assert!(
+                symbols.contains(&format!(" T {}\n", k.name)),
+                "{} missing:\n{symbols}",
+                k.name
+            );
             assert!(symbols.contains(&format!(" R {}.kd\n", k.name)), "{}.kd missing", k.name);
         }
 
@@ -206,10 +219,25 @@ fn line_information() {
             on_line_10.push(l.trim().split(['\t', ' ']).next().unwrap_or("").to_string());
         }
     }
-    assert!(on_line_10.iter().any(|i| i == "mul.rn.f32") && on_line_10.iter().any(|i| i == "add.rn.f32"), "{on_line_10:?}\n{ptx}");
-    let instructions = |text: &str| text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('.') && !l.starts_with("//") && !l.starts_with('$')).count();
+    assert!(
+        on_line_10.iter().any(|i| i == "mul.rn.f32")
+            && on_line_10.iter().any(|i| i == "add.rn.f32"),
+        "{on_line_10:?}\n{ptx}"
+    );
+    let instructions = |text: &str| {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| {
+                !l.is_empty() && !l.starts_with('.') && !l.starts_with("//") && !l.starts_with('$')
+            })
+            .count()
+    };
     let plain_ptx = String::from_utf8_lossy(&plain.targets[0].assembly).into_owned();
-    assert_eq!(instructions(ptx.split("\t.file").next().unwrap()), instructions(&plain_ptx), "-g changed the code");
+    assert_eq!(
+        instructions(ptx.split("\t.file").next().unwrap()),
+        instructions(&plain_ptx),
+        "-g changed the code"
+    );
     let cubin = out.targets[0].binary.as_ref().expect("a cubin");
     assert!(cubin.windows(11).any(|w| w == b".debug_line"), "the cubin has a line table");
     let amd = String::from_utf8_lossy(&out.targets[1].assembly).into_owned();
@@ -245,7 +273,10 @@ fn bounds_checks_switch() {
 fn panics_record_and_return() {
     let out = compile_file(&repo().join("testsuite/kernels/panics.rs"), &options("sm_90"));
     let ptx = String::from_utf8_lossy(&out.targets[0].assembly);
-    assert!(ptx.contains("atom.relaxed.sys.global.cas.b32") || ptx.contains("atom.global.cas.b32"), "{ptx}");
+    assert!(
+        ptx.contains("atom.relaxed.sys.global.cas.b32") || ptx.contains("atom.global.cas.b32"),
+        "{ptx}"
+    );
     assert!(!ptx.contains("trap"), "{ptx}");
     let k = out.kernels.iter().find(|k| k.name == "failed_assert").unwrap();
     let messages: Vec<&str> = k.panic_sites.iter().map(|s| s.message.as_str()).collect();
@@ -273,7 +304,9 @@ fn ptx_only_when_ptxas_cannot_target_the_arch() {
     assert!(out.targets[0].binary.is_none());
     assert!(out.warnings.iter().any(|w| w.contains("sm_70")), "{:?}", out.warnings);
     let source = std::fs::read_to_string(&file).unwrap();
-    assert!(matches!(compile(&source, &options("sm_70")), Err(Error::Stage(d)) if d.notes.iter().any(|n| n.contains("sm_70"))));
+    assert!(
+        matches!(compile(&source, &options("sm_70")), Err(Error::Stage(d)) if d.notes.iter().any(|n| n.contains("sm_70")))
+    );
 }
 
 /// The example's kernels, compiled by rustc for the host side of the end-to-end test.
@@ -343,7 +376,13 @@ fn access_facts_reach_the_metadata() {
     use offload_binary::Access::*;
     assert_eq!(
         access,
-        [("a".into(), Read), ("b".into(), Write), ("c".into(), Read), ("d".into(), Unused), ("n".into(), Unused)]
+        [
+            ("a".into(), Read),
+            ("b".into(), Write),
+            ("c".into(), Read),
+            ("d".into(), Unused),
+            ("n".into(), Unused)
+        ]
     );
 }
 
@@ -367,7 +406,10 @@ fn fast_math_is_opt_in() {
     let mut opts = options("sm_90");
     opts.fast_math = true;
     let fast = compile_file(&file, &opts);
-    let (p, f) = (String::from_utf8_lossy(&precise.targets[0].assembly), String::from_utf8_lossy(&fast.targets[0].assembly));
+    let (p, f) = (
+        String::from_utf8_lossy(&precise.targets[0].assembly),
+        String::from_utf8_lossy(&fast.targets[0].assembly),
+    );
     assert!(p.contains("sqrt.rn.f32") && !p.contains("sqrt.approx"), "precise PTX");
     assert!(f.contains("sqrt.approx") && !f.contains("sqrt.rn.f32"), "fast PTX");
 }
@@ -379,13 +421,17 @@ fn mapping_report_and_inspector_for_every_example() {
     for example in ["slice", "matmul", "reduction", "blur", "histogram"] {
         let file = format!("examples/{example}/src/kernels.rs");
         let source = std::fs::read_to_string(repo().join(&file)).unwrap();
-        let report = rkc_driver::explain_mapping(&source, &file, false).unwrap_or_else(|d| panic!("{example}: {d:?}"));
+        let report = rkc_driver::explain_mapping(&source, &file, false)
+            .unwrap_or_else(|d| panic!("{example}: {d:?}"));
         insta::assert_snapshot!(format!("{example}.mapping"), report);
         let mut opts = options("sm_90");
         opts.source_name = file.clone();
         let out = compile_file(&repo().join(&file), &opts);
         let images = offload_binary::read(&out.fatbin).unwrap();
-        insta::assert_snapshot!(format!("{example}.inspect"), offload_binary::inspect::text(&images));
+        insta::assert_snapshot!(
+            format!("{example}.inspect"),
+            offload_binary::inspect::text(&images)
+        );
     }
 }
 
@@ -400,7 +446,9 @@ fn generated_kernels_compile_and_assemble() {
     let source = generator::file("generated", 1, 300);
     let out = match compile(&source, &options("sm_90")) {
         Ok(out) => out,
-        Err(Error::Source(d)) => panic!("{}", rkc_front::render(&d, "generated.rs", &source, false)),
+        Err(Error::Source(d)) => {
+            panic!("{}", rkc_front::render(&d, "generated.rs", &source, false))
+        }
         Err(Error::Stage(d)) => panic!("{}\n{}", d.message, d.notes.join("\n")),
     };
     assert_eq!(out.kernels.len(), 300);

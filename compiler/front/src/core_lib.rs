@@ -69,7 +69,13 @@ fn mark_templates(text: &str) -> String {
         } else if line.trim() == "//@ end" {
             out.push('}');
         } else {
-            out.push_str(&line.replace("$T", "__T").replace("$U", "__U").replace("$S", "__S").replace("$BITS", "__BITS"));
+            out.push_str(
+                &line
+                    .replace("$T", "__T")
+                    .replace("$U", "__U")
+                    .replace("$S", "__S")
+                    .replace("$BITS", "__BITS"),
+            );
         }
         out.push('\n');
     }
@@ -84,10 +90,16 @@ pub fn expand_templates(file: &mut syn::File) {
             items.push(item);
             continue;
         };
-        let spec = m.attrs.iter().find(|a| a.path().is_ident("rkc_template")).and_then(|a| match &a.meta {
-            syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
-            _ => None,
-        });
+        let spec =
+            m.attrs.iter().find(|a| a.path().is_ident("rkc_template")).and_then(|a| {
+                match &a.meta {
+                    syn::Meta::NameValue(syn::MetaNameValue {
+                        value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+                        ..
+                    }) => Some(s.value()),
+                    _ => None,
+                }
+            });
         let (Some(spec), Some((_, inner))) = (spec, &m.content) else {
             items.push(item);
             continue;
@@ -127,7 +139,13 @@ impl syn::visit_mut::VisitMut for Subst<'_> {
         if let syn::Expr::Path(p) = e
             && p.path.is_ident("__BITS")
         {
-            *e = syn::Expr::Lit(syn::ExprLit { attrs: Vec::new(), lit: syn::Lit::Int(syn::LitInt::new(&self.bits.to_string(), proc_macro2::Span::call_site())) });
+            *e = syn::Expr::Lit(syn::ExprLit {
+                attrs: Vec::new(),
+                lit: syn::Lit::Int(syn::LitInt::new(
+                    &self.bits.to_string(),
+                    proc_macro2::Span::call_site(),
+                )),
+            });
             return;
         }
         syn::visit_mut::visit_expr_mut(self, e);

@@ -15,18 +15,12 @@ impl Span {
     /// Converts a proc-macro2 span of a file parsed from source text.
     pub fn from_pm2(span: proc_macro2::Span) -> Span {
         let (s, e) = (span.start(), span.end());
-        Span {
-            start: (s.line, s.column),
-            end: (e.line, e.column),
-        }
+        Span { start: (s.line, s.column), end: (e.line, e.column) }
     }
 
     /// A span covering `self` through `other`.
     pub fn to(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
     pub fn line(&self) -> u32 {
@@ -105,11 +99,7 @@ impl LineIndex {
     }
 
     fn offset(&self, (line, col): (usize, usize)) -> usize {
-        let start = self
-            .starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.len);
+        let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.len);
         (start + col).min(self.len)
     }
 
@@ -148,9 +138,7 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, text: &str, colour: bool) 
             .with_label(Label::new((path, range)).with_message(label).with_order(0));
         for (k, (span, label)) in d.secondary.iter().enumerate() {
             report = report.with_label(
-                Label::new((path, index.range(*span)))
-                    .with_message(label)
-                    .with_order(k as i32 + 1),
+                Label::new((path, index.range(*span))).with_message(label).with_order(k as i32 + 1),
             );
         }
         for n in &d.notes {
@@ -163,9 +151,7 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, text: &str, colour: bool) 
         // which is what users and their tools expect, so the header is written here instead.
         let mut body = Vec::new();
         // Writing into a Vec cannot fail.
-        let _ = report
-            .finish()
-            .write((path, Source::from(text)), &mut body);
+        let _ = report.finish().write((path, Source::from(text)), &mut body);
         let body = String::from_utf8_lossy(&body);
         let rest = body.split_once('\n').map(|(_, rest)| rest).unwrap_or("");
         out.extend_from_slice(header(d, colour).as_bytes());
@@ -201,9 +187,17 @@ pub fn render_json(diagnostics: &[Diagnostic], path: &str, text: &str) -> String
             spans.push(json_span(path, text, *span, label, false));
         }
         let child = |level: &str, message: &str| {
-            format!(r#"{{"message":{},"code":null,"level":"{level}","spans":[],"children":[],"rendered":null}}"#, json_string(message))
+            format!(
+                r#"{{"message":{},"code":null,"level":"{level}","spans":[],"children":[],"rendered":null}}"#,
+                json_string(message)
+            )
         };
-        let children: Vec<String> = d.notes.iter().map(|n| child("note", n)).chain(d.helps.iter().map(|h| child("help", h))).collect();
+        let children: Vec<String> = d
+            .notes
+            .iter()
+            .map(|n| child("note", n))
+            .chain(d.helps.iter().map(|h| child("help", h)))
+            .collect();
         out.push_str(&format!(
             r#"{{"$message_type":"diagnostic","message":{},"code":{{"code":"{}","explanation":null}},"level":"error","spans":[{}],"children":[{}],"rendered":{}}}"#,
             json_string(&d.message),
@@ -232,7 +226,12 @@ fn json_span(path: &str, text: &str, span: Span, label: &str, primary: bool) -> 
             let chars = line_of(l).chars().count();
             let start = if l == first { span.start.1 } else { 0 };
             let end = if l == last { span.end.1 } else { chars };
-            format!(r#"{{"text":{},"highlight_start":{},"highlight_end":{}}}"#, json_string(line_of(l)), start + 1, end.max(start) + 1)
+            format!(
+                r#"{{"text":{},"highlight_start":{},"highlight_end":{}}}"#,
+                json_string(line_of(l)),
+                start + 1,
+                end.max(start) + 1
+            )
         })
         .collect();
     format!(

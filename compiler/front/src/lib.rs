@@ -46,7 +46,8 @@ use std::collections::HashMap;
 pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
     type Reply = std::thread::Result<Result<Module, Vec<Diagnostic>>>;
     type Job = (String, std::sync::mpsc::Sender<Reply>);
-    static WORKER: std::sync::Mutex<Option<(std::sync::mpsc::Sender<Job>, usize)>> = std::sync::Mutex::new(None);
+    static WORKER: std::sync::Mutex<Option<(std::sync::mpsc::Sender<Job>, usize)>> =
+        std::sync::Mutex::new(None);
     let spawn = || -> Option<std::sync::mpsc::Sender<Job>> {
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         std::thread::Builder::new()
@@ -54,7 +55,9 @@ pub fn compile(source: &str) -> Result<Module, Vec<Diagnostic>> {
             .stack_size(512 << 20)
             .spawn(move || {
                 for (text, reply) in rx {
-                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_here(&text)));
+                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        compile_here(&text)
+                    }));
                     let _ = reply.send(out);
                 }
             })
@@ -97,8 +100,12 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
     }
     if items.kernels.is_empty() {
         // One line: the reason and what to do; `rkc --explain RK0002` shows an example.
-        let what = if source.trim().is_empty() { "the file is empty" } else { "the file has no kernel" };
-        return Err(vec![Diagnostic::new(RK_NO_KERNEL, format!("{what}: rkc compiles functions marked `#[offload_kernel]`, and found none"))]);
+        let what =
+            if source.trim().is_empty() { "the file is empty" } else { "the file has no kernel" };
+        return Err(vec![Diagnostic::new(
+            RK_NO_KERNEL,
+            format!("{what}: rkc compiles functions marked `#[offload_kernel]`, and found none"),
+        )]);
     }
     let tcx = typeck::Tcx::new(&items, source);
     let mut mono = lower::Mono::new(&tcx);
@@ -109,9 +116,12 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
         if let Some(first) = seen.get(&name) {
             tcx.report(
                 items::FileId::User,
-                Diagnostic::new(RK_DUPLICATE_KERNEL, format!("the kernel `{name}` is defined more than once"))
-                    .at(span, "defined again here")
-                    .with_secondary(*first, "first defined here"),
+                Diagnostic::new(
+                    RK_DUPLICATE_KERNEL,
+                    format!("the kernel `{name}` is defined more than once"),
+                )
+                .at(span, "defined again here")
+                .with_secondary(*first, "first defined here"),
             );
             continue;
         }
@@ -124,18 +134,23 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
             // of the fat binary.
             tcx.report(
                 items::FileId::User,
-                Diagnostic::new(RK_INTERNAL, format!("the kernel `{name}` could not be compiled")).at(span, "rkc stopped compiling this kernel without saying why"),
+                Diagnostic::new(RK_INTERNAL, format!("the kernel `{name}` could not be compiled"))
+                    .at(span, "rkc stopped compiling this kernel without saying why"),
             );
         }
     }
-    let module = Module { funcs: std::mem::take(&mut mono.funcs), tables: std::mem::take(&mut mono.tables) };
+    let module =
+        Module { funcs: std::mem::take(&mut mono.funcs), tables: std::mem::take(&mut mono.tables) };
     if !tcx.has_errors()
         && let Some(cycle) = rkc_rk::passes::CallGraph::new(&module).cycle()
     {
         let first = mono.spans.get(&cycle[0]).copied().unwrap_or_default();
-        let mut d = Diagnostic::new(RK_RECURSION, format!("recursion is not supported in kernels: {}", cycle.join(" → ")))
-            .at(first, format!("`{}` calls itself through this cycle", cycle[0]))
-            .help("rewrite the recursion as a loop");
+        let mut d = Diagnostic::new(
+            RK_RECURSION,
+            format!("recursion is not supported in kernels: {}", cycle.join(" → ")),
+        )
+        .at(first, format!("`{}` calls itself through this cycle", cycle[0]))
+        .help("rewrite the recursion as a loop");
         for name in cycle.iter().skip(1).take(cycle.len().saturating_sub(2)) {
             if let Some(s) = mono.spans.get(name) {
                 d = d.with_secondary(*s, format!("`{name}` is part of the cycle"));

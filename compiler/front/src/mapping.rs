@@ -8,7 +8,12 @@ use ariadne::{Config, Label, Report, ReportKind, Source};
 /// Renders one report per kernel: `facts` holds, per kernel, each parameter's name and the
 /// sentence that explains its movement. Kernels or parameters not found in `source` are
 /// listed without a span.
-pub fn explain_mapping(source: &str, path: &str, facts: &[(String, Vec<(String, String)>)], colour: bool) -> String {
+pub fn explain_mapping(
+    source: &str,
+    path: &str,
+    facts: &[(String, Vec<(String, String)>)],
+    colour: bool,
+) -> String {
     let spans = param_spans(source);
     let index = LineIndex::new(source);
     let mut out = Vec::new();
@@ -21,12 +26,17 @@ pub fn explain_mapping(source: &str, path: &str, facts: &[(String, Vec<(String, 
             }
             continue;
         };
-        let mut report = Report::build(ReportKind::Custom("mapping", ariadne::Color::Cyan), (path, index.range(*name_span)))
-            .with_config(Config::default().with_color(colour))
-            .with_message(format!("how `offload!` moves the arguments of `{kernel}`"));
+        let mut report = Report::build(
+            ReportKind::Custom("mapping", ariadne::Color::Cyan),
+            (path, index.range(*name_span)),
+        )
+        .with_config(Config::default().with_color(colour))
+        .with_message(format!("how `offload!` moves the arguments of `{kernel}`"));
         for (k, (p, how)) in params.iter().enumerate() {
             if let Some((_, span)) = param_spans.iter().find(|(n, _)| n == p) {
-                report = report.with_label(Label::new((path, index.range(*span))).with_message(how).with_order(k as i32));
+                report = report.with_label(
+                    Label::new((path, index.range(*span))).with_message(how).with_order(k as i32),
+                );
             } else {
                 report = report.with_note(format!("{p}: {how}"));
             }
@@ -50,7 +60,10 @@ fn param_spans(source: &str) -> Vec<(String, Span, Vec<(String, Span)>)> {
                         .iter()
                         .filter_map(|a| match a {
                             syn::FnArg::Typed(t) => match t.pat.as_ref() {
-                                syn::Pat::Ident(i) => Some((i.ident.to_string(), Span::from_pm2(syn::spanned::Spanned::span(t)))),
+                                syn::Pat::Ident(i) => Some((
+                                    i.ident.to_string(),
+                                    Span::from_pm2(syn::spanned::Spanned::span(t)),
+                                )),
                                 _ => None,
                             },
                             syn::FnArg::Receiver(_) => None,

@@ -14,7 +14,10 @@ fn check(path: &str, source: &str) -> String {
     match compile(source) {
         Ok(module) => {
             if let Err(e) = rkc_rk::verify(&module) {
-                panic!("the front end produced unverifiable rk: {e}\n{}", rkc_rk::print_module(&module));
+                panic!(
+                    "the front end produced unverifiable rk: {e}\n{}",
+                    rkc_rk::print_module(&module)
+                );
             }
             rkc_rk::print_module(&module)
         }
@@ -90,7 +93,12 @@ fn every_testsuite_file_and_its_variants_give_output_not_a_panic() {
         }
         let lines: Vec<&str> = text.lines().collect();
         for skip in 0..lines.len() {
-            let without: String = lines.iter().enumerate().filter(|(k, _)| *k != skip).map(|(_, l)| format!("{l}\n")).collect();
+            let without: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != skip)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
             let _ = check(&path, &without);
             variants += 1;
         }
@@ -111,7 +119,9 @@ fn explanations_cover_every_code() {
 /// stays true when codes are added.
 #[test]
 fn the_guide_lists_every_code() {
-    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide.md")).unwrap();
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide.md"))
+            .unwrap();
     for (code, title, _) in crate::codes::EXPLANATIONS {
         let row = format!("| `{code}` | {title} |");
         assert!(guide.contains(&row), "docs/guide.md lacks the row `{row}`");
@@ -126,7 +136,10 @@ fn json_diagnostics_are_rustcs_format() {
     let source = "use rkc_offload::prelude::*;\n\n#[offload_kernel]\npub fn k(out: &mut [u32]) {\n    let s = \"é\"; let x: u32 = 1.5;\n    out[0] = x;\n}\n";
     let diags = compile(source).expect_err("a float in a u32");
     let json = render_json(&diags, "src/kernels.rs", source);
-    let lines: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
     assert_eq!(lines.len(), diags.len());
     let d = &lines[0];
     assert_eq!(d["$message_type"], "diagnostic");
@@ -137,11 +150,23 @@ fn json_diagnostics_are_rustcs_format() {
     assert_eq!(span["file_name"], "src/kernels.rs");
     assert_eq!(span["is_primary"], true);
     assert_eq!(span["line_start"], 5);
-    let (start, end) = (span["byte_start"].as_u64().unwrap() as usize, span["byte_end"].as_u64().unwrap() as usize);
+    let (start, end) = (
+        span["byte_start"].as_u64().unwrap() as usize,
+        span["byte_end"].as_u64().unwrap() as usize,
+    );
     assert_eq!(&source[start..end], "1.5", "the byte offsets cover the literal");
     let col = span["column_start"].as_u64().unwrap() as usize;
     assert_eq!(span["text"][0]["text"], "    let s = \"é\"; let x: u32 = 1.5;");
     assert_eq!(span["text"][0]["highlight_start"].as_u64().unwrap() as usize, col);
     assert_eq!(d["rendered"], render(&diags[..1], "src/kernels.rs", source, false).as_str());
     assert!(d["rendered"].as_str().unwrap().starts_with(&format!("error[{}]", diags[0].code)));
+}
+
+/// An `assert!` inside the device core quotes its own condition (`half`'s `clamp` checks
+/// `min <= max`), not the user's text at the same line and column.
+#[test]
+fn core_asserts_quote_the_core() {
+    let source = "use half::f16;\nuse rkc_offload::prelude::*;\n\n#[offload_kernel]\npub fn k(x: &mut [f16]) {\n    x[0] = x[0].clamp(f16::ZERO, f16::ONE);\n}\n";
+    let rk = check("k.rs", source);
+    assert!(rk.contains("\"assertion failed: min <= max\""), "{rk}");
 }

@@ -5,8 +5,8 @@
 //! `if`'s results. An `rk.return` inside an arm becomes `gpu.return` in that arm's block.
 
 use crate::LowerOptions;
-use rkc_rk::math::MathFn;
 use rkc_rk::AtomicOp;
+use rkc_rk::math::MathFn;
 use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
 use std::fmt::Write as _;
 
@@ -31,7 +31,10 @@ pub fn module(module: &Module, options: &LowerOptions) -> String {
             header,
             "#rkc_unit = #llvm.di_compile_unit<id = distinct[0]<>, sourceLanguage = DW_LANG_Rust, file = #rkc_file, producer = \"rkc\", isOptimized = true, emissionKind = DebugDirectivesOnly>"
         );
-        let _ = writeln!(header, "#rkc_type = #llvm.di_subroutine_type<callingConvention = DW_CC_normal>");
+        let _ = writeln!(
+            header,
+            "#rkc_type = #llvm.di_subroutine_type<callingConvention = DW_CC_normal>"
+        );
         for (k, func) in module.kernels().enumerate() {
             let _ = writeln!(
                 header,
@@ -92,7 +95,9 @@ pub fn mlir_type(ty: &Type) -> String {
         Type::Ptr { .. } => "!llvm.ptr".into(),
         Type::Array { elem, len } => format!("!llvm.array<{len} x {}>", mlir_type(elem)),
         // A memref cannot hold `!llvm.ptr`: a slot of a pointer holds its address as an i64.
-        Type::Slot(t) if matches!(**t, Type::Ptr { .. }) => "memref<1xi64, #gpu.address_space<private>>".into(),
+        Type::Slot(t) if matches!(**t, Type::Ptr { .. }) => {
+            "memref<1xi64, #gpu.address_space<private>>".into()
+        }
         Type::Slot(t) => format!("memref<1x{}, #gpu.address_space<private>>", mlir_type(t)),
         Type::Slice { .. } => "!llvm.ptr".into(),
         // LLVM's default struct layout is C's on both targets (the data layouts give each
@@ -176,7 +181,9 @@ impl<'f> FuncEmitter<'f> {
             .params
             .iter()
             .map(|p| match self.rk_ty(p.value) {
-                Type::Slice { .. } => format!("{}_global: !llvm.ptr<1>, {}_len: i64", v(p.value), v(p.value)),
+                Type::Slice { .. } => {
+                    format!("{}_global: !llvm.ptr<1>, {}_len: i64", v(p.value), v(p.value))
+                }
                 Type::Ptr { .. } => format!("{}_global: !llvm.ptr<1>", v(p.value)),
                 _ => format!("{}: {}", v(p.value), self.ty(p.value)),
             })
@@ -185,7 +192,9 @@ impl<'f> FuncEmitter<'f> {
         for p in &self.func.params {
             if matches!(self.rk_ty(p.value), Type::Slice { .. } | Type::Ptr { .. }) {
                 let name = v(p.value);
-                self.line(format!("{name} = llvm.addrspacecast {name}_global : !llvm.ptr<1> to !llvm.ptr"));
+                self.line(format!(
+                    "{name} = llvm.addrspacecast {name}_global : !llvm.ptr<1> to !llvm.ptr"
+                ));
             }
         }
         // The index 0 that every slot access uses; folded away when unused.
@@ -212,11 +221,23 @@ impl<'f> FuncEmitter<'f> {
         }
         let mut params = params;
         params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
-        let _ = writeln!(out, "    gpu.func @{}({}){private} kernel {{", self.func.name, params.join(", "));
+        let _ = writeln!(
+            out,
+            "    gpu.func @{}({}){private} kernel {{",
+            self.func.name,
+            params.join(", ")
+        );
         out.push_str(&self.text);
         match &self.options.debug_file {
             Some(file) => {
-                let _ = writeln!(out, "    }} loc(fused<#rkc_kernel{}>[{}:{}:{}])", self.index, mlir_string(file), self.func.loc.line, self.func.loc.col);
+                let _ = writeln!(
+                    out,
+                    "    }} loc(fused<#rkc_kernel{}>[{}:{}:{}])",
+                    self.index,
+                    mlir_string(file),
+                    self.func.loc.line,
+                    self.func.loc.col
+                );
             }
             None => out.push_str("    }\n"),
         }
@@ -403,7 +424,12 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::Loop => self.loop_op(op),
             OpKind::Break { depth } | OpKind::Continue { depth } => {
-                let Some((header, exit, tys)) = self.loops.len().checked_sub(*depth as usize + 1).map(|k| self.loops[k].clone()) else {
+                let Some((header, exit, tys)) = self
+                    .loops
+                    .len()
+                    .checked_sub(*depth as usize + 1)
+                    .map(|k| self.loops[k].clone())
+                else {
                     return;
                 };
                 if matches!(op.kind, OpKind::Continue { .. }) {
@@ -428,7 +454,8 @@ impl<'f> FuncEmitter<'f> {
                     Some(Type::Array { elem, len }) => (mlir_type(elem), *len),
                     _ => ("i8".into(), 0),
                 };
-                let tag: String = elem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+                let tag: String =
+                    elem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
                 let name = format!("shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                 let array = format!("!llvm.array<{len} x {elem}>");
                 self.globals.push(format!(
@@ -436,13 +463,18 @@ impl<'f> FuncEmitter<'f> {
                 ));
                 let local = self.temp();
                 self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
-                self.line(format!("{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"));
+                self.line(format!(
+                    "{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"
+                ));
             }
             OpKind::Table { name } => {
                 // A constant global of the device's global memory: loads of it are cached and
                 // may take the read-only path (`ld.global.nc`), whatever the index pattern.
                 let Some(table) = self.module.table(name) else { return };
-                let global = format!("rkc_table_{}", name.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+                let global = format!(
+                    "rkc_table_{}",
+                    name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+                );
                 let elem = table.elem();
                 let mut hex = String::new();
                 for byte in table.bytes() {
@@ -464,7 +496,11 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{res} = llvm.addrspacecast {t} : !llvm.ptr<1> to !llvm.ptr"));
             }
             OpKind::FieldPtr { index } => {
-                let record = self.rk_ty(op.operands[0]).pointee().map(mlir_type).unwrap_or_else(|| "i8".into());
+                let record = self
+                    .rk_ty(op.operands[0])
+                    .pointee()
+                    .map(mlir_type)
+                    .unwrap_or_else(|| "i8".into());
                 self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
             }
             OpKind::Local => {
@@ -479,7 +515,9 @@ impl<'f> FuncEmitter<'f> {
                 let (one, private) = (self.temp(), self.temp());
                 self.allocas.push(format!("{one} = llvm.mlir.constant(1 : i64) : i64"));
                 self.allocas.push(format!("{private} = llvm.alloca {one} x {array} {{alignment = 16 : i64}} : (i64) -> {PRIVATE_POINTER}"));
-                self.allocas.push(format!("{res} = llvm.addrspacecast {private} : {PRIVATE_POINTER} to !llvm.ptr"));
+                self.allocas.push(format!(
+                    "{res} = llvm.addrspacecast {private} : {PRIVATE_POINTER} to !llvm.ptr"
+                ));
             }
             OpKind::Atomic(a) => {
                 let ty = self.rk_ty(op.operands[1]);
@@ -498,12 +536,21 @@ impl<'f> FuncEmitter<'f> {
                     AtomicOp::Max => "umax",
                     AtomicOp::Exchange => "xchg",
                 };
-                self.line(format!("{res} = llvm.atomicrmw {kind} {}, {} monotonic : !llvm.ptr, {t}", arg(0), arg(1)));
+                self.line(format!(
+                    "{res} = llvm.atomicrmw {kind} {}, {} monotonic : !llvm.ptr, {t}",
+                    arg(0),
+                    arg(1)
+                ));
             }
             OpKind::AtomicCas => {
                 let t = self.ty(op.operands[1]);
                 let pair = self.temp();
-                self.line(format!("{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}", arg(0), arg(1), arg(2)));
+                self.line(format!(
+                    "{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}",
+                    arg(0),
+                    arg(1),
+                    arg(2)
+                ));
                 self.line(format!("{res} = llvm.extractvalue {pair}[0] : !llvm.struct<({t}, i1)>"));
             }
             // Slices are kernel parameters only (the verifier keeps them out of yields and
@@ -516,7 +563,9 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::SlicePtr => {
                 let (ptr, _) = self.slices.get(&op.operands[0]).cloned().unwrap_or_default();
-                self.line(format!("{res} = llvm.getelementptr {ptr}[0] : (!llvm.ptr) -> !llvm.ptr, i8"));
+                self.line(format!(
+                    "{res} = llvm.getelementptr {ptr}[0] : (!llvm.ptr) -> !llvm.ptr, i8"
+                ));
             }
             OpKind::Assert { .. } => {
                 let ok = arg(0);
@@ -539,7 +588,10 @@ impl<'f> FuncEmitter<'f> {
     /// `hypot`, with the same infinities, NaNs and zeros.
     fn hypot(&mut self, res: &str, x: &str, y: &str, t: &str) {
         let inf = self.temp();
-        self.line(format!("{inf} = arith.constant 0x{} : {t}", if t == "f32" { "7F800000" } else { "7FF0000000000000" }));
+        self.line(format!(
+            "{inf} = arith.constant 0x{} : {t}",
+            if t == "f32" { "7F800000" } else { "7FF0000000000000" }
+        ));
         let (ax, ay) = (self.temp(), self.temp());
         self.line(format!("{ax} = llvm.call_intrinsic \"llvm.fabs.{t}\"({x}) : ({t}) -> {t}"));
         self.line(format!("{ay} = llvm.call_intrinsic \"llvm.fabs.{t}\"({y}) : ({t}) -> {t}"));
@@ -549,25 +601,43 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("{any_inf} = arith.ori {xi}, {yi} : i1"));
         let finite = self.temp();
         if t == "f32" {
-            let (xd, yd, xx, yy, sum, root) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+            let (xd, yd, xx, yy, sum, root) =
+                (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
             self.line(format!("{xd} = arith.extf {x} : f32 to f64"));
             self.line(format!("{yd} = arith.extf {y} : f32 to f64"));
             self.line(format!("{xx} = arith.mulf {xd}, {xd} : f64"));
             self.line(format!("{yy} = arith.mulf {yd}, {yd} : f64"));
             self.line(format!("{sum} = arith.addf {xx}, {yy} : f64"));
-            self.line(format!("{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({sum}) : (f64) -> f64"));
+            self.line(format!(
+                "{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({sum}) : (f64) -> f64"
+            ));
             self.line(format!("{finite} = arith.truncf {root} : f64 to f32"));
         } else {
-            let (a, b, r, one, rr, root, h) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
-            self.line(format!("{a} = llvm.call_intrinsic \"llvm.maxnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"));
-            self.line(format!("{b} = llvm.call_intrinsic \"llvm.minnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"));
+            let (a, b, r, one, rr, root, h) = (
+                self.temp(),
+                self.temp(),
+                self.temp(),
+                self.temp(),
+                self.temp(),
+                self.temp(),
+                self.temp(),
+            );
+            self.line(format!(
+                "{a} = llvm.call_intrinsic \"llvm.maxnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"
+            ));
+            self.line(format!(
+                "{b} = llvm.call_intrinsic \"llvm.minnum.f64\"({ax}, {ay}) : (f64, f64) -> f64"
+            ));
             self.line(format!("{r} = arith.divf {b}, {a} : f64"));
             self.line(format!("{one} = arith.constant 1.0 : f64"));
             self.line(format!("{rr} = llvm.call_intrinsic \"llvm.fma.f64\"({r}, {r}, {one}) : (f64, f64, f64) -> f64"));
-            self.line(format!("{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({rr}) : (f64) -> f64"));
+            self.line(format!(
+                "{root} = llvm.call_intrinsic \"llvm.sqrt.f64\"({rr}) : (f64) -> f64"
+            ));
             self.line(format!("{h} = arith.mulf {a}, {root} : f64"));
             // Both zero: 0 (the division gave NaN). Either NaN (and neither infinite): NaN.
-            let (zero, is_zero, nan, is_nan, z) = (self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+            let (zero, is_zero, nan, is_nan, z) =
+                (self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
             self.line(format!("{zero} = arith.constant 0.0 : f64"));
             self.line(format!("{is_zero} = arith.cmpf oeq, {a}, {zero} : f64"));
             self.line(format!("{nan} = arith.constant 0x7FF8000000000000 : f64"));
@@ -588,7 +658,11 @@ impl<'f> FuncEmitter<'f> {
         let ty = self.rk_ty(op.operands[0]);
         let t = mlir_type(ty);
         let rt = self.ty(op.results[0]);
-        let flags = if self.options.fast_math && ty.is_float() { " {fastmathFlags = #llvm.fastmath<fast>}" } else { "" };
+        let flags = if self.options.fast_math && ty.is_float() {
+            " {fastmathFlags = #llvm.fastmath<fast>}"
+        } else {
+            ""
+        };
         let intrinsic = |me: &mut Self, name: &str, args: &[String], arg_tys: &[String]| {
             me.line(format!(
                 "{res} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}){flags} : ({}) -> {t}",
@@ -635,7 +709,12 @@ impl<'f> FuncEmitter<'f> {
                     Powf => "powf",
                     _ => "atan2",
                 };
-                self.line(format!("{res} = math.{name} {}, {}{} : {t}", args[0], args[1], self.fast()));
+                self.line(format!(
+                    "{res} = math.{name} {}, {}{} : {t}",
+                    args[0],
+                    args[1],
+                    self.fast()
+                ));
             }
             Min | Max => {
                 let name = match (f, signed) {
@@ -665,7 +744,12 @@ impl<'f> FuncEmitter<'f> {
                 // width by the intrinsic, as Rust's rotate does.
                 let amount = self.resize_int(&args[1], &Type::U32, ty);
                 let name = if f == RotateLeft { "fshl" } else { "fshr" };
-                intrinsic(self, name, &[args[0].clone(), args[0].clone(), amount], &[t.clone(), t.clone(), t.clone()]);
+                intrinsic(
+                    self,
+                    name,
+                    &[args[0].clone(), args[0].clone(), amount],
+                    &[t.clone(), t.clone(), t.clone()],
+                );
             }
             CountOnes | LeadingZeros | TrailingZeros => {
                 let width = ty.size_of() * 8;
@@ -676,7 +760,10 @@ impl<'f> FuncEmitter<'f> {
                     _ => "cttz",
                 };
                 if f == CountOnes {
-                    self.line(format!("{wide} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}) : ({t}) -> {t}", args[0]));
+                    self.line(format!(
+                        "{wide} = llvm.call_intrinsic \"llvm.{name}.{t}\"({}) : ({t}) -> {t}",
+                        args[0]
+                    ));
                 } else {
                     // A zero input gives the width, as Rust's methods do.
                     let no_poison = self.temp();
@@ -692,7 +779,9 @@ impl<'f> FuncEmitter<'f> {
                     self.line(format!("{res} = arith.extui {wide} : {t} to i32"));
                 }
             }
-            ToBits | FromBits => self.line(format!("{res} = arith.bitcast {} : {t} to {rt}", args[0])),
+            ToBits | FromBits => {
+                self.line(format!("{res} = arith.bitcast {} : {t} to {rt}", args[0]))
+            }
         }
     }
 
@@ -714,7 +803,8 @@ impl<'f> FuncEmitter<'f> {
         let header_line = if op.results.is_empty() {
             format!("{exit}:")
         } else {
-            let args: Vec<String> = op.results.iter().zip(&tys).map(|(r, t)| format!("{}: {t}", v(*r))).collect();
+            let args: Vec<String> =
+                op.results.iter().zip(&tys).map(|(r, t)| format!("{}: {t}", v(*r))).collect();
             format!("{exit}({}):", args.join(", "))
         };
         self.start_block(header_line);
@@ -738,7 +828,9 @@ impl<'f> FuncEmitter<'f> {
                 (z.clone(), z)
             }
         };
-        self.line(format!("cf.cond_br {ok}, {cont}, {PANIC_BLOCK}({number}, {a}, {b} : i32, i64, i64)"));
+        self.line(format!(
+            "cf.cond_br {ok}, {cont}, {PANIC_BLOCK}({number}, {a}, {b} : i32, i64, i64)"
+        ));
         self.start_block(format!("{cont}:"));
     }
 
@@ -770,12 +862,18 @@ impl<'f> FuncEmitter<'f> {
         }
         for (k, w) in words.iter().enumerate() {
             let p = self.temp();
-            self.line(format!("{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32", k + 1));
+            self.line(format!(
+                "{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32",
+                k + 1
+            ));
             self.line(format!("llvm.store {w}, {p} : i32, !llvm.ptr<1>"));
         }
         for (k, v) in ["%panic_a", "%panic_b"].iter().enumerate() {
             let p = self.temp();
-            self.line(format!("{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64", k + 4));
+            self.line(format!(
+                "{p} = llvm.getelementptr {PANIC_RECORD}[{}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64",
+                k + 4
+            ));
             self.line(format!("llvm.store {v}, {p} : i64, !llvm.ptr<1>"));
         }
         self.line(format!("cf.br {done}"));
@@ -828,9 +926,18 @@ impl<'f> FuncEmitter<'f> {
                 if signed {
                     // MIN / -1 overflows: Rust panics, LLVM would be undefined.
                     let bits = ty.size_of() * 8;
-                    let (min, m1, is_min, is_m1, both, ok) =
-                        (self.temp(), self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
-                    self.line(format!("{min} = arith.constant {} : {t}", i128::MIN >> (128 - bits)));
+                    let (min, m1, is_min, is_m1, both, ok) = (
+                        self.temp(),
+                        self.temp(),
+                        self.temp(),
+                        self.temp(),
+                        self.temp(),
+                        self.temp(),
+                    );
+                    self.line(format!(
+                        "{min} = arith.constant {} : {t}",
+                        i128::MIN >> (128 - bits)
+                    ));
                     self.line(format!("{m1} = arith.constant -1 : {t}"));
                     self.line(format!("{is_min} = arith.cmpi eq, {l}, {min} : {t}"));
                     self.line(format!("{is_m1} = arith.cmpi eq, {r}, {m1} : {t}"));
@@ -864,7 +971,13 @@ impl<'f> FuncEmitter<'f> {
         }
         let t = self.temp();
         let signed = matches!(from, Type::Int(i) if i.is_signed());
-        let op = if fb > tb { "trunci" } else if signed { "extsi" } else { "extui" };
+        let op = if fb > tb {
+            "trunci"
+        } else if signed {
+            "extsi"
+        } else {
+            "extui"
+        };
         self.line(format!("{t} = arith.{op} {value} : i{fb} to i{tb}"));
         t
     }
@@ -885,7 +998,9 @@ impl<'f> FuncEmitter<'f> {
                 return;
             }
             (Type::Ptr { .. }, Type::Ptr { .. }) => {
-                self.line(format!("{res} = llvm.getelementptr {x}[0] : (!llvm.ptr) -> !llvm.ptr, i8"));
+                self.line(format!(
+                    "{res} = llvm.getelementptr {x}[0] : (!llvm.ptr) -> !llvm.ptr, i8"
+                ));
                 return;
             }
             (Type::Ptr { .. }, Type::Int(_)) => {
@@ -903,7 +1018,8 @@ impl<'f> FuncEmitter<'f> {
         let to_signed = matches!(to, Type::Int(i) if i.is_signed());
         let line = match (from, to) {
             (Type::Int(_) | Type::Bool, Type::Int(_)) => {
-                let (fb, tb) = (if *from == Type::Bool { 1 } else { from.size_of() * 8 }, to.size_of() * 8);
+                let (fb, tb) =
+                    (if *from == Type::Bool { 1 } else { from.size_of() * 8 }, to.size_of() * 8);
                 if fb == tb {
                     // Same width, other signedness: the bits are the value. MLIR has no
                     // identity cast, so emit `x | 0`, which folds away.
@@ -933,7 +1049,9 @@ impl<'f> FuncEmitter<'f> {
             }
             (Type::Float(_), Type::Int(_)) => {
                 let op = if to_signed { "fptosi" } else { "fptoui" };
-                format!("{res} = llvm.call_intrinsic \"llvm.{op}.sat.{tt}.{ft}\"({x}) : ({ft}) -> {tt}")
+                format!(
+                    "{res} = llvm.call_intrinsic \"llvm.{op}.sat.{tt}.{ft}\"({x}) : ({ft}) -> {tt}"
+                )
             }
             (Type::Float(a), Type::Float(b)) if a == b => {
                 // The front end drops identity casts; should one arrive, `x + -0.0` is `x` for
@@ -943,8 +1061,12 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{minus_zero} = {zero}"));
                 format!("{res} = arith.addf {x}, {minus_zero} : {tt}")
             }
-            (Type::Float(a), Type::Float(b)) if a.bits() < b.bits() => format!("{res} = arith.extf {x} : {ft} to {tt}"),
-            (Type::Float(a), Type::Float(b)) if a.bits() > b.bits() => format!("{res} = arith.truncf {x} : {ft} to {tt}"),
+            (Type::Float(a), Type::Float(b)) if a.bits() < b.bits() => {
+                format!("{res} = arith.extf {x} : {ft} to {tt}")
+            }
+            (Type::Float(a), Type::Float(b)) if a.bits() > b.bits() => {
+                format!("{res} = arith.truncf {x} : {ft} to {tt}")
+            }
             (Type::Float(_), Type::Float(_)) => {
                 // f16 and bf16 into each other: through f32, which holds both exactly, so
                 // the one rounding is the last.
@@ -976,17 +1098,30 @@ impl<'f> FuncEmitter<'f> {
             None
         };
         let u = magnitude.as_ref().map_or(x.to_string(), |(abs, _)| abs.clone());
-        let (c64, hi, hi64, lz, lz128, shift) = (t(self), t(self), t(self), t(self), t(self), t(self));
+        let (c64, hi, hi64, lz, lz128, shift) =
+            (t(self), t(self), t(self), t(self), t(self), t(self));
         self.line(format!("{c64} = arith.constant 64 : i128"));
         self.line(format!("{hi} = arith.shrui {u}, {c64} : i128"));
         self.line(format!("{hi64} = arith.trunci {hi} : i128 to i64"));
         let no_poison = t(self);
         self.line(format!("{no_poison} = llvm.mlir.constant(false) : i1"));
-        self.line(format!("{lz} = llvm.call_intrinsic \"llvm.ctlz.i64\"({hi64}, {no_poison}) : (i64, i1) -> i64"));
+        self.line(format!(
+            "{lz} = llvm.call_intrinsic \"llvm.ctlz.i64\"({hi64}, {no_poison}) : (i64, i1) -> i64"
+        ));
         self.line(format!("{lz128} = arith.extui {lz} : i64 to i128"));
         self.line(format!("{shift} = arith.subi {c64}, {lz128} : i128"));
-        let (top, one, bit, mask, rest, zero, sticky, sticky64, top64, packed) =
-            (t(self), t(self), t(self), t(self), t(self), t(self), t(self), t(self), t(self), t(self));
+        let (top, one, bit, mask, rest, zero, sticky, sticky64, top64, packed) = (
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+            t(self),
+        );
         self.line(format!("{top} = arith.shrui {u}, {shift} : i128"));
         self.line(format!("{one} = arith.constant 1 : i128"));
         self.line(format!("{bit} = arith.shli {one}, {shift} : i128"));
@@ -998,10 +1133,12 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("{top64} = arith.trunci {top} : i128 to i64"));
         self.line(format!("{packed} = arith.ori {top64}, {sticky64} : i64"));
         let ft = f.name();
-        let (approx, exp, bias, biased, scale_bits, scale, scaled) = (t(self), t(self), t(self), t(self), t(self), t(self), t(self));
+        let (approx, exp, bias, biased, scale_bits, scale, scaled) =
+            (t(self), t(self), t(self), t(self), t(self), t(self), t(self));
         self.line(format!("{approx} = arith.uitofp {packed} : i64 to {ft}"));
         // 2^shift, built from its exponent field: shift is 0..=64, always a normal float.
-        let (ib, mantissa, exp_bias) = if f == FloatTy::F32 { ("i32", 23, 127) } else { ("i64", 52, 1023) };
+        let (ib, mantissa, exp_bias) =
+            if f == FloatTy::F32 { ("i32", 23, 127) } else { ("i64", 52, 1023) };
         self.line(format!("{exp} = arith.trunci {shift} : i128 to {ib}"));
         self.line(format!("{bias} = arith.constant {exp_bias} : {ib}"));
         self.line(format!("{biased} = arith.addi {exp}, {bias} : {ib}"));
@@ -1035,16 +1172,32 @@ impl<'f> FuncEmitter<'f> {
         let abs = t(self);
         self.line(format!("{abs} = llvm.call_intrinsic \"llvm.fabs.{ft}\"({x}) : ({ft}) -> {ft}"));
         let trunc = t(self);
-        self.line(format!("{trunc} = llvm.call_intrinsic \"llvm.trunc.{ft}\"({abs}) : ({ft}) -> {ft}"));
-        let (inv, hi_f, hi_fl, two64, hi_part, lo_f) = (float(self, 2f64.powi(-64)), t(self), t(self), float(self, 2f64.powi(64)), t(self), t(self));
+        self.line(format!(
+            "{trunc} = llvm.call_intrinsic \"llvm.trunc.{ft}\"({abs}) : ({ft}) -> {ft}"
+        ));
+        let (inv, hi_f, hi_fl, two64, hi_part, lo_f) = (
+            float(self, 2f64.powi(-64)),
+            t(self),
+            t(self),
+            float(self, 2f64.powi(64)),
+            t(self),
+            t(self),
+        );
         self.line(format!("{hi_f} = arith.mulf {trunc}, {inv} : {ft}"));
-        self.line(format!("{hi_fl} = llvm.call_intrinsic \"llvm.floor.{ft}\"({hi_f}) : ({ft}) -> {ft}"));
+        self.line(format!(
+            "{hi_fl} = llvm.call_intrinsic \"llvm.floor.{ft}\"({hi_f}) : ({ft}) -> {ft}"
+        ));
         self.line(format!("{hi_part} = arith.mulf {hi_fl}, {two64} : {ft}"));
         self.line(format!("{lo_f} = arith.subf {trunc}, {hi_part} : {ft}"));
-        let (hi, lo, hi128, lo128, c64, shifted, magnitude) = (t(self), t(self), t(self), t(self), t(self), t(self), t(self));
+        let (hi, lo, hi128, lo128, c64, shifted, magnitude) =
+            (t(self), t(self), t(self), t(self), t(self), t(self), t(self));
         // Both halves are below 2^64 when the value is in range; out of range is selected away.
-        self.line(format!("{hi} = llvm.call_intrinsic \"llvm.fptoui.sat.i64.{ft}\"({hi_fl}) : ({ft}) -> i64"));
-        self.line(format!("{lo} = llvm.call_intrinsic \"llvm.fptoui.sat.i64.{ft}\"({lo_f}) : ({ft}) -> i64"));
+        self.line(format!(
+            "{hi} = llvm.call_intrinsic \"llvm.fptoui.sat.i64.{ft}\"({hi_fl}) : ({ft}) -> i64"
+        ));
+        self.line(format!(
+            "{lo} = llvm.call_intrinsic \"llvm.fptoui.sat.i64.{ft}\"({lo_f}) : ({ft}) -> i64"
+        ));
         self.line(format!("{hi128} = arith.extui {hi} : i64 to i128"));
         self.line(format!("{lo128} = arith.extui {lo} : i64 to i128"));
         self.line(format!("{c64} = arith.constant 64 : i128"));
@@ -1060,7 +1213,8 @@ impl<'f> FuncEmitter<'f> {
         let (zero, max) = (t(self), t(self));
         self.line(format!("{zero} = arith.constant 0 : i128"));
         let value = if signed {
-            let (min, negated, signed_v, extreme, clamped) = (t(self), t(self), t(self), t(self), t(self));
+            let (min, negated, signed_v, extreme, clamped) =
+                (t(self), t(self), t(self), t(self), t(self));
             self.line(format!("{max} = arith.constant {} : i128", i128::MAX));
             self.line(format!("{min} = arith.constant {} : i128", i128::MIN));
             self.line(format!("{negated} = arith.subi {zero}, {magnitude} : i128"));
@@ -1082,7 +1236,8 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn if_op(&mut self, op: &'f Op) {
-        let (then_label, else_label, join_label) = (self.new_label(), self.new_label(), self.new_label());
+        let (then_label, else_label, join_label) =
+            (self.new_label(), self.new_label(), self.new_label());
         self.line(format!("cf.cond_br {}, {then_label}, {else_label}", v(op.operands[0])));
         let result_tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
         for (region, label) in op.regions.iter().zip([&then_label, &else_label]) {
@@ -1092,7 +1247,11 @@ impl<'f> FuncEmitter<'f> {
                 Some(last) if last.kind.diverges() => {}
                 Some(last) if last.kind == OpKind::Yield && !last.operands.is_empty() => {
                     let vals: Vec<String> = last.operands.iter().map(|x| v(*x)).collect();
-                    self.line(format!("cf.br {join_label}({} : {})", vals.join(", "), result_tys.join(", ")));
+                    self.line(format!(
+                        "cf.br {join_label}({} : {})",
+                        vals.join(", "),
+                        result_tys.join(", ")
+                    ));
                 }
                 _ => self.line(format!("cf.br {join_label}")),
             }

@@ -69,7 +69,10 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
     for k in module.module().kernels() {
         if let Some(callee) = first_call(&k.body) {
             return Err(LowerError {
-                message: format!("the kernel @{} still calls @{callee}: inline device functions before lowering", k.name),
+                message: format!(
+                    "the kernel @{} still calls @{callee}: inline device functions before lowering",
+                    k.name
+                ),
             });
         }
     }

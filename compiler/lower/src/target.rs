@@ -175,7 +175,9 @@ impl fmt::Display for TargetError {
                 NVIDIA_ARCHS.join(", "),
                 AMD_ARCHS.join(", ")
             ),
-            TargetError::Duplicate(a) => write!(f, "the offload architecture `{a}` is listed twice"),
+            TargetError::Duplicate(a) => {
+                write!(f, "the offload architecture `{a}` is listed twice")
+            }
         }
     }
 }

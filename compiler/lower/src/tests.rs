@@ -7,10 +7,19 @@ use crate::*;
 fn parses_offload_arch_lists() {
     let t = parse_offload_arch("sm_90, gfx942").unwrap();
     assert_eq!(t.len(), 2);
-    assert_eq!((t[0].kind(), t[0].arch(), t[0].triple()), (TargetKind::Nvidia, "sm_90", "nvptx64-nvidia-cuda"));
-    assert_eq!((t[1].kind(), t[1].arch(), t[1].triple()), (TargetKind::Amd, "gfx942", "amdgcn-amd-amdhsa"));
+    assert_eq!(
+        (t[0].kind(), t[0].arch(), t[0].triple()),
+        (TargetKind::Nvidia, "sm_90", "nvptx64-nvidia-cuda")
+    );
+    assert_eq!(
+        (t[1].kind(), t[1].arch(), t[1].triple()),
+        (TargetKind::Amd, "gfx942", "amdgcn-amd-amdhsa")
+    );
     assert_eq!(parse_offload_arch("sm_91").unwrap_err(), TargetError::Unknown("sm_91".into()));
-    assert_eq!(parse_offload_arch("sm_90,sm_90").unwrap_err(), TargetError::Duplicate("sm_90".into()));
+    assert_eq!(
+        parse_offload_arch("sm_90,sm_90").unwrap_err(),
+        TargetError::Duplicate("sm_90".into())
+    );
     assert_eq!(parse_offload_arch(" , ").unwrap_err(), TargetError::Empty);
 }
 
@@ -41,6 +50,12 @@ fn specialize_places_allocas_per_target() {
     let nvidia = specialize(&gpu, t[0].as_ref());
     let amd = specialize(&gpu, t[1].as_ref());
     assert!(!nvidia.contains("!llvm.ptr<5>"), "{nvidia}");
-    assert!(nvidia.contains("llvm.alloca") && !nvidia.contains("llvm.addrspacecast %t"), "{nvidia}");
-    assert!(amd.contains("-> !llvm.ptr<5>") && amd.contains(": !llvm.ptr<5> to !llvm.ptr"), "{amd}");
+    assert!(
+        nvidia.contains("llvm.alloca") && !nvidia.contains("llvm.addrspacecast %t"),
+        "{nvidia}"
+    );
+    assert!(
+        amd.contains("-> !llvm.ptr<5>") && amd.contains(": !llvm.ptr<5> to !llvm.ptr"),
+        "{amd}"
+    );
 }

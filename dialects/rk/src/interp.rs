@@ -39,11 +39,23 @@ pub struct Launch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InterpError {
     NoKernel(String),
-    ArgumentCount { expected: usize, found: usize },
+    ArgumentCount {
+        expected: usize,
+        found: usize,
+    },
     /// A device panic: a failed bounds check or a division check.
-    Panic { message: String, loc: Loc, block: [u32; 3], thread: [u32; 3] },
+    Panic {
+        message: String,
+        loc: Loc,
+        block: [u32; 3],
+        thread: [u32; 3],
+    },
     /// An access no buffer covers (undefined behaviour on a GPU).
-    OutOfBounds { loc: Loc, address: u64, bytes: u64 },
+    OutOfBounds {
+        loc: Loc,
+        address: u64,
+        bytes: u64,
+    },
     /// The module broke a rule the verifier should have caught.
     Malformed(String),
     /// The step limit was hit: a kernel that does not terminate.
@@ -71,7 +83,9 @@ impl fmt::Display for InterpError {
             ),
             InterpError::Malformed(m) => write!(f, "malformed module: {m}"),
             InterpError::StepLimit => write!(f, "the step limit was reached"),
-            InterpError::Unsupported(what) => write!(f, "the interpreter does not model {what} yet"),
+            InterpError::Unsupported(what) => {
+                write!(f, "the interpreter does not model {what} yet")
+            }
         }
     }
 }
@@ -121,7 +135,12 @@ struct Machine<'a, 'm> {
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
-pub fn run(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg]) -> Result<(), InterpError> {
+pub fn run(
+    module: &Module,
+    kernel: &str,
+    launch: Launch,
+    args: &mut [Arg],
+) -> Result<(), InterpError> {
     run_with_limit(module, kernel, launch, args, 1 << 32)
 }
 
@@ -132,7 +151,9 @@ pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m s
         region.ops.iter().any(|op| match &op.kind {
             OpKind::Barrier => true,
             OpKind::Warp(w) if w.exchanges() => true,
-            OpKind::Call { callee } => module.func(callee).is_some_and(|f| synchronises(module, f, seen)),
+            OpKind::Call { callee } => {
+                module.func(callee).is_some_and(|f| synchronises(module, f, seen))
+            }
             _ => op.regions.iter().any(|r| walk(module, r, seen)),
         })
     }
@@ -144,7 +165,13 @@ pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m s
 }
 
 /// [`run`] with a bound on executed ops per thread, for fuzzing and generated kernels.
-pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut [Arg], step_limit: u64) -> Result<(), InterpError> {
+pub fn run_with_limit(
+    module: &Module,
+    kernel: &str,
+    launch: Launch,
+    args: &mut [Arg],
+    step_limit: u64,
+) -> Result<(), InterpError> {
     let func = module
         .funcs
         .iter()
@@ -164,7 +191,13 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
             }
         }
     }
-    let launched = Launched { module, memory: Mutex::new(memory), shared: Mutex::new(Vec::new()), launch, step_limit };
+    let launched = Launched {
+        module,
+        memory: Mutex::new(memory),
+        shared: Mutex::new(Vec::new()),
+        launch,
+        step_limit,
+    };
     // Barriers need every thread of a block live at once; anything else runs thread after
     // thread, which is faster and gives one deterministic order.
     let together = synchronises(module, func, &mut Vec::new());
@@ -182,17 +215,33 @@ pub fn run_with_limit(module: &Module, kernel: &str, launch: Launch, args: &mut 
     result
 }
 
-fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: bool) -> Result<(), InterpError> {
+fn grid<'m>(
+    launched: &Launched<'m>,
+    func: &'m Func,
+    params: &[Bits],
+    together: bool,
+) -> Result<(), InterpError> {
     let [gx, gy, gz] = launched.launch.grid;
     let [bx, by, bz] = launched.launch.block;
-    let threads: Vec<[u32; 3]> = (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect();
+    let threads: Vec<[u32; 3]> =
+        (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect();
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
                 let block = [x, y, z];
                 if !together {
                     for &thread in &threads {
-                        Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: None, locals: Default::default() }.call(func, params)?;
+                        Machine {
+                            launched,
+                            slots: Vec::new(),
+                            block,
+                            thread,
+                            steps: 0,
+                            returned: None,
+                            sync: None,
+                            locals: Default::default(),
+                        }
+                        .call(func, params)?;
                     }
                     continue;
                 }
@@ -202,7 +251,16 @@ fn grid<'m>(launched: &Launched<'m>, func: &'m Func, params: &[Bits], together: 
                     for &thread in &threads {
                         let (sync, failure) = (&sync, &failure);
                         scope.spawn(move || {
-                            let mut m = Machine { launched, slots: Vec::new(), block, thread, steps: 0, returned: None, sync: Some(sync), locals: Default::default() };
+                            let mut m = Machine {
+                                launched,
+                                slots: Vec::new(),
+                                block,
+                                thread,
+                                steps: 0,
+                                returned: None,
+                                sync: Some(sync),
+                                locals: Default::default(),
+                            };
                             let result = m.call(func, params);
                             sync.exit();
                             if let Err(e) = result {
@@ -290,7 +348,12 @@ impl<'a, 'm> Machine<'a, 'm> {
         }
     }
 
-    fn region(&mut self, func: &'m Func, region: &'m Region, values: &mut Vec<Bits>) -> Result<Flow, InterpError> {
+    fn region(
+        &mut self,
+        func: &'m Func,
+        region: &'m Region,
+        values: &mut Vec<Bits>,
+    ) -> Result<Flow, InterpError> {
         for op in &region.ops {
             self.steps += 1;
             if self.steps > self.launched.step_limit {
@@ -304,7 +367,9 @@ impl<'a, 'm> Machine<'a, 'm> {
     }
 
     fn ty(&self, func: &Func, v: ValueId) -> Result<Type, InterpError> {
-        func.ty(v).cloned().ok_or_else(|| InterpError::Malformed(format!("value {} has no type", v.0)))
+        func.ty(v)
+            .cloned()
+            .ok_or_else(|| InterpError::Malformed(format!("value {} has no type", v.0)))
     }
 
     fn get(&self, values: &[Bits], v: ValueId) -> Bits {
@@ -372,7 +437,14 @@ impl<'a, 'm> Machine<'a, 'm> {
 
     /// A warp operation: one exchange of the lanes' operands, then each lane's result
     /// computed with `rkc_simt`'s rules, as the simulator does.
-    fn warp(&mut self, w: crate::ir::WarpOp, func: &'m Func, op: &'m Op, a: Bits, b: Bits) -> Result<Bits, InterpError> {
+    fn warp(
+        &mut self,
+        w: crate::ir::WarpOp,
+        func: &'m Func,
+        op: &'m Op,
+        a: Bits,
+        b: Bits,
+    ) -> Result<Bits, InterpError> {
         use crate::ir::{ReduceOp, WarpOp};
         let [bx, by, _] = self.launched.launch.block;
         let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
@@ -381,14 +453,20 @@ impl<'a, 'm> Machine<'a, 'm> {
             return Ok(lane as Bits);
         }
         let Some(sync) = self.sync else {
-            return Err(InterpError::Malformed("a warp operation in a kernel run thread by thread".into()));
+            return Err(InterpError::Malformed(
+                "a warp operation in a kernel run thread by thread".into(),
+            ));
         };
         // Warp operations move at most 64 bits per lane (the front end refuses wider ones).
-        let values = sync.exchange(linear, a as u64).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
+        let values = sync
+            .exchange(linear, a as u64)
+            .map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
         let ty = self.ty(func, op.operands[0])?;
         Ok(match w {
             WarpOp::LaneId => lane as Bits,
-            WarpOp::Shuffle(mode) => Bits::from(values[rkc_simt::shuffle_source(mode, lane, b as u32)]),
+            WarpOp::Shuffle(mode) => {
+                Bits::from(values[rkc_simt::shuffle_source(mode, lane, b as u32)])
+            }
             WarpOp::Any => Bits::from(rkc_simt::ballot(&values) != 0),
             WarpOp::All => Bits::from(rkc_simt::ballot(&values) == u32::MAX),
             WarpOp::Ballot => Bits::from(rkc_simt::ballot(&values)),
@@ -411,7 +489,13 @@ impl<'a, 'm> Machine<'a, 'm> {
         })
     }
 
-    fn atomic(&mut self, address: u64, ty: &Type, loc: Loc, f: impl Fn(Bits) -> Bits) -> Result<Bits, InterpError> {
+    fn atomic(
+        &mut self,
+        address: u64,
+        ty: &Type,
+        loc: Loc,
+        f: impl Fn(Bits) -> Bits,
+    ) -> Result<Bits, InterpError> {
         let n = ty.size_of() as usize;
         let (b, off) = self.locate(address, n as u64, loc)?;
         let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
@@ -431,8 +515,18 @@ impl<'a, 'm> Machine<'a, 'm> {
         Ok(())
     }
 
-    fn op(&mut self, func: &'m Func, op: &'m Op, values: &mut Vec<Bits>) -> Result<Option<Flow>, InterpError> {
-        let arg = |k: usize| values.get(op.operands.get(k).map_or(usize::MAX, |v| v.0 as usize)).copied().unwrap_or(0);
+    fn op(
+        &mut self,
+        func: &'m Func,
+        op: &'m Op,
+        values: &mut Vec<Bits>,
+    ) -> Result<Option<Flow>, InterpError> {
+        let arg = |k: usize| {
+            values
+                .get(op.operands.get(k).map_or(usize::MAX, |v| v.0 as usize))
+                .copied()
+                .unwrap_or(0)
+        };
         let result_ty = match op.results.first() {
             Some(r) => Some(self.ty(func, *r)?),
             None => None,
@@ -498,7 +592,8 @@ impl<'a, 'm> Machine<'a, 'm> {
             }
             OpKind::FieldPtr { index } => {
                 let ty = self.ty(func, op.operands[0])?;
-                let Some(offset) = ty.pointee().and_then(|s| s.field_offset(*index as usize)) else {
+                let Some(offset) = ty.pointee().and_then(|s| s.field_offset(*index as usize))
+                else {
                     return Err(InterpError::Malformed("field_ptr of a non-struct pointer".into()));
                 };
                 Some(Bits::from((arg(0) as u64).wrapping_add(offset)))
@@ -507,7 +602,11 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let ty = self.ty(func, op.operands[0])?;
                 let size = match ty.pointee() {
                     Some(Type::Array { elem, .. }) => elem.size_of(),
-                    _ => return Err(InterpError::Malformed("elem_ptr of a non-array pointer".into())),
+                    _ => {
+                        return Err(InterpError::Malformed(
+                            "elem_ptr of a non-array pointer".into(),
+                        ));
+                    }
                 };
                 Some(Bits::from((arg(0) as u64).wrapping_add((arg(1) as u64).wrapping_mul(size))))
             }
@@ -523,7 +622,11 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::BoundsCheck => {
                 if arg(0) >= arg(1) {
                     return Err(self.panic(
-                        format!("index out of bounds: the len is {} but the index is {}", arg(1), arg(0)),
+                        format!(
+                            "index out of bounds: the len is {} but the index is {}",
+                            arg(1),
+                            arg(0)
+                        ),
                         op.loc,
                     ));
                 }
@@ -589,7 +692,11 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::Barrier => match self.sync.map(rkc_simt::BlockSync::barrier) {
                 Some(Ok(())) => None,
                 Some(Err(stuck)) => return Err(self.panic(stuck.to_string(), op.loc)),
-                None => return Err(InterpError::Malformed("a barrier in a kernel run thread by thread".into())),
+                None => {
+                    return Err(InterpError::Malformed(
+                        "a barrier in a kernel run thread by thread".into(),
+                    ));
+                }
             },
             // The interpreter's memory is one lock, which already orders every access.
             OpKind::Fence(_) => None,
@@ -627,8 +734,11 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let buffer = match self.locals.get(&site) {
                     Some(b) => *b,
                     None => {
-                        let size = result_ty.as_ref().and_then(Type::pointee).map_or(0, Type::size_of) as usize;
-                        let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+                        let size =
+                            result_ty.as_ref().and_then(Type::pointee).map_or(0, Type::size_of)
+                                as usize;
+                        let mut memory =
+                            self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
                         memory.push(vec![0u8; size]);
                         let b = memory.len();
                         drop(memory);
@@ -644,10 +754,26 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let a = *a;
                 Some(self.atomic(arg(0) as u64, &ty, op.loc, |old| match (a, &ty) {
                     (crate::ir::AtomicOp::Exchange, _) => v,
-                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => Bits::from((f32_of(old) + f32_of(v)).to_bits()),
-                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => Bits::from((f64_of(old) + f64_of(v)).to_bits()),
-                    (crate::ir::AtomicOp::Min, Type::Int(t)) => if int_cmp(v, old, *t).is_lt() { v } else { old },
-                    (crate::ir::AtomicOp::Max, Type::Int(t)) => if int_cmp(v, old, *t).is_gt() { v } else { old },
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F32)) => {
+                        Bits::from((f32_of(old) + f32_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => {
+                        Bits::from((f64_of(old) + f64_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Min, Type::Int(t)) => {
+                        if int_cmp(v, old, *t).is_lt() {
+                            v
+                        } else {
+                            old
+                        }
+                    }
+                    (crate::ir::AtomicOp::Max, Type::Int(t)) => {
+                        if int_cmp(v, old, *t).is_gt() {
+                            v
+                        } else {
+                            old
+                        }
+                    }
                     (op2, _) => {
                         let b = match op2 {
                             crate::ir::AtomicOp::Add => BinOp::Add,
@@ -663,7 +789,9 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::AtomicCas => {
                 let ty = self.ty(func, op.operands[1])?;
                 let (current, new) = (arg(1), arg(2));
-                Some(self.atomic(arg(0) as u64, &ty, op.loc, |old| if old == current { new } else { old })?)
+                Some(self.atomic(arg(0) as u64, &ty, op.loc, |old| {
+                    if old == current { new } else { old }
+                })?)
             }
             OpKind::SliceLen => {
                 let elem = match self.ty(func, op.operands[0])? {
@@ -672,18 +800,24 @@ impl<'a, 'm> Machine<'a, 'm> {
                 };
                 let buffer = (arg(0) >> OFFSET_BITS) as usize;
                 let memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
-                let bytes = buffer.checked_sub(1).and_then(|k| memory.get(k)).map_or(0, Vec::len) as u64;
+                let bytes =
+                    buffer.checked_sub(1).and_then(|k| memory.get(k)).map_or(0, Vec::len) as u64;
                 Some(Bits::from(bytes / elem))
             }
             OpKind::Math(f) => {
-                let tys: Vec<Type> = op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
+                let tys: Vec<Type> =
+                    op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
                 let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
                 Some(math(*f, &tys, &args, result_ty.as_ref().unwrap_or(&Type::Unit)))
             }
             OpKind::Assert { message } => {
                 if arg(0) == 0 {
                     let message = if op.operands.len() == 3 {
-                        offload_binary::metadata::format_panic_message(message, arg(1) as u64, arg(2) as u64)
+                        offload_binary::metadata::format_panic_message(
+                            message,
+                            arg(1) as u64,
+                            arg(2) as u64,
+                        )
                     } else {
                         message.clone()
                     };
@@ -692,13 +826,10 @@ impl<'a, 'm> Machine<'a, 'm> {
                 None
             }
             OpKind::Call { callee } => {
-                let f = self
-                    .launched
-                    .module
-                    .funcs
-                    .iter()
-                    .find(|f| &f.name == callee)
-                    .ok_or_else(|| InterpError::Malformed(format!("call to missing @{callee}")))?;
+                let f =
+                    self.launched.module.funcs.iter().find(|f| &f.name == callee).ok_or_else(
+                        || InterpError::Malformed(format!("call to missing @{callee}")),
+                    )?;
                 let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
                 self.call(f, &args)?
             }
@@ -713,7 +844,15 @@ impl<'a, 'm> Machine<'a, 'm> {
         Ok(None)
     }
 
-    fn binary(&self, b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits, loc: Loc) -> Result<Bits, InterpError> {
+    fn binary(
+        &self,
+        b: BinOp,
+        ty: &Type,
+        rty: &Type,
+        l: Bits,
+        r: Bits,
+        loc: Loc,
+    ) -> Result<Bits, InterpError> {
         eval_binary(b, ty, rty, l, r).map_err(|e| match e {
             Some(message) => self.panic(message, loc),
             None => InterpError::Malformed(format!("arithmetic on `{ty}`")),
@@ -724,7 +863,13 @@ impl<'a, 'm> Machine<'a, 'm> {
 /// A binary op on constant bits, with the dialect's semantics: `Err(Some(message))` is a
 /// device panic, `Err(None)` an op the typing rules forbid. Constant folding uses this too, so
 /// that folding and interpretation cannot disagree.
-pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<Bits, Option<String>> {
+pub fn eval_binary(
+    b: BinOp,
+    ty: &Type,
+    rty: &Type,
+    l: Bits,
+    r: Bits,
+) -> Result<Bits, Option<String>> {
     match ty {
         // In f32, then rounded once: exact for +, -, *, / and % of 16-bit operands (f32's
         // 24-bit significand is at least twice theirs plus two, so the double rounding is
@@ -779,7 +924,8 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                     BinOp::Or => l | r,
                     BinOp::Xor => l ^ r,
                     BinOp::Shl | BinOp::Shr => {
-                        let amount = (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u32) & (bits - 1);
+                        let amount =
+                            (int_value(r, int_ty(rty).unwrap_or(IntTy::U64)) as u32) & (bits - 1);
                         if b == BinOp::Shl {
                             l << amount
                         } else if t.is_signed() {
@@ -790,7 +936,8 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                     }
                     BinOp::Div | BinOp::Rem => {
                         if wrap(r, t) == 0 {
-                            let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                            let what =
+                                if b == BinOp::Div { "divide" } else { "calculate the remainder" };
                             let message = if b == BinOp::Div {
                                 "attempt to divide by zero".to_string()
                             } else {
@@ -801,7 +948,11 @@ pub fn eval_binary(b: BinOp, ty: &Type, rty: &Type, l: Bits, r: Bits) -> Result<
                         if t.is_signed() {
                             let (x, y) = (int_value(l, t), int_value(r, t));
                             if y == -1 && x == t.range().0 {
-                                let what = if b == BinOp::Div { "divide" } else { "calculate the remainder" };
+                                let what = if b == BinOp::Div {
+                                    "divide"
+                                } else {
+                                    "calculate the remainder"
+                                };
                                 return Err(Some(format!("attempt to {what} with overflow")));
                             }
                             (if b == BinOp::Div { x / y } else { x % y }) as Bits
@@ -955,8 +1106,12 @@ fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> B
         }};
     }
     match tys.first() {
-        Some(Type::Float(FloatTy::F32)) if f != ToBits => Bits::from(float_math!(|k: usize| f32_of(a(k))).to_bits()),
-        Some(Type::Float(FloatTy::F64)) if f != ToBits => Bits::from(float_math!(|k: usize| f64_of(a(k))).to_bits()),
+        Some(Type::Float(FloatTy::F32)) if f != ToBits => {
+            Bits::from(float_math!(|k: usize| f32_of(a(k))).to_bits())
+        }
+        Some(Type::Float(FloatTy::F64)) if f != ToBits => {
+            Bits::from(float_math!(|k: usize| f64_of(a(k))).to_bits())
+        }
         Some(Type::Float(_)) => a(0), // to_bits: the bits are the value
         Some(Type::Int(t)) => {
             let t = *t;
@@ -965,12 +1120,28 @@ fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> B
             let u = |k: usize| wrap(a(k), t);
             let (lo, hi) = t.range();
             match f {
-                Min => if int_cmp(a(1), a(0), t).is_lt() { a(1) } else { a(0) },
-                Max => if int_cmp(a(1), a(0), t).is_gt() { a(1) } else { a(0) },
+                Min => {
+                    if int_cmp(a(1), a(0), t).is_lt() {
+                        a(1)
+                    } else {
+                        a(0)
+                    }
+                }
+                Max => {
+                    if int_cmp(a(1), a(0), t).is_gt() {
+                        a(1)
+                    } else {
+                        a(0)
+                    }
+                }
                 WrappingAbs => v(0).unsigned_abs(),
                 // In i128 (or u128) arithmetic, saturating there too, then to the type's range.
-                SaturatingAdd if t.is_signed() => v(0).saturating_add(v(1)).clamp(lo, hi as i128) as Bits,
-                SaturatingSub if t.is_signed() => v(0).saturating_sub(v(1)).clamp(lo, hi as i128) as Bits,
+                SaturatingAdd if t.is_signed() => {
+                    v(0).saturating_add(v(1)).clamp(lo, hi as i128) as Bits
+                }
+                SaturatingSub if t.is_signed() => {
+                    v(0).saturating_sub(v(1)).clamp(lo, hi as i128) as Bits
+                }
                 SaturatingAdd => u(0).saturating_add(u(1)).min(hi),
                 SaturatingSub => u(0).saturating_sub(u(1)),
                 RotateLeft | RotateRight => {

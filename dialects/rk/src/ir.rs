@@ -279,15 +279,23 @@ pub enum OpKind {
     /// A loop: its region runs again whenever it ends or `rk.continue`s.
     Loop,
     /// Leaves the loop `depth` levels out (0 = innermost), with the loop's results.
-    Break { depth: u32 },
+    Break {
+        depth: u32,
+    },
     /// Starts the next iteration of the loop `depth` levels out.
-    Continue { depth: u32 },
+    Continue {
+        depth: u32,
+    },
     /// Calls a device function of the module.
-    Call { callee: String },
+    Call {
+        callee: String,
+    },
     /// A method of a primitive type (see [`crate::math::MathFn`]).
     Math(crate::math::MathFn),
     /// A device panic with `message` unless the `bool` operand holds (`assert!`, `panic!`).
-    Assert { message: String },
+    Assert {
+        message: String,
+    },
     /// Waits until every thread of the block has arrived (`sync_threads()`).
     Barrier,
     /// The block's shared array of this source site: a `*mut [T; N]` (`shared_array()`).
@@ -304,9 +312,13 @@ pub enum OpKind {
     /// struct or tuple (a local array or aggregate).
     Local,
     /// The address of field `index` of the struct behind a pointer.
-    FieldPtr { index: u32 },
+    FieldPtr {
+        index: u32,
+    },
     /// A `*const` to the module's read-only table `name` (see [`Table`]).
-    Table { name: String },
+    Table {
+        name: String,
+    },
     /// A sequentially consistent memory fence at a scope.
     Fence(FenceScope),
     /// A slice's length in elements.
@@ -446,12 +458,7 @@ impl Func {
     /// Adds a parameter and returns its value.
     pub fn add_param(&mut self, name: impl Into<String>, ty: Type) -> ValueId {
         let value = self.new_value(ty);
-        self.params.push(Param {
-            name: name.into(),
-            value,
-            by_value: false,
-            by_ref: false,
-        });
+        self.params.push(Param { name: name.into(), value, by_value: false, by_ref: false });
         value
     }
 

@@ -100,12 +100,12 @@ pub mod types;
 pub mod verify;
 
 pub use ir::{
-    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, Module, Op, OpKind, Param, ReduceOp, Region,
-    Table, ValueId, WarpOp,
+    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, Module, Op, OpKind,
+    Param, ReduceOp, Region, Table, ValueId, WarpOp,
 };
-pub use rkc_simt::{ShuffleMode, WARP_SIZE};
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;
+pub use rkc_simt::{ShuffleMode, WARP_SIZE};
 pub use types::{FloatTy, IntTy, Type};
 pub use verify::{Verified, VerifyError, verify};
 

@@ -138,23 +138,37 @@ impl MathFn {
         // f32, and so does the device core).
         let float = |t: &Type| matches!(t, Type::Float(f) if !f.is_half());
         match self {
-            Sqrt | Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Floor | Ceil | Round | Trunc | Abs => {
+            Sqrt | Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Floor | Ceil
+            | Round | Trunc | Abs => {
                 (all_same(1) && float(operands[0])).then(|| operands[0].clone())
             }
-            Powf | Hypot | Atan2 | Copysign => (all_same(2) && float(operands[0])).then(|| operands[0].clone()),
-            Min | Max => (all_same(2) && (operands[0].is_int() || float(operands[0]))).then(|| operands[0].clone()),
-            MulAdd => (all_same(3) && float(operands[0])).then(|| operands[0].clone()),
-            WrappingAbs => (all_same(1) && matches!(operands[0], Type::Int(t) if t.is_signed())).then(|| operands[0].clone()),
-            SaturatingAdd | SaturatingSub => (all_same(2) && operands[0].is_int()).then(|| operands[0].clone()),
-            RotateLeft | RotateRight => {
-                (operands.len() == 2 && operands[0].is_int() && *operands[1] == Type::U32).then(|| operands[0].clone())
+            Powf | Hypot | Atan2 | Copysign => {
+                (all_same(2) && float(operands[0])).then(|| operands[0].clone())
             }
-            CountOnes | LeadingZeros | TrailingZeros => (all_same(1) && operands[0].is_int()).then_some(Type::U32),
+            Min | Max => (all_same(2) && (operands[0].is_int() || float(operands[0])))
+                .then(|| operands[0].clone()),
+            MulAdd => (all_same(3) && float(operands[0])).then(|| operands[0].clone()),
+            WrappingAbs => (all_same(1) && matches!(operands[0], Type::Int(t) if t.is_signed()))
+                .then(|| operands[0].clone()),
+            SaturatingAdd | SaturatingSub => {
+                (all_same(2) && operands[0].is_int()).then(|| operands[0].clone())
+            }
+            RotateLeft | RotateRight => {
+                (operands.len() == 2 && operands[0].is_int() && *operands[1] == Type::U32)
+                    .then(|| operands[0].clone())
+            }
+            CountOnes | LeadingZeros | TrailingZeros => {
+                (all_same(1) && operands[0].is_int()).then_some(Type::U32)
+            }
             ToBits | FromBits => {
                 let (from, to) = (operands.first()?, result);
                 let ok = operands.len() == 1
                     && from.size_of() == to.size_of()
-                    && if self == ToBits { from.is_float() && to.is_int() } else { from.is_int() && to.is_float() };
+                    && if self == ToBits {
+                        from.is_float() && to.is_int()
+                    } else {
+                        from.is_int() && to.is_float()
+                    };
                 ok.then(|| to.clone())
             }
         }

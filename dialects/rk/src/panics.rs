@@ -18,23 +18,30 @@ pub struct PanicSite {
 pub fn op_sites(func: &Func, op: &Op) -> Vec<PanicSite> {
     let site = |message: &str| PanicSite { message: message.to_string(), loc: op.loc };
     match &op.kind {
-        OpKind::BoundsCheck => vec![site("index out of bounds: the len is {len} but the index is {index}")],
+        OpKind::BoundsCheck => {
+            vec![site("index out of bounds: the len is {len} but the index is {index}")]
+        }
         OpKind::Assert { message } => vec![site(message)],
-        OpKind::Binary(b @ (BinOp::Div | BinOp::Rem)) => match op.operands.first().and_then(|v| func.ty(*v)) {
-            Some(Type::Int(t)) => {
-                let (zero, overflow) = if *b == BinOp::Div {
-                    ("attempt to divide by zero", "attempt to divide with overflow")
-                } else {
-                    ("attempt to calculate the remainder with a divisor of zero", "attempt to calculate the remainder with overflow")
-                };
-                let mut sites = vec![site(zero)];
-                if t.is_signed() {
-                    sites.push(site(overflow));
+        OpKind::Binary(b @ (BinOp::Div | BinOp::Rem)) => {
+            match op.operands.first().and_then(|v| func.ty(*v)) {
+                Some(Type::Int(t)) => {
+                    let (zero, overflow) = if *b == BinOp::Div {
+                        ("attempt to divide by zero", "attempt to divide with overflow")
+                    } else {
+                        (
+                            "attempt to calculate the remainder with a divisor of zero",
+                            "attempt to calculate the remainder with overflow",
+                        )
+                    };
+                    let mut sites = vec![site(zero)];
+                    if t.is_signed() {
+                        sites.push(site(overflow));
+                    }
+                    sites
                 }
-                sites
+                _ => vec![],
             }
-            _ => vec![],
-        },
+        }
         _ => vec![],
     }
 }

@@ -6,7 +6,9 @@
 //! result's type is always printed or follows from the operands'), so the module it builds
 //! can be verified like any other.
 
-use crate::ir::{BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId};
+use crate::ir::{
+    BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId,
+};
 use crate::math::MathFn;
 use crate::types::{FloatTy, IntTy, Type};
 use logos::Logos;
@@ -122,7 +124,10 @@ pub fn parse_module(text: &str) -> Result<Module> {
         match t {
             Ok(t) => tokens.push((t, lexer.span().start)),
             Err(()) => {
-                return Err(ParseError { offset: lexer.span().start, message: format!("unexpected `{}`", lexer.slice()) });
+                return Err(ParseError {
+                    offset: lexer.span().start,
+                    message: format!("unexpected `{}`", lexer.slice()),
+                });
             }
         }
     }
@@ -215,7 +220,9 @@ impl Parser {
                 let mutable = match self.ident()?.as_str() {
                     "mut" => true,
                     "const" => false,
-                    other => return self.error(format!("expected `mut` or `const`, found `{other}`")),
+                    other => {
+                        return self.error(format!("expected `mut` or `const`, found `{other}`"));
+                    }
                 };
                 Ok(Type::ptr(mutable, self.ty()?))
             }
@@ -224,7 +231,10 @@ impl Parser {
                 self.expect(Token::Semi, "`;`")?;
                 let len = self.int()?;
                 self.expect(Token::RBracket, "`]`")?;
-                Ok(Type::Array { elem: Box::new(elem), len: u64::try_from(len).or_else(|_| self.error("bad array length"))? })
+                Ok(Type::Array {
+                    elem: Box::new(elem),
+                    len: u64::try_from(len).or_else(|_| self.error("bad array length"))?,
+                })
             }
             Some(Token::LParen) => {
                 // `()`, or a tuple `(A,)`, `(A, B)`.
@@ -380,7 +390,9 @@ impl Parser {
     /// error points back to.
     fn literal(&mut self, tok: Option<Token>, ty: &Type, back: usize) -> Result<Literal> {
         Ok(match (tok, ty) {
-            (Some(Token::Ident(b)), Type::Bool) if b == "true" || b == "false" => Literal::Bool(b == "true"),
+            (Some(Token::Ident(b)), Type::Bool) if b == "true" || b == "false" => {
+                Literal::Bool(b == "true")
+            }
             (Some(Token::Int(s)), Type::Int(t)) => {
                 let (negative, digits) = match s.strip_prefix('-') {
                     Some(d) => (true, d),
@@ -394,12 +406,14 @@ impl Parser {
                 let bits = if negative { magnitude.wrapping_neg() } else { magnitude };
                 Literal::Int(bits & (u128::MAX >> (128 - t.bits())))
             }
-            (Some(Token::Float(s) | Token::Int(s)), Type::Float(_)) => Literal::Float(match s.as_str() {
-                "inf" => f64::INFINITY,
-                "-inf" => f64::NEG_INFINITY,
-                "NaN" => f64::NAN,
-                _ => s.parse().or_else(|_| self.error(format!("bad float `{s}`")))?,
-            }),
+            (Some(Token::Float(s) | Token::Int(s)), Type::Float(_)) => {
+                Literal::Float(match s.as_str() {
+                    "inf" => f64::INFINITY,
+                    "-inf" => f64::NEG_INFINITY,
+                    "NaN" => f64::NAN,
+                    _ => s.parse().or_else(|_| self.error(format!("bad float `{s}`")))?,
+                })
+            }
             (t, ty) => return self.error(format!("{t:?} is not a `{ty}` constant")),
         })
     }
@@ -419,12 +433,16 @@ impl Parser {
         if !self.eat(&Token::RParen) {
             loop {
                 let pname = self.ident()?;
-                let Some(Token::Value(n)) = self.next() else { return self.error("expected a parameter value") };
+                let Some(Token::Value(n)) = self.next() else {
+                    return self.error("expected a parameter value");
+                };
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
                 let v = if self.is_keyword("byval") {
                     self.pos += 1;
-                    let Some(pointee) = ty.pointee().cloned() else { return self.error("a `byval` parameter is a pointer") };
+                    let Some(pointee) = ty.pointee().cloned() else {
+                        return self.error("a `byval` parameter is a pointer");
+                    };
                     func.add_by_value_param(pname, pointee)
                 } else if self.is_keyword("byref") {
                     self.pos += 1;
@@ -500,7 +518,9 @@ impl Parser {
             }
         }
         let name = self.ident()?;
-        let Some(short) = name.strip_prefix("rk.") else { return self.error(format!("`{name}` is not an rk op")) };
+        let Some(short) = name.strip_prefix("rk.") else {
+            return self.error(format!("`{name}` is not an rk op"));
+        };
         let mut loc = Loc::default();
         let mut regions = Vec::new();
         let ty_of = |func: &Func, v: ValueId| func.ty(v).cloned().unwrap_or(Type::Unit);
@@ -578,7 +598,8 @@ impl Parser {
                 // `rk.field_ptr %p, 1 : *mut S{...} to *mut T`: the field's index, then types.
                 let ops = vec![self.use_value(func)?];
                 self.expect(Token::Comma, "`,`")?;
-                let index = u32::try_from(self.int()?).or_else(|_| self.error("bad field index"))?;
+                let index =
+                    u32::try_from(self.int()?).or_else(|_| self.error("bad field index"))?;
                 self.expect(Token::Colon, "`:`")?;
                 self.ty()?;
                 self.keyword("to")?;
@@ -591,7 +612,8 @@ impl Parser {
                 let Some(w) = crate::ir::WarpOp::ALL.into_iter().find(|w| w.name() == name) else {
                     return self.error(format!("unknown warp operation `{name}`"));
                 };
-                let ops = if w == crate::ir::WarpOp::LaneId { vec![] } else { self.operands(func)? };
+                let ops =
+                    if w == crate::ir::WarpOp::LaneId { vec![] } else { self.operands(func)? };
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
                 (OpKind::Warp(w), ops, vec![ty])
@@ -709,15 +731,19 @@ impl Parser {
                 (OpKind::Write, ops, vec![])
             }
             "call" | "math" => {
-                let kind = if short == "call" {
-                    match self.next() {
-                        Some(Token::Symbol(s)) => OpKind::Call { callee: s },
-                        _ => return self.error("expected the callee"),
-                    }
-                } else {
-                    let f = self.ident()?;
-                    OpKind::Math(MathFn::from_name(&f).map_or_else(|| self.error(format!("unknown math function `{f}`")), Ok)?)
-                };
+                let kind =
+                    if short == "call" {
+                        match self.next() {
+                            Some(Token::Symbol(s)) => OpKind::Call { callee: s },
+                            _ => return self.error("expected the callee"),
+                        }
+                    } else {
+                        let f = self.ident()?;
+                        OpKind::Math(MathFn::from_name(&f).map_or_else(
+                            || self.error(format!("unknown math function `{f}`")),
+                            Ok,
+                        )?)
+                    };
                 let ops = if short == "call" {
                     self.expect(Token::LParen, "`(`")?;
                     let ops = self.operands(func)?;

@@ -12,7 +12,8 @@ pub fn print_module(module: &Module) -> String {
     // Tables first: `rk.data @NAME : [T; N] = [v, ...]`.
     for t in &module.tables {
         let values: Vec<String> = t.values.iter().map(|v| literal_text(v, t.elem())).collect();
-        let _ = writeln!(out, "rk.data {} : {} = [{}]", symbol(&t.name), t.ty.ir(), values.join(", "));
+        let _ =
+            writeln!(out, "rk.data {} : {} = [{}]", symbol(&t.name), t.ty.ir(), values.join(", "));
     }
     if !module.tables.is_empty() && !module.funcs.is_empty() {
         out.push('\n');
@@ -50,11 +51,7 @@ struct Printer<'a> {
 }
 
 fn print_func(out: &mut String, func: &Func) {
-    let mut p = Printer {
-        func,
-        names: HashMap::new(),
-        out,
-    };
+    let mut p = Printer { func, names: HashMap::new(), out };
     let mut params = Vec::new();
     // Parameters print their source name too (`n %0: usize`): the kernel metadata needs it,
     // and the text must hold everything the IR does.
@@ -105,11 +102,7 @@ impl Printer<'_> {
     }
 
     fn operands(&self, op: &Op) -> String {
-        op.operands
-            .iter()
-            .map(|v| self.name(*v))
-            .collect::<Vec<_>>()
-            .join(", ")
+        op.operands.iter().map(|v| self.name(*v)).collect::<Vec<_>>().join(", ")
     }
 
     fn region(&mut self, region: &Region, depth: usize) {
@@ -142,11 +135,7 @@ impl Printer<'_> {
                 let _ = write!(line, " {} : {}", dim.name(), result_ty.unwrap_or_default());
             }
             OpKind::Binary(_) | OpKind::Neg | OpKind::Not | OpKind::Load | OpKind::SliceLen => {
-                let _ = write!(
-                    line,
-                    " {operands} : {}",
-                    first_operand_ty.unwrap_or_default()
-                );
+                let _ = write!(line, " {operands} : {}", first_operand_ty.unwrap_or_default());
             }
             OpKind::Cmp(c) => {
                 let _ = write!(
@@ -173,22 +162,14 @@ impl Printer<'_> {
                 );
             }
             OpKind::PtrOffset => {
-                let _ = write!(
-                    line,
-                    " {operands} : {}",
-                    first_operand_ty.unwrap_or_default()
-                );
+                let _ = write!(line, " {operands} : {}", first_operand_ty.unwrap_or_default());
             }
             OpKind::Store => {
                 let ptr_ty = op.operands.get(1).map(|v| self.ty(*v)).unwrap_or_default();
                 let _ = write!(line, " {operands} : {ptr_ty}");
             }
             OpKind::BoundsCheck => {
-                let _ = write!(
-                    line,
-                    " {operands} at {}:{}",
-                    op.loc.line, op.loc.col
-                );
+                let _ = write!(line, " {operands} at {}:{}", op.loc.line, op.loc.col);
             }
             OpKind::If => {
                 let _ = write!(line, " {operands}");
@@ -233,7 +214,12 @@ impl Printer<'_> {
                 if op.operands.is_empty() {
                     let _ = write!(line, " {} : {}", w.name(), result_ty.unwrap_or_default());
                 } else {
-                    let _ = write!(line, " {} {operands} : {}", w.name(), result_ty.unwrap_or_default());
+                    let _ = write!(
+                        line,
+                        " {} {operands} : {}",
+                        w.name(),
+                        result_ty.unwrap_or_default()
+                    );
                 }
             }
             OpKind::DynShared => {
@@ -246,14 +232,25 @@ impl Printer<'_> {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }
             OpKind::Atomic(a) => {
-                let _ = write!(line, " {} {operands} : {}", a.name(), first_operand_ty.unwrap_or_default());
+                let _ = write!(
+                    line,
+                    " {} {operands} : {}",
+                    a.name(),
+                    first_operand_ty.unwrap_or_default()
+                );
             }
             OpKind::AtomicCas => {
                 let _ = write!(line, " {operands} : {}", first_operand_ty.unwrap_or_default());
             }
             OpKind::Math(f) => {
                 let args: Vec<String> = op.operands.iter().map(|v| self.ty(*v)).collect();
-                let _ = write!(line, " {} {operands} : ({}) -> {}", f.name(), args.join(", "), result_ty.unwrap_or_default());
+                let _ = write!(
+                    line,
+                    " {} {operands} : ({}) -> {}",
+                    f.name(),
+                    args.join(", "),
+                    result_ty.unwrap_or_default()
+                );
             }
             OpKind::Assert { message } => {
                 let _ = write!(line, " {operands} {message:?} at {}:{}", op.loc.line, op.loc.col);

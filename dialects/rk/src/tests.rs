@@ -27,7 +27,8 @@ fn canonical() -> Module {
     let mut f = Func::new("kernel", true, Type::Unit, Loc::default());
     let x = f.add_param("x", Type::ptr(true, arr));
     let mut body = Region::default();
-    let tid = push(&mut f, &mut body, OpKind::Geometry(Geometry::ThreadId, Dim::X), &[], &[Type::U32])[0];
+    let tid =
+        push(&mut f, &mut body, OpKind::Geometry(Geometry::ThreadId, Dim::X), &[], &[Type::U32])[0];
     let i = push(&mut f, &mut body, OpKind::Cast, &[tid], &[Type::USIZE])[0];
     let n = push(&mut f, &mut body, OpKind::Const(Literal::Int(256)), &[], &[Type::USIZE])[0];
     let c = push(&mut f, &mut body, OpKind::Cmp(CmpOp::Lt), &[i, n], &[Type::Bool])[0];
@@ -59,7 +60,8 @@ fn prints_the_canonical_kernel() {
 fn signed_constants_print_their_rust_value() {
     let mut f = Func::new("k", false, Type::Int(IntTy::I8), Loc::default());
     let mut body = Region::default();
-    let c = push(&mut f, &mut body, OpKind::Const(Literal::Int(0xff)), &[], &[Type::Int(IntTy::I8)])[0];
+    let c =
+        push(&mut f, &mut body, OpKind::Const(Literal::Int(0xff)), &[], &[Type::Int(IntTy::I8)])[0];
     push(&mut f, &mut body, OpKind::Return, &[c], &[]);
     f.body = body;
     let m = Module { funcs: vec![f], tables: Vec::new() };
@@ -75,7 +77,8 @@ fn first_error(m: &Module) -> String {
 fn rejects_a_store_through_a_const_pointer() {
     let mut m = canonical();
     let f = &mut m.funcs[0];
-    f.values[0] = Type::ptr(false, Type::Array { elem: Box::new(Type::Float(FloatTy::F64)), len: 256 });
+    f.values[0] =
+        Type::ptr(false, Type::Array { elem: Box::new(Type::Float(FloatTy::F64)), len: 256 });
     // elem_ptr now sees a `*const` array but claims a `*mut` element.
     insta::assert_snapshot!(first_error(&m));
 }
@@ -146,7 +149,9 @@ fn the_interpreter_keeps_barriers_and_reports_divergence() {
     verify(&m).unwrap();
     let mut args = [interp::Arg::Buffer(vec![0; 16])];
     match interp::run(&m, "k", launch, &mut args) {
-        Err(interp::InterpError::Panic { message, .. }) => assert!(message.contains("divergent barrier"), "{message}"),
+        Err(interp::InterpError::Panic { message, .. }) => {
+            assert!(message.contains("divergent barrier"), "{message}")
+        }
         other => panic!("expected a divergent barrier, got {other:?}"),
     }
 }
@@ -239,7 +244,10 @@ fn half_conversions_round_to_nearest_even() {
                     continue;
                 }
                 let (d, dn) = ((x - v).abs(), (x - n).abs());
-                assert!(d < dn || (d == dn && r & 1 == 0), "{f:?}: {x:e} rounded to {v:e} ({r:#x}), but {n:e} is nearer or even");
+                assert!(
+                    d < dn || (d == dn && r & 1 == 0),
+                    "{f:?}: {x:e} rounded to {v:e} ({r:#x}), but {n:e} is nearer or even"
+                );
             }
         };
         for _ in 0..200_000 {
@@ -275,7 +283,10 @@ fn half_arithmetic_is_rounded_once() {
                 for (op, exact) in [(BinOp::Add, x + y), (BinOp::Sub, x - y), (BinOp::Mul, x * y)] {
                     let got = interp::eval_binary(op, &ty, &ty, a, b).unwrap();
                     let want = f.bits_of(exact);
-                    assert!(got == want || (f.value_of(got).is_nan() && exact.is_nan()), "{f:?} {op:?} {x:e} {y:e}: {got:#x} vs {want:#x}");
+                    assert!(
+                        got == want || (f.value_of(got).is_nan() && exact.is_nan()),
+                        "{f:?} {op:?} {x:e} {y:e}: {got:#x} vs {want:#x}"
+                    );
                 }
             }
         }

@@ -185,19 +185,31 @@ pub enum Type {
     Int(IntTy),
     Float(FloatTy),
     /// `*const T` or `*mut T`, pointing into the device's global memory.
-    Ptr { mutable: bool, pointee: Box<Type> },
+    Ptr {
+        mutable: bool,
+        pointee: Box<Type>,
+    },
     /// `[T; N]`, reached through pointers.
-    Array { elem: Box<Type>, len: u64 },
+    Array {
+        elem: Box<Type>,
+        len: u64,
+    },
     /// A function-local, mutable storage slot holding a `T` (a `let mut` variable). Slots are
     /// an IR notion: they never appear in a kernel's signature.
     Slot(Box<Type>),
     /// `&[T]` or `&mut [T]`: a parameter only, passed to the device as a pointer and a length.
-    Slice { mutable: bool, elem: Box<Type> },
+    Slice {
+        mutable: bool,
+        elem: Box<Type>,
+    },
     /// A `#[repr(C)]` struct (`name` and its fields in order) or, with an empty name, a tuple
     /// (fields `0`, `1`, ...). Laid out as C lays out a struct: each field at the next
     /// multiple of its alignment, the size a multiple of the largest alignment. Like arrays,
     /// structs live in memory (locals and pointees), never in SSA values.
-    Struct { name: String, fields: Vec<(String, Type)> },
+    Struct {
+        name: String,
+        fields: Vec<(String, Type)>,
+    },
 }
 
 impl Type {
@@ -205,10 +217,7 @@ impl Type {
     pub const U32: Type = Type::Int(IntTy::U32);
 
     pub fn ptr(mutable: bool, pointee: Type) -> Type {
-        Type::Ptr {
-            mutable,
-            pointee: Box::new(pointee),
-        }
+        Type::Ptr { mutable, pointee: Box::new(pointee) }
     }
 
     pub fn is_int(&self) -> bool {
@@ -249,7 +258,9 @@ impl Type {
         match self {
             Type::Bool | Type::Int(_) | Type::Float(_) | Type::Ptr { .. } => true,
             Type::Array { elem, .. } => elem.is_storable(),
-            Type::Struct { fields, .. } => !fields.is_empty() && fields.iter().all(|(_, t)| t.is_storable()),
+            Type::Struct { fields, .. } => {
+                !fields.is_empty() && fields.iter().all(|(_, t)| t.is_storable())
+            }
             _ => false,
         }
     }
@@ -263,7 +274,10 @@ impl Type {
 
     /// A tuple type of these elements.
     pub fn tuple(elems: Vec<Type>) -> Type {
-        Type::Struct { name: String::new(), fields: elems.into_iter().enumerate().map(|(k, t)| (k.to_string(), t)).collect() }
+        Type::Struct {
+            name: String::new(),
+            fields: elems.into_iter().enumerate().map(|(k, t)| (k.to_string(), t)).collect(),
+        }
     }
 
     /// `align_of::<T>()` on every rkc target (and on the 64-bit host).
@@ -274,7 +288,9 @@ impl Type {
             Type::Ptr { .. } | Type::Slice { .. } => 8,
             Type::Array { elem, .. } => elem.align_of(),
             Type::Slot(t) => t.align_of(),
-            Type::Struct { fields, .. } => fields.iter().map(|(_, t)| t.align_of()).max().unwrap_or(1),
+            Type::Struct { fields, .. } => {
+                fields.iter().map(|(_, t)| t.align_of()).max().unwrap_or(1)
+            }
         }
     }
 
@@ -298,7 +314,8 @@ impl Type {
         match self {
             Type::Struct { fields, .. } => {
                 let Some(last) = fields.len().checked_sub(1) else { return 0 };
-                let end = self.field_offset(last).unwrap_or(0).saturating_add(fields[last].1.size_of());
+                let end =
+                    self.field_offset(last).unwrap_or(0).saturating_add(fields[last].1.size_of());
                 let align = self.align_of();
                 end.div_ceil(align).saturating_mul(align)
             }
@@ -388,13 +405,8 @@ mod tests {
 
     #[test]
     fn spells_types_as_rust_does() {
-        let t = Type::ptr(
-            true,
-            Type::Array {
-                elem: Box::new(Type::Float(FloatTy::F64)),
-                len: 256,
-            },
-        );
+        let t =
+            Type::ptr(true, Type::Array { elem: Box::new(Type::Float(FloatTy::F64)), len: 256 });
         assert_eq!(t.to_string(), "*mut [f64; 256]");
         assert_eq!(t.pointee().unwrap().size_of(), 2048);
         assert_eq!(Type::ptr(false, Type::U32).to_string(), "*const u32");
@@ -404,9 +416,16 @@ mod tests {
     fn lays_out_structs_as_c_does() {
         let s = Type::Struct {
             name: "S".into(),
-            fields: vec![("a".into(), Type::Int(IntTy::U8)), ("b".into(), Type::Float(FloatTy::F64)), ("c".into(), Type::Int(IntTy::U16))],
+            fields: vec![
+                ("a".into(), Type::Int(IntTy::U8)),
+                ("b".into(), Type::Float(FloatTy::F64)),
+                ("c".into(), Type::Int(IntTy::U16)),
+            ],
         };
-        assert_eq!((s.field_offset(0), s.field_offset(1), s.field_offset(2)), (Some(0), Some(8), Some(16)));
+        assert_eq!(
+            (s.field_offset(0), s.field_offset(1), s.field_offset(2)),
+            (Some(0), Some(8), Some(16))
+        );
         assert_eq!((s.size_of(), s.align_of()), (24, 8));
         assert_eq!(s.to_string(), "S");
         assert_eq!(Type::ptr(true, s.clone()).ir().to_string(), "*mut S{a: u8, b: f64, c: u16}");

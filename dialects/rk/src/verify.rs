@@ -44,7 +44,12 @@ impl std::error::Error for VerifyError {}
 pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
     let mut tables = HashSet::new();
     for t in &module.tables {
-        let bad = |message: String| VerifyError { func: t.name.clone(), op: "data".into(), loc: Loc::default(), message };
+        let bad = |message: String| VerifyError {
+            func: t.name.clone(),
+            op: "data".into(),
+            loc: Loc::default(),
+            message,
+        };
         if !tables.insert(t.name.as_str()) {
             return Err(bad("a table of this name is already defined".into()));
         }
@@ -58,7 +63,11 @@ pub fn verify(module: &Module) -> Result<Verified<'_>, VerifyError> {
             return Err(bad(format!("a table is an array of integers or floats, not `{}`", t.ty)));
         }
         if t.values.len() as u64 != count {
-            return Err(bad(format!("`{}` has {count} elements, the table gives {}", t.ty, t.values.len())));
+            return Err(bad(format!(
+                "`{}` has {count} elements, the table gives {}",
+                t.ty,
+                t.values.len()
+            )));
         }
         let fits = |v: &Literal| match (v, ty) {
             (Literal::Int(bits), Type::Int(i)) => i.bits() == 128 || *bits >> i.bits() == 0,
@@ -94,12 +103,7 @@ struct Checker<'f> {
 }
 
 fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
-    let mut c = Checker {
-        module,
-        func,
-        defined: HashSet::new(),
-        loops: Vec::new(),
-    };
+    let mut c = Checker { module, func, defined: HashSet::new(), loops: Vec::new() };
     let mut scope = Vec::new();
     for p in &func.params {
         c.define(p.value, func.loc, "func")?;
@@ -112,18 +116,18 @@ fn verify_func(module: &Module, func: &Func) -> Result<(), VerifyError> {
             return Err(c.err_at(func.loc, "func", format!("the `byval` parameter `{}` must be a kernel's `*const` to an array, a struct or a 128-bit integer", p.name)));
         }
         if p.by_ref && !(func.kernel && matches!(func.ty(p.value), Some(Type::Ptr { .. }))) {
-            return Err(c.err_at(func.loc, "func", format!("the `byref` parameter `{}` must be a kernel's pointer", p.name)));
+            return Err(c.err_at(
+                func.loc,
+                "func",
+                format!("the `byref` parameter `{}` must be a kernel's pointer", p.name),
+            ));
         }
     }
     if func.kernel && func.ret != Type::Unit {
         return Err(c.err_at(func.loc, "func", "a kernel must return `()`"));
     }
     if func.body.falls_through() {
-        return Err(c.err_at(
-            func.loc,
-            "func",
-            "the body must end with `rk.return`",
-        ));
+        return Err(c.err_at(func.loc, "func", "the body must end with `rk.return`"));
     }
     c.region(&func.body, &mut scope, RegionKind::Body)
 }
@@ -176,10 +180,13 @@ impl Checker<'_> {
         for (i, op) in region.ops.iter().enumerate() {
             for v in &op.operands {
                 if !scope.contains(v) {
-                    return Err(self.err(op, format!(
-                        "operand {} is not defined before this op in an enclosing region",
-                        v.0
-                    )));
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "operand {} is not defined before this op in an enclosing region",
+                            v.0
+                        ),
+                    ));
                 }
             }
             if op.kind.is_terminator() && i + 1 != region.ops.len() {
@@ -200,11 +207,14 @@ impl Checker<'_> {
 
     fn expect_counts(&self, op: &Op, operands: usize, results: usize) -> Result<(), VerifyError> {
         if op.operands.len() != operands || op.results.len() != results {
-            return Err(self.err(op, format!(
-                "expects {operands} operands and {results} results, has {} and {}",
-                op.operands.len(),
-                op.results.len()
-            )));
+            return Err(self.err(
+                op,
+                format!(
+                    "expects {operands} operands and {results} results, has {} and {}",
+                    op.operands.len(),
+                    op.results.len()
+                ),
+            ));
         }
         if !matches!(op.kind, OpKind::If | OpKind::Loop) && !op.regions.is_empty() {
             return Err(self.err(op, "takes no regions"));
@@ -220,9 +230,7 @@ impl Checker<'_> {
                 let ty = self.ty(op.results[0]);
                 let ok = match (lit, ty) {
                     (Literal::Bool(_), Type::Bool) => true,
-                    (Literal::Int(bits), Type::Int(t)) => {
-                        t.bits() == 128 || *bits >> t.bits() == 0
-                    }
+                    (Literal::Int(bits), Type::Int(t)) => t.bits() == 128 || *bits >> t.bits() == 0,
                     (Literal::Float(x), Type::Float(f)) => f.holds(*x),
                     _ => false,
                 };
@@ -246,10 +254,9 @@ impl Checker<'_> {
                     Add | Sub | Mul | Div | Rem => l == r && l.is_numeric(),
                 };
                 if !ok || res != l {
-                    return Err(self.err(op, format!(
-                        "no rule for `{l}` {} `{r}` -> `{res}`",
-                        b.name()
-                    )));
+                    return Err(
+                        self.err(op, format!("no rule for `{l}` {} `{r}` -> `{res}`", b.name()))
+                    );
                 }
             }
             OpKind::Cmp(_) => {
@@ -282,15 +289,23 @@ impl Checker<'_> {
                 // 64-bit integers (`p as usize`).
                 let coercion = match (&from, &to) {
                     (Type::Ptr { .. }, Type::Ptr { .. }) => true,
-                    (Type::Slice { mutable: true, elem: a }, Type::Slice { mutable: false, elem: b }) => a == b,
-                    (Type::Ptr { .. }, Type::Int(t)) | (Type::Int(t), Type::Ptr { .. }) => t.bits() == 64,
+                    (
+                        Type::Slice { mutable: true, elem: a },
+                        Type::Slice { mutable: false, elem: b },
+                    ) => a == b,
+                    (Type::Ptr { .. }, Type::Int(t)) | (Type::Int(t), Type::Ptr { .. }) => {
+                        t.bits() == 64
+                    }
                     _ => false,
                 };
                 // 128-bit integers and 16-bit floats do not convert into each other: Rust has
                 // no such `as`, and the GPU has no single rounding for it.
                 let wide_half = |a: &Type, b: &Type| matches!((a, b), (Type::Int(i), Type::Float(f)) if i.bits() == 128 && f.is_half());
                 let ok = coercion
-                    || ((from.is_numeric() || from == Type::Bool) && to.is_numeric() && !wide_half(&from, &to) && !wide_half(&to, &from));
+                    || ((from.is_numeric() || from == Type::Bool)
+                        && to.is_numeric()
+                        && !wide_half(&from, &to)
+                        && !wide_half(&to, &from));
                 if !ok {
                     return Err(self.err(op, format!("no cast from `{from}` to `{to}`")));
                 }
@@ -302,31 +317,31 @@ impl Checker<'_> {
                     && matches!(i, Type::Int(IntTy::Usize | IntTy::Isize))
                     && *self.ty(op.results[0]) == p;
                 if !ok {
-                    return Err(self.err(op, format!(
-                        "offsets a pointer by a `usize` or `isize`, not `{p}` by `{i}`"
-                    )));
+                    return Err(self.err(
+                        op,
+                        format!("offsets a pointer by a `usize` or `isize`, not `{p}` by `{i}`"),
+                    ));
                 }
             }
             OpKind::ElemPtr => {
                 self.expect_counts(op, 2, 1)?;
                 let (p, i) = (operand(0), operand(1));
                 let ok = match (&p, self.ty(op.results[0])) {
-                    (
-                        Type::Ptr { mutable, pointee },
-                        Type::Ptr {
-                            mutable: m2,
-                            pointee: e2,
-                        },
-                    ) => match pointee.as_ref() {
-                        Type::Array { elem, .. } => mutable == m2 && elem == e2,
-                        _ => false,
-                    },
+                    (Type::Ptr { mutable, pointee }, Type::Ptr { mutable: m2, pointee: e2 }) => {
+                        match pointee.as_ref() {
+                            Type::Array { elem, .. } => mutable == m2 && elem == e2,
+                            _ => false,
+                        }
+                    }
                     _ => false,
                 };
                 if !ok || i != Type::USIZE {
-                    return Err(self.err(op, format!(
-                        "takes a pointer to an array and a `usize` index, not `{p}` and `{i}`"
-                    )));
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "takes a pointer to an array and a `usize` index, not `{p}` and `{i}`"
+                        ),
+                    ));
                 }
             }
             OpKind::Load => {
@@ -341,14 +356,14 @@ impl Checker<'_> {
                 self.expect_counts(op, 2, 0)?;
                 let (v, p) = (operand(0), operand(1));
                 match &p {
-                    Type::Ptr {
-                        mutable: true,
-                        pointee,
-                    } if **pointee == v && v.is_loadable() => {}
+                    Type::Ptr { mutable: true, pointee } if **pointee == v && v.is_loadable() => {}
                     _ => {
-                        return Err(self.err(op, format!(
-                            "stores a scalar through a `*mut` to it, not `{v}` through `{p}`"
-                        )));
+                        return Err(self.err(
+                            op,
+                            format!(
+                                "stores a scalar through a `*mut` to it, not `{v}` through `{p}`"
+                            ),
+                        ));
                     }
                 }
             }
@@ -397,14 +412,23 @@ impl Checker<'_> {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
                     Type::Slot(t) if t.is_loadable() => {}
-                    other => return Err(self.err(op, format!("makes a slot of a scalar, not `{other}`"))),
+                    other => {
+                        return Err(
+                            self.err(op, format!("makes a slot of a scalar, not `{other}`"))
+                        );
+                    }
                 }
             }
             OpKind::Read => {
                 self.expect_counts(op, 1, 1)?;
                 match operand(0) {
                     Type::Slot(t) if *t == *self.ty(op.results[0]) => {}
-                    other => return Err(self.err(op, format!("reads a slot into its content type, not `{other}`"))),
+                    other => {
+                        return Err(self.err(
+                            op,
+                            format!("reads a slot into its content type, not `{other}`"),
+                        ));
+                    }
                 }
             }
             OpKind::Write => {
@@ -412,7 +436,13 @@ impl Checker<'_> {
                 match operand(1) {
                     Type::Slot(t) if *t == operand(0) => {}
                     other => {
-                        return Err(self.err(op, format!("writes a `{}` into a slot of it, not into `{other}`", operand(0))));
+                        return Err(self.err(
+                            op,
+                            format!(
+                                "writes a `{}` into a slot of it, not into `{other}`",
+                                operand(0)
+                            ),
+                        ));
                     }
                 }
             }
@@ -420,7 +450,8 @@ impl Checker<'_> {
                 if !op.operands.is_empty() || op.regions.len() != 1 {
                     return Err(self.err(op, "takes no operands and one region"));
                 }
-                let result_tys: Vec<Type> = op.results.iter().map(|r| self.ty(*r).clone()).collect();
+                let result_tys: Vec<Type> =
+                    op.results.iter().map(|r| self.ty(*r).clone()).collect();
                 self.loops.push(result_tys);
                 let r = self.region(&op.regions[0], scope, RegionKind::LoopBody);
                 self.loops.pop();
@@ -431,11 +462,16 @@ impl Checker<'_> {
                     return Err(self.err(op, "has no results"));
                 }
                 let n = self.loops.len();
-                let Some(tys) = (*depth as usize).checked_add(1).filter(|d| *d <= n).map(|d| &self.loops[n - d]) else {
+                let Some(tys) = (*depth as usize)
+                    .checked_add(1)
+                    .filter(|d| *d <= n)
+                    .map(|d| &self.loops[n - d])
+                else {
                     return Err(self.err(op, format!("is not inside {} loop(s)", depth + 1)));
                 };
                 let given: Vec<Type> = op.operands.iter().map(|v| self.ty(*v).clone()).collect();
-                let expected: &[Type] = if matches!(op.kind, OpKind::Break { .. }) { tys } else { &[] };
+                let expected: &[Type] =
+                    if matches!(op.kind, OpKind::Break { .. }) { tys } else { &[] };
                 if given != expected {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
@@ -443,42 +479,75 @@ impl Checker<'_> {
             OpKind::Barrier | OpKind::Fence(_) => self.expect_counts(op, 0, 0)?,
             OpKind::Warp(w) => {
                 use crate::ir::WarpOp;
-                let shuffled = |t: &Type| matches!(t, Type::Int(i) if i.bits() >= 32) || matches!(t, Type::Float(f) if !f.is_half());
-                let n = if *w == WarpOp::LaneId { 0 } else if matches!(w, WarpOp::Shuffle(_)) { 2 } else { 1 };
+                let shuffled = |t: &Type| {
+                    matches!(t, Type::Int(i) if i.bits() >= 32)
+                        || matches!(t, Type::Float(f) if !f.is_half())
+                };
+                let n = if *w == WarpOp::LaneId {
+                    0
+                } else if matches!(w, WarpOp::Shuffle(_)) {
+                    2
+                } else {
+                    1
+                };
                 self.expect_counts(op, n, 1)?;
                 let result = self.ty(op.results[0]).clone();
                 let ok = match w {
                     WarpOp::LaneId => op.operands.is_empty() && result == Type::U32,
                     WarpOp::Shuffle(_) => {
-                        op.operands.len() == 2 && shuffled(&operand(0)) && operand(0) == result && operand(1) == Type::U32
+                        op.operands.len() == 2
+                            && shuffled(&operand(0))
+                            && operand(0) == result
+                            && operand(1) == Type::U32
                     }
-                    WarpOp::Any | WarpOp::All => op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::Bool,
-                    WarpOp::Ballot => op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::U32,
-                    WarpOp::Reduce(_) => op.operands.len() == 1 && shuffled(&operand(0)) && operand(0) == result,
+                    WarpOp::Any | WarpOp::All => {
+                        op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::Bool
+                    }
+                    WarpOp::Ballot => {
+                        op.operands.len() == 1 && operand(0) == Type::Bool && result == Type::U32
+                    }
+                    WarpOp::Reduce(_) => {
+                        op.operands.len() == 1 && shuffled(&operand(0)) && operand(0) == result
+                    }
                 };
                 if !ok {
-                    return Err(self.err(op, format!("no rule for `rk.warp {}` giving `{result}`", w.name())));
+                    return Err(self
+                        .err(op, format!("no rule for `rk.warp {}` giving `{result}`", w.name())));
                 }
             }
             OpKind::DynShared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
                     Type::Ptr { mutable: true, pointee } if pointee.is_scalar() => {}
-                    other => return Err(self.err(op, format!("yields a `*mut T` of a scalar, not `{other}`"))),
+                    other => {
+                        return Err(
+                            self.err(op, format!("yields a `*mut T` of a scalar, not `{other}`"))
+                        );
+                    }
                 }
             }
             OpKind::FieldPtr { index } => {
                 self.expect_counts(op, 1, 1)?;
                 let p = operand(0);
                 let ok = match (&p, self.ty(op.results[0])) {
-                    (Type::Ptr { mutable, pointee }, Type::Ptr { mutable: m2, pointee: f }) => match pointee.as_ref() {
-                        Type::Struct { fields, .. } => mutable == m2 && fields.get(*index as usize).is_some_and(|(_, t)| t == f.as_ref()),
-                        _ => false,
-                    },
+                    (Type::Ptr { mutable, pointee }, Type::Ptr { mutable: m2, pointee: f }) => {
+                        match pointee.as_ref() {
+                            Type::Struct { fields, .. } => {
+                                mutable == m2
+                                    && fields
+                                        .get(*index as usize)
+                                        .is_some_and(|(_, t)| t == f.as_ref())
+                            }
+                            _ => false,
+                        }
+                    }
                     _ => false,
                 };
                 if !ok {
-                    return Err(self.err(op, format!("no field {index} of `{p}` gives `{}`", self.ty(op.results[0]))));
+                    return Err(self.err(
+                        op,
+                        format!("no field {index} of `{p}` gives `{}`", self.ty(op.results[0])),
+                    ));
                 }
             }
             OpKind::Table { name } => {
@@ -487,7 +556,10 @@ impl Checker<'_> {
                     return Err(self.err(op, format!("no table @{name} in the module")));
                 };
                 if *self.ty(op.results[0]) != Type::ptr(false, t.ty.clone()) {
-                    return Err(self.err(op, format!("yields a `*const {}`, not `{}`", t.ty, self.ty(op.results[0]))));
+                    return Err(self.err(
+                        op,
+                        format!("yields a `*const {}`, not `{}`", t.ty, self.ty(op.results[0])),
+                    ));
                 }
             }
             OpKind::Local => {
@@ -500,8 +572,14 @@ impl Checker<'_> {
             OpKind::Shared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {
-                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_storable()) => {}
-                    other => return Err(self.err(op, format!("yields a `*mut [T; N]` of storable data, not `{other}`"))),
+                    Type::Ptr { mutable: true, pointee } if matches!(pointee.as_ref(), Type::Array { elem, .. } if elem.is_storable()) =>
+                        {}
+                    other => {
+                        return Err(self.err(
+                            op,
+                            format!("yields a `*mut [T; N]` of storable data, not `{other}`"),
+                        ));
+                    }
                 }
             }
             OpKind::Atomic(_) | OpKind::AtomicCas => {
@@ -512,7 +590,8 @@ impl Checker<'_> {
                     Type::Ptr { mutable: true, pointee } => {
                         let t = pointee.as_ref();
                         let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
-                        let float_ok = matches!(t, Type::Float(f) if !f.is_half()) && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
+                        let float_ok = matches!(t, Type::Float(f) if !f.is_half())
+                            && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
                         (int_ok || float_ok)
                             && (1..n).all(|k| operand(k) == *t)
                             && self.ty(op.results[0]) == t
@@ -520,23 +599,34 @@ impl Checker<'_> {
                     _ => false,
                 };
                 if !ok {
-                    return Err(self.err(op, format!("no atomic rule for `{p}` (32/64-bit integers; add also on floats)")));
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "no atomic rule for `{p}` (32/64-bit integers; add also on floats)"
+                        ),
+                    ));
                 }
             }
             OpKind::SliceLen => {
                 self.expect_counts(op, 1, 1)?;
-                if !matches!(operand(0), Type::Slice { .. }) || *self.ty(op.results[0]) != Type::USIZE {
+                if !matches!(operand(0), Type::Slice { .. })
+                    || *self.ty(op.results[0]) != Type::USIZE
+                {
                     return Err(self.err(op, "takes a slice and gives its `usize` length"));
                 }
             }
             OpKind::SlicePtr => {
                 self.expect_counts(op, 1, 1)?;
                 let ok = match (operand(0), self.ty(op.results[0])) {
-                    (Type::Slice { mutable, elem }, Type::Ptr { mutable: m, pointee }) => mutable == *m && elem == *pointee,
+                    (Type::Slice { mutable, elem }, Type::Ptr { mutable: m, pointee }) => {
+                        mutable == *m && elem == *pointee
+                    }
                     _ => false,
                 };
                 if !ok {
-                    return Err(self.err(op, "takes `&[T]` to `*const T` or `&mut [T]` to `*mut T`"));
+                    return Err(
+                        self.err(op, "takes `&[T]` to `*const T` or `&mut [T]` to `*mut T`")
+                    );
                 }
             }
             OpKind::Math(f) => {
@@ -545,7 +635,14 @@ impl Checker<'_> {
                 let result = self.ty(op.results[0]).clone();
                 if f.result_type(&operands, &result) != Some(result.clone()) {
                     let shown: Vec<String> = operands.iter().map(|t| t.to_string()).collect();
-                    return Err(self.err(op, format!("no rule for `{}` on ({}) -> `{result}`", f.name(), shown.join(", "))));
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "no rule for `{}` on ({}) -> `{result}`",
+                            f.name(),
+                            shown.join(", ")
+                        ),
+                    ));
                 }
             }
             OpKind::Assert { .. } => {
@@ -565,15 +662,21 @@ impl Checker<'_> {
             }
             OpKind::Call { callee } => {
                 let Some(f) = self.module.func(callee) else {
-                    return Err(self.err(op, format!("calls @{callee}, which is not in the module")));
+                    return Err(
+                        self.err(op, format!("calls @{callee}, which is not in the module"))
+                    );
                 };
                 if f.kernel {
-                    return Err(self.err(op, format!("calls the kernel @{callee}; kernels are launched, not called")));
+                    return Err(self.err(
+                        op,
+                        format!("calls the kernel @{callee}; kernels are launched, not called"),
+                    ));
                 }
                 let params: Vec<&Type> = f.param_types().collect();
                 let args: Vec<&Type> = op.operands.iter().map(|v| self.ty(*v)).collect();
                 let rets: Vec<&Type> = op.results.iter().map(|r| self.ty(*r)).collect();
-                let expected_rets: Vec<&Type> = if f.ret == Type::Unit { vec![] } else { vec![&f.ret] };
+                let expected_rets: Vec<&Type> =
+                    if f.ret == Type::Unit { vec![] } else { vec![&f.ret] };
                 if params != args || rets != expected_rets {
                     return Err(self.err(op, format!("does not match the signature of @{callee}")));
                 }
@@ -583,11 +686,14 @@ impl Checker<'_> {
                 if let Some(v) = op.operands.first()
                     && *self.ty(*v) != self.func.ret
                 {
-                    return Err(self.err(op, format!(
-                        "returns `{}` from a function returning `{}`",
-                        self.ty(*v),
-                        self.func.ret
-                    )));
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "returns `{}` from a function returning `{}`",
+                            self.ty(*v),
+                            self.func.ret
+                        ),
+                    ));
                 }
             }
         }

@@ -14,7 +14,8 @@ use std::time::Instant;
 
 /// Writes a grey image (values in [0, 1]) as an 8-bit PNG.
 fn write_png(path: &Path, width: usize, height: usize, pixels: &[f32]) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width as u32, height as u32);
     encoder.set_color(png::ColorType::Grayscale);
     encoder.set_depth(png::BitDepth::Eight);
@@ -26,14 +27,18 @@ fn write_png(path: &Path, width: usize, height: usize, pixels: &[f32]) -> Result
 }
 
 fn main() -> ExitCode {
-    let folder = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| std::env::temp_dir().join("rkc-blur"));
+    let folder = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("rkc-blur"));
     if let Err(e) = std::fs::create_dir_all(&folder) {
         eprintln!("error: cannot create {}: {e}", folder.display());
         return ExitCode::FAILURE;
     }
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::default_device().expect("a device");
-    let (width, height) = if device.backend != Backend::CpuSimulator { (4096, 4096) } else { (512, 384) };
+    let (width, height) =
+        if device.backend != Backend::CpuSimulator { (4096, 4096) } else { (512, 384) };
     println!("5×5 box blur of a {width}×{height} picture on {} ({})", device.name, device.arch);
 
     // Rings, a checkerboard and noise: sharp edges that the blur visibly softens.
@@ -42,8 +47,13 @@ fn main() -> ExitCode {
         .map(|i| {
             let (x, y) = ((i % width) as f32, (i / width) as f32);
             let (cx, cy) = (x - width as f32 / 2.0, y - height as f32 / 2.0);
-            let ring = if (((cx * cx + cy * cy).sqrt() / 24.0) as u32).is_multiple_of(2) { 0.8 } else { 0.2 };
-            let check = if ((x as u32 / 64) + (y as u32 / 64)).is_multiple_of(2) { 0.1 } else { -0.1 };
+            let ring = if (((cx * cx + cy * cy).sqrt() / 24.0) as u32).is_multiple_of(2) {
+                0.8
+            } else {
+                0.2
+            };
+            let check =
+                if ((x as u32 / 64) + (y as u32 / 64)).is_multiple_of(2) { 0.1 } else { -0.1 };
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;

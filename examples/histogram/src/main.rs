@@ -11,7 +11,11 @@ use std::time::Instant;
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::default_device().expect("a device");
-    let (n, blocks) = if device.backend != Backend::CpuSimulator { (1usize << 28, 2048u32) } else { (1 << 20, 8) };
+    let (n, blocks) = if device.backend != Backend::CpuSimulator {
+        (1usize << 28, 2048u32)
+    } else {
+        (1 << 20, 8)
+    };
     println!("histogram of {n} bytes in {blocks} blocks on {} ({})", device.name, device.arch);
 
     // Bytes with a skewed distribution (the sum of two random bytes, halved), so that some
@@ -49,7 +53,11 @@ fn main() -> ExitCode {
     }
     let wrong = expected.iter().zip(&bins).filter(|(e, g)| e != g).count();
     let peak = (0..256).max_by_key(|&b| expected[b]).unwrap_or(0);
-    println!("{} of 256 bins equal the CPU count (fullest bin {peak}: {} bytes)", 256 - wrong, bins[peak]);
+    println!(
+        "{} of 256 bins equal the CPU count (fullest bin {peak}: {} bytes)",
+        256 - wrong,
+        bins[peak]
+    );
     println!(
         "times: copy in {:.3} ms, kernel {:.3} ms ({:.0} GB/s), copy out {:.3} ms, end to end {:.3} ms",
         copied_in.as_secs_f64() * 1e3,

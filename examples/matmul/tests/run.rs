@@ -5,5 +5,9 @@ mod run_check;
 
 #[test]
 fn runs_on_the_simulator_and_checks_its_results() {
-    run_check::run(env!("CARGO_BIN_EXE_matmul"), &[], &["4096 of 4096 elements equal the CPU reference", "end to end"]);
+    run_check::run(
+        env!("CARGO_BIN_EXE_matmul"),
+        &[],
+        &["4096 of 4096 elements equal the CPU reference", "end to end"],
+    );
 }

@@ -25,8 +25,15 @@ fn butterfly(mut v: [f32; 32]) -> f32 {
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::default_device().expect("a device");
-    let (n, blocks) = if device.backend != Backend::CpuSimulator { (1usize << 26, 1024usize) } else { (1 << 16, 8) };
-    println!("sum of {n} floats in {blocks} blocks of {THREADS} threads on {} ({})", device.name, device.arch);
+    let (n, blocks) = if device.backend != Backend::CpuSimulator {
+        (1usize << 26, 1024usize)
+    } else {
+        (1 << 16, 8)
+    };
+    println!(
+        "sum of {n} floats in {blocks} blocks of {THREADS} threads on {} ({})",
+        device.name, device.arch
+    );
 
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let x: Vec<f32> = (0..n)
@@ -60,14 +67,19 @@ fn main() -> ExitCode {
     let stride = blocks * THREADS;
     let expected: Vec<f32> = (0..blocks)
         .map(|b| {
-            let thread_sum = |t: usize| (b * THREADS + t..n).step_by(stride).fold(0.0f32, |s, i| s + x[i]);
-            let warps: Vec<f32> = (0..THREADS / 32).map(|w| butterfly(std::array::from_fn(|l| thread_sum(w * 32 + l)))).collect();
+            let thread_sum =
+                |t: usize| (b * THREADS + t..n).step_by(stride).fold(0.0f32, |s, i| s + x[i]);
+            let warps: Vec<f32> = (0..THREADS / 32)
+                .map(|w| butterfly(std::array::from_fn(|l| thread_sum(w * 32 + l))))
+                .collect();
             butterfly(std::array::from_fn(|l| warps.get(l).copied().unwrap_or(0.0)))
         })
         .collect();
     let exact = expected.iter().zip(&partial).all(|(e, p)| e.to_bits() == p.to_bits());
     let f64_sum: f64 = x.iter().map(|&v| f64::from(v)).sum();
-    println!("sum {sum} (f64 sum of the inputs: {f64_sum:.3}); every block's sum equals the CPU reference bit for bit: {exact}");
+    println!(
+        "sum {sum} (f64 sum of the inputs: {f64_sum:.3}); every block's sum equals the CPU reference bit for bit: {exact}"
+    );
     println!(
         "times: copy in {:.3} ms, kernel {:.3} ms ({:.0} GB/s), copy out {:.3} ms, end to end {:.3} ms",
         copied_in.as_secs_f64() * 1e3,

@@ -77,7 +77,11 @@ fn main() -> ExitCode {
     }
     let elapsed = t.elapsed();
     let correct = x.iter().enumerate().filter(|(i, v)| **v == *i as f64).count();
-    println!("kernel: {correct} of {} elements correct ({:.3} ms)", x.len(), elapsed.as_secs_f64() * 1e3);
+    println!(
+        "kernel: {correct} of {} elements correct ({:.3} ms)",
+        x.len(),
+        elapsed.as_secs_f64() * 1e3
+    );
     ok &= correct == x.len();
 
     // saxpy over 2^20 + 3 elements (not a multiple of the block size, so the guard matters),
@@ -139,7 +143,8 @@ fn main() -> ExitCode {
     }
     let elapsed = t.elapsed();
     let after = rkc_offload::transfer_totals();
-    let correct = resident.iter().zip(&implicit).filter(|(r, i)| r.to_bits() == i.to_bits()).count();
+    let correct =
+        resident.iter().zip(&implicit).filter(|(r, i)| r.to_bits() == i.to_bits()).count();
     let moved_in = after.0 - before.0;
     let expected_in = 3 * 4 * n as u64; // x only, three times
     println!(

@@ -2,8 +2,8 @@
 //! size) and, per kernel, each parameter with how it is mapped and how many bytes a launch
 //! moves. `rkc inspect` prints it.
 
-use crate::metadata::{Access, KernelInfo, ParamKind};
 use crate::Image;
+use crate::metadata::{Access, KernelInfo, ParamKind};
 use std::fmt::Write as _;
 
 fn mapping(p: &crate::ParamInfo) -> (String, String) {
@@ -15,8 +15,15 @@ fn mapping(p: &crate::ParamInfo) -> (String, String) {
     };
     match p.kind {
         ParamKind::Value { size } => ("by value".into(), format!("{size} bytes")),
-        ParamKind::Pointer { pointee_size, .. } => (direction.into(), format!("{pointee_size} bytes (size_of the pointee; a slice argument maps the whole slice)")),
-        ParamKind::Slice { elem_size, .. } => (direction.into(), format!("len × {elem_size} bytes")),
+        ParamKind::Pointer { pointee_size, .. } => (
+            direction.into(),
+            format!(
+                "{pointee_size} bytes (size_of the pointee; a slice argument maps the whole slice)"
+            ),
+        ),
+        ParamKind::Slice { elem_size, .. } => {
+            (direction.into(), format!("len × {elem_size} bytes"))
+        }
     }
 }
 
@@ -45,7 +52,13 @@ pub fn text(images: &[Image]) -> String {
         );
     }
     for k in kernels(images) {
-        let _ = writeln!(out, "kernel {}  (from {}, {} panic sites)", k.signature(), k.source, k.panic_sites.len());
+        let _ = writeln!(
+            out,
+            "kernel {}  (from {}, {} panic sites)",
+            k.signature(),
+            k.source,
+            k.panic_sites.len()
+        );
         for p in &k.params {
             let (how, bytes) = mapping(p);
             let _ = writeln!(out, "  {:<10} {:<18} {:<20} {bytes}", p.name, p.ty, how);

@@ -155,10 +155,7 @@ pub struct Image {
 impl Image {
     /// Returns the value of a string key.
     pub fn string(&self, key: &str) -> Option<&str> {
-        self.strings
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.strings.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// The target triple, or "" when the image has none.
@@ -188,10 +185,9 @@ impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FormatError::Empty => write!(f, "the file is empty"),
-            FormatError::BadMagic { offset } => write!(
-                f,
-                "no OffloadBinary magic (10 ff 10 ad) at byte {offset}: not a fat binary"
-            ),
+            FormatError::BadMagic { offset } => {
+                write!(f, "no OffloadBinary magic (10 ff 10 ad) at byte {offset}: not a fat binary")
+            }
             FormatError::UnsupportedVersion { offset, version } => write!(
                 f,
                 "OffloadBinary version {version} at byte {offset} is not supported (expected {VERSION})"
@@ -199,14 +195,12 @@ impl fmt::Display for FormatError {
             FormatError::Truncated { offset, what } => {
                 write!(f, "the file ends inside the {what} of the record at byte {offset}")
             }
-            FormatError::OutOfBounds { offset, what } => write!(
-                f,
-                "the {what} of the record at byte {offset} points outside the record"
-            ),
-            FormatError::BadString { offset } => write!(
-                f,
-                "a string of the record at byte {offset} is not NUL-terminated UTF-8"
-            ),
+            FormatError::OutOfBounds { offset, what } => {
+                write!(f, "the {what} of the record at byte {offset} points outside the record")
+            }
+            FormatError::BadString { offset } => {
+                write!(f, "a string of the record at byte {offset} is not NUL-terminated UTF-8")
+            }
             FormatError::BadMetadata { line, reason } => {
                 write!(f, "kernel metadata line {line}: {reason}")
             }
@@ -280,13 +274,11 @@ struct Record<'a> {
 
 impl Record<'_> {
     fn u16_at(&self, at: usize, what: &'static str) -> Result<u16, FormatError> {
-        self.slice(at, 2, what)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        self.slice(at, 2, what).map(|b| u16::from_le_bytes([b[0], b[1]]))
     }
 
     fn u32_at(&self, at: usize, what: &'static str) -> Result<u32, FormatError> {
-        self.slice(at, 4, what)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        self.slice(at, 4, what).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     fn u64_at(&self, at: usize, what: &'static str) -> Result<u64, FormatError> {
@@ -299,28 +291,20 @@ impl Record<'_> {
 
     fn usize_at(&self, at: usize, what: &'static str) -> Result<usize, FormatError> {
         let v = self.u64_at(at, what)?;
-        usize::try_from(v).map_err(|_| FormatError::OutOfBounds {
-            offset: self.start,
-            what,
-        })
+        usize::try_from(v).map_err(|_| FormatError::OutOfBounds { offset: self.start, what })
     }
 
     fn slice(&self, at: usize, len: usize, what: &'static str) -> Result<&[u8], FormatError> {
-        let end = at.checked_add(len).ok_or(FormatError::OutOfBounds {
-            offset: self.start,
-            what,
-        })?;
-        self.bytes.get(at..end).ok_or(FormatError::Truncated {
-            offset: self.start,
-            what,
-        })
+        let end =
+            at.checked_add(len).ok_or(FormatError::OutOfBounds { offset: self.start, what })?;
+        self.bytes.get(at..end).ok_or(FormatError::Truncated { offset: self.start, what })
     }
 
     fn c_string(&self, at: usize) -> Result<String, FormatError> {
-        let tail = self.bytes.get(at..).ok_or(FormatError::OutOfBounds {
-            offset: self.start,
-            what: "string table",
-        })?;
+        let tail = self
+            .bytes
+            .get(at..)
+            .ok_or(FormatError::OutOfBounds { offset: self.start, what: "string table" })?;
         let len = tail
             .iter()
             .position(|&b| b == 0)
@@ -342,25 +326,16 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Image>, FormatError> {
         if rest.len() < 4 || rest[..4] != MAGIC {
             return Err(FormatError::BadMagic { offset });
         }
-        let head = Record {
-            bytes: rest,
-            start: offset,
-        };
+        let head = Record { bytes: rest, start: offset };
         let version = head.u32_at(4, "header")?;
         if version != VERSION {
             return Err(FormatError::UnsupportedVersion { offset, version });
         }
         let total = head.usize_at(8, "header")?;
         if total < HEADER_SIZE || total > rest.len() {
-            return Err(FormatError::Truncated {
-                offset,
-                what: "record",
-            });
+            return Err(FormatError::Truncated { offset, what: "record" });
         }
-        let record = Record {
-            bytes: &rest[..total],
-            start: offset,
-        };
+        let record = Record { bytes: &rest[..total], start: offset };
         let entry_at = record.usize_at(16, "header")?;
         let image_kind = ImageKind::from_u16(record.u16_at(entry_at, "entry")?);
         let offload_kind = OffloadKind::from_u16(record.u16_at(entry_at + 2, "entry")?);
@@ -375,22 +350,13 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Image>, FormatError> {
             let at = k
                 .checked_mul(STRING_ENTRY_SIZE)
                 .and_then(|d| strings_at.checked_add(d))
-                .ok_or(FormatError::OutOfBounds {
-                    offset,
-                    what: "string entries",
-                })?;
+                .ok_or(FormatError::OutOfBounds { offset, what: "string entries" })?;
             let key_at = record.usize_at(at, "string entries")?;
             let value_at = record.usize_at(at + 8, "string entries")?;
             strings.push((record.c_string(key_at)?, record.c_string(value_at)?));
         }
         let image = record.slice(image_at, image_size, "image")?.to_vec();
-        images.push(Image {
-            image_kind,
-            offload_kind,
-            flags,
-            strings,
-            bytes: image,
-        });
+        images.push(Image { image_kind, offload_kind, flags, strings, bytes: image });
         offset += align_up(total);
     }
     Ok(images)
@@ -444,10 +410,7 @@ mod tests {
         let bytes = write(&sample()[..1]);
         assert_eq!(&bytes[..4], &MAGIC);
         assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 1);
-        assert_eq!(
-            u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize,
-            bytes.len()
-        );
+        assert_eq!(u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize, bytes.len());
         assert_eq!(u64::from_le_bytes(bytes[16..24].try_into().unwrap()), 32);
         assert_eq!(u64::from_le_bytes(bytes[24..32].try_into().unwrap()), 40);
         assert_eq!(u16::from_le_bytes([bytes[32], bytes[33]]), 5);

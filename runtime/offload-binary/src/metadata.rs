@@ -171,21 +171,15 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
         for p in &k.params {
             let (kind, size) = match p.kind {
                 ParamKind::Value { size } => ("value", size),
-                ParamKind::Pointer {
-                    pointee_size,
-                    mutable,
-                } => (if mutable { "pointer-mut" } else { "pointer" }, pointee_size),
+                ParamKind::Pointer { pointee_size, mutable } => {
+                    (if mutable { "pointer-mut" } else { "pointer" }, pointee_size)
+                }
                 ParamKind::Slice { elem_size, mutable } => {
                     (if mutable { "slice-mut" } else { "slice" }, elem_size)
                 }
             };
-            let _ = writeln!(
-                out,
-                "param\t{}\t{}\t{kind}\t{size}\t{}",
-                p.name,
-                p.ty,
-                p.access.as_str()
-            );
+            let _ =
+                writeln!(out, "param\t{}\t{}\t{kind}\t{size}\t{}", p.name, p.ty, p.access.as_str());
         }
     }
     out
@@ -255,39 +249,39 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
                 barriers: false,
             }),
             ["barriers"] => {
-                kernels.last_mut().ok_or_else(|| bad(n, "barriers before any kernel".into()))?.barriers = true;
+                kernels
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "barriers before any kernel".into()))?
+                    .barriers = true;
             }
             ["source", path] => {
-                let kernel = kernels.last_mut().ok_or_else(|| bad(n, "a source before any kernel".into()))?;
+                let kernel = kernels
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a source before any kernel".into()))?;
                 kernel.source = unescape(path);
             }
             ["panic", line, col, message] => {
-                let kernel = kernels.last_mut().ok_or_else(|| bad(n, "a panic site before any kernel".into()))?;
-                let num = |s: &str| s.parse::<u32>().map_err(|_| bad(n, format!("`{s}` is not a line or column")));
-                kernel.panic_sites.push(PanicSite { line: num(line)?, col: num(col)?, message: unescape(message) });
+                let kernel = kernels
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a panic site before any kernel".into()))?;
+                let num = |s: &str| {
+                    s.parse::<u32>().map_err(|_| bad(n, format!("`{s}` is not a line or column")))
+                };
+                kernel.panic_sites.push(PanicSite {
+                    line: num(line)?,
+                    col: num(col)?,
+                    message: unescape(message),
+                });
             }
             ["param", name, ty, kind, size, access] => {
-                let size: u64 = size
-                    .parse()
-                    .map_err(|_| bad(n, format!("`{size}` is not a size")))?;
+                let size: u64 =
+                    size.parse().map_err(|_| bad(n, format!("`{size}` is not a size")))?;
                 let kind = match *kind {
                     "value" => ParamKind::Value { size },
-                    "pointer" => ParamKind::Pointer {
-                        pointee_size: size,
-                        mutable: false,
-                    },
-                    "pointer-mut" => ParamKind::Pointer {
-                        pointee_size: size,
-                        mutable: true,
-                    },
-                    "slice" => ParamKind::Slice {
-                        elem_size: size,
-                        mutable: false,
-                    },
-                    "slice-mut" => ParamKind::Slice {
-                        elem_size: size,
-                        mutable: true,
-                    },
+                    "pointer" => ParamKind::Pointer { pointee_size: size, mutable: false },
+                    "pointer-mut" => ParamKind::Pointer { pointee_size: size, mutable: true },
+                    "slice" => ParamKind::Slice { elem_size: size, mutable: false },
+                    "slice-mut" => ParamKind::Slice { elem_size: size, mutable: true },
                     other => return Err(bad(n, format!("unknown parameter kind `{other}`"))),
                 };
                 let access = Access::parse(access)
@@ -322,7 +316,11 @@ mod tests {
         KernelInfo {
             name: "saxpy".into(),
             source: "k\ternels.rs".into(),
-            panic_sites: vec![PanicSite { message: "index out of bounds: the len is {len}\nbut".into(), line: 3, col: 9 }],
+            panic_sites: vec![PanicSite {
+                message: "index out of bounds: the len is {len}\nbut".into(),
+                line: 3,
+                col: 9,
+            }],
             barriers: true,
             params: vec![
                 p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
@@ -330,19 +328,13 @@ mod tests {
                 p(
                     "x",
                     "*const f32",
-                    ParamKind::Pointer {
-                        pointee_size: 4,
-                        mutable: false,
-                    },
+                    ParamKind::Pointer { pointee_size: 4, mutable: false },
                     Access::Read,
                 ),
                 p(
                     "y",
                     "*mut [f32; 4]",
-                    ParamKind::Pointer {
-                        pointee_size: 16,
-                        mutable: true,
-                    },
+                    ParamKind::Pointer { pointee_size: 16, mutable: true },
                     Access::ReadWrite,
                 ),
             ],
@@ -351,16 +343,22 @@ mod tests {
 
     #[test]
     fn encode_then_decode_is_identity() {
-        let kernels = vec![saxpy(), KernelInfo { name: "empty".into(), source: String::new(), params: vec![], panic_sites: vec![], barriers: false }];
+        let kernels = vec![
+            saxpy(),
+            KernelInfo {
+                name: "empty".into(),
+                source: String::new(),
+                params: vec![],
+                panic_sites: vec![],
+                barriers: false,
+            },
+        ];
         assert_eq!(decode(&encode(&kernels)).unwrap(), kernels);
     }
 
     #[test]
     fn signature_spells_rust_types() {
-        assert_eq!(
-            saxpy().signature(),
-            "saxpy(usize, f32, *const f32, *mut [f32; 4])"
-        );
+        assert_eq!(saxpy().signature(), "saxpy(usize, f32, *const f32, *mut [f32; 4])");
         assert_ne!(saxpy().signature_hash(), fnv1a(b"saxpy()"));
     }
 
@@ -369,10 +367,7 @@ mod tests {
         let err = decode("rkc-kernels 1\nparam\tx\tf32\tvalue\t4\tread\n").unwrap_err();
         assert_eq!(
             err,
-            FormatError::BadMetadata {
-                line: 2,
-                reason: "a parameter before any kernel".into()
-            }
+            FormatError::BadMetadata { line: 2, reason: "a parameter before any kernel".into() }
         );
         assert!(decode("nonsense").is_err());
         assert!(decode("rkc-kernels 1\nkernel\tk\nparam\tx\tf32\tvalue\tbig\tread").is_err());

@@ -44,20 +44,28 @@ pub fn errors(item: proc_macro::TokenStream) -> TokenStream2 {
     let checked = check(path.clone(), &source);
     // The body's opening brace: the last brace group at the item's top level.
     let body = item.clone().into_iter().filter_map(|t| match t {
-        proc_macro::TokenTree::Group(g) if g.delimiter() == proc_macro::Delimiter::Brace => Some(g.span_open()),
+        proc_macro::TokenTree::Group(g) if g.delimiter() == proc_macro::Delimiter::Brace => {
+            Some(g.span_open())
+        }
         _ => None,
     });
     let body_start = body.last().map(|s| (s.line(), s.column()));
-    let in_signature = |(line, column): (usize, usize)| body_start.is_some_and(|b| (line, column + 1) < b);
+    let in_signature =
+        |(line, column): (usize, usize)| body_start.is_some_and(|b| (line, column + 1) < b);
     let tokens = leaves(item);
     let Some(first) = tokens.first() else { return TokenStream2::new() };
     let here = (first.0.line(), tokens.last().map_or(first.0.line(), |t| t.0.end().line()));
-    let is_first_kernel = checked.kernels.first().is_some_and(|&(start, end)| start <= here.1 && here.0 <= end);
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let is_first_kernel =
+        checked.kernels.first().is_some_and(|&(start, end)| start <= here.1 && here.0 <= end);
+    let name = path
+        .file_name()
+        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
     let mut out = TokenStream2::new();
     for f in &checked.found {
         let inside = |(line, _): (usize, usize)| here.0 <= line && line <= here.1;
-        let in_a_kernel = |(line, _): (usize, usize)| checked.kernels.iter().any(|&(s, e)| s <= line && line <= e);
+        let in_a_kernel = |(line, _): (usize, usize)| {
+            checked.kernels.iter().any(|&(s, e)| s <= line && line <= e)
+        };
         let span = match f.at {
             Some(at) if inside(at) && in_signature(at) => continue,
             Some(at) if inside(at) => token_at(&tokens, at),
@@ -69,7 +77,8 @@ pub fn errors(item: proc_macro::TokenStream) -> TokenStream2 {
             Some(s) => (Span::from(s), f.text.clone()),
             // Outside this kernel: at the kernel's name, saying where.
             None => {
-                let at = f.at.map(|(l, c)| format!(" (at {name}:{l}:{})", c + 1)).unwrap_or_default();
+                let at =
+                    f.at.map(|(l, c)| format!(" (at {name}:{l}:{})", c + 1)).unwrap_or_default();
                 (name_span(&tokens), format!("{}{at}", f.text))
             }
         };
@@ -128,9 +137,16 @@ fn kernel_lines(source: &str) -> Vec<(usize, usize)> {
     fn walk(items: &[syn::Item], out: &mut Vec<(usize, usize)>) {
         for item in items {
             match item {
-                syn::Item::Fn(f) if f.attrs.iter().any(|a| a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel")) => {
+                syn::Item::Fn(f)
+                    if f.attrs.iter().any(|a| {
+                        a.path().segments.last().is_some_and(|s| s.ident == "offload_kernel")
+                    }) =>
+                {
                     use syn::spanned::Spanned;
-                    out.push((f.sig.span().start().line, f.block.brace_token.span.close().end().line));
+                    out.push((
+                        f.sig.span().start().line,
+                        f.block.brace_token.span.close().end().line,
+                    ));
                 }
                 syn::Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
@@ -166,7 +182,10 @@ fn leaves(item: proc_macro::TokenStream) -> Vec<(proc_macro::Span, bool)> {
 }
 
 /// The token that covers a 1-based line and 0-based column, else the last one before it.
-fn token_at(tokens: &[(proc_macro::Span, bool)], (line, column): (usize, usize)) -> Option<proc_macro::Span> {
+fn token_at(
+    tokens: &[(proc_macro::Span, bool)],
+    (line, column): (usize, usize),
+) -> Option<proc_macro::Span> {
     let pos = (line, column + 1);
     let start = |s: &proc_macro::Span| (s.line(), s.column());
     tokens.iter().take_while(|(s, _)| start(s) <= pos).last().or(tokens.first()).map(|(s, _)| *s)
@@ -174,7 +193,11 @@ fn token_at(tokens: &[(proc_macro::Span, bool)], (line, column): (usize, usize))
 
 /// The kernel's name: the identifier after `fn`.
 fn name_span(tokens: &[(proc_macro::Span, bool)]) -> Span {
-    let idents: Vec<&(proc_macro::Span, bool)> = tokens.iter().filter(|(_, ident)| *ident).collect();
-    let after_fn = idents.iter().position(|(s, _)| s.source_text().as_deref() == Some("fn")).and_then(|k| idents.get(k + 1));
+    let idents: Vec<&(proc_macro::Span, bool)> =
+        tokens.iter().filter(|(_, ident)| *ident).collect();
+    let after_fn = idents
+        .iter()
+        .position(|(s, _)| s.source_text().as_deref() == Some("fn"))
+        .and_then(|k| idents.get(k + 1));
     after_fn.or(idents.first()).map_or_else(Span::call_site, |(s, _)| Span::from(*s))
 }

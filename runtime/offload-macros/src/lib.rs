@@ -52,17 +52,29 @@ fn written(ty: &syn::Type) -> String {
     use syn::Type;
     match ty {
         Type::Array(a) => format!("[{}; {}]", written(&a.elem), tidy(&a.len)),
-        Type::Ptr(p) => format!("*{} {}", if p.mutability.is_some() { "mut" } else { "const" }, written(&p.elem)),
+        Type::Ptr(p) => format!(
+            "*{} {}",
+            if p.mutability.is_some() { "mut" } else { "const" },
+            written(&p.elem)
+        ),
         Type::Reference(r) => {
             let lifetime = r.lifetime.as_ref().map(|l| format!("{l} ")).unwrap_or_default();
-            format!("&{lifetime}{}{}", if r.mutability.is_some() { "mut " } else { "" }, written(&r.elem))
+            format!(
+                "&{lifetime}{}{}",
+                if r.mutability.is_some() { "mut " } else { "" },
+                written(&r.elem)
+            )
         }
         Type::Slice(sl) => format!("[{}]", written(&sl.elem)),
         Type::Paren(p) => format!("({})", written(&p.elem)),
         Type::Group(g) => written(&g.elem),
         Type::Tuple(t) => {
             let elems: Vec<String> = t.elems.iter().map(written).collect();
-            if elems.len() == 1 { format!("({},)", elems[0]) } else { format!("({})", elems.join(", ")) }
+            if elems.len() == 1 {
+                format!("({},)", elems[0])
+            } else {
+                format!("({})", elems.join(", "))
+            }
         }
         Type::Path(p) if p.qself.is_none() => {
             let mut out = String::new();
@@ -148,7 +160,10 @@ fn never_offloaded(ty: &syn::Type, top: bool) -> bool {
         Type::Slice(sl) => never_offloaded(&sl.elem, false),
         Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => true,
         Type::Path(p) => p.path.segments.iter().any(|seg| match &seg.arguments {
-            syn::PathArguments::AngleBracketed(args) => args.args.iter().any(|a| matches!(a, syn::GenericArgument::Type(t) if never_offloaded(t, false))),
+            syn::PathArguments::AngleBracketed(args) => args
+                .args
+                .iter()
+                .any(|a| matches!(a, syn::GenericArgument::Type(t) if never_offloaded(t, false))),
             syn::PathArguments::Parenthesized(_) => true,
             syn::PathArguments::None => false,
         }),
@@ -224,10 +239,16 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
     let mut errors: Option<syn::Error> = None;
     for input in &sig.inputs {
         let syn::FnArg::Typed(pt) = input else {
-            return Err(syn::Error::new(input.span(), "an `#[offload_kernel]` function cannot take `self`"));
+            return Err(syn::Error::new(
+                input.span(),
+                "an `#[offload_kernel]` function cannot take `self`",
+            ));
         };
         if never_offloaded(&pt.ty, true) {
-            let e = syn::Error::new_spanned(&pt.ty, format!("type `{}` cannot be offloaded", written(&pt.ty)));
+            let e = syn::Error::new_spanned(
+                &pt.ty,
+                format!("type `{}` cannot be offloaded", written(&pt.ty)),
+            );
             match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),
@@ -257,14 +278,16 @@ fn kernel_descriptor(func: &syn::ItemFn) -> Result<TokenStream2, syn::Error> {
     }
     // The tuple carries the span of the kernel's parameter list, where rustc reports a
     // parameter type that is not `Copy` (`Box<f32>`, beside its "cannot be offloaded").
-    let mut params_tuple = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#param_types,)*));
+    let mut params_tuple =
+        proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#param_types,)*));
     params_tuple.set_span(sig.paren_token.span.join());
     let call = if sig.unsafety.is_some() {
         quote!(unsafe { #name(#(#args),*) })
     } else {
         quote!(#name(#(#args),*))
     };
-    let doc = format!("The kernel descriptor of [`{name}`](fn@{name}), made by `#[offload_kernel]`.");
+    let doc =
+        format!("The kernel descriptor of [`{name}`](fn@{name}), made by `#[offload_kernel]`.");
     Ok(quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types, reason = "the descriptor shares the kernel's name so that `offload!` finds it")]
@@ -334,7 +357,8 @@ pub fn derive_device_copy(item: TokenStream) -> TokenStream {
 
 /// The `repr` of a type: whether it has `C`, and the integer type it names, if any.
 fn repr_of(item: &syn::DeriveInput) -> (bool, Option<Ident>) {
-    const INTEGERS: &[&str] = &["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
+    const INTEGERS: &[&str] =
+        &["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
     let (mut c, mut int) = (false, None);
     for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let _ = attr.parse_nested_meta(|m| {
@@ -361,7 +385,10 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
         syn::Data::Union(_) => "union",
     };
     if !item.generics.params.is_empty() {
-        return Err(syn::Error::new(item.generics.span(), format!("`DeviceCopy` cannot be derived for a generic {what}")));
+        return Err(syn::Error::new(
+            item.generics.span(),
+            format!("`DeviceCopy` cannot be derived for a generic {what}"),
+        ));
     }
     let (repr_c, repr_int) = repr_of(item);
     match &item.data {
@@ -376,7 +403,10 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
             // for `repr(C)` alone (as rkc lays it out).
             let scalar = match &repr_int {
                 Some(t) if t == "u128" || t == "i128" => {
-                    return Err(syn::Error::new(t.span(), "`DeviceCopy` cannot be derived for an enum of 128-bit discriminants: kernels have no 128-bit integers"));
+                    return Err(syn::Error::new(
+                        t.span(),
+                        "`DeviceCopy` cannot be derived for an enum of 128-bit discriminants: kernels have no 128-bit integers",
+                    ));
                 }
                 Some(t) => t.to_string(),
                 None if repr_c => "i32".to_string(),
@@ -416,7 +446,10 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
                 };
             })
         }
-        syn::Data::Union(_) => Err(syn::Error::new(name.span(), "`DeviceCopy` can be derived for structs and fieldless enums only")),
+        syn::Data::Union(_) => Err(syn::Error::new(
+            name.span(),
+            "`DeviceCopy` can be derived for structs and fieldless enums only",
+        )),
     }
 }
 
@@ -464,7 +497,10 @@ fn expand(input: TokenStream, fallible: bool) -> TokenStream {
     };
     if let Some(Expr::Paren(_)) = get("args") {
         // `(x)` is a parenthesised value, not a one-element tuple: upstream requires `(x,)`.
-        return compile_error(get("args").map_or(Span::call_site(), |a| a.span()), "`args` must be a tuple literal");
+        return compile_error(
+            get("args").map_or(Span::call_site(), |a| a.span()),
+            "`args` must be a tuple literal",
+        );
     }
     let Expr::Path(kernel_path) = kernel else {
         return compile_error(kernel.span(), "`kernel` must name an `#[offload_kernel]` function");
@@ -473,11 +509,7 @@ fn expand(input: TokenStream, fallible: bool) -> TokenStream {
     let device = match get("device") {
         None => quote!(::core::option::Option::None),
         Some(d) => {
-            if let Expr::Unary(syn::ExprUnary {
-                op: syn::UnOp::Neg(_),
-                expr,
-                ..
-            }) = d
+            if let Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) = d
                 && matches!(expr.as_ref(), Expr::Lit(_))
             {
                 return compile_error(

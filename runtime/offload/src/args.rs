@@ -7,11 +7,7 @@ pub enum ArgMapping {
     Value { bytes: [u8; 8], len: usize },
     /// A host buffer that the device gets a copy of; `writable` when the kernel may write it
     /// (upstream copies it back).
-    Buffer {
-        host: *mut u8,
-        len: usize,
-        writable: bool,
-    },
+    Buffer { host: *mut u8, len: usize, writable: bool },
 }
 
 /// A value that can be passed for a kernel parameter of type `P`.
@@ -101,7 +97,13 @@ impl<T: DeviceCopy> KernelArg<T> for T {
             let mut bytes = [0u8; 8];
             // SAFETY: `self` is `len` readable bytes (a scalar, so all of them initialised),
             // and `bytes` has room for them.
-            unsafe { std::ptr::copy_nonoverlapping((self as *const T).cast::<u8>(), bytes.as_mut_ptr(), len) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (self as *const T).cast::<u8>(),
+                    bytes.as_mut_ptr(),
+                    len,
+                )
+            };
             ArgMapping::Value { bytes, len }
         } else {
             ArgMapping::Buffer { host: (self as *const T).cast_mut().cast(), len, writable: false }
@@ -114,11 +116,7 @@ impl<T: DeviceCopy> KernelArg<T> for T {
 
 impl<T> KernelArg<*const T> for *const T {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer {
-            host: self.cast_mut().cast(),
-            len: size_of::<T>(),
-            writable: false,
-        }
+        ArgMapping::Buffer { host: self.cast_mut().cast(), len: size_of::<T>(), writable: false }
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T
@@ -127,11 +125,7 @@ impl<T> KernelArg<*const T> for *const T {
 
 impl<T> KernelArg<*mut T> for *mut T {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer {
-            host: self.cast(),
-            len: size_of::<T>(),
-            writable: true,
-        }
+        ArgMapping::Buffer { host: self.cast(), len: size_of::<T>(), writable: true }
     }
     fn param(&self, device_address: u64) -> *mut T {
         device_address as usize as *mut T
@@ -147,7 +141,11 @@ impl<T> KernelArg<*mut T> for *mut T {
 /// `&x` for a `&T` (or `*const T`) parameter: copied in, never back.
 impl<T> KernelArg<*const T> for &T {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: (*self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
+        ArgMapping::Buffer {
+            host: (*self as *const T).cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T
@@ -158,7 +156,11 @@ impl<T> KernelArg<*const T> for &T {
 /// as `&mut [T]` for a `&[T]` parameter is.
 impl<T> KernelArg<*const T> for &mut T {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: (&**self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
+        ArgMapping::Buffer {
+            host: (&**self as *const T).cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T
@@ -168,7 +170,11 @@ impl<T> KernelArg<*const T> for &mut T {
 /// `&mut x` for a `&mut T` (or `*mut T`) parameter: copied in and back.
 impl<T> KernelArg<*mut T> for &mut T {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: (&**self as *const T).cast_mut().cast(), len: size_of::<T>(), writable: true }
+        ArgMapping::Buffer {
+            host: (&**self as *const T).cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: true,
+        }
     }
     fn param(&self, device_address: u64) -> *mut T {
         device_address as usize as *mut T
@@ -243,7 +249,11 @@ impl<T, const N: usize> KernelArg<*mut T> for &mut [T; N] {
 // host slice for its duration.
 impl<T> KernelArg<*const [T]> for &[T] {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(*self), writable: false }
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(*self),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const [T] {
         std::ptr::slice_from_raw_parts(device_address as usize as *const T, self.len())
@@ -252,7 +262,11 @@ impl<T> KernelArg<*const [T]> for &[T] {
 
 impl<T> KernelArg<*const [T]> for &mut [T] {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(&**self), writable: false }
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(&**self),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const [T] {
         std::ptr::slice_from_raw_parts(device_address as usize as *const T, self.len())
@@ -261,7 +275,11 @@ impl<T> KernelArg<*const [T]> for &mut [T] {
 
 impl<T> KernelArg<*mut [T]> for &mut [T] {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.as_ptr().cast_mut().cast(), len: size_of_val(&**self), writable: true }
+        ArgMapping::Buffer {
+            host: self.as_ptr().cast_mut().cast(),
+            len: size_of_val(&**self),
+            writable: true,
+        }
     }
     fn param(&self, device_address: u64) -> *mut [T] {
         std::ptr::slice_from_raw_parts_mut(device_address as usize as *mut T, self.len())

@@ -120,7 +120,9 @@ impl BlockState {
         BlockState {
             sync: together.then(|| rkc_simt::BlockSync::new(threads)),
             arrays: std::sync::Mutex::new(Vec::new()),
-            dynamic: std::cell::UnsafeCell::new(vec![0u128; (dyn_cache as usize).div_ceil(16)].into_boxed_slice()),
+            dynamic: std::cell::UnsafeCell::new(
+                vec![0u128; (dyn_cache as usize).div_ceil(16)].into_boxed_slice(),
+            ),
         }
     }
 
@@ -361,7 +363,8 @@ reductions! {
 #[track_caller]
 pub unsafe fn shared_array<T: Copy, const N: usize>() -> *mut [T; N] {
     let at = std::panic::Location::caller();
-    let key: SharedKey = (at.file(), at.line(), at.column(), size_of::<[T; N]>(), std::any::type_name::<T>());
+    let key: SharedKey =
+        (at.file(), at.line(), at.column(), size_of::<[T; N]>(), std::any::type_name::<T>());
     let state = block("shared_array");
     let mut arrays = state.arrays.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, a)) = arrays.iter_mut().find(|(k, _)| *k == key) {
@@ -493,6 +496,10 @@ atomics! {
 /// # Safety
 ///
 /// `p` must be valid for reads and writes and aligned.
-pub unsafe fn atomic_compare_exchange<T: AtomicValue + PartialEq>(p: *mut T, current: T, new: T) -> T {
+pub unsafe fn atomic_compare_exchange<T: AtomicValue + PartialEq>(
+    p: *mut T,
+    current: T,
+    new: T,
+) -> T {
     T::update(p, &|x| if x == current { new } else { x })
 }

@@ -11,10 +11,10 @@
 //! One primary context per device, a module cache per (device, fat binary, image), and every
 //! driver error turned into [`OffloadError::Driver`] naming the call that failed.
 
+use crate::LaunchConfig;
 use crate::args::ArgMapping;
 use crate::error::OffloadError;
 use crate::registry::Found;
-use crate::LaunchConfig;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Mutex;
@@ -66,7 +66,8 @@ struct Api {
     mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
     memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
     memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
-    memcpy_dtoh_async: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, *mut c_void) -> CuResult,
+    memcpy_dtoh_async:
+        unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, *mut c_void) -> CuResult,
     launch_kernel: unsafe extern "C" fn(
         CuFunction,
         c_uint,
@@ -117,18 +118,51 @@ impl Api {
             Kind::Cuda => (
                 &["libcuda.so.1", "libcuda.so"],
                 [
-                    "cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName", "cuDeviceGetAttribute",
-                    "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxSynchronize", "cuModuleLoadDataEx", "cuModuleGetFunction",
-                    "cuMemAlloc_v2", "cuMemFree_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2", "cuLaunchKernel",
+                    "cuInit",
+                    "cuDriverGetVersion",
+                    "cuDeviceGetCount",
+                    "cuDeviceGet",
+                    "cuDeviceGetName",
+                    "cuDeviceGetAttribute",
+                    "cuDevicePrimaryCtxRetain",
+                    "cuCtxSetCurrent",
+                    "cuCtxSynchronize",
+                    "cuModuleLoadDataEx",
+                    "cuModuleGetFunction",
+                    "cuMemAlloc_v2",
+                    "cuMemFree_v2",
+                    "cuMemcpyHtoD_v2",
+                    "cuMemcpyDtoH_v2",
+                    "cuMemcpyDtoHAsync_v2",
+                    "cuLaunchKernel",
                     "cuGetErrorName",
                 ],
             ),
             Kind::Hip => (
-                &["libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.7", "/opt/rocm/lib/libamdhip64.so"],
+                &[
+                    "libamdhip64.so",
+                    "libamdhip64.so.6",
+                    "libamdhip64.so.7",
+                    "/opt/rocm/lib/libamdhip64.so",
+                ],
                 [
-                    "hipInit", "hipDriverGetVersion", "hipGetDeviceCount", "hipDeviceGet", "hipDeviceGetName", "hipDeviceGetAttribute",
-                    "hipDevicePrimaryCtxRetain", "hipCtxSetCurrent", "hipDeviceSynchronize", "hipModuleLoadDataEx", "hipModuleGetFunction",
-                    "hipMalloc", "hipFree", "hipMemcpyHtoD", "hipMemcpyDtoH", "hipMemcpyDtoHAsync", "hipModuleLaunchKernel",
+                    "hipInit",
+                    "hipDriverGetVersion",
+                    "hipGetDeviceCount",
+                    "hipDeviceGet",
+                    "hipDeviceGetName",
+                    "hipDeviceGetAttribute",
+                    "hipDevicePrimaryCtxRetain",
+                    "hipCtxSetCurrent",
+                    "hipDeviceSynchronize",
+                    "hipModuleLoadDataEx",
+                    "hipModuleGetFunction",
+                    "hipMalloc",
+                    "hipFree",
+                    "hipMemcpyHtoD",
+                    "hipMemcpyDtoH",
+                    "hipMemcpyDtoHAsync",
+                    "hipModuleLaunchKernel",
                     "hipGetErrorName",
                 ],
             ),
@@ -229,8 +263,12 @@ impl Api {
     fn alloc_host(&self, p: *mut *mut c_void, len: usize) -> Result<(), OffloadError> {
         // SAFETY: `p` is a live out-pointer.
         match self.vendor {
-            Vendor::Cuda { mem_alloc_host, .. } => self.check("cuMemAllocHost_v2", unsafe { mem_alloc_host(p, len) }),
-            Vendor::Hip { host_malloc, .. } => self.check("hipHostMalloc", unsafe { host_malloc(p, len, 0) }),
+            Vendor::Cuda { mem_alloc_host, .. } => {
+                self.check("cuMemAllocHost_v2", unsafe { mem_alloc_host(p, len) })
+            }
+            Vendor::Hip { host_malloc, .. } => {
+                self.check("hipHostMalloc", unsafe { host_malloc(p, len, 0) })
+            }
         }
     }
 
@@ -250,12 +288,20 @@ impl Api {
         let cuda_text = |f: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult| {
             let mut p: *const c_char = std::ptr::null();
             // SAFETY: the driver writes a static string's pointer or leaves it null.
-            if unsafe { f(code, &mut p) } == CUDA_SUCCESS { text(p) } else { "unknown error".to_string() }
+            if unsafe { f(code, &mut p) } == CUDA_SUCCESS {
+                text(p)
+            } else {
+                "unknown error".to_string()
+            }
         };
         let (name, message) = match self.vendor {
-            Vendor::Cuda { get_error_name, get_error_string, .. } => (cuda_text(get_error_name), cuda_text(get_error_string)),
+            Vendor::Cuda { get_error_name, get_error_string, .. } => {
+                (cuda_text(get_error_name), cuda_text(get_error_string))
+            }
             // SAFETY: HIP returns static strings for every code.
-            Vendor::Hip { get_error_name, get_error_string, .. } => unsafe { (text(get_error_name(code)), text(get_error_string(code))) },
+            Vendor::Hip { get_error_name, get_error_string, .. } => unsafe {
+                (text(get_error_name(code)), text(get_error_string(code)))
+            },
         };
         Err(OffloadError::Driver { call: self.call_name(call), code, name, message })
     }
@@ -339,24 +385,39 @@ impl Cuda {
                     let mut dev: CuDevice = 0;
                     api.check("cuDeviceGet", (api.device_get)(&mut dev, ordinal))?;
                     let mut name = [0 as c_char; 256];
-                    api.check("cuDeviceGetName", (api.device_get_name)(name.as_mut_ptr(), 256, dev))?;
+                    api.check(
+                        "cuDeviceGetName",
+                        (api.device_get_name)(name.as_mut_ptr(), 256, dev),
+                    )?;
                     let name = CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned();
                     let info = match kind {
                         Kind::Cuda => {
                             let attr = |a: c_int| -> Result<u32, OffloadError> {
                                 let mut v = 0;
-                                api.check("cuDeviceGetAttribute", (api.device_get_attribute)(&mut v, a, dev))?;
+                                api.check(
+                                    "cuDeviceGetAttribute",
+                                    (api.device_get_attribute)(&mut v, a, dev),
+                                )?;
                                 Ok(v.max(0) as u32)
                             };
-                            let sm = attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10 + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?;
+                            let sm = attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10
+                                + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?;
                             CudaDeviceInfo {
                                 name,
                                 kind,
                                 arch: format!("sm_{sm}"),
                                 sm,
                                 max_threads_per_block: attr(ATTR_MAX_THREADS_PER_BLOCK)?,
-                                max_block_dim: [attr(ATTR_MAX_BLOCK_DIM_X)?, attr(ATTR_MAX_BLOCK_DIM_X + 1)?, attr(ATTR_MAX_BLOCK_DIM_X + 2)?],
-                                max_grid_dim: [attr(ATTR_MAX_GRID_DIM_X)?, attr(ATTR_MAX_GRID_DIM_X + 1)?, attr(ATTR_MAX_GRID_DIM_X + 2)?],
+                                max_block_dim: [
+                                    attr(ATTR_MAX_BLOCK_DIM_X)?,
+                                    attr(ATTR_MAX_BLOCK_DIM_X + 1)?,
+                                    attr(ATTR_MAX_BLOCK_DIM_X + 2)?,
+                                ],
+                                max_grid_dim: [
+                                    attr(ATTR_MAX_GRID_DIM_X)?,
+                                    attr(ATTR_MAX_GRID_DIM_X + 1)?,
+                                    attr(ATTR_MAX_GRID_DIM_X + 2)?,
+                                ],
                                 max_shared_per_block: attr(ATTR_MAX_SHARED_MEMORY_PER_BLOCK)?,
                             }
                         }
@@ -375,7 +436,10 @@ impl Cuda {
                         },
                     };
                     let mut context: CuContext = std::ptr::null_mut();
-                    api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, dev))?;
+                    api.check(
+                        "cuDevicePrimaryCtxRetain",
+                        (api.primary_ctx_retain)(&mut context, dev),
+                    )?;
                     devices.push(Mutex::new(Device {
                         info,
                         dev,
@@ -414,8 +478,16 @@ impl Cuda {
     }
 
     /// Allocates a resident copy of `len` host bytes on a device and copies them in.
-    pub fn resident_alloc(&self, ordinal: usize, host: *const u8, len: usize) -> Result<u64, OffloadError> {
-        let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
+    pub fn resident_alloc(
+        &self,
+        ordinal: usize,
+        host: *const u8,
+        len: usize,
+    ) -> Result<u64, OffloadError> {
+        let device = self
+            .devices
+            .get(ordinal)
+            .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
         let device = device.lock().unwrap_or_else(|e| e.into_inner());
         let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
@@ -433,8 +505,17 @@ impl Cuda {
     }
 
     /// Copies a resident copy back to the host.
-    pub fn resident_copy_back(&self, ordinal: usize, host: *mut u8, device_ptr: u64, len: usize) -> Result<(), OffloadError> {
-        let device = self.devices.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
+    pub fn resident_copy_back(
+        &self,
+        ordinal: usize,
+        host: *mut u8,
+        device_ptr: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        let device = self
+            .devices
+            .get(ordinal)
+            .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
         let device = device.lock().unwrap_or_else(|e| e.into_inner());
         let api = self.api(&device);
         // SAFETY: the context is retained; `host` has `len` writable bytes (the guard's
@@ -483,7 +564,11 @@ impl Cuda {
         let api = &self.apis[device.api].0;
         let name = found.info.name.as_str();
         if let Some(trapped) = &device.lost {
-            return Err(OffloadError::DeviceLost { device: ordinal as i32, kernel: name.into(), trapped: trapped.clone() });
+            return Err(OffloadError::DeviceLost {
+                device: ordinal as i32,
+                kernel: name.into(),
+                trapped: trapped.clone(),
+            });
         }
         check_shape(name, config, &device.info)?;
         crate::runtime::info(format_args!(
@@ -505,17 +590,31 @@ impl Cuda {
         let mut device_of: Vec<u64> = vec![0; mappings.len()];
         for (k, m) in mappings.iter().enumerate() {
             let copy = match *m {
-                ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(host, len, crate::resident::Home::Cuda(ordinal), found, k)?,
+                ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(
+                    host,
+                    len,
+                    crate::resident::Home::Cuda(ordinal),
+                    found,
+                    k,
+                )?,
                 ArgMapping::Value { .. } => None,
             };
             match (*m, copy) {
                 (ArgMapping::Value { bytes, .. }, _) => storage.push(u64::from_le_bytes(bytes)),
                 (ArgMapping::Buffer { len, .. }, Some(address)) => {
                     resident[k] = true;
-                    info_copy(found, k, "resident on the device, not copied", len, std::time::Instant::now());
+                    info_copy(
+                        found,
+                        k,
+                        "resident on the device, not copied",
+                        len,
+                        std::time::Instant::now(),
+                    );
                     storage.push(address);
                     device_of[k] = address;
-                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) = found.info.params.get(k).map(|p| p.kind) {
+                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
+                        found.info.params.get(k).map(|p| p.kind)
+                    {
                         storage.push(len as u64 / elem_size.max(1));
                     }
                 }
@@ -526,16 +625,26 @@ impl Cuda {
                         let t = std::time::Instant::now();
                         // SAFETY: `host` points at `len` readable bytes borrowed for the launch
                         // (the `offload!` arguments); `dptr` was allocated with `len` bytes.
-                        api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
+                        api.check("cuMemcpyHtoD_v2", unsafe {
+                            (api.memcpy_htod)(dptr, host.cast(), len)
+                        })?;
                         info_copy(found, k, "to device", len, t);
                         crate::runtime::count_transfer(true, len);
                     } else {
-                        info_copy(found, k, "not copied in (the kernel does not read it)", len, std::time::Instant::now());
+                        info_copy(
+                            found,
+                            k,
+                            "not copied in (the kernel does not read it)",
+                            len,
+                            std::time::Instant::now(),
+                        );
                     }
                     storage.push(dptr);
                     device_of[k] = dptr;
                     // A slice parameter is a pointer and a length in elements.
-                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) = found.info.params.get(k).map(|p| p.kind) {
+                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
+                        found.info.params.get(k).map(|p| p.kind)
+                    {
                         storage.push(len as u64 / elem_size.max(1));
                     }
                 }
@@ -548,7 +657,8 @@ impl Cuda {
         // The driver reads each parameter through a pointer to its value. Values narrower
         // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
         // pointer to the u64 finds them.
-        let mut params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        let mut params: Vec<*mut c_void> =
+            storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
         let [gx, gy, gz] = config.workgroup_dim;
         let [bx, by, bz] = config.thread_dim;
         let kernel_start = std::time::Instant::now();
@@ -575,12 +685,24 @@ impl Cuda {
         // synchronisation waits for both.
         // SAFETY: `record_host` is pinned memory of PANIC_RECORD_BYTES bytes, as is `record`.
         api.check("cuMemcpyDtoHAsync_v2", unsafe {
-            (api.memcpy_dtoh_async)(record_host.cast(), record, PANIC_RECORD_BYTES, std::ptr::null_mut())
+            (api.memcpy_dtoh_async)(
+                record_host.cast(),
+                record,
+                PANIC_RECORD_BYTES,
+                std::ptr::null_mut(),
+            )
         })?;
         // SAFETY: synchronising the current context has no preconditions.
         let synced = unsafe { (api.ctx_synchronize)() };
-        if matches!(synced, CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS) {
-            let detail = api.check("cuCtxSynchronize", synced).err().map(|e| e.to_string()).unwrap_or_default();
+        if matches!(
+            synced,
+            CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS
+        ) {
+            let detail = api
+                .check("cuCtxSynchronize", synced)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
             // The context is unusable after a trap (the driver's errors are sticky): reset the
             // device and start afresh, so that later launches work. The reset frees every
             // allocation of the context, the launch's buffers too.
@@ -589,7 +711,11 @@ impl Cuda {
             if recovered.is_err() {
                 device.lost = Some(name.to_string());
             }
-            return Err(OffloadError::KernelTrapped { kernel: name.into(), detail, recovered: recovered.is_ok() });
+            return Err(OffloadError::KernelTrapped {
+                kernel: name.into(),
+                detail,
+                recovered: recovered.is_ok(),
+            });
         }
         api.check("cuCtxSynchronize", synced)?;
         crate::runtime::info(format_args!(
@@ -603,7 +729,9 @@ impl Cuda {
             // Zero the record again for the next launch.
             let zeros = [0u8; PANIC_RECORD_BYTES];
             // SAFETY: `record` has PANIC_RECORD_BYTES bytes; `zeros` is that long.
-            api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES) })?;
+            api.check("cuMemcpyHtoD_v2", unsafe {
+                (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES)
+            })?;
             // A panicked launch copies nothing back: the host's data stays as it was.
             return Err(panic);
         }
@@ -616,7 +744,9 @@ impl Cuda {
                     let t = std::time::Instant::now();
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
-                    api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_of[k], len) })?;
+                    api.check("cuMemcpyDtoH_v2", unsafe {
+                        (api.memcpy_dtoh)(host.cast(), device_of[k], len)
+                    })?;
                     info_copy(found, k, "from device", len, t);
                     crate::runtime::count_transfer(false, len);
                 }
@@ -643,7 +773,10 @@ impl Cuda {
             // a context can be had and made current afterwards.
             let _ = (api.ctx_set_current)(std::ptr::null_mut());
             let _ = (api.primary_ctx_reset)(device.dev);
-            api.check("cuDevicePrimaryCtxRetain", (api.primary_ctx_retain)(&mut context, device.dev))?;
+            api.check(
+                "cuDevicePrimaryCtxRetain",
+                (api.primary_ctx_retain)(&mut context, device.dev),
+            )?;
             api.check("cuCtxSetCurrent", (api.ctx_set_current)(context))?;
             // A context that still fails is not recovered.
             api.check("cuCtxSynchronize", (api.ctx_synchronize)())?;
@@ -665,7 +798,10 @@ impl Cuda {
         unsafe {
             api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
             api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
-            api.check("cuMemcpyHtoD_v2", (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES))?;
+            api.check(
+                "cuMemcpyHtoD_v2",
+                (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES),
+            )?;
         }
         device.record = Some((record, host.cast()));
         Ok((record, host.cast()))
@@ -712,23 +848,39 @@ impl Cuda {
                     let mut options = [JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
                     let mut values = [log.as_mut_ptr().cast::<c_void>(), log.len() as *mut c_void];
                     // HIP's code objects are not JIT-compiled: no options.
-                    let n_options = if device.info.kind == Kind::Cuda { options.len() as c_uint } else { 0 };
+                    let n_options =
+                        if device.info.kind == Kind::Cuda { options.len() as c_uint } else { 0 };
                     let mut module: CuModule = std::ptr::null_mut();
                     // SAFETY: `bytes` is a cubin, NUL-terminated PTX or a code object; the JIT
                     // options point at a log buffer of the size given, alive for the call.
                     let r = unsafe {
-                        (api.module_load_data_ex)(&mut module, bytes.as_ptr().cast(), n_options, options.as_mut_ptr(), values.as_mut_ptr())
+                        (api.module_load_data_ex)(
+                            &mut module,
+                            bytes.as_ptr().cast(),
+                            n_options,
+                            options.as_mut_ptr(),
+                            values.as_mut_ptr(),
+                        )
                     };
                     if device.info.kind == Kind::Hip && r == HIP_ERROR_NO_BINARY_FOR_GPU {
                         continue;
                     }
-                    if let Err(OffloadError::Driver { call, code, name, message }) = api.check("cuModuleLoadDataEx", r) {
-                        let log = String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(0)]).into_owned();
+                    if let Err(OffloadError::Driver { call, code, name, message }) =
+                        api.check("cuModuleLoadDataEx", r)
+                    {
+                        let log = String::from_utf8_lossy(
+                            &log[..log.iter().position(|&b| b == 0).unwrap_or(0)],
+                        )
+                        .into_owned();
                         return Err(OffloadError::Driver {
                             call,
                             code,
                             name,
-                            message: if log.is_empty() { message } else { format!("{message}: {log}") },
+                            message: if log.is_empty() {
+                                message
+                            } else {
+                                format!("{message}: {log}")
+                            },
                         });
                     }
                     if device.info.kind == Kind::Hip {
@@ -738,10 +890,13 @@ impl Cuda {
                     module
                 }
             };
-            let cname = CString::new(name.as_str()).map_err(|_| OffloadError::KernelNotFound { kernel: name.clone() })?;
+            let cname = CString::new(name.as_str())
+                .map_err(|_| OffloadError::KernelNotFound { kernel: name.clone() })?;
             let mut function: CuFunction = std::ptr::null_mut();
             // SAFETY: `module` is a loaded module of the current context; `cname` is NUL-terminated.
-            api.check("cuModuleGetFunction", unsafe { (api.module_get_function)(&mut function, module, cname.as_ptr()) })?;
+            api.check("cuModuleGetFunction", unsafe {
+                (api.module_get_function)(&mut function, module, cname.as_ptr())
+            })?;
             device.functions.insert((fatbin.id, index, name.clone()), function);
             return Ok(function);
         }
@@ -801,7 +956,11 @@ impl Drop for Buffers<'_> {
 }
 
 /// Checks a launch shape against a device's limits before anything is allocated.
-pub(crate) fn check_shape(kernel: &str, config: &LaunchConfig, info: &CudaDeviceInfo) -> Result<(), OffloadError> {
+pub(crate) fn check_shape(
+    kernel: &str,
+    config: &LaunchConfig,
+    info: &CudaDeviceInfo,
+) -> Result<(), OffloadError> {
     check_limits(
         kernel,
         config,
@@ -821,22 +980,35 @@ pub(crate) fn check_limits(
     max_shared: u32,
 ) -> Result<(), OffloadError> {
     let bad = |reason: String| OffloadError::InvalidLaunch { kernel: kernel.into(), reason };
-    for (what, dims, max) in [("workgroup_dim", config.workgroup_dim, max_grid), ("thread_dim", config.thread_dim, max_block)] {
+    for (what, dims, max) in [
+        ("workgroup_dim", config.workgroup_dim, max_grid),
+        ("thread_dim", config.thread_dim, max_block),
+    ] {
         for (k, axis) in ["x", "y", "z"].iter().enumerate() {
             if dims[k] == 0 {
                 return Err(bad(format!("{what}.{axis} is 0; every dimension must be at least 1")));
             }
             if dims[k] > max[k] {
-                return Err(bad(format!("{what}.{axis} is {}, above the device's limit of {}", dims[k], max[k])));
+                return Err(bad(format!(
+                    "{what}.{axis} is {}, above the device's limit of {}",
+                    dims[k], max[k]
+                )));
             }
         }
     }
-    let threads = u64::from(config.thread_dim[0]) * u64::from(config.thread_dim[1]) * u64::from(config.thread_dim[2]);
+    let threads = u64::from(config.thread_dim[0])
+        * u64::from(config.thread_dim[1])
+        * u64::from(config.thread_dim[2]);
     if threads > u64::from(max_threads) {
-        return Err(bad(format!("{threads} threads per workgroup, above the device's limit of {max_threads}")));
+        return Err(bad(format!(
+            "{threads} threads per workgroup, above the device's limit of {max_threads}"
+        )));
     }
     if config.dyn_cache > max_shared {
-        return Err(bad(format!("dyn_cache of {} bytes, above the device's {max_shared} bytes of shared memory per workgroup", config.dyn_cache)));
+        return Err(bad(format!(
+            "dyn_cache of {} bytes, above the device's {max_shared} bytes of shared memory per workgroup",
+            config.dyn_cache
+        )));
     }
     Ok(())
 }
@@ -846,8 +1018,12 @@ pub(crate) fn check_limits(
 pub(crate) const PANIC_RECORD_BYTES: usize = 48;
 
 /// Turns a filled panic record into the panic it describes, with Rust's message.
-pub(crate) fn read_panic_record(raw: &[u8; PANIC_RECORD_BYTES], found: &Found) -> Option<OffloadError> {
-    let word = |k: usize| u32::from_le_bytes([raw[4 * k], raw[4 * k + 1], raw[4 * k + 2], raw[4 * k + 3]]);
+pub(crate) fn read_panic_record(
+    raw: &[u8; PANIC_RECORD_BYTES],
+    found: &Found,
+) -> Option<OffloadError> {
+    let word =
+        |k: usize| u32::from_le_bytes([raw[4 * k], raw[4 * k + 1], raw[4 * k + 2], raw[4 * k + 3]]);
     let wide = |k: usize| {
         let mut b = [0u8; 8];
         b.copy_from_slice(&raw[32 + 8 * k..40 + 8 * k]);
@@ -873,7 +1049,13 @@ pub(crate) fn read_panic_record(raw: &[u8; PANIC_RECORD_BYTES], found: &Found) -
 }
 
 /// Reports one argument's copy when `OFFLOAD_INFO` is set.
-pub(crate) fn info_copy(found: &Found, k: usize, what: &str, bytes: usize, start: std::time::Instant) {
+pub(crate) fn info_copy(
+    found: &Found,
+    k: usize,
+    what: &str,
+    bytes: usize,
+    start: std::time::Instant,
+) {
     if crate::runtime::info_enabled() {
         let p = found.info.params.get(k);
         crate::runtime::info(format_args!(

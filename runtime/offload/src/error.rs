@@ -22,12 +22,7 @@ pub enum OffloadError {
         difference: String,
     },
     /// The fat binary has no image this device can run.
-    NoImageForDevice {
-        kernel: String,
-        device: String,
-        arch: String,
-        available: Vec<String>,
-    },
+    NoImageForDevice { kernel: String, device: String, arch: String, available: Vec<String> },
     /// `device = n` names no device. The text is upstream's.
     DeviceUnavailable { device: i32 },
     /// `OFFLOAD_TARGET=mandatory` and there is no GPU.
@@ -39,12 +34,7 @@ pub enum OffloadError {
     /// The launch shape is invalid for the device.
     InvalidLaunch { kernel: String, reason: String },
     /// A CUDA driver call failed.
-    Driver {
-        call: &'static str,
-        code: i32,
-        name: String,
-        message: String,
-    },
+    Driver { call: &'static str, code: i32, name: String, message: String },
     /// A thread of the kernel panicked (bounds check, assert, division by zero).
     KernelPanic {
         kernel: String,
@@ -61,12 +51,7 @@ pub enum OffloadError {
     /// A resident copy was lost when its device was reset after a trap.
     ResidentLost { kernel: String, param: String, device: String },
     /// An argument's data is resident on another device than the launch's.
-    ResidentElsewhere {
-        kernel: String,
-        param: String,
-        resident: String,
-        launch: String,
-    },
+    ResidentElsewhere { kernel: String, param: String, resident: String, launch: String },
 }
 
 impl fmt::Display for OffloadError {
@@ -78,30 +63,16 @@ impl fmt::Display for OffloadError {
                 "no registered fat binary holds the kernel `{kernel}`; compile kernels.rs with rkc \
                  and register the output with rkc_offload::register_fatbin"
             ),
-            OffloadError::StaleFatBinary {
-                kernel,
-                host,
-                fatbin,
-                difference,
-            } => write!(
+            OffloadError::StaleFatBinary { kernel, host, fatbin, difference } => write!(
                 f,
                 "the fat binary is stale for kernel `{kernel}`: the host declares `{host}` but the \
                  fat binary was compiled for `{fatbin}` ({difference}); recompile kernels.rs with rkc"
             ),
-            OffloadError::NoImageForDevice {
-                kernel,
-                device,
-                arch,
-                available,
-            } => write!(
+            OffloadError::NoImageForDevice { kernel, device, arch, available } => write!(
                 f,
                 "the fat binary has no image of kernel `{kernel}` for {device} ({arch}); it has: {}; \
                  add the arch with `rkc --offload-arch`",
-                if available.is_empty() {
-                    "none".to_string()
-                } else {
-                    available.join(", ")
-                }
+                if available.is_empty() { "none".to_string() } else { available.join(", ") }
             ),
             OffloadError::DeviceUnavailable { device } if *device < 0 => write!(
                 f,
@@ -114,29 +85,19 @@ impl fmt::Display for OffloadError {
                 f,
                 "OFFLOAD_TARGET=mandatory but no GPU is available (no CUDA driver, or it reports no device)"
             ),
-            OffloadError::BadOffloadTarget { value } => write!(
-                f,
-                "OFFLOAD_TARGET=`{value}` is not one of mandatory, disabled, default"
-            ),
+            OffloadError::BadOffloadTarget { value } => {
+                write!(f, "OFFLOAD_TARGET=`{value}` is not one of mandatory, disabled, default")
+            }
             OffloadError::BadEnvironment { variable, value, expected } => {
                 write!(f, "{variable}=`{value}` is not {expected}")
             }
             OffloadError::InvalidLaunch { kernel, reason } => {
                 write!(f, "invalid launch of kernel `{kernel}`: {reason}")
             }
-            OffloadError::Driver {
-                call,
-                code,
-                name,
-                message,
-            } => write!(f, "CUDA driver call {call} failed: {name} ({code}): {message}"),
-            OffloadError::KernelPanic {
-                kernel,
-                message,
-                location,
-                block,
-                thread,
-            } => {
+            OffloadError::Driver { call, code, name, message } => {
+                write!(f, "CUDA driver call {call} failed: {name} ({code}): {message}")
+            }
+            OffloadError::KernelPanic { kernel, message, location, block, thread } => {
                 write!(f, "kernel `{kernel}` panicked")?;
                 if !location.is_empty() {
                     write!(f, " at {location}")?;

@@ -61,9 +61,15 @@ pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;
-pub use resident::{Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut, try_preload_mut_on, try_preload_on};
+pub use resident::{
+    Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut,
+    try_preload_mut_on, try_preload_on,
+};
 pub use rkc_offload_macros::{DeviceCopy, offload, offload_kernel, try_offload};
-pub use runtime::{Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices, transfer_totals};
+pub use runtime::{
+    Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices,
+    transfer_totals,
+};
 pub use sim::simulate_raw;
 
 /// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at
@@ -117,9 +123,16 @@ impl ParamShape {
         match (self, kind) {
             (ParamShape::Value { size, scalar }, K::Value { size: s }) => size == s && scalar == ty,
             // The device reads a by-value aggregate through a pointer to its read-only copy.
-            (ParamShape::ByValue { size }, K::Pointer { pointee_size, mutable }) => size == pointee_size && !mutable,
-            (ParamShape::Pointer { pointee_size, mutable }, K::Pointer { pointee_size: p, mutable: m }) => pointee_size == p && mutable == m,
-            (ParamShape::Slice { elem_size, mutable }, K::Slice { elem_size: e, mutable: m }) => elem_size == e && mutable == m,
+            (ParamShape::ByValue { size }, K::Pointer { pointee_size, mutable }) => {
+                size == pointee_size && !mutable
+            }
+            (
+                ParamShape::Pointer { pointee_size, mutable },
+                K::Pointer { pointee_size: p, mutable: m },
+            ) => pointee_size == p && mutable == m,
+            (ParamShape::Slice { elem_size, mutable }, K::Slice { elem_size: e, mutable: m }) => {
+                elem_size == e && mutable == m
+            }
             _ => false,
         }
     }
@@ -132,8 +145,12 @@ impl std::fmt::Display for ParamShape {
         match *self {
             ParamShape::Value { scalar, .. } => write!(f, "a `{scalar}` by value"),
             ParamShape::ByValue { size } => write!(f, "{size} bytes by value"),
-            ParamShape::Pointer { pointee_size, mutable } => write!(f, "a pointer to {pointee_size} {} bytes", access(mutable)),
-            ParamShape::Slice { elem_size, mutable } => write!(f, "a {} slice of {elem_size}-byte elements", access(mutable)),
+            ParamShape::Pointer { pointee_size, mutable } => {
+                write!(f, "a pointer to {pointee_size} {} bytes", access(mutable))
+            }
+            ParamShape::Slice { elem_size, mutable } => {
+                write!(f, "a {} slice of {elem_size}-byte elements", access(mutable))
+            }
         }
     }
 }
@@ -177,17 +194,20 @@ impl<T: DeviceCopy> KernelParam for T {
 // trait's notes name everything a parameter may be.
 #[diagnostic::do_not_recommend]
 impl<T> KernelParam for *const T {
-    const SHAPE: ParamShape = ParamShape::Pointer { pointee_size: size_of::<T>() as u64, mutable: false };
+    const SHAPE: ParamShape =
+        ParamShape::Pointer { pointee_size: size_of::<T>() as u64, mutable: false };
 }
 
 #[diagnostic::do_not_recommend]
 impl<T> KernelParam for *mut T {
-    const SHAPE: ParamShape = ParamShape::Pointer { pointee_size: size_of::<T>() as u64, mutable: true };
+    const SHAPE: ParamShape =
+        ParamShape::Pointer { pointee_size: size_of::<T>() as u64, mutable: true };
 }
 
 #[diagnostic::do_not_recommend]
 impl<T> KernelParam for *const [T] {
-    const SHAPE: ParamShape = ParamShape::Slice { elem_size: size_of::<T>() as u64, mutable: false };
+    const SHAPE: ParamShape =
+        ParamShape::Slice { elem_size: size_of::<T>() as u64, mutable: false };
 }
 
 #[diagnostic::do_not_recommend]
@@ -270,7 +290,9 @@ pub struct LaunchConfig {
 #[macro_export]
 macro_rules! include_fatbin {
     ($name:literal) => {
-        $crate::register_fatbin(include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".fatbin")).as_slice())
+        $crate::register_fatbin(
+            include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".fatbin")).as_slice(),
+        )
     };
 }
 

@@ -25,9 +25,15 @@ pub fn register_fatbin(bytes: impl AsRef<[u8]>) -> Result<(), OffloadError> {
     let mut kernels = Vec::with_capacity(images.len());
     for (k, image) in images.iter().enumerate() {
         let meta = image.string(offload_binary::KERNELS_KEY).ok_or_else(|| {
-            bad(format!("image {k} ({} {}) has no rkc kernel metadata; was it made by rkc?", image.image_kind.name(), image.arch()))
+            bad(format!(
+                "image {k} ({} {}) has no rkc kernel metadata; was it made by rkc?",
+                image.image_kind.name(),
+                image.arch()
+            ))
         })?;
-        kernels.push(offload_binary::metadata::decode(meta).map_err(|e| bad(format!("image {k}: {e}")))?);
+        kernels.push(
+            offload_binary::metadata::decode(meta).map_err(|e| bad(format!("image {k}: {e}")))?,
+        );
     }
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     let id = registry.len();
@@ -48,7 +54,11 @@ pub(crate) struct Found {
 /// as its source writes the types, the fat binary's as the compiler spells them, so that two
 /// spellings of one type (`types::Vec3` and `Vec3`, a constant or a literal as an array length)
 /// agree.
-pub(crate) fn find(name: &str, host_signature: &str, host_params: &[ParamShape]) -> Result<Found, OffloadError> {
+pub(crate) fn find(
+    name: &str,
+    host_signature: &str,
+    host_params: &[ParamShape],
+) -> Result<Found, OffloadError> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     for fatbin in registry.iter().rev() {
         let info = fatbin.kernels.iter().flatten().find(|k| k.name == name);
@@ -61,10 +71,7 @@ pub(crate) fn find(name: &str, host_signature: &str, host_params: &[ParamShape])
                     difference,
                 });
             }
-            return Ok(Found {
-                fatbin: Arc::clone(fatbin),
-                info: info.clone(),
-            });
+            return Ok(Found { fatbin: Arc::clone(fatbin), info: info.clone() });
         }
     }
     Err(OffloadError::KernelNotFound { kernel: name.into() })
@@ -74,10 +81,19 @@ pub(crate) fn find(name: &str, host_signature: &str, host_params: &[ParamShape])
 /// when they agree.
 fn difference(host: &[ParamShape], info: &KernelInfo) -> Option<String> {
     if host.len() != info.params.len() {
-        let count = |n: usize| if n == 1 { "1 parameter".to_string() } else { format!("{n} parameters") };
-        return Some(format!("the host's kernel takes {}, the fat binary's {}", count(host.len()), count(info.params.len())));
+        let count =
+            |n: usize| if n == 1 { "1 parameter".to_string() } else { format!("{n} parameters") };
+        return Some(format!(
+            "the host's kernel takes {}, the fat binary's {}",
+            count(host.len()),
+            count(info.params.len())
+        ));
     }
-    let (k, (shape, param)) = host.iter().zip(&info.params).enumerate().find(|(_, (shape, p))| !shape.matches(p.kind, &p.ty))?;
+    let (k, (shape, param)) = host
+        .iter()
+        .zip(&info.params)
+        .enumerate()
+        .find(|(_, (shape, p))| !shape.matches(p.kind, &p.ty))?;
     Some(format!(
         "parameter {} (`{}`) is {shape} on the host and {} in the fat binary",
         k + 1,
@@ -93,9 +109,17 @@ fn describe(param: &ParamInfo) -> String {
         ParamKind::Value { .. } => format!("a `{}` by value", param.ty),
         // The compiler spells an array or struct taken by value as the host writes it, and
         // passes it as a pointer to its read-only copy.
-        ParamKind::Pointer { pointee_size, mutable: false } if !param.ty.starts_with(['*', '&']) => format!("{pointee_size} bytes by value"),
-        ParamKind::Pointer { pointee_size, mutable } => format!("a pointer to {pointee_size} {} bytes", access(mutable)),
-        ParamKind::Slice { elem_size, mutable } => format!("a {} slice of {elem_size}-byte elements", access(mutable)),
+        ParamKind::Pointer { pointee_size, mutable: false }
+            if !param.ty.starts_with(['*', '&']) =>
+        {
+            format!("{pointee_size} bytes by value")
+        }
+        ParamKind::Pointer { pointee_size, mutable } => {
+            format!("a pointer to {pointee_size} {} bytes", access(mutable))
+        }
+        ParamKind::Slice { elem_size, mutable } => {
+            format!("a {} slice of {elem_size}-byte elements", access(mutable))
+        }
     }
 }
 
@@ -144,16 +168,16 @@ impl FatBinary {
     /// the HIP backend tries each, since the runtime rejects one built for another architecture.
     pub fn amd_images(&self, kernel: &str) -> Vec<usize> {
         (0..self.images.len())
-            .filter(|&k| self.images[k].triple().starts_with("amdgcn") && self.images[k].image_kind == ImageKind::Object)
+            .filter(|&k| {
+                self.images[k].triple().starts_with("amdgcn")
+                    && self.images[k].image_kind == ImageKind::Object
+            })
             .filter(|&k| self.kernels[k].iter().any(|i| i.name == kernel))
             .collect()
     }
 
     /// What the fat binary holds, for error messages.
     pub fn describe_images(&self) -> Vec<String> {
-        self.images
-            .iter()
-            .map(|i| format!("{} {}", i.image_kind.name(), i.arch()))
-            .collect()
+        self.images.iter().map(|i| format!("{} {}", i.image_kind.name(), i.arch())).collect()
     }
 }

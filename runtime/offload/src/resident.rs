@@ -66,11 +66,21 @@ pub(crate) fn lose_device(home: Home) {
 /// For a launch on `here`: the device address of the resident copy holding an argument's
 /// `[host, host + len)`, `None` when it is not resident, or the error when it is resident on
 /// another device. One lookup per argument.
-pub(crate) fn device_copy(host: *const u8, len: usize, here: Home, found: &crate::registry::Found, k: usize) -> Result<Option<u64>, OffloadError> {
+pub(crate) fn device_copy(
+    host: *const u8,
+    len: usize,
+    here: Home,
+    found: &crate::registry::Found,
+    k: usize,
+) -> Result<Option<u64>, OffloadError> {
     let param = || found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
     match lookup(host, len) {
         None => Ok(None),
-        Some((home, _, true)) => Err(OffloadError::ResidentLost { kernel: found.info.name.clone(), param: param(), device: home.to_string() }),
+        Some((home, _, true)) => Err(OffloadError::ResidentLost {
+            kernel: found.info.name.clone(),
+            param: param(),
+            device: home.to_string(),
+        }),
         Some((home, address, false)) if home == here => Ok(Some(address)),
         Some((home, _, false)) => Err(OffloadError::ResidentElsewhere {
             kernel: found.info.name.clone(),
@@ -88,7 +98,11 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
     let mut t = table();
     if let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) {
         if e.lost {
-            return Err(OffloadError::ResidentLost { kernel: "preload".into(), param: "preload".into(), device: e.home.to_string() });
+            return Err(OffloadError::ResidentLost {
+                kernel: "preload".into(),
+                param: "preload".into(),
+                device: e.home.to_string(),
+            });
         }
         if e.home != home {
             return Err(OffloadError::InvalidLaunch {
@@ -109,7 +123,15 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
         }
     };
     crate::runtime::info(format_args!("preload: {len} bytes to {home}, resident"));
-    t.push(Entry { host: host as usize, len, home, device, refs: 1, lost: false, _simulator_copy: simulator_copy });
+    t.push(Entry {
+        host: host as usize,
+        len,
+        home,
+        device,
+        refs: 1,
+        lost: false,
+        _simulator_copy: simulator_copy,
+    });
     Ok(())
 }
 
@@ -121,11 +143,17 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     };
     let e = &mut t[k];
     let result = if copy_back && e.lost {
-        Err(OffloadError::ResidentLost { kernel: "preload".into(), param: "finish".into(), device: e.home.to_string() })
+        Err(OffloadError::ResidentLost {
+            kernel: "preload".into(),
+            param: "finish".into(),
+            device: e.home.to_string(),
+        })
     } else if copy_back {
         crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
         match e.home {
-            Home::Cuda(d) => crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len)),
+            Home::Cuda(d) => {
+                crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len))
+            }
             Home::Simulator(_) => {
                 // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
                 unsafe { std::ptr::copy_nonoverlapping(e.device as usize as *const u8, host, len) };
@@ -139,9 +167,10 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     if e.refs == 0 {
         let e = t.remove(k);
         if let (Home::Cuda(d), false) = (e.home, e.lost)
-            && let Ok(c) = crate::runtime::cuda() {
-                c.resident_free(d, e.device);
-            }
+            && let Ok(c) = crate::runtime::cuda()
+        {
+            c.resident_free(d, e.device);
+        }
     }
     result
 }
@@ -172,7 +201,10 @@ pub fn try_preload<T: ?Sized>(x: &T) -> Result<Preload<'_, T>, OffloadError> {
 }
 
 /// [`try_preload`] on a chosen device (`None`: the default device).
-pub fn try_preload_on<T: ?Sized>(device: Option<i32>, x: &T) -> Result<Preload<'_, T>, OffloadError> {
+pub fn try_preload_on<T: ?Sized>(
+    device: Option<i32>,
+    x: &T,
+) -> Result<Preload<'_, T>, OffloadError> {
     acquire((x as *const T).cast(), size_of_val(x), device)?;
     Ok(Preload { host: x })
 }
@@ -192,7 +224,10 @@ pub fn try_preload_mut<T: ?Sized>(x: &mut T) -> Result<PreloadMut<'_, T>, Offloa
 }
 
 /// [`try_preload_mut`] on a chosen device (`None`: the default device).
-pub fn try_preload_mut_on<T: ?Sized>(device: Option<i32>, x: &mut T) -> Result<PreloadMut<'_, T>, OffloadError> {
+pub fn try_preload_mut_on<T: ?Sized>(
+    device: Option<i32>,
+    x: &mut T,
+) -> Result<PreloadMut<'_, T>, OffloadError> {
     acquire((x as *const T).cast(), size_of_val(x), device)?;
     Ok(PreloadMut { host: x })
 }
@@ -231,7 +266,11 @@ impl<T: ?Sized> Drop for PreloadMut<'_, T> {
 // copy by the host address and moves nothing.
 impl<T> KernelArg<*const T> for &Preload<'_, [T]> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of_val(self.host), writable: false }
+        ArgMapping::Buffer {
+            host: self.host.as_ptr().cast_mut().cast(),
+            len: size_of_val(self.host),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T
@@ -249,7 +288,11 @@ impl<T> KernelArg<*const [T]> for &Preload<'_, [T]> {
 
 impl<T> KernelArg<*mut T> for &PreloadMut<'_, [T]> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: self.host.as_ptr().cast_mut().cast(), len: size_of_val(&*self.host), writable: true }
+        ArgMapping::Buffer {
+            host: self.host.as_ptr().cast_mut().cast(),
+            len: size_of_val(&*self.host),
+            writable: true,
+        }
     }
     fn param(&self, device_address: u64) -> *mut T {
         device_address as usize as *mut T
@@ -269,7 +312,11 @@ impl<T> KernelArg<*mut [T]> for &PreloadMut<'_, [T]> {
 // (`*mut [f32; 256]`, `&Params`). `T` is sized, so these never overlap the slice guards above.
 impl<T> KernelArg<*mut T> for &PreloadMut<'_, T> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: (&*self.host as *const T).cast_mut().cast(), len: size_of::<T>(), writable: true }
+        ArgMapping::Buffer {
+            host: (&*self.host as *const T).cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: true,
+        }
     }
     fn param(&self, device_address: u64) -> *mut T {
         device_address as usize as *mut T
@@ -278,7 +325,11 @@ impl<T> KernelArg<*mut T> for &PreloadMut<'_, T> {
 
 impl<T> KernelArg<*const T> for &Preload<'_, T> {
     fn mapping(&self) -> ArgMapping {
-        ArgMapping::Buffer { host: (self.host as *const T).cast_mut().cast(), len: size_of::<T>(), writable: false }
+        ArgMapping::Buffer {
+            host: (self.host as *const T).cast_mut().cast(),
+            len: size_of::<T>(),
+            writable: false,
+        }
     }
     fn param(&self, device_address: u64) -> *const T {
         device_address as usize as *const T

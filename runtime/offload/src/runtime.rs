@@ -142,7 +142,10 @@ pub fn default_device() -> Result<DeviceInfo, OffloadError> {
 }
 
 /// Launches a kernel: the path behind `offload!` and `try_offload!`.
-pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) -> Result<(), OffloadError> {
+pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
+    config: LaunchConfig,
+    args: A,
+) -> Result<(), OffloadError> {
     let rt = runtime()?;
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
@@ -151,7 +154,9 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(config: LaunchConfig, args: A) 
             Some(cuda) => cuda.launch(d, &found, &mappings, &config),
             None => Err(OffloadError::NoDeviceMandatory),
         },
-        crate::resident::Home::Simulator(d) => sim::launch::<K, A>(&found, &args, &mappings, &config, d),
+        crate::resident::Home::Simulator(d) => {
+            sim::launch::<K, A>(&found, &args, &mappings, &config, d)
+        }
     }
 }
 
@@ -163,7 +168,9 @@ pub(crate) fn home_of(device: Option<i32>) -> Result<crate::resident::Home, Offl
     let rt = runtime()?;
     let gpus = rt.gpu_count();
     match device {
-        Some(d) if d < 0 || d as usize >= rt.device_count() => Err(OffloadError::DeviceUnavailable { device: d }),
+        Some(d) if d < 0 || d as usize >= rt.device_count() => {
+            Err(OffloadError::DeviceUnavailable { device: d })
+        }
         Some(d) if gpus > 0 => Ok(Home::Cuda(d as usize)),
         Some(d) => Ok(Home::Simulator(d as usize)),
         None if gpus > 0 => Ok(Home::Cuda(0)),
@@ -185,7 +192,11 @@ pub enum RawArg<'a> {
 /// without the host-side signature check (the caller vouches for the arguments; the fat
 /// binary's metadata still decides the copies). For conformance and differential tests that
 /// drive many kernels the same way; programs use `offload!`.
-pub fn launch_raw(kernel: &str, config: LaunchConfig, args: &mut [RawArg<'_>]) -> Result<(), OffloadError> {
+pub fn launch_raw(
+    kernel: &str,
+    config: LaunchConfig,
+    args: &mut [RawArg<'_>],
+) -> Result<(), OffloadError> {
     let rt = runtime()?;
     let found = registry::find_by_name(kernel)?;
     if found.info.params.len() != args.len() {
@@ -198,11 +209,17 @@ pub fn launch_raw(kernel: &str, config: LaunchConfig, args: &mut [RawArg<'_>]) -
         .iter_mut()
         .map(|a| match a {
             RawArg::Scalar(bits) => crate::ArgMapping::Value { bytes: bits.to_le_bytes(), len: 8 },
-            RawArg::Buffer { bytes, writable } => crate::ArgMapping::Buffer { host: bytes.as_mut_ptr(), len: bytes.len(), writable: *writable },
+            RawArg::Buffer { bytes, writable } => crate::ArgMapping::Buffer {
+                host: bytes.as_mut_ptr(),
+                len: bytes.len(),
+                writable: *writable,
+            },
         })
         .collect();
     let device = match config.device {
-        Some(d) if d < 0 || d as usize >= rt.gpu_count() => return Err(OffloadError::DeviceUnavailable { device: d }),
+        Some(d) if d < 0 || d as usize >= rt.gpu_count() => {
+            return Err(OffloadError::DeviceUnavailable { device: d });
+        }
         Some(d) => d as usize,
         None if rt.gpu_count() > 0 => 0,
         None => return Err(OffloadError::NoDeviceMandatory),

@@ -40,7 +40,14 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     device: usize,
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
-    check_limits(name, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
+    check_limits(
+        name,
+        config,
+        MAX_THREADS_PER_BLOCK,
+        MAX_BLOCK_DIM,
+        MAX_GRID_DIM,
+        MAX_SHARED_PER_BLOCK,
+    )?;
     crate::runtime::info(format_args!(
         "launch {name} on the CPU simulator, workgroups {:?}, threads {:?}",
         config.workgroup_dim, config.thread_dim
@@ -51,7 +58,13 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let mut addresses = Vec::with_capacity(mappings.len());
     for (k, m) in mappings.iter().enumerate() {
         let copy = match *m {
-            ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(host, len, crate::resident::Home::Simulator(device), found, k)?,
+            ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(
+                host,
+                len,
+                crate::resident::Home::Simulator(device),
+                found,
+                k,
+            )?,
             ArgMapping::Value { .. } => None,
         };
         match (*m, copy) {
@@ -60,7 +73,13 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 addresses.push(0);
             }
             (ArgMapping::Buffer { len, .. }, Some(address)) => {
-                crate::cuda::info_copy(found, k, "resident, not copied", len, std::time::Instant::now());
+                crate::cuda::info_copy(
+                    found,
+                    k,
+                    "resident, not copied",
+                    len,
+                    std::time::Instant::now(),
+                );
                 buffers.push(Vec::new());
                 addresses.push(address);
             }
@@ -70,11 +89,19 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
                     // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
                     // `buf` has at least `len` bytes and does not overlap host memory.
-                    unsafe { std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len) };
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len)
+                    };
                     crate::cuda::info_copy(found, k, "to device", len, t);
                     crate::runtime::count_transfer(true, len);
                 } else {
-                    crate::cuda::info_copy(found, k, "not copied in (the kernel does not read it)", len, t);
+                    crate::cuda::info_copy(
+                        found,
+                        k,
+                        "not copied in (the kernel does not read it)",
+                        len,
+                        t,
+                    );
                 }
                 addresses.push(buf.as_mut_ptr() as usize as u64);
                 buffers.push(buf);
@@ -90,7 +117,10 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         let p: &Shared<K::Params> = shared;
         K::run_on_host(p.0)
     })?;
-    crate::runtime::info(format_args!("  kernel {name}: {:.3} ms", kernel_start.elapsed().as_secs_f64() * 1e3));
+    crate::runtime::info(format_args!(
+        "  kernel {name}: {:.3} ms",
+        kernel_start.elapsed().as_secs_f64() * 1e3
+    ));
     for (k, m) in mappings.iter().enumerate() {
         if let ArgMapping::Buffer { host, len, writable: true } = *m
             && !buffers[k].is_empty()
@@ -115,17 +145,33 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 ///
 /// Every pointer argument must be the address of memory that is valid for everything the
 /// kernel does through it.
-pub unsafe fn simulate_raw<K: Kernel>(config: &LaunchConfig, args: &[u64]) -> Result<(), OffloadError> {
-    check_limits(K::NAME, config, MAX_THREADS_PER_BLOCK, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK)?;
+pub unsafe fn simulate_raw<K: Kernel>(
+    config: &LaunchConfig,
+    args: &[u64],
+) -> Result<(), OffloadError> {
+    check_limits(
+        K::NAME,
+        config,
+        MAX_THREADS_PER_BLOCK,
+        MAX_BLOCK_DIM,
+        MAX_GRID_DIM,
+        MAX_SHARED_PER_BLOCK,
+    )?;
     // Raw runs do not know whether the kernel synchronises: run block threads together.
     run_grid(K::NAME, config, true, &|| K::run_raw(args))
 }
 
 /// Runs `body` once per simulated thread of the grid.
-fn run_grid(name: &str, config: &LaunchConfig, barriers: bool, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+fn run_grid(
+    name: &str,
+    config: &LaunchConfig,
+    barriers: bool,
+    body: &(dyn Fn() + Sync),
+) -> Result<(), OffloadError> {
     let [gx, gy, gz] = config.workgroup_dim.map(u64::from);
     let total = gx * gy * gz;
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
+    let workers =
+        std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
@@ -173,7 +219,10 @@ fn install_panic_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             if crate::builtins::in_kernel() {
-                let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column())).unwrap_or_default();
+                let location = info
+                    .location()
+                    .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()))
+                    .unwrap_or_default();
                 PANIC_LOCATION.with(|p| *p.borrow_mut() = location);
             } else {
                 previous(info);
@@ -183,7 +232,14 @@ fn install_panic_hook() {
 }
 
 /// Runs one thread of a block on the calling host thread, turning its panic into the error.
-fn run_thread(name: &str, config: &LaunchConfig, block: [u32; 3], thread: [u32; 3], state: &BlockState, body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+fn run_thread(
+    name: &str,
+    config: &LaunchConfig,
+    block: [u32; 3],
+    thread: [u32; 3],
+    state: &BlockState,
+    body: &(dyn Fn() + Sync),
+) -> Result<(), OffloadError> {
     set_position(Some(ThreadPosition {
         thread_idx: thread,
         block_idx: block,
@@ -211,7 +267,12 @@ fn threads_of(config: &LaunchConfig) -> Vec<[u32; 3]> {
 }
 
 /// The threads of a block one after another (kernels without barriers or warp operations).
-fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+fn run_block(
+    name: &str,
+    config: &LaunchConfig,
+    block: [u32; 3],
+    body: &(dyn Fn() + Sync),
+) -> Result<(), OffloadError> {
     install_panic_hook();
     let threads = threads_of(config);
     let state = BlockState::new(threads.len(), false, config.dyn_cache);
@@ -224,7 +285,12 @@ fn run_block(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn(
 /// The threads of a block on host threads of their own, so that every thread of the block is
 /// live at a barrier or warp operation; one that some threads never reach is reported, not
 /// a hang.
-fn run_block_together(name: &str, config: &LaunchConfig, block: [u32; 3], body: &(dyn Fn() + Sync)) -> Result<(), OffloadError> {
+fn run_block_together(
+    name: &str,
+    config: &LaunchConfig,
+    block: [u32; 3],
+    body: &(dyn Fn() + Sync),
+) -> Result<(), OffloadError> {
     install_panic_hook();
     let threads = threads_of(config);
     let state = BlockState::new(threads.len(), true, config.dyn_cache);
@@ -246,4 +312,3 @@ fn run_block_together(name: &str, config: &LaunchConfig, block: [u32; 3], body: 
         None => Ok(()),
     }
 }
-

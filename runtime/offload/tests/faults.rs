@@ -2,8 +2,8 @@
 //! kernel): each gives a typed error with a clear message, and the process keeps working.
 
 use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
-use rkc_offload::prelude::*;
 use rkc_offload::OffloadError;
+use rkc_offload::prelude::*;
 
 #[offload_kernel]
 fn fill(x: *mut [u32; 8]) {
@@ -19,7 +19,12 @@ fn fatbin() -> Vec<u8> {
         source: "faults.rs".into(),
         panic_sites: Vec::new(),
         barriers: false,
-        params: vec![ParamInfo { name: "x".into(), ty: "*mut [u32; 8]".into(), kind: ParamKind::Pointer { pointee_size: 32, mutable: true }, access: Access::Write }],
+        params: vec![ParamInfo {
+            name: "x".into(),
+            ty: "*mut [u32; 8]".into(),
+            kind: ParamKind::Pointer { pointee_size: 32, mutable: true },
+            access: Access::Write,
+        }],
     };
     offload_binary::write(&[offload_binary::metadata::metadata_only_image(&[info])])
 }
@@ -42,13 +47,18 @@ fn faults_are_typed_errors_and_the_process_keeps_working() {
 
     // A kernel no registered fat binary holds.
     let mut x = [0u32; 8];
-    let e = try_offload! { kernel = fill, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }.unwrap_err();
+    let e =
+        try_offload! { kernel = fill, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }
+            .unwrap_err();
     assert!(matches!(e, OffloadError::KernelNotFound { .. }), "{e}");
 
     // A launch that asks for more memory than a block has: refused before anything runs.
     rkc_offload::register_fatbin(&good).unwrap();
     let e = try_offload! { kernel = fill, thread_dim = [8, 1, 1], dyn_cache = 1 << 30, args = (&mut x as *mut [u32; 8],) }.unwrap_err();
-    assert!(matches!(e, OffloadError::InvalidLaunch { .. }) && e.to_string().contains("dyn_cache"), "{e}");
+    assert!(
+        matches!(e, OffloadError::InvalidLaunch { .. }) && e.to_string().contains("dyn_cache"),
+        "{e}"
+    );
     assert_eq!(x, [0; 8], "a refused launch wrote data");
 
     // A shape past the device's limits.
@@ -56,6 +66,7 @@ fn faults_are_typed_errors_and_the_process_keeps_working() {
     assert!(matches!(e, OffloadError::InvalidLaunch { .. }), "{e}");
 
     // After every failure above, a good launch works.
-    try_offload! { kernel = fill, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }.unwrap();
+    try_offload! { kernel = fill, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }
+        .unwrap();
     assert_eq!(x, [9; 8]);
 }

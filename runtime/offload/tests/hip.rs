@@ -72,7 +72,12 @@ fn info(name: &str, ty: &str, bytes: u64) -> KernelInfo {
         source: "hip.rs".into(),
         panic_sites: Vec::new(),
         barriers: false,
-        params: vec![ParamInfo { name: "x".into(), ty: ty.into(), kind: ParamKind::Pointer { pointee_size: bytes, mutable: true }, access: Access::ReadWrite }],
+        params: vec![ParamInfo {
+            name: "x".into(),
+            ty: ty.into(),
+            kind: ParamKind::Pointer { pointee_size: bytes, mutable: true },
+            access: Access::ReadWrite,
+        }],
     }
 }
 
@@ -87,7 +92,8 @@ fn hip_devices_images_launches_and_errors() {
     }
     let devices = rkc_offload::devices();
     // A machine with an NVIDIA GPU lists it first; the mock device comes after.
-    let hip: Vec<_> = devices.iter().enumerate().filter(|(_, d)| d.backend == Backend::Hip).collect();
+    let hip: Vec<_> =
+        devices.iter().enumerate().filter(|(_, d)| d.backend == Backend::Hip).collect();
     assert_eq!(hip.len(), 1, "{devices:?}");
     let (ordinal, device) = hip[0];
     assert_eq!(device.name, "rkc mock AMD GPU");
@@ -104,13 +110,15 @@ fn hip_devices_images_launches_and_errors() {
     // The launch goes through the mock (which runs nothing): the data round-trips unchanged,
     // and the device now reports the architecture of the code object it accepted.
     let mut x = [1.0f32, 2.0, 3.0, 4.0];
-    try_offload! { kernel = scale, device = ordinal as i32, args = (&mut x as *mut [f32; 4],) }.expect("launch on the mock");
+    try_offload! { kernel = scale, device = ordinal as i32, args = (&mut x as *mut [f32; 4],) }
+        .expect("launch on the mock");
     assert_eq!(x, [1.0, 2.0, 3.0, 4.0]);
     assert_eq!(rkc_offload::devices()[ordinal].arch, "gfx942");
     // SAFETY: the mock exports `int rkc_mock_launches(void)`.
     let launches = unsafe {
         let l = libloading::Library::new(&lib).unwrap();
-        let f: libloading::Symbol<unsafe extern "C" fn() -> i32> = l.get(b"rkc_mock_launches\0").unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn() -> i32> =
+            l.get(b"rkc_mock_launches\0").unwrap();
         f()
     };
     assert_eq!(launches, 1);

@@ -269,7 +269,12 @@ fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
         barriers: false,
         params: params
             .iter()
-            .map(|(n, ty, kind, access)| ParamInfo { name: (*n).into(), ty: (*ty).into(), kind: *kind, access: *access })
+            .map(|(n, ty, kind, access)| ParamInfo {
+                name: (*n).into(),
+                ty: (*ty).into(),
+                kind: *kind,
+                access: *access,
+            })
             .collect(),
     }
 }
@@ -283,62 +288,121 @@ fn register() {
         let ptr = |size, mutable| ParamKind::Pointer { pointee_size: size, mutable };
         let kernels = vec![
             info("kernel", &[("x", "*mut [f64; 256]", ptr(2048, true), Access::ReadWrite)]),
-            info("saxpy", &[
-                ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
-                ("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
-                ("x", "*const f32", ptr(4, false), Access::Read),
-                ("y", "*mut f32", ptr(4, true), Access::ReadWrite),
-            ]),
+            info(
+                "saxpy",
+                &[
+                    ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                    ("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
+                    ("x", "*const f32", ptr(4, false), Access::Read),
+                    ("y", "*mut f32", ptr(4, true), Access::ReadWrite),
+                ],
+            ),
             info("unguarded", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]),
-            info("reads_only", &[
-                ("x", "*const [u32; 4]", ptr(16, false), Access::Read),
-                ("out", "*mut u32", ptr(4, true), Access::Write),
-            ]),
+            info(
+                "reads_only",
+                &[
+                    ("x", "*const [u32; 4]", ptr(16, false), Access::Read),
+                    ("out", "*mut u32", ptr(4, true), Access::Write),
+                ],
+            ),
             info("stale", &[("x", "*mut u64", ptr(8, true), Access::ReadWrite)]),
-            info("by_value", &[
-                ("p", "Params", ptr(8, false), Access::Read),
-                ("w", "[f32; 2]", ptr(8, false), Access::Read),
-                ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
-            ]),
-            info("refs", &[
-                ("p", "&Params", ptr(8, false), Access::Read),
-                ("x", "&mut [f32; 256]", ptr(1024, true), Access::ReadWrite),
-            ]),
-            info("named_lengths", &[
-                ("x", "*mut [f32; 64]", ptr(256, true), Access::ReadWrite),
-                ("y", "&[f32; 64]", ptr(256, false), Access::Read),
-            ]),
-            info("paths", &[
-                ("v", "Vec3", ptr(12, false), Access::Read),
-                ("out", "&mut Vec3", ptr(12, true), Access::Write),
-            ]),
+            info(
+                "by_value",
+                &[
+                    ("p", "Params", ptr(8, false), Access::Read),
+                    ("w", "[f32; 2]", ptr(8, false), Access::Read),
+                    ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
+                ],
+            ),
+            info(
+                "refs",
+                &[
+                    ("p", "&Params", ptr(8, false), Access::Read),
+                    ("x", "&mut [f32; 256]", ptr(1024, true), Access::ReadWrite),
+                ],
+            ),
+            info(
+                "named_lengths",
+                &[
+                    ("x", "*mut [f32; 64]", ptr(256, true), Access::ReadWrite),
+                    ("y", "&[f32; 64]", ptr(256, false), Access::Read),
+                ],
+            ),
+            info(
+                "paths",
+                &[
+                    ("v", "Vec3", ptr(12, false), Access::Read),
+                    ("out", "&mut Vec3", ptr(12, true), Access::Write),
+                ],
+            ),
             info("alias", &[("g", "&mut [f32; 64]", ptr(256, true), Access::Write)]),
-            info("by_mode", &[
-                ("mode", "u8", ParamKind::Value { size: 1 }, Access::Read),
-                ("x", "&mut [u32; 8]", ptr(32, true), Access::ReadWrite),
-            ]),
-            info("stale_scalar", &[
-                ("x", "u32", ParamKind::Value { size: 4 }, Access::Read),
-                ("out", "*mut f32", ptr(4, true), Access::Write),
-            ]),
-            info("stale_struct", &[
-                ("p", "Params", ptr(12, false), Access::Read),
-                ("out", "&mut f32", ptr(4, true), Access::Write),
-            ]),
-            info("stale_count", &[
-                ("out", "&mut f32", ptr(4, true), Access::Write),
-                ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
-            ]),
+            info(
+                "by_mode",
+                &[
+                    ("mode", "u8", ParamKind::Value { size: 1 }, Access::Read),
+                    ("x", "&mut [u32; 8]", ptr(32, true), Access::ReadWrite),
+                ],
+            ),
+            info(
+                "stale_scalar",
+                &[
+                    ("x", "u32", ParamKind::Value { size: 4 }, Access::Read),
+                    ("out", "*mut f32", ptr(4, true), Access::Write),
+                ],
+            ),
+            info(
+                "stale_struct",
+                &[
+                    ("p", "Params", ptr(12, false), Access::Read),
+                    ("out", "&mut f32", ptr(4, true), Access::Write),
+                ],
+            ),
+            info(
+                "stale_count",
+                &[
+                    ("out", "&mut f32", ptr(4, true), Access::Write),
+                    ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                ],
+            ),
             info("stale_mutability", &[("x", "&[f32; 4]", ptr(16, false), Access::Read)]),
-            info("many", &(0..33).map(|k| (["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "a11", "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19", "a20", "a21", "a22", "a23", "a24", "a25", "a26", "a27", "a28", "a29", "a30", "a31", "a32"][k], "*mut f32", ptr(4, true), Access::ReadWrite)).collect::<Vec<_>>()),
-            KernelInfo { barriers: true, ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]) },
-            KernelInfo { barriers: true, ..info("divergent_warp", &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)]) },
+            info(
+                "many",
+                &(0..33)
+                    .map(|k| {
+                        (
+                            [
+                                "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10",
+                                "a11", "a12", "a13", "a14", "a15", "a16", "a17", "a18", "a19",
+                                "a20", "a21", "a22", "a23", "a24", "a25", "a26", "a27", "a28",
+                                "a29", "a30", "a31", "a32",
+                            ][k],
+                            "*mut f32",
+                            ptr(4, true),
+                            Access::ReadWrite,
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
             KernelInfo {
                 barriers: true,
-                ..info("reverse", &[
-                    ("x", "*mut [u32; 128]", ptr(512, true), Access::ReadWrite),
-                    ("sums", "*mut [u32; 4]", ptr(16, true), Access::Write),
-                ])
+                ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)])
+            },
+            KernelInfo {
+                barriers: true,
+                ..info(
+                    "divergent_warp",
+                    &[("x", "*mut [u32; 64]", ptr(256, true), Access::ReadWrite)],
+                )
+            },
+            KernelInfo {
+                barriers: true,
+                ..info(
+                    "reverse",
+                    &[
+                        ("x", "*mut [u32; 128]", ptr(512, true), Access::ReadWrite),
+                        ("sums", "*mut [u32; 4]", ptr(16, true), Access::Write),
+                    ],
+                )
             },
         ];
         let image = offload_binary::metadata::metadata_only_image(&kernels);
@@ -400,7 +464,10 @@ fn structs_and_arrays_pass_by_value() {
         args = (p, [1.5f32, -1.0], &mut out as *mut [f32; 4]),
     }
     assert_eq!(out, [13.0, 8.0, 13.0, 8.0]);
-    assert_eq!(<by_value as rkc_offload::Kernel>::SIGNATURE, "by_value(Params, [f32; 2], *mut [f32; 4])");
+    assert_eq!(
+        <by_value as rkc_offload::Kernel>::SIGNATURE,
+        "by_value(Params, [f32; 2], *mut [f32; 4])"
+    );
 }
 
 #[test]
@@ -458,7 +525,10 @@ fn references_to_sized_data_are_copied_in_and_back() {
     assert_eq!(<refs as rkc_offload::Kernel>::SIGNATURE, "refs(&Params, &mut [f32; 256])");
     assert_eq!(
         <refs as rkc_offload::Kernel>::PARAMS,
-        [ParamShape::Pointer { pointee_size: 8, mutable: false }, ParamShape::Pointer { pointee_size: 1024, mutable: true }]
+        [
+            ParamShape::Pointer { pointee_size: 8, mutable: false },
+            ParamShape::Pointer { pointee_size: 1024, mutable: true }
+        ]
     );
 }
 
@@ -488,7 +558,10 @@ fn array_lengths_named_by_constants_and_expressions() {
     assert_eq!(x, expected);
     // The signature is the source's; the fat binary's spells the evaluated lengths, and the
     // launch agreed because it compares sizes.
-    assert_eq!(<named_lengths as rkc_offload::Kernel>::SIGNATURE, "named_lengths(*mut [f32; N], &[f32; 4 * 16])");
+    assert_eq!(
+        <named_lengths as rkc_offload::Kernel>::SIGNATURE,
+        "named_lengths(*mut [f32; N], &[f32; 4 * 16])"
+    );
 }
 
 #[test]
@@ -498,7 +571,10 @@ fn module_qualified_paths_and_type_aliases() {
     let mut out = types::Vec3 { x: 0.0, y: 0.0, z: 0.0 };
     offload! { kernel = paths, args = (v, &mut out) }
     assert_eq!(out, types::Vec3 { x: 2.0, y: -4.0, z: 0.5 });
-    assert_eq!(<paths as rkc_offload::Kernel>::SIGNATURE, "paths(types::Vec3, &mut crate::types::Vec3)");
+    assert_eq!(
+        <paths as rkc_offload::Kernel>::SIGNATURE,
+        "paths(types::Vec3, &mut crate::types::Vec3)"
+    );
     assert_eq!(
         <paths as rkc_offload::Kernel>::PARAMS,
         [ParamShape::ByValue { size: 12 }, ParamShape::Pointer { pointee_size: 12, mutable: true }]
@@ -519,7 +595,10 @@ fn a_repr_u8_enum_passes_by_value() {
     assert_eq!(x, [2, 3, 4, 5, 6, 7, 8, 9]);
     offload! { kernel = by_mode, thread_dim = [8, 1, 1], args = (Mode::Mul, &mut x) }
     assert_eq!(x, [14, 21, 28, 35, 42, 49, 56, 63]);
-    assert_eq!(<by_mode as rkc_offload::Kernel>::PARAMS[0], ParamShape::Value { size: 1, scalar: "u8" });
+    assert_eq!(
+        <by_mode as rkc_offload::Kernel>::PARAMS[0],
+        ParamShape::Value { size: 1, scalar: "u8" }
+    );
 }
 
 /// A fieldless enum is its discriminant: the `repr` integer, or C's `int` for `repr(C)`, as
@@ -552,7 +631,12 @@ fn fieldless_enums_cross_as_their_repr_integer() {
 fn raw_runs_rebuild_references() {
     let p = Params { scale: -1.0, count: 2 };
     let mut x = [3.0f32; 256];
-    let config = rkc_offload::LaunchConfig { workgroup_dim: [1, 1, 1], thread_dim: [256, 1, 1], dyn_cache: 0, device: None };
+    let config = rkc_offload::LaunchConfig {
+        workgroup_dim: [1, 1, 1],
+        thread_dim: [256, 1, 1],
+        dyn_cache: 0,
+        device: None,
+    };
     let args = [&p as *const Params as usize as u64, x.as_mut_ptr() as usize as u64];
     // SAFETY: both addresses are of live values of the kernel's parameter types.
     unsafe { rkc_offload::simulate_raw::<refs>(&config, &args) }.unwrap();
@@ -569,7 +653,8 @@ fn stale_parameters_are_refused_with_the_difference() {
         other => panic!("expected a stale fat binary, got {other}"),
     };
     let mut out = 0.0f32;
-    let e = try_offload! { kernel = stale_scalar, args = (1.5f32, &mut out as *mut f32) }.unwrap_err();
+    let e =
+        try_offload! { kernel = stale_scalar, args = (1.5f32, &mut out as *mut f32) }.unwrap_err();
     assert_eq!(
         stale(e),
         (
@@ -578,7 +663,9 @@ fn stale_parameters_are_refused_with_the_difference() {
             "parameter 1 (`x`) is a `f32` by value on the host and a `u32` by value in the fat binary".into()
         )
     );
-    let e = try_offload! { kernel = stale_struct, args = (Params { scale: 1.0, count: 1 }, &mut out) }.unwrap_err();
+    let e =
+        try_offload! { kernel = stale_struct, args = (Params { scale: 1.0, count: 1 }, &mut out) }
+            .unwrap_err();
     let text = e.to_string();
     assert_eq!(
         stale(e),
@@ -588,7 +675,10 @@ fn stale_parameters_are_refused_with_the_difference() {
             "parameter 1 (`p`) is 8 bytes by value on the host and 12 bytes by value in the fat binary".into()
         )
     );
-    assert!(text.starts_with("the fat binary is stale for kernel `stale_struct`: the host declares"), "{text}");
+    assert!(
+        text.starts_with("the fat binary is stale for kernel `stale_struct`: the host declares"),
+        "{text}"
+    );
     assert!(text.ends_with("(parameter 1 (`p`) is 8 bytes by value on the host and 12 bytes by value in the fat binary); recompile kernels.rs with rkc"), "{text}");
     let e = try_offload! { kernel = stale_count, args = (&mut out,) }.unwrap_err();
     assert_eq!(stale(e).2, "the host's kernel takes 1 parameter, the fat binary's 2 parameters");
@@ -606,11 +696,13 @@ fn device_indices_follow_upstream() {
     register();
     assert_eq!(offload_get_num_devices(), 0);
     let mut x = [0.0f64; 256];
-    let err = try_offload! { kernel = kernel, device = 0, args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    let err = try_offload! { kernel = kernel, device = 0, args = (&mut x as *mut [f64; 256],) }
+        .unwrap_err();
     assert_eq!(err.to_string(), "offload device 0 is not available");
     // A negative index computed at run time gets upstream's compile-time text.
     let d = -1;
-    let err = try_offload! { kernel = kernel, device = d, args = (&mut x as *mut [f64; 256],) }.unwrap_err();
+    let err = try_offload! { kernel = kernel, device = d, args = (&mut x as *mut [f64; 256],) }
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "offload device must be non-negative; omit `device` to use the default device"
@@ -646,7 +738,8 @@ fn a_kernel_panic_names_block_and_thread_and_later_launches_work() {
         other => panic!("expected a kernel panic, got {other}"),
     }
     let mut y = [0u32; 8];
-    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }
+        .unwrap();
     assert_eq!(y, [7; 8]);
 }
 
@@ -655,7 +748,10 @@ fn launch_shapes_are_checked_before_launch() {
     register();
     let mut x = [0.0f64; 256];
     let err = try_offload! { kernel = kernel, thread_dim = [2048, 1, 1], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
-    assert!(err.to_string().contains("thread_dim.x is 2048, above the device's limit of 1024"), "{err}");
+    assert!(
+        err.to_string().contains("thread_dim.x is 2048, above the device's limit of 1024"),
+        "{err}"
+    );
     let err = try_offload! { kernel = kernel, workgroup_dim = [1, 0, 1], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
     assert!(err.to_string().contains("workgroup_dim.y is 0"), "{err}");
     let err = try_offload! { kernel = kernel, thread_dim = [32, 32, 2], args = (&mut x as *mut [f64; 256],) }.unwrap_err();
@@ -708,7 +804,8 @@ fn a_divergent_barrier_is_an_error_not_a_hang() {
     let text = err.to_string();
     assert!(text.contains("kernel `divergent`") && text.contains("divergent barrier"), "{text}");
     let mut y = [0u32; 8];
-    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }
+        .unwrap();
     assert_eq!(y, [7; 8]);
 }
 
@@ -720,11 +817,15 @@ fn divergent_and_partial_warps_are_errors_not_hangs() {
     let mut x = [0u32; 64];
     let err = try_offload! { kernel = divergent_warp, thread_dim = [64, 1, 1], args = (&mut x as *mut [u32; 64],) }.unwrap_err();
     let text = err.to_string();
-    assert!(text.contains("kernel `divergent_warp`") && text.contains("divergent warp operation"), "{text}");
+    assert!(
+        text.contains("kernel `divergent_warp`") && text.contains("divergent warp operation"),
+        "{text}"
+    );
     let err = try_offload! { kernel = divergent_warp, thread_dim = [40, 1, 1], args = (&mut x as *mut [u32; 64],) }.unwrap_err();
     assert!(err.to_string().contains("warp operations need whole warps of 32"), "{err}");
     let mut y = [0u32; 8];
-    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }.unwrap();
+    try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }
+        .unwrap();
     assert_eq!(y, [7; 8]);
 }
 

@@ -26,12 +26,22 @@ fn scale(a: f32, x: &[f32], y: &mut [f32]) {
 fn register() {
     // SAFETY: set before the runtime first reads the environment, in this one-test binary.
     unsafe { std::env::set_var("OFFLOAD_TARGET", "disabled") };
-    let param = |name: &str, ty: &str, kind, access| ParamInfo { name: name.into(), ty: ty.into(), kind, access };
+    let param = |name: &str, ty: &str, kind, access| ParamInfo {
+        name: name.into(),
+        ty: ty.into(),
+        kind,
+        access,
+    };
     let kernels = vec![
         KernelInfo {
             name: "increment".into(),
             source: "resident.rs".into(),
-            params: vec![param("x", "*mut [u32; 8]", ParamKind::Pointer { pointee_size: 32, mutable: true }, Access::ReadWrite)],
+            params: vec![param(
+                "x",
+                "*mut [u32; 8]",
+                ParamKind::Pointer { pointee_size: 32, mutable: true },
+                Access::ReadWrite,
+            )],
             panic_sites: vec![],
             barriers: false,
         },
@@ -40,8 +50,18 @@ fn register() {
             source: "resident.rs".into(),
             params: vec![
                 param("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
-                param("x", "&[f32]", ParamKind::Slice { elem_size: 4, mutable: false }, Access::Read),
-                param("y", "&mut [f32]", ParamKind::Slice { elem_size: 4, mutable: true }, Access::Write),
+                param(
+                    "x",
+                    "&[f32]",
+                    ParamKind::Slice { elem_size: 4, mutable: false },
+                    Access::Read,
+                ),
+                param(
+                    "y",
+                    "&mut [f32]",
+                    ParamKind::Slice { elem_size: 4, mutable: true },
+                    Access::Write,
+                ),
             ],
             panic_sites: vec![],
             barriers: false,

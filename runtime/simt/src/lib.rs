@@ -131,7 +131,11 @@ impl BlockSync {
         while s.barrier.generation == generation && s.stuck.is_none() {
             s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
         }
-        if s.barrier.generation != generation { Ok(()) } else { Err(s.stuck.clone().unwrap_or(Stuck::Barrier { waiting: 0, exited: 0 })) }
+        if s.barrier.generation != generation {
+            Ok(())
+        } else {
+            Err(s.stuck.clone().unwrap_or(Stuck::Barrier { waiting: 0, exited: 0 }))
+        }
     }
 
     /// Gives `value` for lane `thread % 32` of warp `thread / 32` (`thread` is the linear
@@ -214,7 +218,8 @@ pub enum ShuffleMode {
 }
 
 impl ShuffleMode {
-    pub const ALL: [ShuffleMode; 4] = [ShuffleMode::Idx, ShuffleMode::Xor, ShuffleMode::Up, ShuffleMode::Down];
+    pub const ALL: [ShuffleMode; 4] =
+        [ShuffleMode::Idx, ShuffleMode::Xor, ShuffleMode::Up, ShuffleMode::Down];
 
     /// The mode's name in rk's textual form and in MLIR's `gpu.shuffle`.
     pub fn name(self) -> &'static str {
@@ -270,7 +275,8 @@ mod tests {
             for t in 0..threads {
                 let (sync, body, results) = (&sync, &body, &results);
                 s.spawn(move || {
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(t, sync)));
+                    let r =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(t, sync)));
                     sync.exit();
                     if let Err(p) = r {
                         let stuck = p.downcast_ref::<Stuck>().cloned();
@@ -289,7 +295,8 @@ mod tests {
             for round in 0..3u64 {
                 let all = s.exchange(t, t as u64 * 10 + round).unwrap();
                 let w = t / 32;
-                let expected: Vec<u64> = (0..32).map(|l| (w * 32 + l) as u64 * 10 + round).collect();
+                let expected: Vec<u64> =
+                    (0..32).map(|l| (w * 32 + l) as u64 * 10 + round).collect();
                 assert_eq!(all, expected);
                 s.barrier().unwrap();
             }
@@ -357,7 +364,8 @@ mod tests {
     #[test]
     fn butterfly_sums_like_the_device() {
         let values: Vec<u64> = (0..32).map(|l| f32::to_bits(0.1 * l as f32) as u64).collect();
-        let add = |a: u64, b: u64| (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64;
+        let add =
+            |a: u64, b: u64| (f32::from_bits(a as u32) + f32::from_bits(b as u32)).to_bits() as u64;
         let r: Vec<u64> = (0..32).map(|l| butterfly(&values, l, &add)).collect();
         assert!(r.iter().all(|&x| x == r[0]));
         assert_eq!(ballot(&[1, 0, 3]), 0b101);

@@ -61,7 +61,10 @@ fn words(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
-fn first_difference<T: PartialEq + std::fmt::Debug>(got: &[T], want: impl Iterator<Item = T>) -> Result<(), String> {
+fn first_difference<T: PartialEq + std::fmt::Debug>(
+    got: &[T],
+    want: impl Iterator<Item = T>,
+) -> Result<(), String> {
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         if *g != w {
             return Err(format!("element {i}: {g:?}, expected {w:?}"));
@@ -126,7 +129,10 @@ fn benches() -> Vec<Bench> {
             bytes: 4.0 * N as f64,
             flops: 0.0,
             verify: |b| {
-                let x: Vec<f64> = b[0].chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+                let x: Vec<f64> = b[0]
+                    .chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
                 first_difference(&x, (0..N / 2).map(|i| i as f64))
             },
             exact: true,
@@ -143,7 +149,11 @@ fn benches() -> Vec<Bench> {
             verify: |b| {
                 let want: f64 = floats(&b[0]).iter().map(|&v| f64::from(v)).sum();
                 let got: f64 = floats(&b[1]).iter().map(|&v| f64::from(v)).sum();
-                if close(got, want, 1e-3) { Ok(()) } else { Err(format!("sum {got}, expected {want}")) }
+                if close(got, want, 1e-3) {
+                    Ok(())
+                } else {
+                    Err(format!("sum {got}, expected {want}"))
+                }
             },
             exact: true,
         },
@@ -165,7 +175,11 @@ fn benches() -> Vec<Bench> {
         Bench {
             name: "sgemm 4096³",
             kernel: "sgemm",
-            buffers: vec![(GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Floats), (GEMM * GEMM, 4, Init::Output)],
+            buffers: vec![
+                (GEMM * GEMM, 4, Init::Floats),
+                (GEMM * GEMM, 4, Init::Floats),
+                (GEMM * GEMM, 4, Init::Output),
+            ],
             args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
             grid: [(GEMM / 16) as u32, (GEMM / 16) as u32, 1],
             block: [16, 16, 1],
@@ -176,7 +190,9 @@ fn benches() -> Vec<Bench> {
                 // 512 entries spread over the matrix, against an f64 dot product.
                 for s in 0..512usize {
                     let (r, col) = ((s * 7919) % GEMM, (s * 104_729) % GEMM);
-                    let want: f64 = (0..GEMM).map(|k| f64::from(a[r * GEMM + k]) * f64::from(bm[k * GEMM + col])).sum();
+                    let want: f64 = (0..GEMM)
+                        .map(|k| f64::from(a[r * GEMM + k]) * f64::from(bm[k * GEMM + col]))
+                        .sum();
                     let got = f64::from(c[r * GEMM + col]);
                     if (got - want).abs() > 1e-3 * (GEMM as f64).sqrt() {
                         return Err(format!("c[{r}][{col}] = {got}, expected {want}"));
@@ -247,7 +263,10 @@ fn benches() -> Vec<Bench> {
                     for (c, &v) in row.iter().enumerate() {
                         let want = (f64::from(v) - m).exp() / s;
                         if !close(f64::from(y[r * COLS + c]), want, 1e-5) {
-                            return Err(format!("({r}, {c}): {}, expected {want}", y[r * COLS + c]));
+                            return Err(format!(
+                                "({r}, {c}): {}, expected {want}",
+                                y[r * COLS + c]
+                            ));
                         }
                     }
                 }
@@ -269,7 +288,9 @@ fn benches() -> Vec<Bench> {
                 for i in (0..BODIES).step_by(509) {
                     let mut want = [0.0f64; 3];
                     for j in 0..BODIES {
-                        let d: Vec<f64> = (0..3).map(|k| f64::from(p[4 * j + k]) - f64::from(p[4 * i + k])).collect();
+                        let d: Vec<f64> = (0..3)
+                            .map(|k| f64::from(p[4 * j + k]) - f64::from(p[4 * i + k]))
+                            .collect();
                         let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + 0.01;
                         let s = f64::from(p[4 * j + 3]) / (d2 * d2.sqrt());
                         for k in 0..3 {
@@ -305,7 +326,9 @@ fn contents(elems: usize, size: usize, init: Init, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(elems * size);
     for _ in 0..elems {
         match init {
-            Init::Floats => out.extend(((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).to_le_bytes()),
+            Init::Floats => {
+                out.extend(((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).to_le_bytes())
+            }
             Init::Words => out.extend((rng.next() as u32).to_le_bytes()),
             Init::Output => out.extend(std::iter::repeat_n(0u8, size)),
         }
@@ -330,7 +353,9 @@ fn cubin_of(fatbin: &[u8]) -> Vec<u8> {
     let images = offload_binary::read(fatbin).expect("a fat binary rkc wrote");
     images
         .into_iter()
-        .find(|i| i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90"))
+        .find(|i| {
+            i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90")
+        })
         .expect("an sm_90 cubin in the fat binary")
         .bytes
 }
@@ -339,14 +364,29 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::PathBuf::from(args.get(1).expect("usage: bench DIR [RUNS]"));
     let runs: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(25);
-    let read = |f: &str| std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()));
+    let read = |f: &str| {
+        std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()))
+    };
     let variants = [
-        Variant { label: "rkc, checks on", image: cubin_of(&read("rkc-checks.fatbin")), panic_record: true },
-        Variant { label: "rkc, checks off", image: cubin_of(&read("rkc-nochecks.fatbin")), panic_record: true },
+        Variant {
+            label: "rkc, checks on",
+            image: cubin_of(&read("rkc-checks.fatbin")),
+            panic_record: true,
+        },
+        Variant {
+            label: "rkc, checks off",
+            image: cubin_of(&read("rkc-nochecks.fatbin")),
+            panic_record: true,
+        },
         Variant { label: "nvcc -O3", image: read("nvcc.cubin"), panic_record: false },
     ];
     let gpu = Gpu::new();
-    println!("device: {}, CUDA driver {}.{}; {runs} timed launches per kernel and version after 3 warm-up launches; medians\n", gpu.name, gpu.driver / 1000, gpu.driver % 1000 / 10);
+    println!(
+        "device: {}, CUDA driver {}.{}; {runs} timed launches per kernel and version after 3 warm-up launches; medians\n",
+        gpu.name,
+        gpu.driver / 1000,
+        gpu.driver % 1000 / 10
+    );
 
     // The ceiling: device-to-device copy bandwidth (each byte read once and written once).
     let bytes = 1usize << 30;
@@ -369,7 +409,9 @@ fn main() {
     let mut failures = Vec::new();
     for b in benches() {
         // Two sets of buffers, used in turn by the timed launches.
-        let host: Vec<Vec<Vec<u8>>> = (0..2).map(|_| b.buffers.iter().map(|&(n, s, init)| contents(n, s, init, &mut rng)).collect()).collect();
+        let host: Vec<Vec<Vec<u8>>> = (0..2)
+            .map(|_| b.buffers.iter().map(|&(n, s, init)| contents(n, s, init, &mut rng)).collect())
+            .collect();
         let sets: Vec<Vec<Ptr>> = host
             .iter()
             .map(|set| {
@@ -413,7 +455,12 @@ fn main() {
             }
             gpu.launch(f, b.grid, b.block, &arg_bytes(&sets[0], v));
             gpu.synchronize();
-            let mut after: Vec<Vec<u8>> = b.buffers.iter().enumerate().map(|(k, &(n, s, _))| gpu.download(sets[0][k], n * s)).collect();
+            let mut after: Vec<Vec<u8>> = b
+                .buffers
+                .iter()
+                .enumerate()
+                .map(|(k, &(n, s, _))| gpu.download(sets[0][k], n * s))
+                .collect();
             if b.name == "saxpy" {
                 after.push(host[0][1].clone());
             }
@@ -422,7 +469,10 @@ fn main() {
             }
             outputs.push(after);
             let args: Vec<Vec<Vec<u8>>> = sets.iter().map(|s| arg_bytes(s, v)).collect();
-            let ms: Vec<f64> = (0..runs + 3).map(|r| gpu.timed(|| gpu.launch(f, b.grid, b.block, &args[r % 2]))).skip(3).collect();
+            let ms: Vec<f64> = (0..runs + 3)
+                .map(|r| gpu.timed(|| gpu.launch(f, b.grid, b.block, &args[r % 2])))
+                .skip(3)
+                .collect();
             times.push(median(ms));
         }
         let same = outputs[0] == outputs[2] && outputs[1] == outputs[2];
@@ -432,7 +482,9 @@ fn main() {
         rows.push((b.name, times, b.bytes, b.flops, same));
     }
 
-    println!("| kernel | rkc checks on (ms) | rkc checks off (ms) | nvcc (ms) | on / nvcc | off / nvcc | throughput (off) | % of copy bandwidth (off) | outputs equal nvcc's |");
+    println!(
+        "| kernel | rkc checks on (ms) | rkc checks off (ms) | nvcc (ms) | on / nvcc | off / nvcc | throughput (off) | % of copy bandwidth (off) | outputs equal nvcc's |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     let (mut log_on, mut log_off, mut worst_off) = (0.0, 0.0, 0.0f64);
     for (name, t, bytes, flops, same) in &rows {

@@ -6,8 +6,8 @@
 //! Usage: conformance <folder of <kernel file stem>.fatbin>
 
 use rkc_offload::{LaunchConfig, RawArg};
-use rkc_rk::interp::Arg;
 use rkc_rk::Type;
+use rkc_rk::interp::Arg;
 use rkc_testsuite::{Outcome, cases, element, inputs_for, run_rustc, same_within};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,16 +74,23 @@ fn main() -> ExitCode {
             let module = if is_generated {
                 generated_module.as_ref().ok_or("rkc refuses the generated kernels")?
             } else {
-                let fatbin = std::fs::read(dir.join(format!("{stem}.fatbin"))).map_err(|e| format!("{stem}.fatbin: {e}"))?;
+                let fatbin = std::fs::read(dir.join(format!("{stem}.fatbin")))
+                    .map_err(|e| format!("{stem}.fatbin: {e}"))?;
                 rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
-                let source = std::fs::read_to_string(kernels.join(case.file)).map_err(|e| e.to_string())?;
-                owned = rkc_front::compile(&source).map_err(|d| format!("{} front-end errors", d.len()))?;
+                let source =
+                    std::fs::read_to_string(kernels.join(case.file)).map_err(|e| e.to_string())?;
+                owned = rkc_front::compile(&source)
+                    .map_err(|d| format!("{} front-end errors", d.len()))?;
                 &owned
             };
             let inputs = inputs_for(&case, module);
             let func = module.funcs.iter().find(|f| f.name == case.kernel).ok_or("no kernel")?;
             let tys: Vec<Type> = func.param_types().cloned().collect();
-            let elems: Vec<Type> = tys.iter().filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. })).map(element).collect();
+            let elems: Vec<Type> = tys
+                .iter()
+                .filter(|t| t.pointee().is_some() || matches!(t, Type::Slice { .. }))
+                .map(element)
+                .collect();
 
             let reference = run_rustc(&case, &inputs, &tys);
             let mut gpu_buffers: Vec<Vec<u8>> = inputs
@@ -99,21 +106,38 @@ fn main() -> ExitCode {
                 match a {
                     Arg::Scalar(bits) => raw.push(RawArg::Scalar(*bits)),
                     Arg::Buffer(_) => {
-                        let writable = matches!(ty, Type::Ptr { mutable: true, .. } | Type::Slice { mutable: true, .. });
+                        let writable = matches!(
+                            ty,
+                            Type::Ptr { mutable: true, .. } | Type::Slice { mutable: true, .. }
+                        );
                         let bytes = bufs.next().ok_or("buffer count")?;
                         raw.push(RawArg::Buffer { bytes, writable });
                     }
                 }
             }
-            let config = LaunchConfig { workgroup_dim: case.grid, thread_dim: case.block, dyn_cache: case.dyn_cache, device: None };
+            let config = LaunchConfig {
+                workgroup_dim: case.grid,
+                thread_dim: case.block,
+                dyn_cache: case.dyn_cache,
+                device: None,
+            };
             let t = Instant::now();
             let gpu = match rkc_offload::launch_raw(case.kernel, config, &mut raw) {
                 Ok(()) => {
                     drop(raw);
                     Outcome::Buffers(gpu_buffers)
                 }
-                Err(rkc_offload::OffloadError::KernelPanic { message, location, block, thread, .. }) => {
-                    println!("     {} panicked on the GPU at {location} in block {block:?}, thread {thread:?}: {message}", case.kernel);
+                Err(rkc_offload::OffloadError::KernelPanic {
+                    message,
+                    location,
+                    block,
+                    thread,
+                    ..
+                }) => {
+                    println!(
+                        "     {} panicked on the GPU at {location} in block {block:?}, thread {thread:?}: {message}",
+                        case.kernel
+                    );
                     Outcome::Panicked(message)
                 }
                 Err(e) => Outcome::Failed(e.to_string()),
@@ -123,7 +147,8 @@ fn main() -> ExitCode {
                 report_ulps(case.kernel, &inputs, &reference, &gpu);
             }
             same_within(&reference, &gpu, &elems, case.gpu_ulps)?;
-            let threads: u32 = case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
+            let threads: u32 =
+                case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
             Ok(format!("{threads} threads, {ms:.2} ms"))
         })();
         match result {
@@ -163,7 +188,8 @@ fn main() -> ExitCode {
                         scope.spawn(move || -> Result<(), String> {
                             let n = 1000 + w as usize * 37;
                             for round in 0..launches {
-                                let x: Vec<f32> = (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
+                                let x: Vec<f32> =
+                                    (0..n).map(|i| (i as u32 ^ w ^ round) as f32).collect();
                                 let mut y: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
                                 let a = w as f32 + 1.0;
                                 rkc_offload::try_offload! {
@@ -173,15 +199,22 @@ fn main() -> ExitCode {
                                     args = (n, a, &x[..], &mut y[..]),
                                 }
                                 .map_err(|e| e.to_string())?;
-                                if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5) {
-                                    return Err(format!("thread {w}, launch {round}, element {i}: {} ", y[i]));
+                                if let Some(i) = (0..n).find(|&i| y[i] != a * x[i] + i as f32 * 0.5)
+                                {
+                                    return Err(format!(
+                                        "thread {w}, launch {round}, element {i}: {} ",
+                                        y[i]
+                                    ));
                                 }
                             }
                             Ok(())
                         })
                     })
                     .collect();
-                workers.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into()))).collect::<Result<Vec<()>, String>>()
+                workers
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err("a launching thread panicked".into())))
+                    .collect::<Result<Vec<()>, String>>()
             });
             let label = if threads == 8 { "concurrency" } else { "load" };
             let seconds = t.elapsed().as_secs_f64();
@@ -211,7 +244,8 @@ fn main() -> ExitCode {
     if only.as_deref().is_none_or(|o| o == "faults") {
         let faults = (|| -> Result<String, String> {
             use rkc_offload::OffloadError;
-            let fatbin = std::fs::read(dir.join("trap.fatbin")).map_err(|e| format!("trap.fatbin: {e}"))?;
+            let fatbin =
+                std::fs::read(dir.join("trap.fatbin")).map_err(|e| format!("trap.fatbin: {e}"))?;
             rkc_offload::register_fatbin(&fatbin).map_err(|e| e.to_string())?;
             let x = vec![1.0f32; 1000];
             let mut z = vec![0.0f32; 1000];
@@ -227,7 +261,8 @@ fn main() -> ExitCode {
             let resident_data = vec![1.0f32; 1000];
             let resident = rkc_offload::preload(&resident_data[..]);
             let mut cell = 0u32;
-            let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cell as *mut u32,) } {
+            let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cell as *mut u32,) }
+            {
                 Err(OffloadError::KernelTrapped { recovered, .. }) => recovered,
                 other => return Err(format!("a wild write gave {other:?}")),
             };
@@ -240,11 +275,21 @@ fn main() -> ExitCode {
             };
             drop(resident);
             let outcome = match (recovered, after, with_resident) {
-                (true, Ok(()), Err(OffloadError::ResidentLost { .. })) if y.iter().all(|&v| v == 5.0) => "the device was reset and works again; resident data reported lost",
-                (false, Err(OffloadError::DeviceLost { .. }), Err(OffloadError::DeviceLost { .. })) => "the device could not be reset and reports itself lost",
+                (true, Ok(()), Err(OffloadError::ResidentLost { .. }))
+                    if y.iter().all(|&v| v == 5.0) =>
+                {
+                    "the device was reset and works again; resident data reported lost"
+                }
+                (
+                    false,
+                    Err(OffloadError::DeviceLost { .. }),
+                    Err(OffloadError::DeviceLost { .. }),
+                ) => "the device could not be reset and reports itself lost",
                 (r, a, w) => return Err(format!("after the trap (recovered: {r}): {a:?}, {w:?}")),
             };
-            Ok(format!("too much shared memory and a truncated fat binary refused; a trapping kernel reported, then {outcome}"))
+            Ok(format!(
+                "too much shared memory and a truncated fat binary refused; a trapping kernel reported, then {outcome}"
+            ))
         })();
         match faults {
             Ok(detail) => {
@@ -265,11 +310,19 @@ fn main() -> ExitCode {
 /// `f64` reference rounded to `f32`, the `f64` results against glibc's (the simulator's).
 fn report_ulps(kernel: &str, inputs: &[Arg], reference: &Outcome, gpu: &Outcome) {
     use rkc_testsuite::ulps::{FUNCTIONS, NAMES, reference as f64_reference};
-    let (Some(Arg::Buffer(xs)), Outcome::Buffers(cpu), Outcome::Buffers(dev)) = (inputs.first(), reference, gpu) else { return };
+    let (Some(Arg::Buffer(xs)), Outcome::Buffers(cpu), Outcome::Buffers(dev)) =
+        (inputs.first(), reference, gpu)
+    else {
+        return;
+    };
     let wide = kernel.ends_with("f64");
     let size = if wide { 8 } else { 4 };
     let value = |b: &[u8], k: usize| -> f64 {
-        if wide { f64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap()) } else { f64::from(f32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap())) }
+        if wide {
+            f64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap())
+        } else {
+            f64::from(f32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap()))
+        }
     };
     let n = xs.len() / size;
     let ulps = |a: f64, b: f64| -> u64 {
@@ -282,11 +335,18 @@ fn report_ulps(kernel: &str, inputs: &[Arg], reference: &Outcome, gpu: &Outcome)
         };
         key(a).abs_diff(key(b))
     };
-    let mut line = format!("     {kernel} largest error in ULPs against {}:", if wide { "glibc (f64)" } else { "an f64 reference" });
+    let mut line = format!(
+        "     {kernel} largest error in ULPs against {}:",
+        if wide { "glibc (f64)" } else { "an f64 reference" }
+    );
     for (f, name) in NAMES.iter().enumerate().take(FUNCTIONS) {
         let worst = (0..n)
             .map(|i| {
-                let want = if wide { value(&cpu[1], f * n + i) } else { f64::from(f64_reference(f, value(xs, i)) as f32) };
+                let want = if wide {
+                    value(&cpu[1], f * n + i)
+                } else {
+                    f64::from(f64_reference(f, value(xs, i)) as f32)
+                };
                 ulps(value(&dev[1], f * n + i), want)
             })
             .max()

@@ -11,7 +11,9 @@ fn main() -> ExitCode {
         eprintln!("usage: multi_device <saxpy.fatbin>");
         return ExitCode::from(2);
     };
-    let registered = std::fs::read(&path).map_err(|e| e.to_string()).and_then(|b| rkc_offload::register_fatbin(b).map_err(|e| e.to_string()));
+    let registered = std::fs::read(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| rkc_offload::register_fatbin(b).map_err(|e| e.to_string()));
     if let Err(e) = registered {
         eprintln!("error: {path}: {e}");
         return ExitCode::from(2);

@@ -28,13 +28,20 @@ fn main() {
     let cubin = offload_binary::read(&fatbin)
         .expect("fat binary")
         .into_iter()
-        .find(|i| i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90"))
+        .find(|i| {
+            i.image_kind == offload_binary::ImageKind::Cubin && i.string("arch") == Some("sm_90")
+        })
         .expect("an sm_90 cubin")
         .bytes;
     let f = gpu.function(&cubin, "saxpy");
     let record = gpu.alloc(64);
     gpu.fill(record, 0, 64);
-    println!("device: {}, CUDA driver {}.{}\n", gpu.name, gpu.driver / 1000, gpu.driver % 1000 / 10);
+    println!(
+        "device: {}, CUDA driver {}.{}\n",
+        gpu.name,
+        gpu.driver / 1000,
+        gpu.driver % 1000 / 10
+    );
 
     // 1. Launch latency, 256 elements (one block): the launch path, not the kernel.
     let n = 256usize;
@@ -82,15 +89,21 @@ fn main() {
         gpu.launch(f, [1, 1, 1], [256, 1, 1], &small);
         gpu.synchronize();
     });
-    println!("## Launch latency (saxpy on 256 elements, resident data; medians of {batches} batches of {per_batch})\n");
+    println!(
+        "## Launch latency (saxpy on 256 elements, resident data; medians of {batches} batches of {per_batch})\n"
+    );
     println!("| path | µs per launch |\n|---|---|");
     println!("| `offload!` on resident data | {resident_us:.2} |");
     println!("| `cuLaunchKernel` + `cuCtxSynchronize` | {raw_us:.2} |");
     println!("\nratio offload! / raw: {:.2} (goal ≤ 1.2)\n", resident_us / raw_us);
 
     // 2. Implicit mapping against hand-written copies.
-    println!("## Implicit mapping (saxpy: x and y copied in, y copied back) against hand-written copies\n");
-    println!("| bytes per array | `offload!` (ms) | cuMemcpy + launch + cuMemcpy (ms) | ratio |\n|---|---|---|---|");
+    println!(
+        "## Implicit mapping (saxpy: x and y copied in, y copied back) against hand-written copies\n"
+    );
+    println!(
+        "| bytes per array | `offload!` (ms) | cuMemcpy + launch + cuMemcpy (ms) | ratio |\n|---|---|---|---|"
+    );
     let mut worst = 0.0f64;
     let mut bytes = 1usize << 10;
     while bytes <= 1 << 30 {
@@ -122,7 +135,9 @@ fn main() {
                     }
                     gpu.launch(f, [blocks, 1, 1], [256, 1, 1], &a);
                     // SAFETY: as above.
-                    unsafe { check("cuMemcpyDtoH", (gpu.cu.dtoh)(y.as_mut_ptr().cast(), dy, bytes)) };
+                    unsafe {
+                        check("cuMemcpyDtoH", (gpu.cu.dtoh)(y.as_mut_ptr().cast(), dy, bytes))
+                    };
                     t.elapsed().as_secs_f64() * 1e3
                 })
                 .skip(1)
@@ -131,7 +146,13 @@ fn main() {
         gpu.free(dx);
         gpu.free(dy);
         worst = worst.max(implicit / manual);
-        let label = if bytes >= 1 << 30 { format!("{} GiB", bytes >> 30) } else if bytes >= 1 << 20 { format!("{} MiB", bytes >> 20) } else { format!("{} KiB", bytes >> 10) };
+        let label = if bytes >= 1 << 30 {
+            format!("{} GiB", bytes >> 30)
+        } else if bytes >= 1 << 20 {
+            format!("{} MiB", bytes >> 20)
+        } else {
+            format!("{} KiB", bytes >> 10)
+        };
         println!("| {label} | {implicit:.3} | {manual:.3} | {:.2} |", implicit / manual);
         bytes *= 4;
     }

@@ -43,11 +43,18 @@ pub enum Error {
     NotInBuildScript(&'static str),
     /// The build asks for no file, or for more than one (rkc compiles one file).
     Files(String),
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     /// rkc ran and reported errors; `stderr` is its rendered diagnostics, `errors` one line
     /// per error (its code, message and location), which `compile` gives cargo as
     /// `cargo::error` lines.
-    Compile { file: PathBuf, stderr: String, errors: Vec<String> },
+    Compile {
+        file: PathBuf,
+        stderr: String,
+        errors: Vec<String>,
+    },
 }
 
 impl fmt::Display for Error {
@@ -59,10 +66,14 @@ impl fmt::Display for Error {
                  in the rkc repository, after tools/setup.sh), or build it in the rkc workspace \
                  (cargo build --release -p rkc)"
             ),
-            Error::NotInBuildScript(var) => write!(f, "{var} is not set: rkc_build runs from a build script (build.rs)"),
+            Error::NotInBuildScript(var) => {
+                write!(f, "{var} is not set: rkc_build runs from a build script (build.rs)")
+            }
             Error::Files(m) => write!(f, "{m}"),
             Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            Error::Compile { file, stderr, .. } => write!(f, "rkc could not compile {}:\n{stderr}", file.display()),
+            Error::Compile { file, stderr, .. } => {
+                write!(f, "rkc could not compile {}:\n{stderr}", file.display())
+            }
         }
     }
 }
@@ -143,7 +154,9 @@ impl Build {
         };
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
-            None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or(Error::NotInBuildScript("OUT_DIR"))?),
+            None => PathBuf::from(
+                std::env::var_os("OUT_DIR").ok_or(Error::NotInBuildScript("OUT_DIR"))?,
+            ),
         };
         let compiler = match &self.compiler {
             Some(c) => c.clone(),
@@ -223,7 +236,8 @@ impl Build {
         for line in stderr.lines().filter(|l| l.starts_with("warning:")) {
             self.say(format!("cargo:warning={}", line.trim_start_matches("warning:").trim()));
         }
-        std::fs::write(&stamp_file, stamp).map_err(|error| Error::Io { path: stamp_file.clone(), error })?;
+        std::fs::write(&stamp_file, stamp)
+            .map_err(|error| Error::Io { path: stamp_file.clone(), error })?;
         Ok(output)
     }
 }
@@ -233,9 +247,13 @@ impl Build {
     /// of its own (the outer cargo holds the workspace's), once; slow the first time.
     fn build_workspace_compiler(&self) -> Option<PathBuf> {
         let start = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR")?);
-        let root = start.ancestors().find(|d| d.join("tools/rkc/Cargo.toml").is_file())?.to_path_buf();
+        let root =
+            start.ancestors().find(|d| d.join("tools/rkc/Cargo.toml").is_file())?.to_path_buf();
         let target = root.join("target/rkc-build-helper");
-        self.say("cargo:warning=rkc is not built yet: building it (once) in target/rkc-build-helper".into());
+        self.say(
+            "cargo:warning=rkc is not built yet: building it (once) in target/rkc-build-helper"
+                .into(),
+        );
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
             .args(["build", "--release", "-q", "-p", "rkc", "--target-dir"])
@@ -255,9 +273,10 @@ fn find_compiler() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     if let Some(path) = std::env::var_os("PATH")
-        && let Some(p) = std::env::split_paths(&path).map(|d| d.join("rkc")).find(|p| p.is_file()) {
-            return Some(p);
-        }
+        && let Some(p) = std::env::split_paths(&path).map(|d| d.join("rkc")).find(|p| p.is_file())
+    {
+        return Some(p);
+    }
     let start = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from)?;
     for dir in start.ancestors() {
         for profile in ["release", "debug", "rkc-build-helper/release"] {
@@ -283,7 +302,11 @@ fn module_files(root: &Path) -> Vec<PathBuf> {
         let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         // A `mod x;` in foo.rs (not mod.rs/lib.rs/main.rs) lives in foo/x.rs.
         let stem = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let base = if ["mod", "lib", "main"].contains(&stem.as_str()) || k == 1 { dir.clone() } else { dir.join(&stem) };
+        let base = if ["mod", "lib", "main"].contains(&stem.as_str()) || k == 1 {
+            dir.clone()
+        } else {
+            dir.join(&stem)
+        };
         for item in &parsed.items {
             let syn::Item::Mod(m) = item else { continue };
             if m.content.is_some() {
@@ -291,7 +314,9 @@ fn module_files(root: &Path) -> Vec<PathBuf> {
             }
             let explicit = m.attrs.iter().find_map(|a| match &a.meta {
                 syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
-                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(dir.join(s.value())),
+                    syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => {
+                        Some(dir.join(s.value()))
+                    }
                     _ => None,
                 },
                 _ => None,
@@ -332,13 +357,21 @@ fn read_json_diagnostics(stderr: &str) -> (String, Vec<String>) {
             Some(code) => format!("error[{code}]: {message}"),
             None => format!("error: {message}"),
         };
-        let primary = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true));
+        let primary =
+            d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true));
         if code.is_none() && primary.is_none() {
             general.push(summary);
             continue;
         }
-        if let Some(span) = d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true)) {
-            summary.push_str(&format!(" ({}:{}:{}", span["file_name"].as_str().unwrap_or_default(), span["line_start"], span["column_start"]));
+        if let Some(span) =
+            d["spans"].as_array().and_then(|s| s.iter().find(|s| s["is_primary"] == true))
+        {
+            summary.push_str(&format!(
+                " ({}:{}:{}",
+                span["file_name"].as_str().unwrap_or_default(),
+                span["line_start"],
+                span["column_start"]
+            ));
             if let Some(label) = span["label"].as_str() {
                 summary.push_str(&format!(": {label}"));
             }
@@ -366,8 +399,16 @@ mod tests {
             "\nthread 'main' panicked\n"
         );
         let (rendered, errors) = super::read_json_diagnostics(stderr);
-        assert_eq!(errors, ["error[RK0301]: mismatched types (src/kernels.rs:4:18: expected `u32`, found `{float}`)"]);
-        assert_eq!(rendered, "error[RK0301]: mismatched types\nerror: could not compile\nthread 'main' panicked\n");
+        assert_eq!(
+            errors,
+            [
+                "error[RK0301]: mismatched types (src/kernels.rs:4:18: expected `u32`, found `{float}`)"
+            ]
+        );
+        assert_eq!(
+            rendered,
+            "error[RK0301]: mismatched types\nerror: could not compile\nthread 'main' panicked\n"
+        );
         let (_, errors) = super::read_json_diagnostics(stderr.split('\n').nth(1).unwrap());
         assert_eq!(errors, ["error: could not compile `src/kernels.rs` due to 1 previous error"]);
     }
@@ -378,12 +419,17 @@ mod tests {
     fn finds_module_files() {
         let dir = std::env::temp_dir().join(format!("rkc-build-test-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("kernels")).unwrap();
-        std::fs::write(dir.join("kernels.rs"), "mod helpers;\nmod inline { }\n#[path = \"other.rs\"] mod x;\n").unwrap();
+        std::fs::write(
+            dir.join("kernels.rs"),
+            "mod helpers;\nmod inline { }\n#[path = \"other.rs\"] mod x;\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("helpers.rs"), "").unwrap();
         std::fs::write(dir.join("other.rs"), "mod deep;").unwrap();
         std::fs::write(dir.join("kernels/deep.rs"), "").unwrap();
         let files = module_files(&dir.join("kernels.rs"));
-        let names: Vec<String> = files.iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
+        let names: Vec<String> =
+            files.iter().map(|p| p.strip_prefix(&dir).unwrap().display().to_string()).collect();
         assert_eq!(names, ["kernels.rs", "helpers.rs", "other.rs"]);
         let _ = std::fs::remove_dir_all(dir);
     }

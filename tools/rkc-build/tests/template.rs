@@ -47,8 +47,14 @@ fn main() {
 
 fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
     let repo = repo();
-    let rkc = std::env::var_os("RKC").map(PathBuf::from).unwrap_or_else(|| repo.join("target/release/rkc"));
-    assert!(rkc.is_file(), "no rkc at {}: build it with `cargo build --release -p rkc` (tools/test.sh does)", rkc.display());
+    let rkc = std::env::var_os("RKC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("target/release/rkc"));
+    assert!(
+        rkc.is_file(),
+        "no rkc at {}: build it with `cargo build --release -p rkc` (tools/test.sh does)",
+        rkc.display()
+    );
     let out = Command::new(env!("CARGO"))
         .args(args)
         .args(["--offline", "--quiet"])
@@ -60,7 +66,10 @@ fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
         .env_remove("RUSTFLAGS")
         .output()
         .expect("run cargo");
-    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    (
+        out.status.success(),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    )
 }
 
 /// The fat binary's modification time: it changes exactly when rkc runs.
@@ -70,7 +79,9 @@ fn fatbin_mtime() -> Option<std::time::SystemTime> {
         .ok()?
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("user-kernels-"))
-        .filter_map(|e| std::fs::metadata(e.path().join("out/kernels.fatbin")).and_then(|m| m.modified()).ok())
+        .filter_map(|e| {
+            std::fs::metadata(e.path().join("out/kernels.fatbin")).and_then(|m| m.modified()).ok()
+        })
         .max()
 }
 
@@ -105,9 +116,16 @@ fn a_crate_outside_the_workspace_builds_and_runs_its_kernels() {
 
     // The kernel file changed: rkc runs again, and the new kernel is what runs.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    std::fs::write(dir.join("src/kernels.rs"), KERNELS_RS.replace("x[i] = a * x[i];", "x[i] = a * x[i] + 0.0;")).unwrap();
+    std::fs::write(
+        dir.join("src/kernels.rs"),
+        KERNELS_RS.replace("x[i] = a * x[i];", "x[i] = a * x[i] + 0.0;"),
+    )
+    .unwrap();
     let (ok, out) = cargo(&dir, &["run"]);
     assert!(ok && out.contains("all correct"), "{out}");
-    assert!(fatbin_mtime().is_some_and(|t| t > first), "touching the kernel file did not rebuild the fat binary");
+    assert!(
+        fatbin_mtime().is_some_and(|t| t > first),
+        "touching the kernel file did not rebuild the fat binary"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

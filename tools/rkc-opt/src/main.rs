@@ -42,7 +42,8 @@ fn run(cli: &Cli) -> Result<String, String> {
     let text = if cli.input == "-" {
         std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read stdin: {e}"))?
     } else {
-        std::fs::read_to_string(&cli.input).map_err(|e| format!("cannot read `{}`: {e}", cli.input))?
+        std::fs::read_to_string(&cli.input)
+            .map_err(|e| format!("cannot read `{}`: {e}", cli.input))?
     };
     let mut module = if cli.input.ends_with(".rs") {
         rkc_front::compile(&text).map_err(|d| rkc_front::render(&d, &cli.input, &text, false))?
@@ -80,7 +81,10 @@ fn run(cli: &Cli) -> Result<String, String> {
             let mut out = String::new();
             for f in module.kernels() {
                 for (k, s) in rkc_rk::panics::panic_sites(f).iter().enumerate() {
-                    out.push_str(&format!("@{} site {k} at {}:{}: {}\n", f.name, s.loc.line, s.loc.col, s.message));
+                    out.push_str(&format!(
+                        "@{} site {k} at {}:{}: {}\n",
+                        f.name, s.loc.line, s.loc.col, s.message
+                    ));
                 }
             }
             out

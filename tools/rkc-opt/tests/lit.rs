@@ -14,7 +14,8 @@ use std::process::Command;
 
 fn lit_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -53,7 +54,10 @@ fn run_case(case: &str, ext: &str, scratch: &Path) -> Result<String, String> {
         return Err(format!("RUN must start with `rkc-opt`, `not rkc-opt` or `rkc`: {run}"));
     }
     let args: Vec<String> = words[1..].iter().map(|w| w.replace("%s", &path_str)).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_rkc-opt")).args(&args).output().map_err(|e| e.to_string())?;
+    let out = Command::new(env!("CARGO_BIN_EXE_rkc-opt"))
+        .args(&args)
+        .output()
+        .map_err(|e| e.to_string())?;
     match (out.status.success(), expect_failure) {
         (true, false) => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
         (false, true) => Ok(String::from_utf8_lossy(&out.stderr).replace(&path_str, "%s")),
@@ -73,7 +77,10 @@ fn run_rkc(args: &[&str], path: &str, scratch: &Path) -> Result<String, String> 
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/rkc"));
     if !rkc.is_file() {
-        return Err(format!("no rkc at {}: build it with `cargo build --release -p rkc`, or set RKC", rkc.display()));
+        return Err(format!(
+            "no rkc at {}: build it with `cargo build --release -p rkc`, or set RKC",
+            rkc.display()
+        ));
     }
     let out_dir = scratch.join("rkc-out");
     let _ = std::fs::remove_dir_all(&out_dir);
@@ -131,17 +138,28 @@ fn check(case: &str, output: &str) -> Result<(), String> {
                         last = Some(want);
                         pos = want + 1;
                     }
-                    other => return Err(format!("CHECK-NEXT: {pattern}\n  the next line is: {}", other.unwrap_or(&"<end of output>"))),
+                    other => {
+                        return Err(format!(
+                            "CHECK-NEXT: {pattern}\n  the next line is: {}",
+                            other.unwrap_or(&"<end of output>")
+                        ));
+                    }
                 }
             }
             _ => {
                 let found = (pos..lines.len()).find(|&k| lines[k].contains(pattern));
                 let Some(k) = found else {
-                    return Err(format!("CHECK{}: {pattern}\n  not found after line {pos}", if kind == "LABEL" { "-LABEL" } else { "" }));
+                    return Err(format!(
+                        "CHECK{}: {pattern}\n  not found after line {pos}",
+                        if kind == "LABEL" { "-LABEL" } else { "" }
+                    ));
                 };
                 for n in nots.drain(..) {
                     if let Some(bad) = (pos..k).find(|&j| lines[j].contains(n)) {
-                        return Err(format!("CHECK-NOT: {n}\n  found on line {bad}: {}", lines[bad]));
+                        return Err(format!(
+                            "CHECK-NOT: {n}\n  found on line {bad}: {}",
+                            lines[bad]
+                        ));
                     }
                 }
                 last = Some(k);
@@ -165,7 +183,9 @@ fn bless(case: &str, output: &str) -> String {
     let mut kept: Vec<&str> = case
         .lines()
         .filter(|l| {
-            !(directive(l, "CHECK").is_some() || directive(l, "CHECK-NEXT").is_some() || directive(l, "CHECK-LABEL").is_some())
+            !(directive(l, "CHECK").is_some()
+                || directive(l, "CHECK-NEXT").is_some()
+                || directive(l, "CHECK-LABEL").is_some())
         })
         .collect();
     while kept.last().is_some_and(|l| l.trim().is_empty()) {
@@ -175,7 +195,10 @@ fn bless(case: &str, output: &str) -> String {
     out.push('\n');
     for (k, line) in output.lines().enumerate() {
         let t = line.trim_start();
-        let kind = if line.starts_with("rk.func") || t.starts_with("gpu.func") || t.starts_with("llvm.func") {
+        let kind = if line.starts_with("rk.func")
+            || t.starts_with("gpu.func")
+            || t.starts_with("llvm.func")
+        {
             "CHECK-LABEL"
         } else if k == 0 {
             "CHECK"
@@ -208,14 +231,21 @@ fn lit() {
                 Ok(output) if blessing => blessed.push(bless(case, &output)),
                 Ok(output) => {
                     if let Err(e) = check(case, &output) {
-                        failures.push(format!("{} case {k}: {e}\n--- output ---\n{output}", file.display()));
+                        failures.push(format!(
+                            "{} case {k}: {e}\n--- output ---\n{output}",
+                            file.display()
+                        ));
                     }
                 }
                 Err(e) => failures.push(format!("{} case {k}: {e}", file.display())),
             }
         }
         if blessing && blessed.len() == cases.len() {
-            let joined = blessed.iter().map(|c| c.trim_end_matches('\n')).collect::<Vec<_>>().join(&format!("\n{SPLIT}\n"));
+            let joined = blessed
+                .iter()
+                .map(|c| c.trim_end_matches('\n'))
+                .collect::<Vec<_>>()
+                .join(&format!("\n{SPLIT}\n"));
             std::fs::write(file, joined + "\n").unwrap();
         }
     }

@@ -21,7 +21,13 @@ static JSON: OnceLock<bool> = OnceLock::new();
 /// Compiles Rust GPU kernels (`#[offload_kernel]` functions) to an LLVM OffloadBinary holding
 /// PTX and cubins for NVIDIA and code objects for AMD.
 #[derive(Parser, Debug)]
-#[command(name = "rkc", version, about, args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    name = "rkc",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -188,9 +194,20 @@ fn inspect(file: &Path, json: bool) -> ExitCode {
 fn error_line(text: &str) -> String {
     if JSON.get().copied().unwrap_or(false) {
         // An error about the command, a file or a tool: rustc's JSON without spans.
-        let d = rkc_front::Diagnostic { code: "", message: text.to_string(), primary: None, secondary: Vec::new(), notes: Vec::new(), helps: Vec::new() };
+        let d = rkc_front::Diagnostic {
+            code: "",
+            message: text.to_string(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            helps: Vec::new(),
+        };
         let line = rkc_front::render_json(&[d], "", "");
-        return line.replacen(r#""code":{"code":"","explanation":null}"#, r#""code":null"#, 1).replacen("error[]: ", "error: ", 1).trim_end().to_string();
+        return line
+            .replacen(r#""code":{"code":"","explanation":null}"#, r#""code":null"#, 1)
+            .replacen("error[]: ", "error: ", 1)
+            .trim_end()
+            .to_string();
     }
     if colour() {
         format!("\x1b[1;31merror\x1b[0m\x1b[1m: {text}\x1b[0m")
@@ -242,7 +259,10 @@ fn run(cli: &Cli) -> Result<(), String> {
         Err(Error::Source(diags)) if cli.error_format == ErrorFormat::Json => {
             let path = input.display().to_string();
             let n = diags.len();
-            let summary = format!("could not compile `{path}` due to {n} previous error{}", if n == 1 { "" } else { "s" });
+            let summary = format!(
+                "could not compile `{path}` due to {n} previous error{}",
+                if n == 1 { "" } else { "s" }
+            );
             let mut text = rkc_front::render_json(&diags, &path, &source);
             text.push_str(&format!(
                 r#"{{"$message_type":"diagnostic","message":{},"code":null,"level":"error","spans":[],"children":[],"rendered":{}}}"#,
@@ -251,7 +271,9 @@ fn run(cli: &Cli) -> Result<(), String> {
             ));
             return Err(text);
         }
-        Err(Error::Stage(d)) if cli.error_format == ErrorFormat::Json => return Err(rkc_front::render_json(&[d], "", "").trim_end().to_string()),
+        Err(Error::Stage(d)) if cli.error_format == ErrorFormat::Json => {
+            return Err(rkc_front::render_json(&[d], "", "").trim_end().to_string());
+        }
         Err(Error::Source(diags)) => {
             let path = input.display().to_string();
             let mut text = rkc_front::render(&diags, &path, &source, colour);
@@ -295,9 +317,12 @@ fn options(cli: &Cli) -> Result<Options, String> {
             // rustc's `-C debuginfo`: rkc writes line tables (no variables), so every level
             // above none is that.
             "debuginfo=0" | "debuginfo=none" => debug_info = false,
-            "debuginfo=1" | "debuginfo=2" | "debuginfo=limited" | "debuginfo=full" | "debuginfo=line-tables-only" | "debuginfo=line-directives-only" => {
-                debug_info = true
-            }
+            "debuginfo=1"
+            | "debuginfo=2"
+            | "debuginfo=limited"
+            | "debuginfo=full"
+            | "debuginfo=line-tables-only"
+            | "debuginfo=line-directives-only" => debug_info = true,
             "checks=on" => bounds_checks = true,
             "checks=off" => bounds_checks = false,
             "fast-math" | "fast-math=on" => fast_math = true,
@@ -340,7 +365,8 @@ fn options(cli: &Cli) -> Result<Options, String> {
 /// `--explain-mapping`: one report per kernel with a sentence at each parameter.
 fn explain_mapping(input: &Path, source: &str, colour: bool) -> Result<(), String> {
     let path = input.display().to_string();
-    let text = rkc_driver::explain_mapping(source, &path, colour).map_err(|diags| rkc_front::render(&diags, &path, source, colour))?;
+    let text = rkc_driver::explain_mapping(source, &path, colour)
+        .map_err(|diags| rkc_front::render(&diags, &path, source, colour))?;
     print!("{text}");
     Ok(())
 }
@@ -365,9 +391,7 @@ fn source_name(input: &Path, remaps: &[String]) -> Result<String, String> {
 }
 
 fn stem(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "kernels".into())
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels".into())
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -408,17 +432,33 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
             }
             Stage::Gpu => write_file(&named("gpu.mlir"), out.gpu.as_bytes())?,
             Stage::Fatbin => {}
-            Stage::Nvvm | Stage::Rocdl | Stage::Llvm | Stage::Ptx | Stage::Cubin | Stage::Amdgcn | Stage::Hsaco => {
+            Stage::Nvvm
+            | Stage::Rocdl
+            | Stage::Llvm
+            | Stage::Ptx
+            | Stage::Cubin
+            | Stage::Amdgcn
+            | Stage::Hsaco => {
                 for t in &out.targets {
                     let nvidia = t.kind == TargetKind::Nvidia;
                     let (bytes, suffix): (Option<&[u8]>, String) = match stage {
-                        Stage::Nvvm if nvidia => (Some(t.lowered.as_bytes()), format!("{}.nvvm.mlir", t.arch)),
-                        Stage::Rocdl if !nvidia => (Some(t.lowered.as_bytes()), format!("{}.rocdl.mlir", t.arch)),
-                        Stage::Llvm => (t.llvm_ir.as_ref().map(String::as_bytes), format!("{}.ll", t.arch)),
+                        Stage::Nvvm if nvidia => {
+                            (Some(t.lowered.as_bytes()), format!("{}.nvvm.mlir", t.arch))
+                        }
+                        Stage::Rocdl if !nvidia => {
+                            (Some(t.lowered.as_bytes()), format!("{}.rocdl.mlir", t.arch))
+                        }
+                        Stage::Llvm => {
+                            (t.llvm_ir.as_ref().map(String::as_bytes), format!("{}.ll", t.arch))
+                        }
                         Stage::Ptx if nvidia => (Some(&t.assembly), format!("{}.ptx", t.arch)),
                         Stage::Amdgcn if !nvidia => (Some(&t.assembly), format!("{}.s", t.arch)),
-                        Stage::Cubin if nvidia => (t.binary.as_deref(), format!("{}.cubin", t.arch)),
-                        Stage::Hsaco if !nvidia => (t.binary.as_deref(), format!("{}.hsaco", t.arch)),
+                        Stage::Cubin if nvidia => {
+                            (t.binary.as_deref(), format!("{}.cubin", t.arch))
+                        }
+                        Stage::Hsaco if !nvidia => {
+                            (t.binary.as_deref(), format!("{}.hsaco", t.arch))
+                        }
                         _ => (None, String::new()),
                     };
                     if let Some(bytes) = bytes {
@@ -430,5 +470,3 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
     }
     Ok(())
 }
-
-

@@ -86,11 +86,18 @@ fn the_input_is_never_overwritten() {
 #[test]
 fn source_errors_are_rendered_with_a_summary() {
     let dir = scratch("source");
-    std::fs::write(dir.join("k.rs"), "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n").unwrap();
+    std::fs::write(
+        dir.join("k.rs"),
+        "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n",
+    )
+    .unwrap();
     let (code, _, err) = rkc(&["k.rs"], &dir);
     assert_eq!(code, 1);
     assert!(err.starts_with("error[RK0302]: literal out of range for `u8`"), "{err}");
-    assert!(err.trim_end().ends_with("error: could not compile `k.rs` due to 1 previous error"), "{err}");
+    assert!(
+        err.trim_end().ends_with("error: could not compile `k.rs` due to 1 previous error"),
+        "{err}"
+    );
 }
 
 /// `--error-format=json`: every line of stderr is a rustc-format diagnostic, the source error
@@ -98,19 +105,32 @@ fn source_errors_are_rendered_with_a_summary() {
 #[test]
 fn json_errors_are_one_object_per_line() {
     let dir = scratch("json");
-    std::fs::write(dir.join("k.rs"), "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n").unwrap();
+    std::fs::write(
+        dir.join("k.rs"),
+        "#[offload_kernel]\nfn k(x: *mut u8) { unsafe { *x = 300; } }\n",
+    )
+    .unwrap();
     let (code, _, err) = rkc(&["k.rs", "--error-format=json"], &dir);
     assert_eq!(code, 1);
-    let lines: Vec<serde_json::Value> = err.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let lines: Vec<serde_json::Value> = err
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
     assert_eq!(lines.len(), 2, "{err}");
     assert_eq!(lines[0]["code"]["code"], "RK0302");
     assert_eq!(lines[0]["spans"][0]["file_name"], "k.rs");
     assert_eq!(lines[0]["spans"][0]["line_start"], 2);
-    assert!(lines[0]["rendered"].as_str().unwrap().starts_with("error[RK0302]: literal out of range for `u8`"));
+    assert!(
+        lines[0]["rendered"]
+            .as_str()
+            .unwrap()
+            .starts_with("error[RK0302]: literal out of range for `u8`")
+    );
     assert_eq!(lines[1]["message"], "could not compile `k.rs` due to 1 previous error");
     let (code, _, err) = rkc(&["missing.rs", "--error-format=json"], &dir);
     assert_eq!(code, 1);
-    let d: serde_json::Value = serde_json::from_str(err.trim_end()).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let d: serde_json::Value =
+        serde_json::from_str(err.trim_end()).unwrap_or_else(|e| panic!("{e}: {err}"));
     assert!(d["message"].as_str().unwrap().starts_with("cannot read `missing.rs`"), "{err}");
     assert!(d["code"].is_null());
 }
@@ -120,7 +140,12 @@ fn emits_every_stage() {
     let dir = scratch("emit");
     let k = repo().join("testsuite/kernels/saxpy.rs");
     let (code, _, err) = rkc(
-        &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco"],
+        &[
+            k.to_str().unwrap(),
+            "-o",
+            "out/s.fatbin",
+            "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco",
+        ],
         &dir,
     );
     let _ = std::fs::create_dir_all(dir.join("out"));
@@ -129,7 +154,12 @@ fn emits_every_stage() {
         assert_eq!(code, 1, "{err}");
         assert!(err.contains("cannot write `out/s.fatbin`"), "{err}");
         let (code, _, err) = rkc(
-            &[k.to_str().unwrap(), "-o", "out/s.fatbin", "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco"],
+            &[
+                k.to_str().unwrap(),
+                "-o",
+                "out/s.fatbin",
+                "--emit=rk,rk-opt,dot,gpu,nvvm,rocdl,llvm,ptx,cubin,amdgcn,hsaco",
+            ],
             &dir,
         );
         assert_eq!(code, 0, "{err}");
@@ -140,11 +170,31 @@ fn emits_every_stage() {
     let amd_ir = std::fs::read_to_string(dir.join("out/s.gfx942.ll")).unwrap();
     assert!(amd_ir.contains("define amdgpu_kernel void @saxpy("), "{amd_ir}");
     assert!(cfg.contains("digraph \"saxpy\"") && cfg.contains("\"entry\" -> "), "{cfg}");
-    for f in ["s.fatbin", "s.rk", "s.opt.rk", "s.calls.dot", "s.gpu.mlir", "s.sm_90.nvvm.mlir", "s.gfx942.rocdl.mlir", "s.sm_90.ptx", "s.sm_90.cubin", "s.gfx942.s", "s.gfx942.hsaco"] {
+    for f in [
+        "s.fatbin",
+        "s.rk",
+        "s.opt.rk",
+        "s.calls.dot",
+        "s.gpu.mlir",
+        "s.sm_90.nvvm.mlir",
+        "s.gfx942.rocdl.mlir",
+        "s.sm_90.ptx",
+        "s.sm_90.cubin",
+        "s.gfx942.s",
+        "s.gfx942.hsaco",
+    ] {
         let p = dir.join("out").join(f);
-        assert!(p.metadata().map(|m| m.len() > 0).unwrap_or(false), "{} missing or empty", p.display());
+        assert!(
+            p.metadata().map(|m| m.len() > 0).unwrap_or(false),
+            "{} missing or empty",
+            p.display()
+        );
     }
-    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out")).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().contains(".tmp")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
     assert!(leftovers.is_empty(), "temporary files left behind");
 }
 
@@ -154,17 +204,35 @@ fn emits_every_stage() {
 fn prints_the_ir_after_every_pass() {
     let dir = scratch("print-ir");
     let k = repo().join("testsuite/kernels/warp.rs");
-    let (code, _, err) = rkc(&[k.to_str().unwrap(), "-o", "w.fatbin", "--print-ir-after-all"], &dir);
+    let (code, _, err) =
+        rkc(&[k.to_str().unwrap(), "-o", "w.fatbin", "--print-ir-after-all"], &dir);
     assert_eq!(code, 0, "{err}");
-    let headers: Vec<&str> = err.lines().filter(|l| l.starts_with("// -----// IR Dump After")).collect();
-    let order = ["rkc-front", "rk-inline", "rk-simplify", "rkc-lower", "nvvm-attach-target", "convert-gpu-to-nvvm", "gpu-module-to-binary", "rocdl-attach-target", "convert-gpu-to-rocdl"];
+    let headers: Vec<&str> =
+        err.lines().filter(|l| l.starts_with("// -----// IR Dump After")).collect();
+    let order = [
+        "rkc-front",
+        "rk-inline",
+        "rk-simplify",
+        "rkc-lower",
+        "nvvm-attach-target",
+        "convert-gpu-to-nvvm",
+        "gpu-module-to-binary",
+        "rocdl-attach-target",
+        "convert-gpu-to-rocdl",
+    ];
     let mut at = 0;
     for name in order {
-        let found = headers[at..].iter().position(|h| h.contains(name)).unwrap_or_else(|| panic!("no dump after {name} in order:\n{}", headers.join("\n")));
+        let found = headers[at..]
+            .iter()
+            .position(|h| h.contains(name))
+            .unwrap_or_else(|| panic!("no dump after {name} in order:\n{}", headers.join("\n")));
         at += found + 1;
     }
     // The dumps hold the IR itself: the rk ops and the NVVM shuffles.
-    assert!(err.contains("rk.warp shuffle_xor") && err.contains("nvvm.shfl.sync  bfly"), "IR missing from the dumps");
+    assert!(
+        err.contains("rk.warp shuffle_xor") && err.contains("nvvm.shfl.sync  bfly"),
+        "IR missing from the dumps"
+    );
 }
 
 /// `--explain-mapping` prints each kernel's parameters with how they move, and writes nothing.
@@ -197,7 +265,10 @@ fn codegen_opt_level_and_colour() {
     let dir = scratch("optlevel");
     let kernel = repo().join("testsuite/kernels/saxpy.rs");
     let k = kernel.to_str().unwrap();
-    let (code, _, err) = rkc(&[k, "--no-cubin", "--offload-arch", "sm_90", "-C", "opt-level=1", "-o", "a.fatbin"], &dir);
+    let (code, _, err) = rkc(
+        &[k, "--no-cubin", "--offload-arch", "sm_90", "-C", "opt-level=1", "-o", "a.fatbin"],
+        &dir,
+    );
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = rkc(&[k, "-C", "opt-level=s", "--color", "never"], &dir);
     assert_one_line_error(code, &err, "error: `-C opt-level=s`");
@@ -218,16 +289,34 @@ fn fat_binaries_do_not_depend_on_the_checkout_folder() {
         std::fs::create_dir_all(dir.join("src")).unwrap();
         std::fs::write(dir.join("src/kernels.rs"), &source).unwrap();
         let input = dir.join("src/kernels.rs");
-        let (code, _, err) = rkc(&[input.to_str().unwrap(), "--no-cubin", "--offload-arch", "sm_90", "-o", "k.fatbin"], &dir);
+        let (code, _, err) = rkc(
+            &[input.to_str().unwrap(), "--no-cubin", "--offload-arch", "sm_90", "-o", "k.fatbin"],
+            &dir,
+        );
         assert_eq!(code, 0, "{err}");
         let remap = format!("{}=crate", dir.display());
         let elsewhere = std::env::temp_dir();
-        let (code, _, err) = rkc(&[input.to_str().unwrap(), "--no-cubin", "--offload-arch", "sm_90", "--remap-path-prefix", &remap, "-o", dir.join("r.fatbin").to_str().unwrap()], &elsewhere);
+        let (code, _, err) = rkc(
+            &[
+                input.to_str().unwrap(),
+                "--no-cubin",
+                "--offload-arch",
+                "sm_90",
+                "--remap-path-prefix",
+                &remap,
+                "-o",
+                dir.join("r.fatbin").to_str().unwrap(),
+            ],
+            &elsewhere,
+        );
         assert_eq!(code, 0, "{err}");
         let plain = std::fs::read(dir.join("k.fatbin")).unwrap();
         let remapped = std::fs::read(dir.join("r.fatbin")).unwrap();
         let text = String::from_utf8_lossy(&plain);
-        assert!(text.contains("src/kernels.rs") && !text.contains(&dir.display().to_string()), "an absolute path in the fat binary");
+        assert!(
+            text.contains("src/kernels.rs") && !text.contains(&dir.display().to_string()),
+            "an absolute path in the fat binary"
+        );
         assert!(String::from_utf8_lossy(&remapped).contains("crate/src/kernels.rs"));
         outputs.push((plain, remapped));
     }

@@ -35,7 +35,12 @@ struct Builder<'t, 'a> {
 }
 
 /// Builds the body of a function item.
-pub fn build_body<'a>(items: &Items<'a>, source: &str, owner: DefId, diags: &mut Vec<Diagnostic>) -> Option<Body<'a>> {
+pub fn build_body<'a>(
+    items: &Items<'a>,
+    source: &str,
+    owner: DefId,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Body<'a>> {
     let def = items.def(owner);
     let DefKind::Fn { sig, body: Some(block), .. } = &def.kind else { return None };
     let mut b = Builder::new(items, source, owner, diags);
@@ -43,8 +48,13 @@ pub fn build_body<'a>(items: &Items<'a>, source: &str, owner: DefId, diags: &mut
     for input in &sig.inputs {
         match input {
             syn::FnArg::Receiver(r) => {
-                let local = b.new_local("self".into(), r.mutability.is_some() && r.reference.is_none(), span_of(r));
-                let pat = b.alloc_pat(PatKind::Binding { local, by_ref: None, sub: None }, span_of(r));
+                let local = b.new_local(
+                    "self".into(),
+                    r.mutability.is_some() && r.reference.is_none(),
+                    span_of(r),
+                );
+                let pat =
+                    b.alloc_pat(PatKind::Binding { local, by_ref: None, sub: None }, span_of(r));
                 b.names.push(("self".into(), local));
                 b.body.params.push(Param { pat });
             }
@@ -61,14 +71,25 @@ pub fn build_body<'a>(items: &Items<'a>, source: &str, owner: DefId, diags: &mut
 }
 
 /// Builds the body of a `const` or `static` item (its initialiser).
-pub fn build_const_body<'a>(items: &Items<'a>, source: &str, owner: DefId, expr: &'a syn::Expr, diags: &mut Vec<Diagnostic>) -> Body<'a> {
+pub fn build_const_body<'a>(
+    items: &Items<'a>,
+    source: &str,
+    owner: DefId,
+    expr: &'a syn::Expr,
+    diags: &mut Vec<Diagnostic>,
+) -> Body<'a> {
     let mut b = Builder::new(items, source, owner, diags);
     b.body.value = b.expr(expr);
     b.body
 }
 
 impl<'t, 'a> Builder<'t, 'a> {
-    fn new(items: &'t Items<'a>, source: &'t str, owner: DefId, diags: &'t mut Vec<Diagnostic>) -> Self {
+    fn new(
+        items: &'t Items<'a>,
+        source: &'t str,
+        owner: DefId,
+        diags: &'t mut Vec<Diagnostic>,
+    ) -> Self {
         let def = items.def(owner);
         Builder {
             items,
@@ -145,15 +166,28 @@ impl<'t, 'a> Builder<'t, 'a> {
         move |name: &str| {
             if name == "Self" {
                 return match items.container(owner) {
-                    crate::items::Container::Impl(p) | crate::items::Container::Trait(p) => Some(Res::SelfTy(p)),
+                    crate::items::Container::Impl(p) | crate::items::Container::Trait(p) => {
+                        Some(Res::SelfTy(p))
+                    }
                     crate::items::Container::Free => None,
                 };
             }
-            items.all_generic_params(owner).iter().rev().find(|p| p.name == name).map(|p| Res::Param(p.index))
+            items
+                .all_generic_params(owner)
+                .iter()
+                .rev()
+                .find(|p| p.name == name)
+                .map(|p| Res::Param(p.index))
         }
     }
 
-    fn path(&mut self, qself: Option<&'a syn::QSelf>, path: &'a syn::Path, ns: Ns, span: Span) -> PathExpr<'a> {
+    fn path(
+        &mut self,
+        qself: Option<&'a syn::QSelf>,
+        path: &'a syn::Path,
+        ns: Ns,
+        span: Span,
+    ) -> PathExpr<'a> {
         let scope = self.scope();
         if qself.is_some() {
             return PathExpr { res: None, path, qself, scope, span };
@@ -169,10 +203,17 @@ impl<'t, 'a> Builder<'t, 'a> {
         }
         let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let env = self.generic_env();
-        let mut res = self.items.resolve_path(scope, &names, path.leading_colon.is_some(), ns, &env);
+        let mut res =
+            self.items.resolve_path(scope, &names, path.leading_colon.is_some(), ns, &env);
         if res.is_none() && ns == Ns::Value && names.len() > 1 {
             // `Vec3::new`: the first segments name a type, the rest an associated item.
-            res = self.items.resolve_path(scope, &names, path.leading_colon.is_some(), Ns::Type, &env);
+            res = self.items.resolve_path(
+                scope,
+                &names,
+                path.leading_colon.is_some(),
+                Ns::Type,
+                &env,
+            );
         }
         if res.is_none() && ns == Ns::Type && names.len() == 1 {
             res = self.items.resolve_path(scope, &names, false, Ns::Value, &env);
@@ -185,9 +226,12 @@ impl<'t, 'a> Builder<'t, 'a> {
         if self.depth > MAX_DEPTH {
             if self.depth == MAX_DEPTH + 1 {
                 self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("expressions nest more than {MAX_DEPTH} levels deep"))
-                        .at(span, "nested too deeply")
-                        .help("split the expression with `let` bindings"),
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_EXPR,
+                        format!("expressions nest more than {MAX_DEPTH} levels deep"),
+                    )
+                    .at(span, "nested too deeply")
+                    .help("split the expression with `let` bindings"),
                 );
             }
             return false;
@@ -213,7 +257,13 @@ impl<'t, 'a> Builder<'t, 'a> {
             // A byte string is a reference to an array of its bytes (`&'static [u8; N]`), so
             // it is built as `&[b0, b1, ...]`, which a constant promotes as rustc does.
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::ByteStr(b), .. }) => {
-                let elems = b.value().into_iter().map(|byte| self.alloc(ExprKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8))), span)).collect();
+                let elems = b
+                    .value()
+                    .into_iter()
+                    .map(|byte| {
+                        self.alloc(ExprKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8))), span)
+                    })
+                    .collect();
                 let array = self.alloc(ExprKind::Array(elems), span);
                 self.alloc(ExprKind::Ref(false, array), span)
             }
@@ -235,7 +285,14 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let args = m.args.iter().map(|a| self.expr(a)).collect();
                 let scope = self.scope();
                 self.alloc(
-                    ExprKind::MethodCall { receiver, name: m.method.to_string(), name_span: span_of(&m.method), turbofish: m.turbofish.as_ref(), args, scope },
+                    ExprKind::MethodCall {
+                        receiver,
+                        name: m.method.to_string(),
+                        name_span: span_of(&m.method),
+                        turbofish: m.turbofish.as_ref(),
+                        args,
+                        scope,
+                    },
                     span,
                 )
             }
@@ -243,14 +300,22 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let l = self.expr(&b.left);
                 let r = self.expr(&b.right);
                 let (op, assign) = bin_op(&b.op);
-                self.alloc(if assign { ExprKind::AssignOp(op, l, r) } else { ExprKind::Binary(op, l, r) }, span)
+                self.alloc(
+                    if assign { ExprKind::AssignOp(op, l, r) } else { ExprKind::Binary(op, l, r) },
+                    span,
+                )
             }
             syn::Expr::Assign(a) => {
                 if let syn::Expr::Infer(_) = a.left.as_ref() {
                     // `_ = e;` evaluates `e` and drops it.
                     let v = self.expr(&a.right);
                     return self.alloc(
-                        ExprKind::Block(Block { stmts: vec![Stmt::Expr { expr: v, semi: true }], tail: None, unsafe_block: false, label: None }),
+                        ExprKind::Block(Block {
+                            stmts: vec![Stmt::Expr { expr: v, semi: true }],
+                            tail: None,
+                            unsafe_block: false,
+                            label: None,
+                        }),
                         span,
                     );
                 }
@@ -273,7 +338,10 @@ impl<'t, 'a> Builder<'t, 'a> {
             }
             syn::Expr::RawAddr(r) => {
                 let inner = self.expr(&r.expr);
-                self.alloc(ExprKind::RawRef(matches!(r.mutability, syn::PointerMutability::Mut(_)), inner), span)
+                self.alloc(
+                    ExprKind::RawRef(matches!(r.mutability, syn::PointerMutability::Mut(_)), inner),
+                    span,
+                )
             }
             syn::Expr::Cast(c) => {
                 let inner = self.expr(&c.expr);
@@ -320,7 +388,11 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let base = s.rest.as_ref().map(|r| self.expr(r));
                 if s.dot2_token.is_some() && s.rest.is_none() {
                     return self.err_expr(
-                        Diagnostic::new(RK_UNSUPPORTED_EXPR, "default field values (`..` without a base) are not supported").at(span, "needs `..base`"),
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_EXPR,
+                            "default field values (`..` without a base) are not supported",
+                        )
+                        .at(span, "needs `..base`"),
                         span,
                     );
                 }
@@ -342,7 +414,14 @@ impl<'t, 'a> Builder<'t, 'a> {
             }
             syn::Expr::Let(_) => {
                 // A `let` outside an `if`/`while` condition.
-                self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`let` expressions are only allowed in `if` and `while` conditions").at(span, "here"), span)
+                self.err_expr(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_EXPR,
+                        "`let` expressions are only allowed in `if` and `while` conditions",
+                    )
+                    .at(span, "here"),
+                    span,
+                )
             }
             syn::Expr::Match(m) => {
                 let scrutinee = self.expr(&m.expr);
@@ -418,22 +497,46 @@ impl<'t, 'a> Builder<'t, 'a> {
             syn::Expr::Range(r) => {
                 let start = r.start.as_ref().map(|x| self.expr(x));
                 let end = r.end.as_ref().map(|x| self.expr(x));
-                self.alloc(ExprKind::Range { start, end, inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)) }, span)
+                self.alloc(
+                    ExprKind::Range {
+                        start,
+                        end,
+                        inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+                    },
+                    span,
+                )
             }
             syn::Expr::Try(t) => {
                 let inner = self.expr(&t.expr);
                 self.alloc(ExprKind::Try(inner), span)
             }
             syn::Expr::Macro(m) => self.macro_expr(&m.mac, span),
-            syn::Expr::Async(_) | syn::Expr::Await(_) => {
-                self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`async` code cannot run in kernels").at(span, "GPU code has no executor"), span)
-            }
-            syn::Expr::Yield(_) => self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`yield` cannot be used in kernels").at(span, "a coroutine"), span),
-            syn::Expr::TryBlock(_) => self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`try` blocks are unstable Rust").at(span, "not supported"), span),
+            syn::Expr::Async(_) | syn::Expr::Await(_) => self.err_expr(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`async` code cannot run in kernels")
+                    .at(span, "GPU code has no executor"),
+                span,
+            ),
+            syn::Expr::Yield(_) => self.err_expr(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`yield` cannot be used in kernels")
+                    .at(span, "a coroutine"),
+                span,
+            ),
+            syn::Expr::TryBlock(_) => self.err_expr(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`try` blocks are unstable Rust")
+                    .at(span, "not supported"),
+                span,
+            ),
             syn::Expr::Const(c) => self.block_expr(&c.block, None, false, span),
-            syn::Expr::Infer(_) => self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "`_` is not an expression").at(span, "here"), span),
+            syn::Expr::Infer(_) => self.err_expr(
+                Diagnostic::new(RK_UNSUPPORTED_EXPR, "`_` is not an expression").at(span, "here"),
+                span,
+            ),
             _ => self.err_expr(
-                Diagnostic::new(RK_UNSUPPORTED_EXPR, "this expression cannot be compiled for a GPU").at(span, "rkc does not know this syntax"),
+                Diagnostic::new(
+                    RK_UNSUPPORTED_EXPR,
+                    "this expression cannot be compiled for a GPU",
+                )
+                .at(span, "rkc does not know this syntax"),
                 span,
             ),
         }
@@ -441,14 +544,26 @@ impl<'t, 'a> Builder<'t, 'a> {
 
     fn loop_target(&mut self, label: Option<&str>, span: Span, what: &str) -> Option<ExprId> {
         let found = match label {
-            Some(l) => self.loops.iter().rev().find(|(name, ..)| name.as_deref() == Some(l)).map(|(_, id, ..)| *id),
+            Some(l) => self
+                .loops
+                .iter()
+                .rev()
+                .find(|(name, ..)| name.as_deref() == Some(l))
+                .map(|(_, id, ..)| *id),
             // An unlabelled `break` leaves the innermost loop, never a labelled block.
             None => self.loops.iter().rev().find(|(_, _, _, block)| !block).map(|(_, id, ..)| *id),
         };
         if found.is_none() {
             let d = match label {
-                Some(l) => Diagnostic::new(RK_BREAK_OUTSIDE_LOOP, format!("use of undeclared label `'{l}`")).at(span, "no enclosing loop has this label"),
-                None => Diagnostic::new(RK_BREAK_OUTSIDE_LOOP, format!("`{what}` outside of a loop")).at(span, format!("cannot `{what}` outside of a loop")),
+                Some(l) => Diagnostic::new(
+                    RK_BREAK_OUTSIDE_LOOP,
+                    format!("use of undeclared label `'{l}`"),
+                )
+                .at(span, "no enclosing loop has this label"),
+                None => {
+                    Diagnostic::new(RK_BREAK_OUTSIDE_LOOP, format!("`{what}` outside of a loop"))
+                        .at(span, format!("cannot `{what}` outside of a loop"))
+                }
             };
             self.error(d);
         }
@@ -482,7 +597,13 @@ impl<'t, 'a> Builder<'t, 'a> {
         self.cond(e)
     }
 
-    fn block_expr(&mut self, block: &'a syn::Block, label: Option<String>, unsafe_block: bool, span: Span) -> ExprId {
+    fn block_expr(
+        &mut self,
+        block: &'a syn::Block,
+        label: Option<String>,
+        unsafe_block: bool,
+        span: Span,
+    ) -> ExprId {
         let names = self.names.len();
         let own_scope = self.items.block_scopes.get(&(std::ptr::from_ref(block) as usize)).copied();
         if let Some(s) = own_scope {
@@ -502,9 +623,12 @@ impl<'t, 'a> Builder<'t, 'a> {
                         continue;
                     }
                     let init = l.init.as_ref().map(|i| self.expr(&i.expr));
-                    let els = l.init.as_ref().and_then(|i| i.diverge.as_ref()).map(|(_, e)| self.expr(e));
+                    let els =
+                        l.init.as_ref().and_then(|i| i.diverge.as_ref()).map(|(_, e)| self.expr(e));
                     let (pat_syn, ty) = match &l.pat {
-                        syn::Pat::Type(pt) => (pt.pat.as_ref(), Some(TyRef { ty: &pt.ty, scope: self.scope() })),
+                        syn::Pat::Type(pt) => {
+                            (pt.pat.as_ref(), Some(TyRef { ty: &pt.ty, scope: self.scope() }))
+                        }
                         other => (other, None),
                     };
                     let mut bound = Vec::new();
@@ -550,7 +674,14 @@ impl<'t, 'a> Builder<'t, 'a> {
 
     fn closure(&mut self, c: &'a syn::ExprClosure, span: Span) -> ExprId {
         if c.asyncness.is_some() || c.constness.is_some() {
-            return self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, "async and const closures are not supported in kernels").at(span, "here"), span);
+            return self.err_expr(
+                Diagnostic::new(
+                    RK_UNSUPPORTED_EXPR,
+                    "async and const closures are not supported in kernels",
+                )
+                .at(span, "here"),
+                span,
+            );
         }
         let index = self.body.closures.len() as u32;
         self.body.closures.push(ClosureDef::default());
@@ -559,7 +690,9 @@ impl<'t, 'a> Builder<'t, 'a> {
         let mut params = Vec::new();
         for input in &c.inputs {
             let (p, ty) = match input {
-                syn::Pat::Type(pt) => (pt.pat.as_ref(), Some(TyRef { ty: &pt.ty, scope: self.scope() })),
+                syn::Pat::Type(pt) => {
+                    (pt.pat.as_ref(), Some(TyRef { ty: &pt.ty, scope: self.scope() }))
+                }
                 other => (other, None),
             };
             let mut bound = Vec::new();
@@ -577,7 +710,10 @@ impl<'t, 'a> Builder<'t, 'a> {
         self.loops = loops;
         self.names.truncate(names);
         self.closures.pop();
-        let id = self.alloc(ExprKind::Closure { params, ret, body, is_move: c.capture.is_some(), index }, span);
+        let id = self.alloc(
+            ExprKind::Closure { params, ret, body, is_move: c.capture.is_some(), index },
+            span,
+        );
         self.body.closures[index as usize].expr = Some(id);
         id
     }
@@ -599,8 +735,13 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let ty = if suffix.is_empty() { None } else { IntTy::from_name(suffix) };
                 if !suffix.is_empty() && ty.is_none() {
                     self.error(
-                        Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("integer literals of type `{suffix}` are not supported in kernels"))
-                            .at(span, "not an integer or float type"),
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!(
+                                "integer literals of type `{suffix}` are not supported in kernels"
+                            ),
+                        )
+                        .at(span, "not an integer or float type"),
                     );
                     return None;
                 }
@@ -609,7 +750,13 @@ impl<'t, 'a> Builder<'t, 'a> {
                 match digits.parse::<u128>() {
                     Ok(v) => Some(Lit::Int(v, ty)),
                     Err(_) => {
-                        self.error(Diagnostic::new(RK_LITERAL_OUT_OF_RANGE, "integer literal is too large").at(span, "does not fit in 128 bits"));
+                        self.error(
+                            Diagnostic::new(
+                                RK_LITERAL_OUT_OF_RANGE,
+                                "integer literal is too large",
+                            )
+                            .at(span, "does not fit in 128 bits"),
+                        );
                         None
                     }
                 }
@@ -621,7 +768,13 @@ impl<'t, 'a> Builder<'t, 'a> {
                     "" => None,
                     other => {
                         self.error(
-                            Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("float literals of type `{other}` are not supported in kernels")).at(span, "here"),
+                            Diagnostic::new(
+                                RK_UNSUPPORTED_TYPE,
+                                format!(
+                                    "float literals of type `{other}` are not supported in kernels"
+                                ),
+                            )
+                            .at(span, "here"),
                         );
                         return None;
                     }
@@ -636,7 +789,11 @@ impl<'t, 'a> Builder<'t, 'a> {
             syn::Lit::Str(s) => Some(Lit::Str(s.value())),
             _ => {
                 self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, "C strings and byte-string patterns cannot be used in kernels").at(span, "this literal has no device form"),
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_EXPR,
+                        "C strings and byte-string patterns cannot be used in kernels",
+                    )
+                    .at(span, "this literal has no device form"),
                 );
                 None
             }
@@ -668,17 +825,29 @@ impl<'t, 'a> Builder<'t, 'a> {
                     drop(env);
                     if let Some(Res::Def(d)) = r {
                         let kind = &self.items.def(d).kind;
-                        let is_unit = matches!(kind, DefKind::Struct { ctor: crate::items::CtorKind::Unit, .. } | DefKind::Variant { ctor: crate::items::CtorKind::Unit, .. });
-                        let is_const = matches!(kind, DefKind::Const { .. } | DefKind::Static { .. });
+                        let is_unit = matches!(
+                            kind,
+                            DefKind::Struct { ctor: crate::items::CtorKind::Unit, .. }
+                                | DefKind::Variant { ctor: crate::items::CtorKind::Unit, .. }
+                        );
+                        let is_const =
+                            matches!(kind, DefKind::Const { .. } | DefKind::Static { .. });
                         if is_unit || is_const {
                             let path = PathExpr {
                                 res: Some(PathRes { res: Res::Def(d), resolved: 0, rest: 0 }),
-                                path: self.items.arena.paths.alloc(syn::Path::from(pi.ident.clone())),
+                                path: self
+                                    .items
+                                    .arena
+                                    .paths
+                                    .alloc(syn::Path::from(pi.ident.clone())),
                                 qself: None,
                                 scope: self.scope(),
                                 span,
                             };
-                            return self.alloc_pat(if is_unit { PatKind::Path(path) } else { PatKind::Const(path) }, span);
+                            return self.alloc_pat(
+                                if is_unit { PatKind::Path(path) } else { PatKind::Const(path) },
+                                span,
+                            );
                         }
                     }
                 }
@@ -686,7 +855,11 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let local = match bound.iter().find(|(n, _)| *n == name) {
                     Some((_, l)) => *l,
                     None => {
-                        let l = self.new_local(name.clone(), pi.mutability.is_some(), span_of(&pi.ident));
+                        let l = self.new_local(
+                            name.clone(),
+                            pi.mutability.is_some(),
+                            span_of(&pi.ident),
+                        );
                         bound.push((name, l));
                         l
                     }
@@ -698,8 +871,18 @@ impl<'t, 'a> Builder<'t, 'a> {
             // A byte string pattern matches a `&[u8; N]` or a `&[u8]` of exactly its bytes:
             // a reference to a slice pattern of byte literals, which types against both.
             syn::Pat::Lit(syn::PatLit { lit: syn::Lit::ByteStr(b), .. }) => {
-                let before = b.value().into_iter().map(|byte| self.alloc_pat(PatKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8)), false), span)).collect();
-                let slice = self.alloc_pat(PatKind::Slice { before, rest: None, after: Vec::new() }, span);
+                let before = b
+                    .value()
+                    .into_iter()
+                    .map(|byte| {
+                        self.alloc_pat(
+                            PatKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8)), false),
+                            span,
+                        )
+                    })
+                    .collect();
+                let slice =
+                    self.alloc_pat(PatKind::Slice { before, rest: None, after: Vec::new() }, span);
                 self.alloc_pat(PatKind::Ref(slice, false), span)
             }
             syn::Pat::Lit(l) => match self.lit(&l.lit, span) {
@@ -712,7 +895,14 @@ impl<'t, 'a> Builder<'t, 'a> {
             syn::Pat::Range(r) => {
                 let lo = r.start.as_ref().and_then(|e| self.range_bound(e));
                 let hi = r.end.as_ref().and_then(|e| self.range_bound(e));
-                self.alloc_pat(PatKind::Range { lo, hi, inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)) }, span)
+                self.alloc_pat(
+                    PatKind::Range {
+                        lo,
+                        hi,
+                        inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+                    },
+                    span,
+                )
             }
             syn::Pat::Tuple(t) => {
                 let (pats, rest) = self.pat_list(t.elems.iter(), bound);
@@ -741,7 +931,10 @@ impl<'t, 'a> Builder<'t, 'a> {
                 // A constant, or (through `Self::` or a type) a variant or associated constant:
                 // the type checker tells the last two apart.
                 let is_const = matches!(path.res, Some(PathRes { res: Res::Def(d), rest: 0, .. }) if matches!(self.items.def(d).kind, DefKind::Const { .. } | DefKind::Static { .. }));
-                self.alloc_pat(if is_const { PatKind::Const(path) } else { PatKind::Path(path) }, span)
+                self.alloc_pat(
+                    if is_const { PatKind::Const(path) } else { PatKind::Path(path) },
+                    span,
+                )
             }
             syn::Pat::Reference(r) => {
                 let inner = self.pat(&r.pat, bound);
@@ -752,15 +945,23 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let mut rest = None;
                 let mut after = Vec::new();
                 for e in &s.elems {
-                    let is_rest = matches!(e, syn::Pat::Rest(_)) || matches!(e, syn::Pat::Ident(pi) if matches!(pi.subpat.as_ref().map(|(_, s)| s.as_ref()), Some(syn::Pat::Rest(_))));
+                    let is_rest = matches!(e, syn::Pat::Rest(_))
+                        || matches!(e, syn::Pat::Ident(pi) if matches!(pi.subpat.as_ref().map(|(_, s)| s.as_ref()), Some(syn::Pat::Rest(_))));
                     if is_rest && rest.is_none() {
                         let r = match e {
                             syn::Pat::Ident(pi) => {
                                 let name = pi.ident.to_string();
-                                let l = self.new_local(name.clone(), pi.mutability.is_some(), span_of(&pi.ident));
+                                let l = self.new_local(
+                                    name.clone(),
+                                    pi.mutability.is_some(),
+                                    span_of(&pi.ident),
+                                );
                                 bound.push((name, l));
                                 let by_ref = pi.by_ref.map(|_| pi.mutability.is_some());
-                                self.alloc_pat(PatKind::Binding { local: l, by_ref, sub: None }, span_of(e))
+                                self.alloc_pat(
+                                    PatKind::Binding { local: l, by_ref, sub: None },
+                                    span_of(e),
+                                )
                             }
                             _ => self.alloc_pat(PatKind::Wild, span_of(e)),
                         };
@@ -784,7 +985,13 @@ impl<'t, 'a> Builder<'t, 'a> {
             }
             syn::Pat::Rest(_) => self.alloc_pat(PatKind::Wild, span),
             _ => {
-                self.error(Diagnostic::new(RK_UNSUPPORTED_PATTERN, "this pattern is not supported in kernels").at(span, "rkc does not know this pattern"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_PATTERN,
+                        "this pattern is not supported in kernels",
+                    )
+                    .at(span, "rkc does not know this pattern"),
+                );
                 self.alloc_pat(PatKind::Err, span)
             }
         }
@@ -802,19 +1009,38 @@ impl<'t, 'a> Builder<'t, 'a> {
             },
             syn::Expr::Path(p) => {
                 // A constant as a range bound: its value is known at compile time.
-                let names: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                let names: Vec<String> =
+                    p.path.segments.iter().map(|s| s.ident.to_string()).collect();
                 let env = self.generic_env();
-                let r = self.items.resolve_path(self.scope(), &names, p.path.leading_colon.is_some(), Ns::Value, &env);
+                let r = self.items.resolve_path(
+                    self.scope(),
+                    &names,
+                    p.path.leading_colon.is_some(),
+                    Ns::Value,
+                    &env,
+                );
                 drop(env);
                 // The bound's magnitude and sign: `u128::MAX` does not fit an i128.
                 let v = match r {
-                    Some(PathRes { res: Res::Def(d), rest: 0, .. }) => match &self.items.def(d).kind {
-                        DefKind::Const { expr: Some(ce), .. } => {
-                            crate::ty::lower::eval_const_int(self.items, self.items.def(d).scope, None, ce).map(|v| (v.unsigned_abs(), v < 0))
+                    Some(PathRes { res: Res::Def(d), rest: 0, .. }) => {
+                        match &self.items.def(d).kind {
+                            DefKind::Const { expr: Some(ce), .. } => {
+                                crate::ty::lower::eval_const_int(
+                                    self.items,
+                                    self.items.def(d).scope,
+                                    None,
+                                    ce,
+                                )
+                                .map(|v| (v.unsigned_abs(), v < 0))
+                            }
+                            _ => None,
                         }
-                        _ => None,
-                    },
-                    Some(PathRes { res: Res::Prim(crate::items::resolve::Prim::Int(t)), rest: 1, .. }) => match names.last().map(String::as_str) {
+                    }
+                    Some(PathRes {
+                        res: Res::Prim(crate::items::resolve::Prim::Int(t)),
+                        rest: 1,
+                        ..
+                    }) => match names.last().map(String::as_str) {
                         Some("MAX") => Some((t.range().1, false)),
                         Some("MIN") => Some((t.range().0.unsigned_abs(), t.range().0 < 0)),
                         _ => None,
@@ -825,20 +1051,34 @@ impl<'t, 'a> Builder<'t, 'a> {
                     Some((magnitude, negative)) => Some((Lit::Int(magnitude, None), negative)),
                     None => {
                         self.error(
-                            Diagnostic::new(RK_UNSUPPORTED_PATTERN, "this range bound is not a constant rkc can evaluate").at(span_of(e), "use a literal or a `const`"),
+                            Diagnostic::new(
+                                RK_UNSUPPORTED_PATTERN,
+                                "this range bound is not a constant rkc can evaluate",
+                            )
+                            .at(span_of(e), "use a literal or a `const`"),
                         );
                         None
                     }
                 }
             }
             _ => {
-                self.error(Diagnostic::new(RK_UNSUPPORTED_PATTERN, "range bounds must be literals or constants").at(span_of(e), "here"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_PATTERN,
+                        "range bounds must be literals or constants",
+                    )
+                    .at(span_of(e), "here"),
+                );
                 None
             }
         }
     }
 
-    fn pat_list(&mut self, elems: impl Iterator<Item = &'a syn::Pat>, bound: &mut Vec<(String, LocalId)>) -> (Vec<PatId>, Option<usize>) {
+    fn pat_list(
+        &mut self,
+        elems: impl Iterator<Item = &'a syn::Pat>,
+        bound: &mut Vec<(String, LocalId)>,
+    ) -> (Vec<PatId>, Option<usize>) {
         let mut pats = Vec::new();
         let mut rest = None;
         for e in elems {
@@ -858,26 +1098,41 @@ impl<'t, 'a> Builder<'t, 'a> {
             // A definition (collected with the file's macros), not code.
             return self.alloc(ExprKind::Tuple(Vec::new()), span);
         }
-        let args = || mac.parse_body_with(syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+        let args = || {
+            mac.parse_body_with(
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+            )
+        };
         match name.as_str() {
-            "assert" | "debug_assert" | "assert_eq" | "assert_ne" | "debug_assert_eq" | "debug_assert_ne" => {
+            "assert" | "debug_assert" | "assert_eq" | "assert_ne" | "debug_assert_eq"
+            | "debug_assert_ne" => {
                 let Ok(args) = args() else {
-                    return self.err_expr(Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"), span);
+                    return self.err_expr(
+                        Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"),
+                        span,
+                    );
                 };
-                let args: Vec<&'a syn::Expr> = self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
+                let args: Vec<&'a syn::Expr> =
+                    self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
                 let binary = name.ends_with("_eq") || name.ends_with("_ne");
                 let need = if binary { 2 } else { 1 };
                 if args.len() < need {
-                    return self.err_expr(Diagnostic::new(RK_SYNTAX, format!("`{name}!` needs {need} arguments")).at(span, "here"), span);
+                    return self.err_expr(
+                        Diagnostic::new(RK_SYNTAX, format!("`{name}!` needs {need} arguments"))
+                            .at(span, "here"),
+                        span,
+                    );
                 }
                 let op = if name.ends_with("_eq") { "==" } else { "!=" };
                 // The message's own text and values, if any.
                 let custom = match args.get(need) {
                     None => None,
-                    Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) => match self.format_message(s, &args[need + 1..], span) {
-                        Ok(m) => Some(m),
-                        Err(e) => return e,
-                    },
+                    Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) => {
+                        match self.format_message(s, &args[need + 1..], span) {
+                            Ok(m) => Some(m),
+                            Err(e) => return e,
+                        }
+                    }
                     Some(_) => return self.formatted(&name, span),
                 };
                 let (cond, panic) = if binary {
@@ -890,7 +1145,8 @@ impl<'t, 'a> Builder<'t, 'a> {
                     let tuple = self.alloc(ExprKind::Tuple(vec![lr, rr]), span);
                     let (lv, lpat) = self.hidden_binding("left_val", span);
                     let (rv, rpat) = self.hidden_binding("right_val", span);
-                    let pat = self.alloc_pat(PatKind::Tuple { pats: vec![lpat, rpat], rest: None }, span);
+                    let pat =
+                        self.alloc_pat(PatKind::Tuple { pats: vec![lpat, rpat], rest: None }, span);
                     let lpath = self.local_expr(lv, span);
                     let rpath = self.local_expr(rv, span);
                     let ld = self.alloc(ExprKind::Unary(UnOp::Deref, lpath), span);
@@ -903,38 +1159,80 @@ impl<'t, 'a> Builder<'t, 'a> {
                     let rs = self.alloc(ExprKind::Unary(UnOp::Deref, rshow), span);
                     let head = format!("assertion `left {op} right` failed");
                     let (text, mut vals, fallback) = match custom {
-                        None => (format!("{head}\n  left: \u{1}0\n right: \u{1}1"), vec![], Some(head)),
+                        None => {
+                            (format!("{head}\n  left: \u{1}0\n right: \u{1}1"), vec![], Some(head))
+                        }
                         // A custom message with values of its own: the operands are not shown.
                         Some((t, v)) if !v.is_empty() => (format!("{head}: {t}"), v, None),
-                        Some((t, _)) => (format!("{head}: {t}\n  left: \u{1}0\n right: \u{1}1"), vec![], Some(format!("{head}: {t}"))),
+                        Some((t, _)) => (
+                            format!("{head}: {t}\n  left: \u{1}0\n right: \u{1}1"),
+                            vec![],
+                            Some(format!("{head}: {t}")),
+                        ),
                     };
                     if vals.is_empty() && fallback.is_some() {
                         vals = vec![ls, rs];
                     }
                     let panic = self.alloc(ExprKind::Panic { text, args: vals, fallback }, span);
                     let not = self.alloc(ExprKind::Unary(UnOp::Not, cmp), span);
-                    let then = self.alloc(ExprKind::Block(Block { stmts: vec![Stmt::Expr { expr: panic, semi: true }], tail: None, unsafe_block: false, label: None }), span);
+                    let then = self.alloc(
+                        ExprKind::Block(Block {
+                            stmts: vec![Stmt::Expr { expr: panic, semi: true }],
+                            tail: None,
+                            unsafe_block: false,
+                            label: None,
+                        }),
+                        span,
+                    );
                     let check = self.alloc(ExprKind::If(not, then, None), span);
-                    let m = self.alloc(ExprKind::Match(tuple, vec![Arm { pat, guard: None, body: check }]), span);
+                    let m = self.alloc(
+                        ExprKind::Match(tuple, vec![Arm { pat, guard: None, body: check }]),
+                        span,
+                    );
                     (None, m)
                 } else {
                     let c = self.expr(args[0]);
-                    let (text, vals) = custom.unwrap_or_else(|| (format!("assertion failed: {}", snippet(self.source_text(), span_of(args[0]))), Vec::new()));
-                    let panic = self.alloc(ExprKind::Panic { text, args: vals, fallback: None }, span);
+                    let (text, vals) = custom.unwrap_or_else(|| {
+                        (
+                            format!(
+                                "assertion failed: {}",
+                                snippet(&self.source_text(), span_of(args[0]))
+                            ),
+                            Vec::new(),
+                        )
+                    });
+                    let panic =
+                        self.alloc(ExprKind::Panic { text, args: vals, fallback: None }, span);
                     (Some(c), panic)
                 };
                 let check = match cond {
                     None => panic,
                     Some(cond) => {
                         let not = self.alloc(ExprKind::Unary(UnOp::Not, cond), span);
-                        let then = self.alloc(ExprKind::Block(Block { stmts: vec![Stmt::Expr { expr: panic, semi: true }], tail: None, unsafe_block: false, label: None }), span);
+                        let then = self.alloc(
+                            ExprKind::Block(Block {
+                                stmts: vec![Stmt::Expr { expr: panic, semi: true }],
+                                tail: None,
+                                unsafe_block: false,
+                                label: None,
+                            }),
+                            span,
+                        );
                         self.alloc(ExprKind::If(not, then, None), span)
                     }
                 };
                 if name.starts_with("debug_") {
                     // Off in a release build: checked by rustc, never evaluated.
                     let off = self.alloc(ExprKind::Lit(Lit::Bool(false)), span);
-                    let block = self.alloc(ExprKind::Block(Block { stmts: vec![Stmt::Expr { expr: check, semi: true }], tail: None, unsafe_block: false, label: None }), span);
+                    let block = self.alloc(
+                        ExprKind::Block(Block {
+                            stmts: vec![Stmt::Expr { expr: check, semi: true }],
+                            tail: None,
+                            unsafe_block: false,
+                            label: None,
+                        }),
+                        span,
+                    );
                     return self.alloc(ExprKind::If(off, block, None), span);
                 }
                 check
@@ -949,21 +1247,31 @@ impl<'t, 'a> Builder<'t, 'a> {
                     }
                 } else {
                     let Ok(args) = args() else { return self.formatted(&name, span) };
-                    let args: Vec<&'a syn::Expr> = self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
-                    let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) = args.first() else { return self.formatted(&name, span) };
+                    let args: Vec<&'a syn::Expr> =
+                        self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
+                    let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) =
+                        args.first()
+                    else {
+                        return self.formatted(&name, span);
+                    };
                     let (text, vals) = match self.format_message(s, &args[1..], span) {
                         Ok(m) => m,
                         Err(e) => return e,
                     };
                     let text = match name.as_str() {
-                        "unreachable" => format!("internal error: entered unreachable code: {text}"),
+                        "unreachable" => {
+                            format!("internal error: entered unreachable code: {text}")
+                        }
                         "todo" => format!("not yet implemented: {text}"),
                         "unimplemented" => format!("not implemented: {text}"),
                         _ => text,
                     };
                     return self.alloc(ExprKind::Panic { text, args: vals, fallback: None }, span);
                 };
-                self.alloc(ExprKind::Panic { text: message, args: Vec::new(), fallback: None }, span)
+                self.alloc(
+                    ExprKind::Panic { text: message, args: Vec::new(), fallback: None },
+                    span,
+                )
             }
             "matches" => {
                 struct Matches {
@@ -987,9 +1295,13 @@ impl<'t, 'a> Builder<'t, 'a> {
                     }
                 }
                 let Ok(m) = mac.parse_body::<Matches>() else {
-                    return self.err_expr(Diagnostic::new(RK_SYNTAX, "malformed `matches!`").at(span, "here"), span);
+                    return self.err_expr(
+                        Diagnostic::new(RK_SYNTAX, "malformed `matches!`").at(span, "here"),
+                        span,
+                    );
                 };
-                let m: &'a (syn::Expr, syn::Pat, Option<syn::Expr>) = self.items.arena.matches.alloc((m.expr, m.pat, m.guard));
+                let m: &'a (syn::Expr, syn::Pat, Option<syn::Expr>) =
+                    self.items.arena.matches.alloc((m.expr, m.pat, m.guard));
                 let scrutinee = self.expr(&m.0);
                 let names = self.names.len();
                 let mut bound = Vec::new();
@@ -1000,32 +1312,73 @@ impl<'t, 'a> Builder<'t, 'a> {
                 self.names.truncate(names);
                 let no = self.alloc(ExprKind::Lit(Lit::Bool(false)), span);
                 let wild = self.alloc_pat(PatKind::Wild, span);
-                self.alloc(ExprKind::Match(scrutinee, vec![Arm { pat, guard, body: yes }, Arm { pat: wild, guard: None, body: no }]), span)
+                self.alloc(
+                    ExprKind::Match(
+                        scrutinee,
+                        vec![
+                            Arm { pat, guard, body: yes },
+                            Arm { pat: wild, guard: None, body: no },
+                        ],
+                    ),
+                    span,
+                )
             }
             "addr_of" | "addr_of_mut" => {
                 let Ok(e) = mac.parse_body::<syn::Expr>() else {
-                    return self.err_expr(Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"), span);
+                    return self.err_expr(
+                        Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"),
+                        span,
+                    );
                 };
                 let e: &'a syn::Expr = &self.items.arena.exprs.alloc(vec![e])[0];
                 let inner = self.expr(e);
                 self.alloc(ExprKind::RawRef(name == "addr_of_mut", inner), span)
             }
             _ if self.items.macros.contains_key(&name) => {
-                let Some(def) = self.items.macros.get(&name) else { return self.alloc(ExprKind::Err, span) };
+                let Some(def) = self.items.macros.get(&name) else {
+                    return self.alloc(ExprKind::Err, span);
+                };
                 if self.depth > 64 * 4 {
-                    return self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` expands into itself too deeply")).at(span, "here"), span);
+                    return self.err_expr(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_EXPR,
+                            format!("`{name}!` expands into itself too deeply"),
+                        )
+                        .at(span, "here"),
+                        span,
+                    );
                 }
                 let ts = match def.expand(&mac.tokens) {
                     Ok(ts) => ts,
-                    Err(why) => return self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` cannot be expanded: {why}")).at(span, "invoked here"), span),
+                    Err(why) => {
+                        return self.err_expr(
+                            Diagnostic::new(
+                                RK_UNSUPPORTED_EXPR,
+                                format!("`{name}!` cannot be expanded: {why}"),
+                            )
+                            .at(span, "invoked here"),
+                            span,
+                        );
+                    }
                 };
                 // An expression, or statements (a block of them).
                 let e = match syn::parse2::<syn::Expr>(ts.clone()) {
                     Ok(e) => e,
                     Err(_) => match syn::parse2::<syn::Block>(quote::quote!({ #ts })) {
-                        Ok(b) => syn::Expr::Block(syn::ExprBlock { attrs: vec![], label: None, block: b }),
+                        Ok(b) => syn::Expr::Block(syn::ExprBlock {
+                            attrs: vec![],
+                            label: None,
+                            block: b,
+                        }),
                         Err(e) => {
-                            return self.err_expr(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` expands to code rkc cannot read: {e}")).at(span, "invoked here"), span);
+                            return self.err_expr(
+                                Diagnostic::new(
+                                    RK_UNSUPPORTED_EXPR,
+                                    format!("`{name}!` expands to code rkc cannot read: {e}"),
+                                )
+                                .at(span, "invoked here"),
+                                span,
+                            );
                         }
                     },
                 };
@@ -1034,11 +1387,15 @@ impl<'t, 'a> Builder<'t, 'a> {
             }
             _ => {
                 let scope = self.scope();
-                let user_macro = self.items.lookup_lexical(scope, &name, Ns::Macro, &|_| None).is_some();
+                let user_macro =
+                    self.items.lookup_lexical(scope, &name, Ns::Macro, &|_| None).is_some();
                 let d = if user_macro {
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the macro `{name}!` is not expanded by rkc"))
-                        .at(span, "a `macro_rules!` macro of the file")
-                        .help("write the code the macro expands to, or a generic function")
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_EXPR,
+                        format!("the macro `{name}!` is not expanded by rkc"),
+                    )
+                    .at(span, "a `macro_rules!` macro of the file")
+                    .help("write the code the macro expands to, or a generic function")
                 } else {
                     Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` cannot be used in kernels"))
                         .at(span, "this macro has no device form")
@@ -1059,14 +1416,29 @@ impl<'t, 'a> Builder<'t, 'a> {
     /// A path expression naming a local.
     fn local_expr(&mut self, l: LocalId, span: Span) -> ExprId {
         let name = self.body.local(l).name.clone();
-        let path = self.items.arena.paths.alloc(syn::Path::from(syn::Ident::new(&name, proc_macro2::Span::call_site())));
-        let pe = PathExpr { res: Some(PathRes { res: Res::Local(l.0), resolved: 0, rest: 0 }), path, qself: None, scope: self.scope(), span };
+        let path = self
+            .items
+            .arena
+            .paths
+            .alloc(syn::Path::from(syn::Ident::new(&name, proc_macro2::Span::call_site())));
+        let pe = PathExpr {
+            res: Some(PathRes { res: Res::Local(l.0), resolved: 0, rest: 0 }),
+            path,
+            qself: None,
+            scope: self.scope(),
+            span,
+        };
         self.alloc(ExprKind::Path(pe), span)
     }
 
     /// A `panic!`-style format string and its arguments: the text with `\u{1}k` for the k-th
     /// value shown (`{}`, `{:?}`, `{name}`, `{0}`), at most two, each an expression.
-    fn format_message(&mut self, fmt: &syn::LitStr, rest: &[&'a syn::Expr], span: Span) -> Result<(String, Vec<ExprId>), ExprId> {
+    fn format_message(
+        &mut self,
+        fmt: &syn::LitStr,
+        rest: &[&'a syn::Expr],
+        span: Span,
+    ) -> Result<(String, Vec<ExprId>), ExprId> {
         let s = fmt.value();
         let mut text = String::new();
         let mut vals: Vec<ExprId> = Vec::new();
@@ -1074,9 +1446,12 @@ impl<'t, 'a> Builder<'t, 'a> {
         let mut chars = s.chars().peekable();
         let bad = |me: &mut Self, why: &str| -> ExprId {
             me.err_expr(
-                Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("this panic message cannot be formatted on a GPU: {why}"))
-                    .at(span, "formatting in a kernel")
-                    .help("kernels show up to two integers in a message, with `{}` or `{:?}`"),
+                Diagnostic::new(
+                    RK_UNSUPPORTED_EXPR,
+                    format!("this panic message cannot be formatted on a GPU: {why}"),
+                )
+                .at(span, "formatting in a kernel")
+                .help("kernels show up to two integers in a message, with `{}` or `{:?}`"),
                 span,
             )
         };
@@ -1120,11 +1495,15 @@ impl<'t, 'a> Builder<'t, 'a> {
                         return Err(bad(self, &format!("the format `{{{spec}}}`")));
                     }
                     let e: ExprId = if arg.is_empty() {
-                        let Some(x) = positional.get(next_positional) else { return Err(bad(self, "a missing argument")) };
+                        let Some(x) = positional.get(next_positional) else {
+                            return Err(bad(self, "a missing argument"));
+                        };
                         next_positional += 1;
                         self.expr(x)
                     } else if let Ok(k) = arg.parse::<usize>() {
-                        let Some(x) = positional.get(k) else { return Err(bad(self, "a missing argument")) };
+                        let Some(x) = positional.get(k) else {
+                            return Err(bad(self, "a missing argument"));
+                        };
                         self.expr(x)
                     } else if let Some((_, x)) = named.iter().find(|(n, _)| n == arg) {
                         self.expr(x)
@@ -1153,15 +1532,27 @@ impl<'t, 'a> Builder<'t, 'a> {
 
     fn formatted(&mut self, name: &str, span: Span) -> ExprId {
         self.err_expr(
-            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` in a kernel takes a literal message"))
-                .at(span, "formatting has no device form")
-                .help(format!("write `{name}!(\"...\")` with a plain string")),
+            Diagnostic::new(
+                RK_UNSUPPORTED_EXPR,
+                format!("`{name}!` in a kernel takes a literal message"),
+            )
+            .at(span, "formatting has no device form")
+            .help(format!("write `{name}!(\"...\")` with a plain string")),
             span,
         )
     }
 
-    fn source_text(&self) -> &str {
-        self.source
+    /// The text of the file this body is in, which its spans index: the user's, or the device
+    /// core file's (an `assert!` in the core quotes its own condition, not the user's text at
+    /// the same position).
+    fn source_text(&self) -> std::borrow::Cow<'_, str> {
+        match self.file {
+            crate::items::FileId::Core(k) => crate::items::collect::CoreSources::get()
+                .ok()
+                .and_then(|c| c.files.get(usize::from(k)).map(|(_, text, _)| text.clone()))
+                .map_or(std::borrow::Cow::Borrowed(""), std::borrow::Cow::Owned),
+            _ => std::borrow::Cow::Borrowed(self.source),
+        }
     }
 }
 

@@ -152,9 +152,18 @@ pub struct Arm {
 
 #[derive(Clone, Debug)]
 pub enum Stmt<'a> {
-    Let { pat: PatId, ty: Option<TyRef<'a>>, init: Option<ExprId>, els: Option<ExprId>, span: Span },
+    Let {
+        pat: PatId,
+        ty: Option<TyRef<'a>>,
+        init: Option<ExprId>,
+        els: Option<ExprId>,
+        span: Span,
+    },
     /// An expression statement; `semi` when it ends with `;`.
-    Expr { expr: ExprId, semi: bool },
+    Expr {
+        expr: ExprId,
+        semi: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -171,7 +180,14 @@ pub enum ExprKind<'a> {
     Lit(Lit),
     Path(PathExpr<'a>),
     Call(ExprId, Vec<ExprId>),
-    MethodCall { receiver: ExprId, name: String, name_span: Span, turbofish: Option<&'a syn::AngleBracketedGenericArguments>, args: Vec<ExprId>, scope: ScopeId },
+    MethodCall {
+        receiver: ExprId,
+        name: String,
+        name_span: Span,
+        turbofish: Option<&'a syn::AngleBracketedGenericArguments>,
+        args: Vec<ExprId>,
+        scope: ScopeId,
+    },
     Binary(BinOp, ExprId, ExprId),
     AssignOp(BinOp, ExprId, ExprId),
     Assign(ExprId, ExprId),
@@ -187,26 +203,58 @@ pub enum ExprKind<'a> {
     Array(Vec<ExprId>),
     /// `[e; n]`.
     Repeat(ExprId, &'a syn::Expr, ScopeId),
-    Struct { path: PathExpr<'a>, fields: Vec<(String, ExprId, Span)>, base: Option<ExprId> },
+    Struct {
+        path: PathExpr<'a>,
+        fields: Vec<(String, ExprId, Span)>,
+        base: Option<ExprId>,
+    },
     Block(Block<'a>),
     If(ExprId, ExprId, Option<ExprId>),
     /// `let pat = e` in an `if` or `while` condition (possibly in a `&&` chain).
     Let(PatId, ExprId),
     Match(ExprId, Vec<Arm>),
-    Loop { body: ExprId },
-    While { cond: ExprId, body: ExprId },
-    For { pat: PatId, iter: ExprId, body: ExprId },
+    Loop {
+        body: ExprId,
+    },
+    While {
+        cond: ExprId,
+        body: ExprId,
+    },
+    For {
+        pat: PatId,
+        iter: ExprId,
+        body: ExprId,
+    },
     /// `target` is the loop or labelled block it leaves.
-    Break { target: ExprId, value: Option<ExprId> },
-    Continue { target: ExprId },
+    Break {
+        target: ExprId,
+        value: Option<ExprId>,
+    },
+    Continue {
+        target: ExprId,
+    },
     Return(Option<ExprId>),
-    Closure { params: Vec<(PatId, Option<TyRef<'a>>)>, ret: Option<TyRef<'a>>, body: ExprId, is_move: bool, index: u32 },
-    Range { start: Option<ExprId>, end: Option<ExprId>, inclusive: bool },
+    Closure {
+        params: Vec<(PatId, Option<TyRef<'a>>)>,
+        ret: Option<TyRef<'a>>,
+        body: ExprId,
+        is_move: bool,
+        index: u32,
+    },
+    Range {
+        start: Option<ExprId>,
+        end: Option<ExprId>,
+        inclusive: bool,
+    },
     /// `panic!("..")`, `unreachable!()`, a failed `assert!`: a device panic. Its message may
     /// show up to two integers (`\u{1}0` and `\u{1}1` in the text stand for the values of
     /// `args`); when a value is not an integer the message is `fallback` (`assert_eq!` of
     /// other types), or an error.
-    Panic { text: String, args: Vec<ExprId>, fallback: Option<String> },
+    Panic {
+        text: String,
+        args: Vec<ExprId>,
+        fallback: Option<String>,
+    },
     /// `e?`.
     Try(ExprId),
     /// An expression an error was already reported for.
@@ -223,19 +271,42 @@ pub struct Expr<'a> {
 pub enum PatKind<'a> {
     Wild,
     /// `x`, `mut x`, `ref x`, `ref mut x`, `x @ p`.
-    Binding { local: LocalId, by_ref: Option<bool>, sub: Option<PatId> },
+    Binding {
+        local: LocalId,
+        by_ref: Option<bool>,
+        sub: Option<PatId>,
+    },
     /// A literal, possibly negative (`-1`).
     Lit(Lit, bool),
-    Range { lo: Option<(Lit, bool)>, hi: Option<(Lit, bool)>, inclusive: bool },
+    Range {
+        lo: Option<(Lit, bool)>,
+        hi: Option<(Lit, bool)>,
+        inclusive: bool,
+    },
     /// A constant named by a path, compared by value.
     Const(PathExpr<'a>),
-    Tuple { pats: Vec<PatId>, rest: Option<usize> },
-    TupleStruct { path: PathExpr<'a>, pats: Vec<PatId>, rest: Option<usize> },
-    Struct { path: PathExpr<'a>, fields: Vec<(String, PatId)>, rest: bool },
+    Tuple {
+        pats: Vec<PatId>,
+        rest: Option<usize>,
+    },
+    TupleStruct {
+        path: PathExpr<'a>,
+        pats: Vec<PatId>,
+        rest: Option<usize>,
+    },
+    Struct {
+        path: PathExpr<'a>,
+        fields: Vec<(String, PatId)>,
+        rest: bool,
+    },
     /// A unit struct or unit variant.
     Path(PathExpr<'a>),
     Ref(PatId, bool),
-    Slice { before: Vec<PatId>, rest: Option<PatId>, after: Vec<PatId> },
+    Slice {
+        before: Vec<PatId>,
+        rest: Option<PatId>,
+        after: Vec<PatId>,
+    },
     Or(Vec<PatId>),
     Err,
 }

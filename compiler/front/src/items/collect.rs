@@ -5,8 +5,8 @@ use super::derive;
 use super::*;
 use crate::codes::*;
 use crate::diag::Diagnostic;
-use syn::spanned::Spanned;
 use std::rc::Rc;
+use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// The syntax trees of a compilation. The item table borrows from them.
@@ -50,9 +50,18 @@ fn derives_of(file_id: FileId, file: &syn::File) -> Result<Vec<DerivedFile>, Dia
     let mut out = Vec::new();
     for d in finder.found {
         let Ok(tree) = syn::parse_file(&d.text) else {
-            return Err(Diagnostic::new(RK_INTERNAL, format!("rkc wrote a derive it cannot parse:\n{}", d.text)));
+            return Err(Diagnostic::new(
+                RK_INTERNAL,
+                format!("rkc wrote a derive it cannot parse:\n{}", d.text),
+            ));
         };
-        out.push(DerivedFile { for_file: file_id, for_span: d.for_span, attr_span: d.attr_span, text: d.text, file: tree });
+        out.push(DerivedFile {
+            for_file: file_id,
+            for_span: d.for_span,
+            attr_span: d.attr_span,
+            text: d.text,
+            file: tree,
+        });
     }
     Ok(out)
 }
@@ -67,7 +76,12 @@ impl CoreSources {
         for (name, text) in crate::core_lib::files() {
             // The core is part of rkc; a syntax error in it is a bug that the front end's tests
             // catch, so it is reported like any other error rather than with a panic.
-            let mut file = syn::parse_file(&text).map_err(|e| Diagnostic::new(RK_INTERNAL, format!("the device core's `{name}` does not parse: {e}")))?;
+            let mut file = syn::parse_file(&text).map_err(|e| {
+                Diagnostic::new(
+                    RK_INTERNAL,
+                    format!("the device core's `{name}` does not parse: {e}"),
+                )
+            })?;
             crate::core_lib::expand_templates(&mut file);
             files.push((name, text, file));
         }
@@ -87,12 +101,19 @@ impl Sources {
     pub fn new(user_text: &str) -> Result<Sources, Diagnostic> {
         let core = CoreSources::get()?;
         let mut user = syn::parse_file(user_text).map_err(|e| {
-            Diagnostic::new(RK_SYNTAX, format!("this file is not valid Rust: {e}")).at(Span::from_pm2(e.span()), e.to_string())
+            Diagnostic::new(RK_SYNTAX, format!("this file is not valid Rust: {e}"))
+                .at(Span::from_pm2(e.span()), e.to_string())
         })?;
         // The file's own macros write items: expand them before anything looks at the items.
         let mut macros = super::macros::find_macros(&user);
-        if let Some((span, why)) = super::macros::expand_items(&mut user, &macros).into_iter().next() {
-            return Err(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("this macro invocation cannot be expanded: {why}")).at(Span::from_pm2(span), "invoked here"));
+        if let Some((span, why)) =
+            super::macros::expand_items(&mut user, &macros).into_iter().next()
+        {
+            return Err(Diagnostic::new(
+                RK_UNSUPPORTED_EXPR,
+                format!("this macro invocation cannot be expanded: {why}"),
+            )
+            .at(Span::from_pm2(span), "invoked here"));
         }
         // Macros that expansions define (a function's local `macro_rules!` inside a macro).
         for (name, def) in super::macros::find_macros(&user) {
@@ -189,7 +210,9 @@ fn eval_cfg(m: &syn::Meta) -> bool {
         syn::Meta::List(l) => {
             let name = l.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
             let args: Vec<syn::Meta> = l
-                .parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+                .parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
                 .map(|p| p.into_iter().collect())
                 .unwrap_or_default();
             match name.as_str() {
@@ -221,8 +244,12 @@ pub fn parse_repr(attrs: &[syn::Attribute]) -> Repr {
                 "C" => repr.c = true,
                 "transparent" => repr.transparent = true,
                 "align" => repr.align = number(&meta),
-                "packed" => repr.packed = if meta.input.peek(syn::token::Paren) { number(&meta) } else { Some(1) },
-                "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" | "u128" | "i128" => repr.int = Some(name),
+                "packed" => {
+                    repr.packed =
+                        if meta.input.peek(syn::token::Paren) { number(&meta) } else { Some(1) }
+                }
+                "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize"
+                | "u128" | "i128" => repr.int = Some(name),
                 _ => {}
             }
             Ok(())
@@ -246,7 +273,10 @@ fn derives(attrs: &[syn::Attribute]) -> Vec<String> {
 
 fn lang_of(attrs: &[syn::Attribute]) -> Option<String> {
     attrs.iter().find(|a| a.path().is_ident("lang")).and_then(|a| match &a.meta {
-        syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => Some(s.value()),
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+            ..
+        }) => Some(s.value()),
         _ => None,
     })
 }
@@ -266,14 +296,41 @@ impl<'a> Collector<'a> {
         ScopeId(self.items.scopes.len() as u32 - 1)
     }
 
-    fn new_def(&mut self, name: String, kind: DefKind<'a>, scope: ScopeId, file: FileId, span: Span) -> DefId {
-        self.items.defs.push(Def { name, kind, scope, file, span, derives: Vec::new(), lang: None });
+    fn new_def(
+        &mut self,
+        name: String,
+        kind: DefKind<'a>,
+        scope: ScopeId,
+        file: FileId,
+        span: Span,
+    ) -> DefId {
+        self.items.defs.push(Def {
+            name,
+            kind,
+            scope,
+            file,
+            span,
+            derives: Vec::new(),
+            lang: None,
+        });
         DefId(self.items.defs.len() as u32 - 1)
     }
 
-    fn new_module_scope(&mut self, parent: Option<ScopeId>, name: &str, file: FileId, span: Span) -> ScopeId {
+    fn new_module_scope(
+        &mut self,
+        parent: Option<ScopeId>,
+        name: &str,
+        file: FileId,
+        span: Span,
+    ) -> ScopeId {
         let scope = self.new_scope(parent, None);
-        let def = self.new_def(name.to_string(), DefKind::Mod { scope }, parent.unwrap_or(scope), file, span);
+        let def = self.new_def(
+            name.to_string(),
+            DefKind::Mod { scope },
+            parent.unwrap_or(scope),
+            file,
+            span,
+        );
         self.items.scopes[scope.0 as usize].module = Some(def);
         if let Some(p) = parent {
             self.items.scopes[p.0 as usize].types.insert(name.to_string(), def);
@@ -329,7 +386,12 @@ impl<'a> Collector<'a> {
         match item {
             syn::Item::Mod(m) => {
                 if let Some((_, inner)) = &m.content {
-                    let s = self.new_module_scope(Some(scope), &m.ident.to_string(), file, span_of(&m.ident));
+                    let s = self.new_module_scope(
+                        Some(scope),
+                        &m.ident.to_string(),
+                        file,
+                        span_of(&m.ident),
+                    );
                     self.walk_items(inner, s, file);
                 }
             }
@@ -337,7 +399,13 @@ impl<'a> Collector<'a> {
                 let name = s.ident.to_string();
                 let generics = self.generics(&s.generics, None, 0, None);
                 let (fields, ctor) = fields_of(&s.fields);
-                let def = self.new_def(name.clone(), DefKind::Struct { generics, fields, ctor, repr: parse_repr(&s.attrs) }, scope, file, span_of(&s.ident));
+                let def = self.new_def(
+                    name.clone(),
+                    DefKind::Struct { generics, fields, ctor, repr: parse_repr(&s.attrs) },
+                    scope,
+                    file,
+                    span_of(&s.ident),
+                );
                 self.set_attrs(def, &s.attrs);
                 self.define_type(scope, &name, def);
                 if ctor != CtorKind::Named {
@@ -348,7 +416,13 @@ impl<'a> Collector<'a> {
             syn::Item::Enum(e) => {
                 let name = e.ident.to_string();
                 let generics = self.generics(&e.generics, None, 0, None);
-                let def = self.new_def(name.clone(), DefKind::Enum { generics, variants: Vec::new(), repr: parse_repr(&e.attrs) }, scope, file, span_of(&e.ident));
+                let def = self.new_def(
+                    name.clone(),
+                    DefKind::Enum { generics, variants: Vec::new(), repr: parse_repr(&e.attrs) },
+                    scope,
+                    file,
+                    span_of(&e.ident),
+                );
                 self.set_attrs(def, &e.attrs);
                 self.define_type(scope, &name, def);
                 let mut variants = Vec::new();
@@ -356,20 +430,34 @@ impl<'a> Collector<'a> {
                     let (fields, ctor) = fields_of(&v.fields);
                     let vd = self.new_def(
                         v.ident.to_string(),
-                        DefKind::Variant { parent: def, index: k as u32, fields, ctor, discriminant: v.discriminant.as_ref().map(|(_, e)| e) },
+                        DefKind::Variant {
+                            parent: def,
+                            index: k as u32,
+                            fields,
+                            ctor,
+                            discriminant: v.discriminant.as_ref().map(|(_, e)| e),
+                        },
                         scope,
                         file,
                         span_of(&v.ident),
                     );
                     variants.push(vd);
                 }
-                if let DefKind::Enum { variants: vs, .. } = &mut self.items.defs[def.0 as usize].kind {
+                if let DefKind::Enum { variants: vs, .. } =
+                    &mut self.items.defs[def.0 as usize].kind
+                {
                     *vs = variants;
                 }
                 self.derived_for(file, span_of(&e.ident), scope);
             }
             syn::Item::Union(u) => {
-                let def = self.new_def(u.ident.to_string(), DefKind::Union, scope, file, span_of(&u.ident));
+                let def = self.new_def(
+                    u.ident.to_string(),
+                    DefKind::Union,
+                    scope,
+                    file,
+                    span_of(&u.ident),
+                );
                 self.define_type(scope, &u.ident.to_string(), def);
             }
             syn::Item::Fn(f) => {
@@ -402,7 +490,12 @@ impl<'a> Collector<'a> {
                 let name = c.ident.to_string();
                 let def = self.new_def(
                     name.clone(),
-                    DefKind::Const { ty: Some(&c.ty), expr: Some(&c.expr), container: Container::Free, generics: Generics::default() },
+                    DefKind::Const {
+                        ty: Some(&c.ty),
+                        expr: Some(&c.expr),
+                        container: Container::Free,
+                        generics: Generics::default(),
+                    },
                     scope,
                     file,
                     span_of(&c.ident),
@@ -416,7 +509,11 @@ impl<'a> Collector<'a> {
                 let name = st.ident.to_string();
                 let def = self.new_def(
                     name.clone(),
-                    DefKind::Static { ty: &st.ty, expr: &st.expr, mutable: !matches!(st.mutability, syn::StaticMutability::None) },
+                    DefKind::Static {
+                        ty: &st.ty,
+                        expr: &st.expr,
+                        mutable: !matches!(st.mutability, syn::StaticMutability::None),
+                    },
                     scope,
                     file,
                     span_of(&st.ident),
@@ -426,7 +523,13 @@ impl<'a> Collector<'a> {
             syn::Item::Type(t) => {
                 let name = t.ident.to_string();
                 let generics = self.generics(&t.generics, None, 0, None);
-                let def = self.new_def(name.clone(), DefKind::TypeAlias { generics, ty: &t.ty }, scope, file, span_of(&t.ident));
+                let def = self.new_def(
+                    name.clone(),
+                    DefKind::TypeAlias { generics, ty: &t.ty },
+                    scope,
+                    file,
+                    span_of(&t.ident),
+                );
                 self.define_type(scope, &name, def);
             }
             syn::Item::Trait(t) => self.trait_item(t, scope, file),
@@ -442,12 +545,20 @@ impl<'a> Collector<'a> {
             }
             syn::Item::Macro(m) => {
                 if let Some(ident) = &m.ident {
-                    let def = self.new_def(ident.to_string(), DefKind::Macro, scope, file, span_of(ident));
+                    let def = self.new_def(
+                        ident.to_string(),
+                        DefKind::Macro,
+                        scope,
+                        file,
+                        span_of(ident),
+                    );
                     self.items.scopes[scope.0 as usize].macros.insert(ident.to_string(), def);
                 }
             }
             syn::Item::ForeignMod(fm) => {
-                let is_intrinsic = fm.abi.name.as_ref().is_some_and(|n| n.value() == "rkc-intrinsic") && !file.is_user();
+                let is_intrinsic =
+                    fm.abi.name.as_ref().is_some_and(|n| n.value() == "rkc-intrinsic")
+                        && !file.is_user();
                 for fi in &fm.items {
                     let syn::ForeignItem::Fn(f) = fi else { continue };
                     let name = f.sig.ident.to_string();
@@ -491,7 +602,14 @@ impl<'a> Collector<'a> {
         // `Self` is the trait's parameter 0.
         // `Self` is parameter 0: the declared parameters are numbered from 1.
         let mut generics = self.generics(&t.generics, None, 1, Some(def));
-        generics.params.insert(0, GenericParamDef { name: "Self".into(), index: 0, kind: GenericParamKind::Type { default: None } });
+        generics.params.insert(
+            0,
+            GenericParamDef {
+                name: "Self".into(),
+                index: 0,
+                kind: GenericParamKind::Type { default: None },
+            },
+        );
         generics.parent_count = 0;
         let mut items = Vec::new();
         for ti in &t.items {
@@ -526,7 +644,11 @@ impl<'a> Collector<'a> {
                             ty: Some(&c.ty),
                             expr: c.default.as_ref().map(|(_, e)| e),
                             container: Container::Trait(def),
-                            generics: Generics { parent: Some(def), parent_count: generics.count(), ..Default::default() },
+                            generics: Generics {
+                                parent: Some(def),
+                                parent_count: generics.count(),
+                                ..Default::default()
+                            },
                         },
                         scope,
                         file,
@@ -540,7 +662,11 @@ impl<'a> Collector<'a> {
                         DefKind::AssocTy {
                             container: Container::Trait(def),
                             ty: ty.default.as_ref().map(|(_, t)| t),
-                            generics: Generics { parent: Some(def), parent_count: generics.count(), ..Default::default() },
+                            generics: Generics {
+                                parent: Some(def),
+                                parent_count: generics.count(),
+                                ..Default::default()
+                            },
                         },
                         scope,
                         file,
@@ -595,7 +721,11 @@ impl<'a> Collector<'a> {
                             ty: Some(&c.ty),
                             expr: Some(&c.expr),
                             container: Container::Impl(def),
-                            generics: Generics { parent: Some(def), parent_count: generics.count(), ..Default::default() },
+                            generics: Generics {
+                                parent: Some(def),
+                                parent_count: generics.count(),
+                                ..Default::default()
+                            },
                         },
                         scope,
                         file,
@@ -609,7 +739,11 @@ impl<'a> Collector<'a> {
                         DefKind::AssocTy {
                             container: Container::Impl(def),
                             ty: Some(&t.ty),
-                            generics: Generics { parent: Some(def), parent_count: generics.count(), ..Default::default() },
+                            generics: Generics {
+                                parent: Some(def),
+                                parent_count: generics.count(),
+                                ..Default::default()
+                            },
                         },
                         scope,
                         file,
@@ -633,7 +767,12 @@ impl<'a> Collector<'a> {
 
     /// The generics of a function: its declared parameters, then one for each `impl Trait`
     /// in its argument types.
-    fn fn_generics(&mut self, sig: &'a syn::Signature, parent: Option<DefId>, parent_count: u32) -> Generics<'a> {
+    fn fn_generics(
+        &mut self,
+        sig: &'a syn::Signature,
+        parent: Option<DefId>,
+        parent_count: u32,
+    ) -> Generics<'a> {
         let mut g = self.generics(&sig.generics, parent, parent_count, None);
         struct ImplTraits<'a>(Vec<&'a syn::TypeImplTrait>);
         impl<'a> Visit<'a> for ImplTraits<'a> {
@@ -650,25 +789,43 @@ impl<'a> Collector<'a> {
         }
         for t in found.0 {
             let index = g.count();
-            g.params.push(GenericParamDef { name: format!("impl#{index}"), index, kind: GenericParamKind::Type { default: None } });
+            g.params.push(GenericParamDef {
+                name: format!("impl#{index}"),
+                index,
+                kind: GenericParamKind::Type { default: None },
+            });
             g.impl_trait.push((index, t));
         }
         g
     }
 
-    fn generics(&mut self, generics: &'a syn::Generics, parent: Option<DefId>, parent_count: u32, _owner: Option<DefId>) -> Generics<'a> {
+    fn generics(
+        &mut self,
+        generics: &'a syn::Generics,
+        parent: Option<DefId>,
+        parent_count: u32,
+        _owner: Option<DefId>,
+    ) -> Generics<'a> {
         let mut g = Generics { parent, parent_count, ..Default::default() };
         for p in &generics.params {
             let index = g.count();
             match p {
                 syn::GenericParam::Type(t) => {
-                    g.params.push(GenericParamDef { name: t.ident.to_string(), index, kind: GenericParamKind::Type { default: t.default.as_ref() } });
+                    g.params.push(GenericParamDef {
+                        name: t.ident.to_string(),
+                        index,
+                        kind: GenericParamKind::Type { default: t.default.as_ref() },
+                    });
                     for b in &t.bounds {
                         g.param_bounds.push((index, b));
                     }
                 }
                 syn::GenericParam::Const(c) => {
-                    g.params.push(GenericParamDef { name: c.ident.to_string(), index, kind: GenericParamKind::Const { ty: &c.ty } });
+                    g.params.push(GenericParamDef {
+                        name: c.ident.to_string(),
+                        index,
+                        kind: GenericParamKind::Const { ty: &c.ty },
+                    });
                 }
                 syn::GenericParam::Lifetime(_) => {}
             }
@@ -692,8 +849,10 @@ impl<'a> Collector<'a> {
         finder.visit_block(block);
         // Blocks come in pre-order, so a block's enclosing block is already registered.
         for (b, parent) in finder.blocks {
-            let parent_scope = parent.and_then(|p| self.items.block_scopes.get(&p).copied()).unwrap_or(scope);
-            let s = self.new_scope(Some(parent_scope), self.items.scopes[parent_scope.0 as usize].module);
+            let parent_scope =
+                parent.and_then(|p| self.items.block_scopes.get(&p).copied()).unwrap_or(scope);
+            let s = self
+                .new_scope(Some(parent_scope), self.items.scopes[parent_scope.0 as usize].module);
             self.items.block_scopes.insert(std::ptr::from_ref(b) as usize, s);
             for stmt in &b.stmts {
                 if let syn::Stmt::Item(item) = stmt {
@@ -742,12 +901,20 @@ fn fields_of(fields: &syn::Fields) -> (Vec<FieldDef<'_>>, CtorKind) {
         syn::Fields::Named(n) => (
             n.named
                 .iter()
-                .map(|f| FieldDef { name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(), ty: &f.ty, span: span_of(f) })
+                .map(|f| FieldDef {
+                    name: f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                    ty: &f.ty,
+                    span: span_of(f),
+                })
                 .collect(),
             CtorKind::Named,
         ),
         syn::Fields::Unnamed(u) => (
-            u.unnamed.iter().enumerate().map(|(k, f)| FieldDef { name: k.to_string(), ty: &f.ty, span: span_of(f) }).collect(),
+            u.unnamed
+                .iter()
+                .enumerate()
+                .map(|(k, f)| FieldDef { name: k.to_string(), ty: &f.ty, span: span_of(f) })
+                .collect(),
             CtorKind::Tuple,
         ),
         syn::Fields::Unit => (Vec::new(), CtorKind::Unit),
@@ -784,7 +951,9 @@ fn flatten_use(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Impo
                 out.push(Import { path, name: Some(alias), global: false });
             }
         }
-        syn::UseTree::Glob(_) => out.push(Import { path: prefix.clone(), name: None, global: false }),
+        syn::UseTree::Glob(_) => {
+            out.push(Import { path: prefix.clone(), name: None, global: false })
+        }
         syn::UseTree::Group(g) => {
             for t in &g.items {
                 flatten_use(t, prefix, out);

@@ -27,7 +27,11 @@ impl<'a> Visit<'a> for Finder {
         if let Some((attr_span, names)) = derive_names(&s.attrs) {
             let text = write_impls(&names, &s.ident, &s.generics, &Shape::Struct(&s.fields));
             if !text.is_empty() {
-                self.found.push(Derived { for_span: Span::from_pm2(s.ident.span()), attr_span, text });
+                self.found.push(Derived {
+                    for_span: Span::from_pm2(s.ident.span()),
+                    attr_span,
+                    text,
+                });
             }
         }
     }
@@ -35,10 +39,18 @@ impl<'a> Visit<'a> for Finder {
     fn visit_item_enum(&mut self, e: &'a syn::ItemEnum) {
         if let Some((attr_span, names)) = derive_names(&e.attrs) {
             let variants: Vec<&syn::Variant> = e.variants.iter().collect();
-            let default = e.variants.iter().find(|v| v.attrs.iter().any(|a| a.path().is_ident("default"))).map(|v| v.ident.to_string());
+            let default = e
+                .variants
+                .iter()
+                .find(|v| v.attrs.iter().any(|a| a.path().is_ident("default")))
+                .map(|v| v.ident.to_string());
             let text = write_impls(&names, &e.ident, &e.generics, &Shape::Enum(variants, default));
             if !text.is_empty() {
-                self.found.push(Derived { for_span: Span::from_pm2(e.ident.span()), attr_span, text });
+                self.found.push(Derived {
+                    for_span: Span::from_pm2(e.ident.span()),
+                    attr_span,
+                    text,
+                });
             }
         }
         syn::visit::visit_item_enum(self, e);
@@ -77,11 +89,16 @@ fn header(generics: &syn::Generics, bound: &str, name: &syn::Ident) -> (String, 
                 args.push(l.lifetime.to_string());
             }
             syn::GenericParam::Type(t) => {
-                let mut bounds: Vec<String> = t.bounds.iter().map(|b| b.to_token_stream().to_string()).collect();
+                let mut bounds: Vec<String> =
+                    t.bounds.iter().map(|b| b.to_token_stream().to_string()).collect();
                 if !bound.is_empty() {
                     bounds.push(bound.to_string());
                 }
-                params.push(if bounds.is_empty() { t.ident.to_string() } else { format!("{}: {}", t.ident, bounds.join(" + ")) });
+                params.push(if bounds.is_empty() {
+                    t.ident.to_string()
+                } else {
+                    format!("{}: {}", t.ident, bounds.join(" + "))
+                });
                 args.push(t.ident.to_string());
             }
             syn::GenericParam::Const(c) => {
@@ -90,14 +107,21 @@ fn header(generics: &syn::Generics, bound: &str, name: &syn::Ident) -> (String, 
             }
         }
     }
-    let where_clause = generics.where_clause.as_ref().map(|w| w.to_token_stream().to_string()).unwrap_or_default();
-    let impl_params = if params.is_empty() { String::new() } else { format!("<{}>", params.join(", ")) };
-    let self_ty = if args.is_empty() { name.to_string() } else { format!("{name}<{}>", args.join(", ")) };
+    let where_clause =
+        generics.where_clause.as_ref().map(|w| w.to_token_stream().to_string()).unwrap_or_default();
+    let impl_params =
+        if params.is_empty() { String::new() } else { format!("<{}>", params.join(", ")) };
+    let self_ty =
+        if args.is_empty() { name.to_string() } else { format!("{name}<{}>", args.join(", ")) };
     (format!("impl{impl_params}"), format!("{self_ty} {where_clause}"))
 }
 
 fn field_names(fields: &syn::Fields) -> Vec<String> {
-    fields.iter().enumerate().map(|(k, f)| f.ident.as_ref().map_or(k.to_string(), ToString::to_string)).collect()
+    fields
+        .iter()
+        .enumerate()
+        .map(|(k, f)| f.ident.as_ref().map_or(k.to_string(), ToString::to_string))
+        .collect()
 }
 
 /// A pattern binding each field of a variant to `{prefix}{k}`: `Self::V { a: l0, b: l1 }`.
@@ -105,7 +129,8 @@ fn variant_pattern(v: &syn::Variant, prefix: &str) -> String {
     let names = field_names(&v.fields);
     match &v.fields {
         syn::Fields::Named(_) => {
-            let parts: Vec<String> = names.iter().enumerate().map(|(k, n)| format!("{n}: {prefix}{k}")).collect();
+            let parts: Vec<String> =
+                names.iter().enumerate().map(|(k, n)| format!("{n}: {prefix}{k}")).collect();
             format!("Self::{} {{ {} }}", v.ident, parts.join(", "))
         }
         syn::Fields::Unnamed(_) => {
@@ -116,7 +141,12 @@ fn variant_pattern(v: &syn::Variant, prefix: &str) -> String {
     }
 }
 
-fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, shape: &Shape) -> String {
+fn write_impls(
+    names: &[String],
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    shape: &Shape,
+) -> String {
     let mut out = String::new();
     let has = |n: &str| names.iter().any(|x| x == n);
     let cmp = "::core::cmp";
@@ -130,7 +160,9 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
             "*self".to_string()
         } else {
             match shape {
-                Shape::Struct(fields) => construct(fields, "Self", |f| format!("::core::clone::Clone::clone(&self.{f})")),
+                Shape::Struct(fields) => {
+                    construct(fields, "Self", |f| format!("::core::clone::Clone::clone(&self.{f})"))
+                }
                 Shape::Enum(variants, _) => {
                     let arms: Vec<String> = variants
                         .iter()
@@ -150,13 +182,17 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
                 }
             }
         };
-        let _ = writeln!(out, "{i} ::core::clone::Clone for {t} {{ fn clone(&self) -> Self {{ {body} }} }}");
+        let _ = writeln!(
+            out,
+            "{i} ::core::clone::Clone for {t} {{ fn clone(&self) -> Self {{ {body} }} }}"
+        );
     }
     if has("PartialEq") {
         let (i, t) = header(generics, "::core::cmp::PartialEq", ident);
         let body = match shape {
             Shape::Struct(fields) => {
-                let parts: Vec<String> = field_names(fields).iter().map(|f| format!("self.{f} == other.{f}")).collect();
+                let parts: Vec<String> =
+                    field_names(fields).iter().map(|f| format!("self.{f} == other.{f}")).collect();
                 if parts.is_empty() { "true".to_string() } else { parts.join(" && ") }
             }
             Shape::Enum(variants, _) => {
@@ -166,7 +202,11 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
                         let n = v.fields.len();
                         let eqs: Vec<String> = (0..n).map(|k| format!("*l{k} == *r{k}")).collect();
                         let eq = if eqs.is_empty() { "true".to_string() } else { eqs.join(" && ") };
-                        format!("({}, {}) => {eq},", variant_pattern(v, "l"), variant_pattern(v, "r"))
+                        format!(
+                            "({}, {}) => {eq},",
+                            variant_pattern(v, "l"),
+                            variant_pattern(v, "r")
+                        )
                     })
                     .collect();
                 if variants.len() > 1 {
@@ -175,28 +215,46 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
                 format!("match (self, other) {{ {} }}", arms.join(" "))
             }
         };
-        let _ = writeln!(out, "{i} ::core::cmp::PartialEq for {t} {{ fn eq(&self, other: &Self) -> bool {{ {body} }} }}");
+        let _ = writeln!(
+            out,
+            "{i} ::core::cmp::PartialEq for {t} {{ fn eq(&self, other: &Self) -> bool {{ {body} }} }}"
+        );
     }
     if has("Eq") {
         let (i, t) = header(generics, "::core::cmp::Eq", ident);
         let _ = writeln!(out, "{i} ::core::cmp::Eq for {t} {{}}");
     }
-    for (trait_name, method, ret, wrap) in [("PartialOrd", "partial_cmp", "::core::option::Option<::core::cmp::Ordering>", true), ("Ord", "cmp", "::core::cmp::Ordering", false)] {
+    for (trait_name, method, ret, wrap) in [
+        ("PartialOrd", "partial_cmp", "::core::option::Option<::core::cmp::Ordering>", true),
+        ("Ord", "cmp", "::core::cmp::Ordering", false),
+    ] {
         if !has(trait_name) {
             continue;
         }
         let (i, t) = header(generics, &format!("{cmp}::{trait_name}"), ident);
-        let equal = if wrap { format!("::core::option::Option::Some({cmp}::Ordering::Equal)") } else { format!("{cmp}::Ordering::Equal") };
+        let equal = if wrap {
+            format!("::core::option::Option::Some({cmp}::Ordering::Equal)")
+        } else {
+            format!("{cmp}::Ordering::Equal")
+        };
         let chain = |pairs: Vec<(String, String)>| -> String {
             let mut s = String::new();
             for (l, r) in pairs {
-                let _ = write!(s, "match {cmp}::{trait_name}::{method}({l}, {r}) {{ {equal} => {{}} c => return c, }} ");
+                let _ = write!(
+                    s,
+                    "match {cmp}::{trait_name}::{method}({l}, {r}) {{ {equal} => {{}} c => return c, }} "
+                );
             }
             let _ = write!(s, "{equal}");
             s
         };
         let body = match shape {
-            Shape::Struct(fields) => chain(field_names(fields).iter().map(|f| (format!("&self.{f}"), format!("&other.{f}"))).collect()),
+            Shape::Struct(fields) => chain(
+                field_names(fields)
+                    .iter()
+                    .map(|f| (format!("&self.{f}"), format!("&other.{f}")))
+                    .collect(),
+            ),
             Shape::Enum(variants, _) => {
                 let index = |who: &str| {
                     let arms: Vec<String> = variants
@@ -217,8 +275,13 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
                     .iter()
                     .map(|v| {
                         let n = v.fields.len();
-                        let body = chain((0..n).map(|k| (format!("l{k}"), format!("r{k}"))).collect());
-                        format!("({}, {}) => {{ {body} }}", variant_pattern(v, "l"), variant_pattern(v, "r"))
+                        let body =
+                            chain((0..n).map(|k| (format!("l{k}"), format!("r{k}"))).collect());
+                        format!(
+                            "({}, {}) => {{ {body} }}",
+                            variant_pattern(v, "l"),
+                            variant_pattern(v, "r")
+                        )
                     })
                     .collect();
                 if variants.len() > 1 {
@@ -232,17 +295,25 @@ fn write_impls(names: &[String], ident: &syn::Ident, generics: &syn::Generics, s
                 )
             }
         };
-        let _ = writeln!(out, "{i} {cmp}::{trait_name} for {t} {{ fn {method}(&self, other: &Self) -> {ret} {{ {body} }} }}");
+        let _ = writeln!(
+            out,
+            "{i} {cmp}::{trait_name} for {t} {{ fn {method}(&self, other: &Self) -> {ret} {{ {body} }} }}"
+        );
     }
     if has("Default") {
         let (i, t) = header(generics, "::core::default::Default", ident);
         let body = match shape {
-            Shape::Struct(fields) => Some(construct(fields, "Self", |_| "::core::default::Default::default()".to_string())),
+            Shape::Struct(fields) => Some(construct(fields, "Self", |_| {
+                "::core::default::Default::default()".to_string()
+            })),
             Shape::Enum(_, Some(v)) => Some(format!("Self::{v}")),
             Shape::Enum(_, None) => None,
         };
         if let Some(body) = body {
-            let _ = writeln!(out, "{i} ::core::default::Default for {t} {{ fn default() -> Self {{ {body} }} }}");
+            let _ = writeln!(
+                out,
+                "{i} ::core::default::Default for {t} {{ fn default() -> Self {{ {body} }} }}"
+            );
         }
     }
     out

@@ -41,7 +41,8 @@ impl MacroDef {
         while i < tts.len() {
             let TokenTree::Group(m) = &tts[i] else { return None };
             // `=>`
-            let arrow = tts.get(i + 1).map(ToString::to_string).unwrap_or_default() + &tts.get(i + 2).map(ToString::to_string).unwrap_or_default();
+            let arrow = tts.get(i + 1).map(ToString::to_string).unwrap_or_default()
+                + &tts.get(i + 2).map(ToString::to_string).unwrap_or_default();
             if arrow != "=>" {
                 return None;
             }
@@ -80,7 +81,11 @@ fn parse_matcher(ts: &TokenStream) -> Option<Vec<Matcher>> {
                 Some(TokenTree::Ident(name)) => {
                     // `$name:kind`
                     let kind = match (tts.get(i + 2), tts.get(i + 3)) {
-                        (Some(TokenTree::Punct(c)), Some(TokenTree::Ident(k))) if c.as_char() == ':' => k.to_string(),
+                        (Some(TokenTree::Punct(c)), Some(TokenTree::Ident(k)))
+                            if c.as_char() == ':' =>
+                        {
+                            k.to_string()
+                        }
                         _ => return None,
                     };
                     out.push(Matcher::Frag(name.to_string(), kind));
@@ -122,7 +127,12 @@ fn repeat_suffix(tts: &[TokenTree], i: usize) -> Option<(Option<String>, char, u
 }
 
 /// Matches a sequence of matchers from `pos`; the position after it.
-fn match_seq(pattern: &[Matcher], tts: &[TokenTree], mut pos: usize, bindings: &mut HashMap<String, Binding>) -> Option<usize> {
+fn match_seq(
+    pattern: &[Matcher],
+    tts: &[TokenTree],
+    mut pos: usize,
+    bindings: &mut HashMap<String, Binding>,
+) -> Option<usize> {
     for m in pattern {
         match m {
             Matcher::Token(t) => {
@@ -183,7 +193,10 @@ fn match_seq(pattern: &[Matcher], tts: &[TokenTree], mut pos: usize, bindings: &
                     return None;
                 }
                 for name in frag_names(inner) {
-                    let seq = iterations.iter().map(|b| b.get(&name).cloned().unwrap_or(Binding::Seq(Vec::new()))).collect();
+                    let seq = iterations
+                        .iter()
+                        .map(|b| b.get(&name).cloned().unwrap_or(Binding::Seq(Vec::new())))
+                        .collect();
                     bindings.insert(name, Binding::Seq(seq));
                 }
                 pos = p;
@@ -198,7 +211,9 @@ fn frag_names(pattern: &[Matcher]) -> Vec<String> {
     for m in pattern {
         match m {
             Matcher::Frag(n, _) => out.push(n.clone()),
-            Matcher::Group(_, inner) | Matcher::Repeat(inner, _, _) => out.extend(frag_names(inner)),
+            Matcher::Group(_, inner) | Matcher::Repeat(inner, _, _) => {
+                out.extend(frag_names(inner))
+            }
             Matcher::Token(_) => {}
         }
     }
@@ -211,16 +226,17 @@ fn frag_names(pattern: &[Matcher]) -> Vec<String> {
 fn parse_fragment(kind: &str, tts: &[TokenTree]) -> Option<(TokenStream, usize)> {
     let input: TokenStream = tts.iter().cloned().collect();
     let total = tts.len();
-    let parsed = |f: &dyn Fn(ParseStream) -> syn::Result<TokenStream>| -> Option<(TokenStream, usize)> {
-        let parser = |s: ParseStream| -> syn::Result<(TokenStream, TokenStream)> {
-            let frag = f(s)?;
-            let rest: TokenStream = s.parse()?;
-            Ok((frag, rest))
+    let parsed =
+        |f: &dyn Fn(ParseStream) -> syn::Result<TokenStream>| -> Option<(TokenStream, usize)> {
+            let parser = |s: ParseStream| -> syn::Result<(TokenStream, TokenStream)> {
+                let frag = f(s)?;
+                let rest: TokenStream = s.parse()?;
+                Ok((frag, rest))
+            };
+            let (frag, rest) = parser.parse2(input.clone()).ok()?;
+            let used = total - rest.into_iter().count();
+            (used > 0).then_some((frag, used))
         };
-        let (frag, rest) = parser.parse2(input.clone()).ok()?;
-        let used = total - rest.into_iter().count();
-        (used > 0).then_some((frag, used))
-    };
     use quote::ToTokens;
     match kind {
         "tt" => tts.first().map(|t| (TokenStream::from(t.clone()), 1)),
@@ -235,11 +251,18 @@ fn parse_fragment(kind: &str, tts: &[TokenTree]) -> Option<(TokenStream, usize)>
                 && p.as_char() == '-'
                 && let Some(TokenTree::Literal(l)) = tts.get(1)
             {
-                return Some(([TokenTree::Punct(p.clone()), TokenTree::Literal(l.clone())].into_iter().collect(), 2));
+                return Some((
+                    [TokenTree::Punct(p.clone()), TokenTree::Literal(l.clone())]
+                        .into_iter()
+                        .collect(),
+                    2,
+                ));
             }
             match tts.first() {
                 Some(t @ TokenTree::Literal(_)) => Some((TokenStream::from(t.clone()), 1)),
-                Some(TokenTree::Ident(i)) if i == "true" || i == "false" => Some((TokenStream::from(TokenTree::Ident(i.clone())), 1)),
+                Some(TokenTree::Ident(i)) if i == "true" || i == "false" => {
+                    Some((TokenStream::from(TokenTree::Ident(i.clone())), 1))
+                }
                 _ => None,
             }
         }
@@ -248,7 +271,9 @@ fn parse_fragment(kind: &str, tts: &[TokenTree]) -> Option<(TokenStream, usize)>
             Some((TokenStream::from(TokenTree::Group(Group::new(Delimiter::None, ts))), used))
         }
         "ty" => parsed(&|s| Ok(s.parse::<syn::Type>()?.to_token_stream())),
-        "pat" | "pat_param" => parsed(&|s| Ok(syn::Pat::parse_multi_with_leading_vert(s)?.to_token_stream())),
+        "pat" | "pat_param" => {
+            parsed(&|s| Ok(syn::Pat::parse_multi_with_leading_vert(s)?.to_token_stream()))
+        }
         "path" => parsed(&|s| Ok(s.parse::<syn::Path>()?.to_token_stream())),
         "block" => parsed(&|s| Ok(s.parse::<syn::Block>()?.to_token_stream())),
         "stmt" => parsed(&|s| Ok(s.parse::<syn::Stmt>()?.to_token_stream())),
@@ -266,7 +291,11 @@ fn parse_fragment(kind: &str, tts: &[TokenTree]) -> Option<(TokenStream, usize)>
 }
 
 /// Writes the transcriber with the bindings at the repetition indices `at`.
-fn transcribe(ts: &TokenStream, bindings: &HashMap<String, Binding>, at: &[usize]) -> Result<TokenStream, String> {
+fn transcribe(
+    ts: &TokenStream,
+    bindings: &HashMap<String, Binding>,
+    at: &[usize],
+) -> Result<TokenStream, String> {
     let tts: Vec<TokenTree> = ts.clone().into_iter().collect();
     let mut out = TokenStream::new();
     let mut i = 0;
@@ -280,7 +309,11 @@ fn transcribe(ts: &TokenStream, bindings: &HashMap<String, Binding>, at: &[usize
                 Some(TokenTree::Ident(name)) => {
                     match lookup(bindings, &name.to_string(), at) {
                         Some(Binding::One(t)) => out.extend(t),
-                        Some(Binding::Seq(_)) => return Err(format!("`${name}` is used outside the repetition it matched in")),
+                        Some(Binding::Seq(_)) => {
+                            return Err(format!(
+                                "`${name}` is used outside the repetition it matched in"
+                            ));
+                        }
                         None => {
                             out.extend([tts[i].clone(), tts[i + 1].clone()]);
                         }
@@ -288,8 +321,10 @@ fn transcribe(ts: &TokenStream, bindings: &HashMap<String, Binding>, at: &[usize
                     i += 2;
                 }
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {
-                    let (sep, _op, used) = repeat_suffix(&tts, i + 2).ok_or("a malformed repetition")?;
-                    let count = repetition_count(&g.stream(), bindings, at).ok_or("a repetition uses no variable that repeats")?;
+                    let (sep, _op, used) =
+                        repeat_suffix(&tts, i + 2).ok_or("a malformed repetition")?;
+                    let count = repetition_count(&g.stream(), bindings, at)
+                        .ok_or("a repetition uses no variable that repeats")?;
                     for k in 0..count {
                         if k > 0
                             && let Some(s) = &sep
@@ -336,7 +371,11 @@ fn lookup(bindings: &HashMap<String, Binding>, name: &str, at: &[usize]) -> Opti
 }
 
 /// How many times a repetition runs: the length of the sequences of the variables it uses.
-fn repetition_count(ts: &TokenStream, bindings: &HashMap<String, Binding>, at: &[usize]) -> Option<usize> {
+fn repetition_count(
+    ts: &TokenStream,
+    bindings: &HashMap<String, Binding>,
+    at: &[usize],
+) -> Option<usize> {
     let mut names = Vec::new();
     collect_vars(ts, &mut names);
     names.iter().find_map(|n| match lookup(bindings, n, at)? {
@@ -378,7 +417,8 @@ pub fn find_macros(file: &syn::File) -> HashMap<String, MacroDef> {
         fn visit_stmt_macro(&mut self, m: &'a syn::StmtMacro) {
             if m.mac.path.is_ident("macro_rules") {
                 let tts: Vec<TokenTree> = m.mac.tokens.clone().into_iter().collect();
-                if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) = (tts.first(), tts.get(1))
+                if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) =
+                    (tts.first(), tts.get(1))
                     && let Some(def) = MacroDef::parse(&body.stream())
                 {
                     self.0.insert(name.to_string(), def);
@@ -390,7 +430,8 @@ pub fn find_macros(file: &syn::File) -> HashMap<String, MacroDef> {
         fn visit_expr_macro(&mut self, m: &'a syn::ExprMacro) {
             if m.mac.path.is_ident("macro_rules") {
                 let tts: Vec<TokenTree> = m.mac.tokens.clone().into_iter().collect();
-                if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) = (tts.first(), tts.get(1))
+                if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) =
+                    (tts.first(), tts.get(1))
                     && let Some(def) = MacroDef::parse(&body.stream())
                 {
                     self.0.insert(name.to_string(), def);
@@ -405,19 +446,31 @@ pub fn find_macros(file: &syn::File) -> HashMap<String, MacroDef> {
 
 /// Expands the item-position invocations of the file's own macros in place (in modules and
 /// function bodies too), to a fixed point.
-pub fn expand_items(file: &mut syn::File, macros: &HashMap<String, MacroDef>) -> Vec<(proc_macro2::Span, String)> {
+pub fn expand_items(
+    file: &mut syn::File,
+    macros: &HashMap<String, MacroDef>,
+) -> Vec<(proc_macro2::Span, String)> {
     let mut errors = Vec::new();
     expand_item_list(&mut file.items, macros, &mut errors, 0);
     errors
 }
 
-fn expand_item_list(items: &mut Vec<syn::Item>, macros: &HashMap<String, MacroDef>, errors: &mut Vec<(proc_macro2::Span, String)>, depth: u32) {
+fn expand_item_list(
+    items: &mut Vec<syn::Item>,
+    macros: &HashMap<String, MacroDef>,
+    errors: &mut Vec<(proc_macro2::Span, String)>,
+    depth: u32,
+) {
     let mut k = 0;
     while k < items.len() {
         let expansion = match &items[k] {
             syn::Item::Macro(m) if m.ident.is_none() => {
                 let name = m.mac.path.get_ident().map(ToString::to_string);
-                name.and_then(|n| macros.get(&n).map(|def| (def.expand(&m.mac.tokens), m.mac.path.segments[0].ident.span())))
+                name.and_then(|n| {
+                    macros
+                        .get(&n)
+                        .map(|def| (def.expand(&m.mac.tokens), m.mac.path.segments[0].ident.span()))
+                })
             }
             _ => None,
         };
@@ -434,10 +487,13 @@ fn expand_item_list(items: &mut Vec<syn::Item>, macros: &HashMap<String, MacroDe
                     k += m;
                     continue;
                 }
-                Err(e) => errors.push((span, format!("the macro's expansion is not a list of items: {e}"))),
+                Err(e) => errors
+                    .push((span, format!("the macro's expansion is not a list of items: {e}"))),
             },
             Some((Err(e), span)) => errors.push((span, e)),
-            Some((Ok(_), span)) => errors.push((span, "macros expand into each other more than 64 levels deep".into())),
+            Some((Ok(_), span)) => {
+                errors.push((span, "macros expand into each other more than 64 levels deep".into()))
+            }
             None => {}
         }
         match &mut items[k] {
@@ -461,7 +517,12 @@ fn expand_item_list(items: &mut Vec<syn::Item>, macros: &HashMap<String, MacroDe
 }
 
 /// Item invocations inside function bodies (`fn main() { my_items!(); }`).
-fn expand_in_block(block: &mut syn::Block, macros: &HashMap<String, MacroDef>, errors: &mut Vec<(proc_macro2::Span, String)>, depth: u32) {
+fn expand_in_block(
+    block: &mut syn::Block,
+    macros: &HashMap<String, MacroDef>,
+    errors: &mut Vec<(proc_macro2::Span, String)>,
+    depth: u32,
+) {
     let mut items: Vec<syn::Item> = Vec::new();
     for s in &block.stmts {
         if let syn::Stmt::Item(i) = s {

@@ -326,7 +326,9 @@ impl<'a> Items<'a> {
     /// The container of an associated item.
     pub fn container(&self, id: DefId) -> Container {
         match &self.def(id).kind {
-            DefKind::Fn { container, .. } | DefKind::Const { container, .. } | DefKind::AssocTy { container, .. } => *container,
+            DefKind::Fn { container, .. }
+            | DefKind::Const { container, .. }
+            | DefKind::AssocTy { container, .. } => *container,
             _ => Container::Free,
         }
     }
@@ -392,7 +394,9 @@ impl<'a> Items<'a> {
             }
             Container::Trait(tr) => format!("{}::{}", self.def(tr).name, d.name),
             Container::Free => match &d.kind {
-                DefKind::Variant { parent, .. } => format!("{}::{}", self.def(*parent).name, d.name),
+                DefKind::Variant { parent, .. } => {
+                    format!("{}::{}", self.def(*parent).name, d.name)
+                }
                 _ => d.name.clone(),
             },
         }

@@ -146,7 +146,10 @@ impl<'a> Items<'a> {
             }
             let path = self.module_path(s);
             // The core's compiler-facing modules are not for users.
-            if path.is_empty() || path.starts_with("core::intrinsics") || path.contains("__template") {
+            if path.is_empty()
+                || path.starts_with("core::intrinsics")
+                || path.contains("__template")
+            {
                 continue;
             }
             let line = if path == "rkc_offload" || path.starts_with("rkc_offload::") {
@@ -187,7 +190,14 @@ impl<'a> Items<'a> {
     /// Resolves a path in `scope`. `env` answers for names the item table does not hold:
     /// locals, generic parameters and `Self`. Returns `None` when the first segment, or a
     /// module's segment, names nothing.
-    pub fn resolve_path(&self, scope: ScopeId, path: &[String], global: bool, ns: Ns, env: &dyn Fn(&str) -> Option<Res>) -> Option<PathRes> {
+    pub fn resolve_path(
+        &self,
+        scope: ScopeId,
+        path: &[String],
+        global: bool,
+        ns: Ns,
+        env: &dyn Fn(&str) -> Option<Res>,
+    ) -> Option<PathRes> {
         let first = path.first()?;
         let last = path.len() - 1;
         let mut cur;
@@ -223,14 +233,20 @@ impl<'a> Items<'a> {
                                 // `core::f32::MAX` and friends: the primitive modules are
                                 // modules of the core too; a name not found there may still be a
                                 // primitive type's path segment (`std::primitive::u32`).
-                                if want == Ns::Type { Prim::from_name(seg).map(Res::Prim) } else { None }
+                                if want == Ns::Type {
+                                    Prim::from_name(seg).map(Res::Prim)
+                                } else {
+                                    None
+                                }
                             })?;
                         }
                     }
-                    DefKind::Enum { variants, .. } => match variants.iter().find(|v| self.name(**v) == seg) {
-                        Some(v) => cur = Res::Def(*v),
-                        None => break,
-                    },
+                    DefKind::Enum { variants, .. } => {
+                        match variants.iter().find(|v| self.name(**v) == seg) {
+                            Some(v) => cur = Res::Def(*v),
+                            None => break,
+                        }
+                    }
                     _ => break,
                 },
                 _ => break,
@@ -242,7 +258,13 @@ impl<'a> Items<'a> {
 
     /// A name in a scope and its enclosing block scopes up to the module, then the extern
     /// crates, the prelude and the primitive types.
-    pub fn lookup_lexical(&self, scope: ScopeId, name: &str, ns: Ns, env: &dyn Fn(&str) -> Option<Res>) -> Option<Res> {
+    pub fn lookup_lexical(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        ns: Ns,
+        env: &dyn Fn(&str) -> Option<Res>,
+    ) -> Option<Res> {
         if let Some(r) = env(name) {
             return Some(r);
         }
@@ -308,7 +330,10 @@ impl<'a> Items<'a> {
             }
         }
         for imp in sc.imports.iter().filter(|i| i.name.is_none()) {
-            let Some(r) = self.resolve_path(scope, &imp.path, imp.global, Ns::Type, &|_| None) else { continue };
+            let Some(r) = self.resolve_path(scope, &imp.path, imp.global, Ns::Type, &|_| None)
+            else {
+                continue;
+            };
             if r.rest != 0 {
                 continue;
             }

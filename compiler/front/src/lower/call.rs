@@ -19,7 +19,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             TyKind::FnDef(def, fargs) => {
                 let (def, fargs) = (*def, fargs.clone());
                 let vals = self.arg_operands(args, span);
-                if matches!(self.tcx.items.def(def).kind, DefKind::Struct { .. } | DefKind::Variant { .. }) {
+                if matches!(
+                    self.tcx.items.def(def).kind,
+                    DefKind::Struct { .. } | DefKind::Variant { .. }
+                ) {
                     return self.construct(def, &fargs, vals, span);
                 }
                 self.call_callee(&Callee { def, args: fargs }, vals, &ret, span)
@@ -51,7 +54,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.owned_or_stable(v, &t, span)
     }
 
-    pub fn method_call(&mut self, e: ExprId, receiver: ExprId, args: &[ExprId], span: Span) -> Operand {
+    pub fn method_call(
+        &mut self,
+        e: ExprId,
+        receiver: ExprId,
+        args: &[ExprId],
+        span: Span,
+    ) -> Operand {
         let Some(callee) = self.r.callees.get(&e).cloned() else { return Operand::Never };
         let ret = self.expr_ty(e);
         let adjusts = self.r.adjust.get(&receiver).cloned().unwrap_or_default();
@@ -86,7 +95,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// Calls a function with argument values; the result as an operand of type `ret`.
-    pub fn call_callee(&mut self, callee: &Callee, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+    pub fn call_callee(
+        &mut self,
+        callee: &Callee,
+        args: Vec<Operand>,
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
         let Some(resolved) = crate::typeck::resolve_instance(self.tcx, callee) else {
             return self.builtin_trait_call(callee, args, ret, span);
         };
@@ -115,7 +130,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// Calls a closure with its environment and arguments.
-    pub fn call_closure(&mut self, id: crate::ty::ClosureId, env: Operand, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+    pub fn call_closure(
+        &mut self,
+        id: crate::ty::ClosureId,
+        env: Operand,
+        args: Vec<Operand>,
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
         let env_ptr = match env {
             Operand::Mem(p) => Some(p),
             Operand::Scalar(p) => Some(p),
@@ -124,7 +146,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.call_instance(Instance::Closure(id), env_ptr, args, ret, span)
     }
 
-    fn call_instance(&mut self, inst: Instance, env: Option<ValueId>, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+    fn call_instance(
+        &mut self,
+        inst: Instance,
+        env: Option<ValueId>,
+        args: Vec<Operand>,
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
         let origin = if self.file.is_user() { Some(span) } else { self.tcx.origin() };
         let Some((name, abi)) = self.mono.instance(inst, origin) else {
             self.failed = true;
@@ -142,14 +171,18 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
         for (k, (a, p)) in args.into_iter().zip(&abi.params).enumerate() {
             match (p, a) {
-                (Abi::Scalar(t), Operand::Scalar(v)) => operands.push(self.cast(v, t.clone(), span)),
+                (Abi::Scalar(t), Operand::Scalar(v)) => {
+                    operands.push(self.cast(v, t.clone(), span))
+                }
                 (Abi::Fat(t), Operand::Fat(p, l)) => {
                     operands.push(self.cast(p, t.clone(), span));
                     operands.push(l);
                 }
                 // A read-only parameter borrows the argument's memory; any other gets memory of
                 // its own, copied now from memory the caller keeps using.
-                (Abi::Mem(t), Operand::Mem(m)) if abi.readonly.get(k).copied().unwrap_or(false) => operands.push(self.cast(m, Type::ptr(false, t.clone()), span)),
+                (Abi::Mem(t), Operand::Mem(m)) if abi.readonly.get(k).copied().unwrap_or(false) => {
+                    operands.push(self.cast(m, Type::ptr(false, t.clone()), span))
+                }
                 (Abi::Mem(t), Operand::Mem(m)) => {
                     let m = if self.stable.contains(&m) {
                         let own = self.temp(t.clone(), span);
@@ -163,7 +196,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 (Abi::Zst | Abi::Str | Abi::Never, _) => {}
                 (_, Operand::Never) => return Operand::Never,
                 (abi, v) => {
-                    self.error(Diagnostic::new(RK_INTERNAL, format!("passing {v:?} for a {abi:?} parameter")).at(span, "in this call"));
+                    self.error(
+                        Diagnostic::new(
+                            RK_INTERNAL,
+                            format!("passing {v:?} for a {abi:?} parameter"),
+                        )
+                        .at(span, "in this call"),
+                    );
                     return Operand::Never;
                 }
             }
@@ -204,10 +243,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// The language's impls: `Clone::clone` of a `Copy` type copies; the `Fn` traits call the
     /// closure or function.
-    fn builtin_trait_call(&mut self, callee: &Callee, args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
+    fn builtin_trait_call(
+        &mut self,
+        callee: &Callee,
+        args: Vec<Operand>,
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
         let items = self.tcx.items;
         let name = items.name(callee.def).to_string();
-        let self_ty = callee.args.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+        let self_ty =
+            callee.args.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
         match name.as_str() {
             "clone" => {
                 let Some(r) = args.into_iter().next() else { return Operand::Never };
@@ -218,7 +264,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             "call" | "call_mut" | "call_once" => {
                 let mut it = args.into_iter();
                 let (Some(f), Some(tuple)) = (it.next(), it.next()) else { return Operand::Never };
-                let tuple_ty = callee.args.get(1).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                let tuple_ty =
+                    callee.args.get(1).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
                 let vals = self.untuple(tuple, &tuple_ty, span);
                 // `call`/`call_mut` take the function by reference.
                 let inner = match self_ty.kind() {
@@ -235,7 +282,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     TyKind::Closure(id) => self.call_closure(*id, f, vals, ret, span),
                     TyKind::FnDef(d, a) => {
                         let c = Callee { def: *d, args: a.clone() };
-                        if matches!(items.def(*d).kind, DefKind::Struct { .. } | DefKind::Variant { .. }) {
+                        if matches!(
+                            items.def(*d).kind,
+                            DefKind::Struct { .. } | DefKind::Variant { .. }
+                        ) {
                             return self.construct(*d, a, vals, span);
                         }
                         self.call_callee(&c, vals, ret, span)
@@ -245,8 +295,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
             _ => {
                 self.error(
-                    Diagnostic::new(RK_UNKNOWN_METHOD, format!("`{}` is not implemented for `{}` in kernels", items.path_string(callee.def), self.tcx.show(&self_ty)))
-                        .at(span, "called here"),
+                    Diagnostic::new(
+                        RK_UNKNOWN_METHOD,
+                        format!(
+                            "`{}` is not implemented for `{}` in kernels",
+                            items.path_string(callee.def),
+                            self.tcx.show(&self_ty)
+                        ),
+                    )
+                    .at(span, "called here"),
                 );
                 Operand::Never
             }
@@ -270,9 +327,20 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// The value of a `const` (or a `static` that is not a table): its initialiser, lowered
     /// here.
-    pub fn const_value(&mut self, def: crate::items::DefId, args: &crate::ty::Args, span: Span) -> Operand {
+    pub fn const_value(
+        &mut self,
+        def: crate::items::DefId,
+        args: &crate::ty::Args,
+        span: Span,
+    ) -> Operand {
         if self.mono.const_depth > 32 {
-            self.error(Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the constant `{}` refers to itself", self.tcx.items.name(def))).at(span, "used here"));
+            self.error(
+                Diagnostic::new(
+                    RK_UNSUPPORTED_EXPR,
+                    format!("the constant `{}` refers to itself", self.tcx.items.name(def)),
+                )
+                .at(span, "used here"),
+            );
             return Operand::Never;
         }
         let Some(body) = self.tcx.body(def) else { return Operand::Never };
@@ -326,15 +394,32 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let ptr = self.new_value(Type::ptr(false, rt));
         let loc = self.loc(span);
         if let Some(r0) = self.regions.first_mut() {
-            r0.ops.insert(0, Op { kind: OpKind::Table { name }, operands: vec![], results: vec![ptr], regions: vec![], loc });
+            r0.ops.insert(
+                0,
+                Op {
+                    kind: OpKind::Table { name },
+                    operands: vec![],
+                    results: vec![ptr],
+                    regions: vec![],
+                    loc,
+                },
+            );
         }
         self.tables.insert(def, ptr);
         Some(ptr)
     }
 
     /// The core's intrinsics.
-    fn intrinsic(&mut self, name: &str, targs: &[GenericArg], args: Vec<Operand>, ret: &Ty, span: Span) -> Operand {
-        let ty_arg = |k: usize| targs.get(k).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+    fn intrinsic(
+        &mut self,
+        name: &str,
+        targs: &[GenericArg],
+        args: Vec<Operand>,
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
+        let ty_arg =
+            |k: usize| targs.get(k).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
         let scalar = |v: &Operand| match v {
             Operand::Scalar(x) => Some(*x),
             _ => None,
@@ -456,7 +541,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 Operand::Zst
             }
             "thread_fence_block" | "thread_fence" => {
-                let scope = if name == "thread_fence" { FenceScope::Device } else { FenceScope::Block };
+                let scope =
+                    if name == "thread_fence" { FenceScope::Device } else { FenceScope::Block };
                 self.op0(OpKind::Fence(scope), &[], span);
                 Operand::Zst
             }
@@ -469,8 +555,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let elem = self.mem_type(&t, span);
                 if !elem.is_storable() || contains_ptr(&elem) {
                     self.error(
-                        Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("shared arrays of `{}` are not supported", self.tcx.show(&t)))
-                            .at(span, "shared arrays hold numbers, `bool`, and arrays and structs of them"),
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!("shared arrays of `{}` are not supported", self.tcx.show(&t)),
+                        )
+                        .at(
+                            span,
+                            "shared arrays hold numbers, `bool`, and arrays and structs of them",
+                        ),
                     );
                 }
                 let at = Type::Array { elem: Box::new(elem), len: n };
@@ -481,7 +573,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let elem = self.mem_type(&t, span);
                 Operand::Scalar(self.op1(OpKind::DynShared, &[], Type::ptr(true, elem), span))
             }
-            "lane_id" => Operand::Scalar(self.op1(OpKind::Warp(WarpOp::LaneId), &[], Type::U32, span)),
+            "lane_id" => {
+                Operand::Scalar(self.op1(OpKind::Warp(WarpOp::LaneId), &[], Type::U32, span))
+            }
             "warp_shuffle" | "warp_shuffle_xor" | "warp_shuffle_up" | "warp_shuffle_down" => {
                 let mode = match name {
                     "warp_shuffle_xor" => ShuffleMode::Xor,
@@ -492,7 +586,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let [v, k] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
                 if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
-                    self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp shuffles of `{t}` are not supported")).at(span, "shuffles move 32- and 64-bit integers and floats"));
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!("warp shuffles of `{t}` are not supported"),
+                        )
+                        .at(span, "shuffles move 32- and 64-bit integers and floats"),
+                    );
                 }
                 Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Shuffle(mode)), &[v, k], t, span))
             }
@@ -514,7 +614,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let [v] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
                 if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
-                    self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("warp reductions of `{t}` are not supported")).at(span, "reductions take 32- and 64-bit integers and floats"));
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!("warp reductions of `{t}` are not supported"),
+                        )
+                        .at(span, "reductions take 32- and 64-bit integers and floats"),
+                    );
                 }
                 Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Reduce(op)), &[v], t, span))
             }
@@ -541,7 +647,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 Operand::Scalar(self.op1(OpKind::Atomic(op), &[p, v], t, span))
             }
             _ => {
-                self.error(Diagnostic::new(RK_INTERNAL, format!("the intrinsic `{name}` is not known to the lowering")).at(span, "called here"));
+                self.error(
+                    Diagnostic::new(
+                        RK_INTERNAL,
+                        format!("the intrinsic `{name}` is not known to the lowering"),
+                    )
+                    .at(span, "called here"),
+                );
                 Operand::Never
             }
         }
@@ -559,9 +671,18 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `rk.math f` (and the bit reinterpretations, which are identities for `char`).
-    fn math(&mut self, f: &str, sargs: &[ValueId], _args: &[Operand], ret: &Ty, span: Span) -> Operand {
+    fn math(
+        &mut self,
+        f: &str,
+        sargs: &[ValueId],
+        _args: &[Operand],
+        ret: &Ty,
+        span: Span,
+    ) -> Operand {
         let Some(mf) = rkc_rk::math::MathFn::from_name(f) else {
-            self.error(Diagnostic::new(RK_INTERNAL, format!("no math function `{f}`")).at(span, "here"));
+            self.error(
+                Diagnostic::new(RK_INTERNAL, format!("no math function `{f}`")).at(span, "here"),
+            );
             return Operand::Never;
         };
         let rt = match self.repr(ret, span) {
@@ -579,8 +700,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let refs: Vec<&Type> = tys.iter().collect();
         if mf.result_type(&refs, &rt).as_ref() != Some(&rt) {
             self.error(
-                Diagnostic::new(RK_UNKNOWN_METHOD, format!("`{f}` is not supported on `{}` in kernels", tys.first().map(ToString::to_string).unwrap_or_default()))
-                    .at(span, "called here"),
+                Diagnostic::new(
+                    RK_UNKNOWN_METHOD,
+                    format!(
+                        "`{f}` is not supported on `{}` in kernels",
+                        tys.first().map(ToString::to_string).unwrap_or_default()
+                    ),
+                )
+                .at(span, "called here"),
             );
             return Operand::Never;
         }
@@ -630,14 +757,18 @@ pub fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<rkc_rk::Literal>> {
         (x, scalar) if scalar.is_numeric() => {
             let (lit, negate) = match &x {
                 syn::Expr::Lit(l) => (l.lit.clone(), false),
-                syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match strip(expr) {
-                    syn::Expr::Lit(l) => (l.lit, true),
-                    _ => return None,
-                },
+                syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => {
+                    match strip(expr) {
+                        syn::Expr::Lit(l) => (l.lit, true),
+                        _ => return None,
+                    }
+                }
                 _ => return None,
             };
             match (&lit, scalar) {
-                (syn::Lit::Int(i), Type::Int(t)) if i.suffix().is_empty() || i.suffix() == t.name() => {
+                (syn::Lit::Int(i), Type::Int(t))
+                    if i.suffix().is_empty() || i.suffix() == t.name() =>
+                {
                     let magnitude = i.base10_parse::<u128>().ok()?;
                     if !t.contains(magnitude, negate) {
                         return None;
@@ -645,7 +776,9 @@ pub fn table_values(e: &syn::Expr, ty: &Type) -> Option<Vec<rkc_rk::Literal>> {
                     let bits = if negate { magnitude.wrapping_neg() } else { magnitude };
                     Some(vec![rkc_rk::Literal::Int(bits & mask(t.bits()))])
                 }
-                (syn::Lit::Float(f), Type::Float(t)) if f.suffix().is_empty() || f.suffix() == t.name() => {
+                (syn::Lit::Float(f), Type::Float(t))
+                    if f.suffix().is_empty() || f.suffix() == t.name() =>
+                {
                     let v: f64 = f.base10_parse().ok()?;
                     let v = if negate { -v } else { v };
                     // A table keeps the value of its type nearest to the literal, as rustc does.

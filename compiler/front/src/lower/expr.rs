@@ -20,7 +20,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             ExprKind::Lit(lit) => self.literal(lit, &ty, span),
             ExprKind::Path(_) => self.path_value(e, &ty, span),
             ExprKind::Call(callee, args) => self.call_expr(e, *callee, args, span),
-            ExprKind::MethodCall { receiver, args, .. } => self.method_call(e, *receiver, args, span),
+            ExprKind::MethodCall { receiver, args, .. } => {
+                self.method_call(e, *receiver, args, span)
+            }
             ExprKind::Binary(op, l, r) => self.binary(e, *op, *l, *r, &ty, span),
             ExprKind::AssignOp(op, l, r) => {
                 self.assign_op(e, *op, *l, *r, span);
@@ -130,7 +132,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 for x in [start, end].into_iter().flatten() {
                     vals.push((self.operand(*x), self.adjusted_ty(*x)));
                 }
-                if matches!(ty.kind(), TyKind::Adt(d, _) if self.tcx.items.def(*d).lang.as_deref() == Some("RangeInclusive")) {
+                if matches!(ty.kind(), TyKind::Adt(d, _) if self.tcx.items.def(*d).lang.as_deref() == Some("RangeInclusive"))
+                {
                     let f = self.const_bool(false, span);
                     vals.push((Operand::Scalar(f), Ty::bool()));
                 }
@@ -142,7 +145,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let mut all_integers = true;
                 for a in args {
                     let t = self.adjusted_ty(*a);
-                    all_integers &= t.is_integral() || matches!(t.kind(), TyKind::Bool | TyKind::Char);
+                    all_integers &=
+                        t.is_integral() || matches!(t.kind(), TyKind::Bool | TyKind::Char);
                     signed.push(matches!(t.kind(), TyKind::Int(i) if i.is_signed()));
                     if let Operand::Scalar(v) = self.operand(*a) {
                         vals.push(v);
@@ -159,14 +163,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let names = ["index", "len"];
                 let mut message = text.clone();
                 for (k, s) in signed.iter().enumerate() {
-                    let ph = if *s { format!("{{-{}}}", names[k]) } else { format!("{{{}}}", names[k]) };
+                    let ph =
+                        if *s { format!("{{-{}}}", names[k]) } else { format!("{{{}}}", names[k]) };
                     message = message.replace(&format!("\u{1}{k}"), &ph);
                 }
-                let mut v: Vec<ValueId> = vals.iter().map(|x| {
-                    let t = self.ty_of(*x);
-                    let wide = if matches!(&t, Type::Int(i) if i.is_signed()) { self.cast(*x, Type::Int(IntTy::I64), span) } else { *x };
-                    self.cast(wide, Type::USIZE, span)
-                }).collect();
+                let mut v: Vec<ValueId> = vals
+                    .iter()
+                    .map(|x| {
+                        let t = self.ty_of(*x);
+                        let wide = if matches!(&t, Type::Int(i) if i.is_signed()) {
+                            self.cast(*x, Type::Int(IntTy::I64), span)
+                        } else {
+                            *x
+                        };
+                        self.cast(wide, Type::USIZE, span)
+                    })
+                    .collect();
                 while v.len() < 2 && !v.is_empty() {
                     v.push(self.const_usize(0, span));
                 }
@@ -180,14 +192,26 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     fn literal(&mut self, lit: &Lit, ty: &Ty, span: Span) -> Operand {
         match (lit, ty.kind()) {
-            (Lit::Int(v, _), TyKind::Int(t)) => Operand::Scalar(self.const_int(*v as i128, *t, span)),
-            (Lit::Int(v, _), TyKind::Float(f)) => Operand::Scalar(self.const_float(*v as f64, *f, span)),
+            (Lit::Int(v, _), TyKind::Int(t)) => {
+                Operand::Scalar(self.const_int(*v as i128, *t, span))
+            }
+            (Lit::Int(v, _), TyKind::Float(f)) => {
+                Operand::Scalar(self.const_float(*v as f64, *f, span))
+            }
             (Lit::Float(x, _), TyKind::Float(f)) => Operand::Scalar(self.const_float(*x, *f, span)),
             (Lit::Bool(b), _) => Operand::Scalar(self.const_bool(*b, span)),
-            (Lit::Char(c), _) => Operand::Scalar(self.const_int(i128::from(u32::from(*c)), IntTy::U32, span)),
+            (Lit::Char(c), _) => {
+                Operand::Scalar(self.const_int(i128::from(u32::from(*c)), IntTy::U32, span))
+            }
             (Lit::Str(s), _) => Operand::Str(s.clone()),
             _ => {
-                self.error(Diagnostic::new(RK_INTERNAL, format!("a literal of type `{}`", self.tcx.show(ty))).at(span, "here"));
+                self.error(
+                    Diagnostic::new(
+                        RK_INTERNAL,
+                        format!("a literal of type `{}`", self.tcx.show(ty)),
+                    )
+                    .at(span, "here"),
+                );
                 Operand::Never
             }
         }
@@ -205,7 +229,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
             Some(ValueRes::Fn(_)) => Operand::Zst,
             Some(ValueRes::ConstParam(v)) => match self.repr(ty, span) {
-                Repr::Scalar(Type::Int(t)) => Operand::Scalar(self.const_int(i128::from(v), t, span)),
+                Repr::Scalar(Type::Int(t)) => {
+                    Operand::Scalar(self.const_int(i128::from(v), t, span))
+                }
                 Repr::Scalar(Type::Bool) => Operand::Scalar(self.const_bool(v != 0, span)),
                 _ => Operand::Zst,
             },
@@ -220,7 +246,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    fn binary(&mut self, e: ExprId, op: HBin, l: ExprId, r: ExprId, ty: &Ty, span: Span) -> Operand {
+    fn binary(
+        &mut self,
+        e: ExprId,
+        op: HBin,
+        l: ExprId,
+        r: ExprId,
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         if op.is_lazy() {
             let a = match self.operand(l) {
                 Operand::Scalar(a) => a,
@@ -276,7 +310,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// A built-in binary operator on scalars.
-    pub fn scalar_binary(&mut self, op: HBin, a: ValueId, b: ValueId, lt: &Ty, span: Span) -> ValueId {
+    pub fn scalar_binary(
+        &mut self,
+        op: HBin,
+        a: ValueId,
+        b: ValueId,
+        lt: &Ty,
+        span: Span,
+    ) -> ValueId {
         // Raw pointers compare by address.
         let (a, b) = if matches!(lt.kind(), TyKind::Ptr(..)) {
             (self.cast(a, Type::USIZE, span), self.cast(b, Type::USIZE, span))
@@ -445,10 +486,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         Operand::Mem(m)
     }
 
-    fn struct_lit(&mut self, e: ExprId, fields: &[(String, ExprId, Span)], base: Option<ExprId>, ty: &Ty, span: Span) -> Operand {
+    fn struct_lit(
+        &mut self,
+        e: ExprId,
+        fields: &[(String, ExprId, Span)],
+        base: Option<ExprId>,
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         let Some((def, args)) = self.r.variants.get(&e).cloned() else { return Operand::Never };
         let defs = self.tcx.items.fields(def).to_vec();
-        let ftys: Vec<Ty> = self.tcx.field_tys(def).iter().map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(&args))).collect();
+        let ftys: Vec<Ty> = self
+            .tcx
+            .field_tys(def)
+            .iter()
+            .map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(&args)))
+            .collect();
         // Field values in the order written (Rust evaluates them so), then the base's.
         let mut vals: Vec<Option<Operand>> = vec![None; defs.len()];
         for (name, x, _) in fields {
@@ -478,11 +531,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// A struct or enum variant value from its fields' values.
-    pub fn construct(&mut self, def: crate::items::DefId, args: &[crate::ty::GenericArg], vals: Vec<Operand>, span: Span) -> Operand {
+    pub fn construct(
+        &mut self,
+        def: crate::items::DefId,
+        args: &[crate::ty::GenericArg],
+        vals: Vec<Operand>,
+        span: Span,
+    ) -> Operand {
         let items = self.tcx.items;
         let adt = items.variant_parent(def).map(|(p, _)| p).unwrap_or(def);
         let ty = Ty::new(TyKind::Adt(adt, args.to_vec().into()));
-        let ftys: Vec<Ty> = self.tcx.field_tys(def).iter().map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(args))).collect();
+        let ftys: Vec<Ty> = self
+            .tcx
+            .field_tys(def)
+            .iter()
+            .map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(args)))
+            .collect();
         let Some((_, vindex)) = items.variant_parent(def) else {
             let vals = vals.into_iter().zip(ftys).collect();
             return self.build_struct(&ty, vals, span);
@@ -539,7 +603,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    fn labelled_block(&mut self, e: ExprId, b: &crate::hir::Block<'a>, ty: &Ty, span: Span) -> Operand {
+    fn labelled_block(
+        &mut self,
+        e: ExprId,
+        b: &crate::hir::Block<'a>,
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         let result = self.result_place(ty, span);
         self.loops.push(LoopFrame { expr: e, result: result.clone().map(|p| (p, ty.clone())) });
         let region = self.region(|me| {
@@ -596,7 +666,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     (Some(init), None) => {
                         let it = self.adjusted_ty(*init);
                         // A simple `let x = e;` binds the value; patterns take it apart.
-                        if let PatKind::Binding { local, by_ref: None, sub: None } = self.body.pat(*pat).kind
+                        if let PatKind::Binding { local, by_ref: None, sub: None } =
+                            self.body.pat(*pat).kind
                             && !self.r.pat_derefs.contains_key(pat)
                         {
                             let v = self.operand(*init);
@@ -629,7 +700,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    fn if_expr(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>, ty: &Ty, span: Span) -> Operand {
+    fn if_expr(
+        &mut self,
+        cond: ExprId,
+        then: ExprId,
+        els: Option<ExprId>,
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         if self.has_let(cond) {
             return self.if_let_chain(cond, then, els, ty, span);
         }
@@ -637,22 +715,41 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Operand::Scalar(c) => c,
             _ => return Operand::Never,
         };
-        self.branch(c, ty, span, |me| me.operand(then), |me| match els {
-            Some(x) => me.operand(x),
-            None => Operand::Zst,
-        })
+        self.branch(
+            c,
+            ty,
+            span,
+            |me| me.operand(then),
+            |me| match els {
+                Some(x) => me.operand(x),
+                None => Operand::Zst,
+            },
+        )
     }
 
     /// Two-armed control flow with a value: scalars and slices through `rk.if` results,
     /// aggregates through a local both arms write.
-    pub fn branch(&mut self, c: ValueId, ty: &Ty, span: Span, then: impl FnOnce(&mut Self) -> Operand, els: impl FnOnce(&mut Self) -> Operand) -> Operand {
+    pub fn branch(
+        &mut self,
+        c: ValueId,
+        ty: &Ty,
+        span: Span,
+        then: impl FnOnce(&mut Self) -> Operand,
+        els: impl FnOnce(&mut Self) -> Operand,
+    ) -> Operand {
         match self.repr(ty, span) {
             Repr::Scalar(t) => {
                 let r = self.if_yield(c, &[t], span, |me| scalars(then(me)), |me| scalars(els(me)));
                 Operand::Scalar(r[0])
             }
             Repr::Fat { ptr } => {
-                let r = self.if_yield(c, &[ptr, Type::USIZE], span, |me| scalars(then(me)), |me| scalars(els(me)));
+                let r = self.if_yield(
+                    c,
+                    &[ptr, Type::USIZE],
+                    span,
+                    |me| scalars(then(me)),
+                    |me| scalars(els(me)),
+                );
                 Operand::Fat(r[0], r[1])
             }
             Repr::Mem(t) => {
@@ -717,9 +814,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let region = self.region(|me| {
             if me.has_let(cond) {
                 // `while let`: the body runs inside the matched branch.
-                me.let_chain(cond, span, &mut |me| {
-                    let _ = me.operand(b);
-                }, &mut |me| me.op0(OpKind::Break { depth: 0 }, &[], span));
+                me.let_chain(
+                    cond,
+                    span,
+                    &mut |me| {
+                        let _ = me.operand(b);
+                    },
+                    &mut |me| me.op0(OpKind::Break { depth: 0 }, &[], span),
+                );
             } else {
                 let Operand::Scalar(c) = me.operand(cond) else { return };
                 me.exit_unless(c, span);
@@ -746,7 +848,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             } else {
                 let a = self.address_of(&place, lt, true, span);
                 if let Operand::Scalar(a) = a {
-                    let a = self.cast(a, self.ty_of(fp).pointee().cloned().unwrap_or(Type::Unit), span);
+                    let a =
+                        self.cast(a, self.ty_of(fp).pointee().cloned().unwrap_or(Type::Unit), span);
                     self.store(a, fp, span);
                 }
             }
@@ -785,7 +888,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     let TyKind::Adt(_, rargs) = ret_ty.kind() else { return };
                     me.construct(bad_def, rargs, Vec::new(), span)
                 } else {
-                    let err_ty = args.get(1).and_then(crate::ty::GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                    let err_ty = args
+                        .get(1)
+                        .and_then(crate::ty::GenericArg::ty)
+                        .cloned()
+                        .unwrap_or_else(Ty::error);
                     let vl = layout.variants[bad].clone();
                     let vp = me.variant_ptr(m, &vl.ty, span);
                     let err = match vl.fields.first().copied().flatten() {
@@ -797,7 +904,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     };
                     let TyKind::Adt(_, rargs) = ret_ty.kind() else { return };
                     let rargs = rargs.clone();
-                    let target_err = rargs.get(1).and_then(crate::ty::GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                    let target_err = rargs
+                        .get(1)
+                        .and_then(crate::ty::GenericArg::ty)
+                        .cloned()
+                        .unwrap_or_else(Ty::error);
                     let err = match &info2.from {
                         Some(from) => {
                             let err = me.owned(err, &err_ty, span);

@@ -13,9 +13,16 @@ use syn::spanned::Spanned;
 #[derive(Clone, Debug)]
 pub enum KernelParam {
     Scalar(Type),
-    Slice { mutable: bool, elem: Type },
+    Slice {
+        mutable: bool,
+        elem: Type,
+    },
     /// A raw pointer, or a reference (`by_ref`), to one value the launch maps.
-    Ptr { mutable: bool, pointee: Type, by_ref: bool },
+    Ptr {
+        mutable: bool,
+        pointee: Type,
+        by_ref: bool,
+    },
     /// An array, struct or enum by value.
     ByValue(Type),
 }
@@ -44,7 +51,9 @@ pub fn check_kernel_signature(mono: &mut Mono, def: DefId) -> Option<Vec<KernelP
         ok = false;
         tcx.report(FileId::User, diag);
     };
-    if !sig.generics.params.is_empty() && sig.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_))) {
+    if !sig.generics.params.is_empty()
+        && sig.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+    {
         report(
             Diagnostic::new(RK_GENERIC_KERNEL, format!("the kernel `{name}` cannot be generic"))
                 .at(span_of(&sig.generics), "generic parameters declared here")
@@ -54,21 +63,33 @@ pub fn check_kernel_signature(mono: &mut Mono, def: DefId) -> Option<Vec<KernelP
         return None;
     }
     if let Some(a) = &sig.asyncness {
-        report(Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `async`")).at(span_of(a), "remove `async`"));
+        report(
+            Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `async`"))
+                .at(span_of(a), "remove `async`"),
+        );
     }
     if let Some(c) = &sig.constness {
-        report(Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `const`")).at(span_of(c), "remove `const`"));
+        report(
+            Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot be `const`"))
+                .at(span_of(c), "remove `const`"),
+        );
     }
     if let Some(abi) = &sig.abi {
-        report(Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot declare an ABI")).at(span_of(abi), "`#[offload_kernel]` chooses the device ABI"));
+        report(
+            Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot declare an ABI"))
+                .at(span_of(abi), "`#[offload_kernel]` chooses the device ABI"),
+        );
     }
     if let syn::ReturnType::Type(_, ty) = &sig.output {
         let is_unit = matches!(ty.as_ref(), syn::Type::Tuple(t) if t.elems.is_empty());
         if !is_unit {
             report(
-                Diagnostic::new(RK_KERNEL_RETURNS_VALUE, format!("the kernel `{name}` cannot return a value"))
-                    .at(span_of(ty), "remove the return type")
-                    .note("a kernel's results go through its `*mut` pointer arguments"),
+                Diagnostic::new(
+                    RK_KERNEL_RETURNS_VALUE,
+                    format!("the kernel `{name}` cannot return a value"),
+                )
+                .at(span_of(ty), "remove the return type")
+                .note("a kernel's results go through its `*mut` pointer arguments"),
             );
         }
     }
@@ -77,7 +98,10 @@ pub fn check_kernel_signature(mono: &mut Mono, def: DefId) -> Option<Vec<KernelP
     let mut named_nothing = false;
     for (input, ty) in sig.inputs.iter().zip(&fsig.inputs) {
         let syn::FnArg::Typed(pt) = input else {
-            report(Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot take `self`")).at(span_of(input), "kernels are free functions"));
+            report(
+                Diagnostic::new(RK_ASYNC_KERNEL, format!("the kernel `{name}` cannot take `self`"))
+                    .at(span_of(input), "kernels are free functions"),
+            );
             continue;
         };
         // A type that names nothing was reported where it is written; that it cannot be
@@ -115,7 +139,8 @@ fn kernel_param(mono: &mut Mono, ty: &Ty, pt: &syn::PatType) -> Result<KernelPar
         return Err(cannot(None));
     }
     // Data that crosses to the host must have the host's layout.
-    let host_layout = |t: &Ty| -> Result<(), Diagnostic> { check_host_layout(mono.tcx, t, span, &pname) };
+    let host_layout =
+        |t: &Ty| -> Result<(), Diagnostic> { check_host_layout(mono.tcx, t, span, &pname) };
     match ty.kind() {
         TyKind::Bool | TyKind::Int(_) | TyKind::Float(_) => Ok(KernelParam::Scalar(match mono.layouts.repr(tcx, ty) {
             Ok(super::layout::Repr::Scalar(t)) => t,
@@ -241,7 +266,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
             KernelParam::Scalar(t) => Operand::Scalar(self.func.add_param(name, t.clone())),
             KernelParam::Slice { mutable, elem } => {
-                let s = self.func.add_param(name, Type::Slice { mutable: *mutable, elem: Box::new(elem.clone()) });
+                let s = self.func.add_param(
+                    name,
+                    Type::Slice { mutable: *mutable, elem: Box::new(elem.clone()) },
+                );
                 // The slice's parts, once at the entry.
                 let ptr = self.op1(OpKind::SlicePtr, &[s], Type::ptr(*mutable, elem.clone()), span);
                 let len = self.op1(OpKind::SliceLen, &[s], Type::USIZE, span);

@@ -104,8 +104,15 @@ impl Layouts {
                     t => Repr::Mem(t.clone()),
                 }
             }
-            TyKind::Slice(_) | TyKind::Str => return Err(LayoutError(format!("the unsized type `{}` has no value of its own", tcx.show(ty)))),
-            TyKind::Array(..) => return Err(LayoutError("an array whose length is not known".into())),
+            TyKind::Slice(_) | TyKind::Str => {
+                return Err(LayoutError(format!(
+                    "the unsized type `{}` has no value of its own",
+                    tcx.show(ty)
+                )));
+            }
+            TyKind::Array(..) => {
+                return Err(LayoutError("an array whose length is not known".into()));
+            }
             _ => return Err(LayoutError(format!("the type `{}`", tcx.show(ty)))),
         })
     }
@@ -139,7 +146,9 @@ impl Layouts {
         }
         // A placeholder breaks cycles (a struct containing itself by value is refused by
         // rustc, but the fuzzer may try).
-        self.cache.borrow_mut().insert(ty.clone(), Err(LayoutError("a type that contains itself".into())));
+        self.cache
+            .borrow_mut()
+            .insert(ty.clone(), Err(LayoutError("a type that contains itself".into())));
         let l = self.compute(tcx, ty).map(Rc::new);
         self.cache.borrow_mut().insert(ty.clone(), l.clone());
         l
@@ -147,7 +156,13 @@ impl Layouts {
 
     /// An rk struct of the fields' types, named as Rust names them (`names`; positions where
     /// it is empty), without the zero-sized ones; with where each field went.
-    fn struct_of(&self, tcx: &Tcx, name: String, tys: &[Ty], names: &[String]) -> Result<(Type, Vec<Option<u32>>), LayoutError> {
+    fn struct_of(
+        &self,
+        tcx: &Tcx,
+        name: String,
+        tys: &[Ty],
+        names: &[String],
+    ) -> Result<(Type, Vec<Option<u32>>), LayoutError> {
         let mut fields = Vec::new();
         let mut map = Vec::new();
         for (k, t) in tys.iter().enumerate() {
@@ -171,7 +186,15 @@ impl Layouts {
             }
             TyKind::Closure(id) => {
                 let c = tcx.closure(*id);
-                let tys: Vec<Ty> = c.captures.iter().map(|(_, t)| if c.by_value { t.clone() } else { Ty::reference(t.clone(), true) }).collect();
+                let tys: Vec<Ty> = c
+                    .captures
+                    .iter()
+                    .map(
+                        |(_, t)| {
+                            if c.by_value { t.clone() } else { Ty::reference(t.clone(), true) }
+                        },
+                    )
+                    .collect();
                 let (t, fields) = self.struct_of(tcx, format!("closure{}", id.0), &tys, &[])?;
                 Ok(Layout { ty: t, fields, tag: None, variants: Vec::new(), fieldless: false })
             }
@@ -181,17 +204,33 @@ impl Layouts {
                 match &def.kind {
                     DefKind::Struct { repr, .. } => {
                         if repr.packed.is_some() {
-                            return Err(LayoutError(format!("`#[repr(packed)]` struct `{}`", def.name)));
+                            return Err(LayoutError(format!(
+                                "`#[repr(packed)]` struct `{}`",
+                                def.name
+                            )));
                         }
-                        let tys: Vec<Ty> = tcx.field_tys(*d).iter().map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args))).collect();
-                        let names: Vec<String> = items.fields(*d).iter().map(|f| f.name.to_string()).collect();
+                        let tys: Vec<Ty> = tcx
+                            .field_tys(*d)
+                            .iter()
+                            .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
+                            .collect();
+                        let names: Vec<String> =
+                            items.fields(*d).iter().map(|f| f.name.to_string()).collect();
                         let (mut t, mut fields) = self.struct_of(tcx, name, &tys, &names)?;
                         if let Some(align) = repr.align {
                             t = pad_to_align(t, align, &mut fields)?;
                         }
-                        Ok(Layout { ty: t, fields, tag: None, variants: Vec::new(), fieldless: false })
+                        Ok(Layout {
+                            ty: t,
+                            fields,
+                            tag: None,
+                            variants: Vec::new(),
+                            fieldless: false,
+                        })
                     }
-                    DefKind::Enum { variants, repr, .. } => self.enum_layout(tcx, *d, variants, repr, args, name),
+                    DefKind::Enum { variants, repr, .. } => {
+                        self.enum_layout(tcx, *d, variants, repr, args, name)
+                    }
                     DefKind::Union => Err(LayoutError("unions".into())),
                     _ => Err(LayoutError(format!("`{}`", def.name))),
                 }
@@ -200,7 +239,15 @@ impl Layouts {
         }
     }
 
-    fn enum_layout(&self, tcx: &Tcx, d: DefId, variants: &[DefId], repr: &ReprAttr, args: &[GenericArg], name: String) -> Result<Layout, LayoutError> {
+    fn enum_layout(
+        &self,
+        tcx: &Tcx,
+        d: DefId,
+        variants: &[DefId],
+        repr: &ReprAttr,
+        args: &[GenericArg],
+        name: String,
+    ) -> Result<Layout, LayoutError> {
         let items = tcx.items;
         // Discriminants: explicit ones, and one more than the previous for the others.
         let mut discrs = Vec::new();
@@ -209,7 +256,13 @@ impl Layouts {
             let DefKind::Variant { discriminant, .. } = &items.def(*v).kind else { continue };
             let value = match discriminant {
                 Some(e) => crate::ty::lower::eval_const_int(items, items.def(*v).scope, None, e)
-                    .ok_or_else(|| LayoutError(format!("the discriminant of `{}::{}` is not a constant rkc can evaluate", items.name(d), items.name(*v))))?,
+                    .ok_or_else(|| {
+                        LayoutError(format!(
+                            "the discriminant of `{}::{}` is not a constant rkc can evaluate",
+                            items.name(d),
+                            items.name(*v)
+                        ))
+                    })?,
                 None => next,
             };
             discrs.push(value);
@@ -224,20 +277,37 @@ impl Layouts {
             None => smallest_int(&discrs),
         };
         if variants.is_empty() {
-            return Ok(Layout { ty: Type::Struct { name, fields: Vec::new() }, fields: Vec::new(), tag: Some(tag), variants: Vec::new(), fieldless: false });
+            return Ok(Layout {
+                ty: Type::Struct { name, fields: Vec::new() },
+                fields: Vec::new(),
+                tag: Some(tag),
+                variants: Vec::new(),
+                fieldless: false,
+            });
         }
         let mut vlayouts = Vec::new();
         let (mut size, mut align) = (0u64, 1u64);
         for (k, v) in variants.iter().enumerate() {
-            let tys: Vec<Ty> = tcx.field_tys(*v).iter().map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args))).collect();
+            let tys: Vec<Ty> = tcx
+                .field_tys(*v)
+                .iter()
+                .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
+                .collect();
             let names: Vec<String> = items.fields(*v).iter().map(|f| f.name.to_string()).collect();
-            let (t, fields) = self.struct_of(tcx, format!("{}.{}", name, items.name(*v)), &tys, &names)?;
+            let (t, fields) =
+                self.struct_of(tcx, format!("{}.{}", name, items.name(*v)), &tys, &names)?;
             size = size.max(t.size_of());
             align = align.max(t.align_of());
             vlayouts.push(VariantLayout { discriminant: discrs[k], ty: t, fields });
         }
         if fieldless {
-            return Ok(Layout { ty: Type::Int(tag), fields: Vec::new(), tag: Some(tag), variants: vlayouts, fieldless: true });
+            return Ok(Layout {
+                ty: Type::Int(tag),
+                fields: Vec::new(),
+                tag: Some(tag),
+                variants: vlayouts,
+                fieldless: true,
+            });
         }
         let unit = match align {
             8 => IntTy::U64,
@@ -248,25 +318,44 @@ impl Layouts {
         let units = size.div_ceil(align.max(1));
         let mut fields = vec![("tag".to_string(), Type::Int(tag))];
         if units > 0 {
-            fields.push(("payload".to_string(), Type::Array { elem: Box::new(Type::Int(unit)), len: units }));
+            fields.push((
+                "payload".to_string(),
+                Type::Array { elem: Box::new(Type::Int(unit)), len: units },
+            ));
         }
-        Ok(Layout { ty: Type::Struct { name, fields }, fields: Vec::new(), tag: Some(tag), variants: vlayouts, fieldless: false })
+        Ok(Layout {
+            ty: Type::Struct { name, fields },
+            fields: Vec::new(),
+            tag: Some(tag),
+            variants: vlayouts,
+            fieldless: false,
+        })
     }
 }
 
 /// The rk struct that holds a slice in memory: its pointer and its length.
 pub fn fat_struct(ptr: Type) -> Type {
-    Type::Struct { name: "slice".into(), fields: vec![("ptr".into(), ptr), ("len".into(), Type::USIZE)] }
+    Type::Struct {
+        name: "slice".into(),
+        fields: vec![("ptr".into(), ptr), ("len".into(), Type::USIZE)],
+    }
 }
 
 fn smallest_int(discrs: &[i128]) -> IntTy {
-    let (lo, hi) = (discrs.iter().copied().min().unwrap_or(0), discrs.iter().copied().max().unwrap_or(0));
-    let candidates = if lo < 0 { [IntTy::I8, IntTy::I16, IntTy::I32, IntTy::I64] } else { [IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64] };
-    candidates.into_iter().find(|t| {
-        let (a, b) = t.range();
-        lo >= a && hi.try_into().is_ok_and(|h: u128| h <= b)
-    })
-    .unwrap_or(IntTy::I64)
+    let (lo, hi) =
+        (discrs.iter().copied().min().unwrap_or(0), discrs.iter().copied().max().unwrap_or(0));
+    let candidates = if lo < 0 {
+        [IntTy::I8, IntTy::I16, IntTy::I32, IntTy::I64]
+    } else {
+        [IntTy::U8, IntTy::U16, IntTy::U32, IntTy::U64]
+    };
+    candidates
+        .into_iter()
+        .find(|t| {
+            let (a, b) = t.range();
+            lo >= a && hi.try_into().is_ok_and(|h: u128| h <= b)
+        })
+        .unwrap_or(IntTy::I64)
 }
 
 /// Pads a struct to a multiple of `align` bytes, as `#[repr(align(N))]` sizes it. Its fields
@@ -281,7 +370,10 @@ fn pad_to_align(t: Type, align: u64, _fields: &mut [Option<u32>]) -> Result<Type
         return Err(LayoutError(format!("`#[repr(align({align}))]` above 16")));
     }
     if padded > size {
-        fields.push(("padding".into(), Type::Array { elem: Box::new(Type::Int(IntTy::U8)), len: padded - size }));
+        fields.push((
+            "padding".into(),
+            Type::Array { elem: Box::new(Type::Int(IntTy::U8)), len: padded - size },
+        ));
     }
     Ok(Type::Struct { name, fields })
 }
@@ -293,7 +385,12 @@ pub fn rk_name(tcx: &Tcx, d: DefId, args: &[GenericArg]) -> String {
     for a in args {
         s.push('.');
         match a {
-            GenericArg::Ty(t) => s.push_str(&tcx.show(t).chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect::<String>()),
+            GenericArg::Ty(t) => s.push_str(
+                &tcx.show(t)
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+                    .collect::<String>(),
+            ),
             GenericArg::Const(Const::Value(v)) => s.push_str(&v.to_string()),
             GenericArg::Const(_) => s.push('N'),
         }

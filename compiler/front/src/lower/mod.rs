@@ -7,8 +7,8 @@
 //! reference, a `ref` binding into it), live in `rk.local` memory.
 
 mod call;
-mod kernel;
 mod expr;
+mod kernel;
 pub mod layout;
 pub mod mono;
 mod pattern;
@@ -114,7 +114,12 @@ pub(crate) struct FnLowerer<'m, 'c, 't, 'a> {
 }
 
 impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
-    pub fn new(mono: &'m mut Mono<'c, 't, 'a>, body: Rc<Body<'a>>, r: Rc<TypeckResults>, func: Func) -> Self {
+    pub fn new(
+        mono: &'m mut Mono<'c, 't, 'a>,
+        body: Rc<Body<'a>>,
+        r: Rc<TypeckResults>,
+        func: Func,
+    ) -> Self {
         let tcx = mono.tcx;
         let file = body.file;
         let mut l = FnLowerer {
@@ -158,14 +163,25 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     pub fn loc(&self, span: Span) -> Loc {
         // Code of the core and of derived impls takes the location of the user's code that
         // calls it when it is inlined (see `rkc_rk::passes::inline`).
-        if self.file.is_user() { Loc { line: span.line(), col: span.col() } } else { Loc::default() }
+        if self.file.is_user() {
+            Loc { line: span.line(), col: span.col() }
+        } else {
+            Loc::default()
+        }
     }
 
     pub fn terminated(&self) -> bool {
         self.dead.last().copied().unwrap_or(false)
     }
 
-    fn push_op(&mut self, kind: OpKind, operands: Vec<ValueId>, results: Vec<ValueId>, regions: Vec<Region>, loc: Loc) {
+    fn push_op(
+        &mut self,
+        kind: OpKind,
+        operands: Vec<ValueId>,
+        results: Vec<ValueId>,
+        regions: Vec<Region>,
+        loc: Loc,
+    ) {
         if self.terminated() {
             return;
         }
@@ -269,7 +285,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             _ => (true, Type::Unit),
         };
         let ft = match &t {
-            Type::Struct { fields, .. } => fields.get(index as usize).map(|(_, f)| f.clone()).unwrap_or(Type::Unit),
+            Type::Struct { fields, .. } => {
+                fields.get(index as usize).map(|(_, f)| f.clone()).unwrap_or(Type::Unit)
+            }
             _ => Type::Unit,
         };
         self.op1(OpKind::FieldPtr { index }, &[ptr], Type::ptr(m, ft), span)
@@ -356,7 +374,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `rk.if cond { then } else { els }` without results.
-    pub fn if_then_else(&mut self, cond: ValueId, span: Span, then: impl FnOnce(&mut Self), els: impl FnOnce(&mut Self)) {
+    pub fn if_then_else(
+        &mut self,
+        cond: ValueId,
+        span: Span,
+        then: impl FnOnce(&mut Self),
+        els: impl FnOnce(&mut Self),
+    ) {
         let t = self.region(then);
         let e = self.region(els);
         let loc = self.loc(span);
@@ -364,13 +388,24 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `rk.if` whose arms yield values of the given types.
-    pub fn if_yield(&mut self, cond: ValueId, tys: &[Type], span: Span, then: impl FnOnce(&mut Self) -> Vec<ValueId>, els: impl FnOnce(&mut Self) -> Vec<ValueId>) -> Vec<ValueId> {
+    pub fn if_yield(
+        &mut self,
+        cond: ValueId,
+        tys: &[Type],
+        span: Span,
+        then: impl FnOnce(&mut Self) -> Vec<ValueId>,
+        els: impl FnOnce(&mut Self) -> Vec<ValueId>,
+    ) -> Vec<ValueId> {
         let loc = self.loc(span);
         let arm = |me: &mut Self, f: &mut dyn FnMut(&mut Self) -> Vec<ValueId>| {
             me.region(|me| {
                 let vs = f(me);
                 if !me.terminated() {
-                    let vs: Vec<ValueId> = if vs.len() == tys.len() { vs } else { tys.iter().map(|t| me.dummy(t, span)).collect() };
+                    let vs: Vec<ValueId> = if vs.len() == tys.len() {
+                        vs
+                    } else {
+                        tys.iter().map(|t| me.dummy(t, span)).collect()
+                    };
                     me.push_op(OpKind::Yield, vs, Vec::new(), Vec::new(), loc);
                 }
             })
@@ -415,7 +450,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         match self.mono.layouts.repr(self.tcx, ty) {
             Ok(r) => r,
             Err(e) => {
-                self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{} cannot be used in kernels", e.0)).at(span, format!("this has type `{}`", self.tcx.show(ty))));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_TYPE,
+                        format!("{} cannot be used in kernels", e.0),
+                    )
+                    .at(span, format!("this has type `{}`", self.tcx.show(ty))),
+                );
                 Repr::Zst
             }
         }
@@ -427,7 +468,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Ok(Some(t)) => t,
             Ok(None) => Type::Int(IntTy::U8),
             Err(e) => {
-                self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{} cannot be used in kernels", e.0)).at(span, format!("this has type `{}`", self.tcx.show(ty))));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_TYPE,
+                        format!("{} cannot be used in kernels", e.0),
+                    )
+                    .at(span, format!("this has type `{}`", self.tcx.show(ty))),
+                );
                 Type::Int(IntTy::U8)
             }
         }
@@ -503,9 +550,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
         match &self.body.pat(p).kind {
             PatKind::Binding { sub: Some(s), .. } => self.binds_by_ref(*s),
-            PatKind::Tuple { pats, .. } | PatKind::TupleStruct { pats, .. } | PatKind::Or(pats) => pats.iter().any(|q| self.binds_by_ref(*q)),
+            PatKind::Tuple { pats, .. } | PatKind::TupleStruct { pats, .. } | PatKind::Or(pats) => {
+                pats.iter().any(|q| self.binds_by_ref(*q))
+            }
             PatKind::Struct { fields, .. } => fields.iter().any(|(_, q)| self.binds_by_ref(*q)),
-            PatKind::Slice { before, rest, after } => before.iter().chain(rest).chain(after).any(|q| self.binds_by_ref(*q)),
+            PatKind::Slice { before, rest, after } => {
+                before.iter().chain(rest).chain(after).any(|q| self.binds_by_ref(*q))
+            }
             _ => false,
         }
     }
@@ -547,14 +598,24 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     LocalStore::Value(v.clone())
                 }
             }
-            (Repr::Fat { .. }, Operand::Fat(..)) if !needs_mem && !def.mutable => LocalStore::Value(v.clone()),
+            (Repr::Fat { .. }, Operand::Fat(..)) if !needs_mem && !def.mutable => {
+                LocalStore::Value(v.clone())
+            }
             // A temporary becomes the local; read-only data (a kernel's by-value parameter, a
             // table) is the local of an immutable binding.
-            (Repr::Mem(t), Operand::Mem(p)) if self.fresh.contains(p) && self.ty_of(*p).pointee() == Some(t) => {
+            (Repr::Mem(t), Operand::Mem(p))
+                if self.fresh.contains(p) && self.ty_of(*p).pointee() == Some(t) =>
+            {
                 self.fresh.remove(p);
                 LocalStore::Mem(*p)
             }
-            (Repr::Mem(t), Operand::Mem(p)) if !def.mutable && !needs_mem && matches!(self.ty_of(*p), Type::Ptr { mutable: false, ref pointee } if **pointee == *t) => LocalStore::Mem(*p),
+            (Repr::Mem(t), Operand::Mem(p))
+                if !def.mutable
+                    && !needs_mem
+                    && matches!(self.ty_of(*p), Type::Ptr { mutable: false, ref pointee } if **pointee == *t) =>
+            {
+                LocalStore::Mem(*p)
+            }
             _ => {
                 let t = self.mem_type(&ty, span);
                 let p = self.local(t, span);
@@ -632,7 +693,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             self.locals.insert(l, LocalStore::Captured(p));
             return Place::Mem(p);
         }
-        self.error(Diagnostic::new(RK_INTERNAL, format!("the local `{}` has no storage", self.body.local(l).name)).at(span, "here"));
+        self.error(
+            Diagnostic::new(
+                RK_INTERNAL,
+                format!("the local `{}` has no storage", self.body.local(l).name),
+            )
+            .at(span, "here"),
+        );
         Place::Value(Operand::Zst)
     }
 }

@@ -124,7 +124,9 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
                 let c = tcx.closure(*id);
                 let Some(b) = tcx.body(c.owner.0) else { return vec![false; n] };
                 match &b.expr(c.expr).kind {
-                    ExprKind::Closure { params, .. } => (c.owner.0, params.iter().map(|(p, _)| *p).collect()),
+                    ExprKind::Closure { params, .. } => {
+                        (c.owner.0, params.iter().map(|(p, _)| *p).collect())
+                    }
                     _ => return vec![false; n],
                 }
             }
@@ -139,7 +141,11 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
     }
 
     /// An instance's rk name and calling convention, queueing its body the first time.
-    pub fn instance(&mut self, inst: Instance, origin: Option<Span>) -> Option<(String, Rc<FnAbi>)> {
+    pub fn instance(
+        &mut self,
+        inst: Instance,
+        origin: Option<Span>,
+    ) -> Option<(String, Rc<FnAbi>)> {
         if let Some(x) = self.instances.get(&inst) {
             return x.clone();
         }
@@ -147,7 +153,11 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         let (inputs, output, env_ty) = match &inst {
             Instance::Fn { def, args, .. } => {
                 let sig = tcx.fn_sig(*def);
-                let inputs: Vec<Ty> = sig.inputs.iter().map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args))).collect();
+                let inputs: Vec<Ty> = sig
+                    .inputs
+                    .iter()
+                    .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
+                    .collect();
                 (inputs, crate::typeck::normalize_in_layout(tcx, &sig.output.subst(args)), None)
             }
             Instance::Closure(id) => {
@@ -178,7 +188,11 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         if let Some((why, t)) = bad {
             let span = origin.unwrap_or_default();
             let shown = tcx.show(&t);
-            tcx.report(FileId::User, Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{why} cannot be used in kernels")).at(span, format!("this call passes or returns a `{shown}`")));
+            tcx.report(
+                FileId::User,
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{why} cannot be used in kernels"))
+                    .at(span, format!("this call passes or returns a `{shown}`")),
+            );
             self.instances.insert(inst, None);
             return None;
         }
@@ -201,8 +215,10 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         let base = match inst {
             Instance::Fn { def, args, .. } => {
                 let own_start = items.generics(*def).map_or(0, |g| g.parent_count) as usize;
-                let own: Vec<String> = args.iter().skip(own_start).map(|a| show_arg(tcx, a)).collect();
-                let own = if own.is_empty() { String::new() } else { format!("<{}>", own.join(", ")) };
+                let own: Vec<String> =
+                    args.iter().skip(own_start).map(|a| show_arg(tcx, a)).collect();
+                let own =
+                    if own.is_empty() { String::new() } else { format!("<{}>", own.join(", ")) };
                 let prefix = match items.container(*def) {
                     crate::items::Container::Impl(imp) => {
                         let h = tcx.impl_header(imp);
@@ -222,8 +238,15 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             }
             Instance::Closure(id) => {
                 let c = tcx.closure(*id);
-                let owner = Instance::Fn { def: c.owner.0, args: c.owner.1.clone(), strings: Vec::new() };
-                let owner_name = self.instances.get(&owner).cloned().flatten().map(|(n, _)| n).unwrap_or_else(|| items.name(c.owner.0).to_string());
+                let owner =
+                    Instance::Fn { def: c.owner.0, args: c.owner.1.clone(), strings: Vec::new() };
+                let owner_name = self
+                    .instances
+                    .get(&owner)
+                    .cloned()
+                    .flatten()
+                    .map(|(n, _)| n)
+                    .unwrap_or_else(|| items.name(c.owner.0).to_string());
                 format!("{owner_name}::{{closure#{}}}", c.index)
             }
         };
@@ -253,14 +276,22 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         let body = tcx.body(def)?;
         let r = tcx.typeck(def, &args)?;
         let span = tcx.items.def(def).span;
-        let loc = if body.file.is_user() { Loc { line: span.line(), col: span.col() } } else { Loc::default() };
+        let loc = if body.file.is_user() {
+            Loc { line: span.line(), col: span.col() }
+        } else {
+            Loc::default()
+        };
         let ret_rk = match &abi.ret {
             Abi::Scalar(t) => t.clone(),
             _ => Type::Unit,
         };
         let func = Func::new(name, false, ret_rk, loc);
         let mut l = FnLowerer::new(self, body.clone(), r.clone(), func);
-        let env = if abi.env { Some(l.func.add_param("env", abi.env_ty.clone().unwrap_or(Type::Unit))) } else { None };
+        let env = if abi.env {
+            Some(l.func.add_param("env", abi.env_ty.clone().unwrap_or(Type::Unit)))
+        } else {
+            None
+        };
         // The parameters' values.
         let strings = match inst {
             Instance::Fn { strings, .. } => strings.clone(),
@@ -307,7 +338,9 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         }
         let (ret_ty, value_expr) = match &closure {
             Some((id, c)) => {
-                let ExprKind::Closure { body: cb, .. } = &body.expr(c.expr).kind else { return None };
+                let ExprKind::Closure { body: cb, .. } = &body.expr(c.expr).kind else {
+                    return None;
+                };
                 l.closure = Some((env, *id, c.clone()));
                 l.bind_captures(span);
                 (c.ret.clone(), *cb)
@@ -319,7 +352,8 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             l.ret_place = Some(l.func.add_param("ret", Type::ptr(true, t.clone())));
             l.ret_hint = l.ret_place;
         } else if let Abi::Fat(p) = &abi.ret {
-            l.ret_place = Some(l.func.add_param("ret", Type::ptr(true, layout::fat_struct(p.clone()))));
+            l.ret_place =
+                Some(l.func.add_param("ret", Type::ptr(true, layout::fat_struct(p.clone()))));
         }
         let param_tys: Vec<Ty> = match &closure {
             Some((_, c)) => c.params.clone(),

@@ -17,7 +17,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Place::Value(v) => {
                 let t = self.adjusted_ty(e);
                 match self.repr(&t, span) {
-                    Repr::Scalar(_) | Repr::Zst | Repr::Never | Repr::Str | Repr::Fat { .. } => Place::Value(v),
+                    Repr::Scalar(_) | Repr::Zst | Repr::Never | Repr::Str | Repr::Fat { .. } => {
+                        Place::Value(v)
+                    }
                     Repr::Mem(_) => Place::Mem(self.spill(v, &t, span)),
                 }
             }
@@ -41,7 +43,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `a && b` over optional tests (`None` always holds), `b` evaluated only when `a` holds.
-    fn and_then(&mut self, a: Option<ValueId>, span: Span, b: impl FnOnce(&mut Self) -> Option<ValueId>) -> Option<ValueId> {
+    fn and_then(
+        &mut self,
+        a: Option<ValueId>,
+        span: Span,
+        b: impl FnOnce(&mut Self) -> Option<ValueId>,
+    ) -> Option<ValueId> {
         match a {
             None => b(self),
             Some(a) => {
@@ -61,14 +68,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// Whether the value at `place` matches the pattern; `None` when it always does.
-    pub fn pattern_test(&mut self, p: PatId, place: &Place, ty: &Ty, span: Span) -> Option<ValueId> {
+    pub fn pattern_test(
+        &mut self,
+        p: PatId,
+        place: &Place,
+        ty: &Ty,
+        span: Span,
+    ) -> Option<ValueId> {
         let body = self.body.clone();
         let pat = body.pat(p);
         let span = if self.file.is_user() { pat.span } else { span };
         let (place, ty) = self.peel(p, place, ty, span);
         match &pat.kind {
             PatKind::Wild | PatKind::Err => None,
-            PatKind::Binding { sub, .. } => sub.and_then(|s| self.pattern_test(s, &place, &ty, span)),
+            PatKind::Binding { sub, .. } => {
+                sub.and_then(|s| self.pattern_test(s, &place, &ty, span))
+            }
             PatKind::Lit(lit, neg) => {
                 let Operand::Scalar(v) = self.read_place(&place, &ty, span) else { return None };
                 let c = self.pattern_const(lit, *neg, &ty, span)?;
@@ -94,7 +109,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 acc
             }
             PatKind::Const(_) => self.const_test(p, &place, &ty, span),
-            PatKind::Path(_) if !self.r.pat_variants.contains_key(&p) => self.const_test(p, &place, &ty, span),
+            PatKind::Path(_) if !self.r.pat_variants.contains_key(&p) => {
+                self.const_test(p, &place, &ty, span)
+            }
             PatKind::Path(_) => {
                 let (def, _) = self.r.pat_variants.get(&p).cloned()?;
                 self.variant_test(def, &place, &ty, span)
@@ -111,12 +128,16 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let (def, args) = self.r.pat_variants.get(&p).cloned()?;
                 let t = self.variant_test(def, &place, &ty, span);
                 let defs = self.tcx.items.fields(def).to_vec();
-                let subs: Vec<(PatId, usize)> = fields.iter().filter_map(|(n, q)| defs.iter().position(|f| f.name == *n).map(|k| (*q, k))).collect();
+                let subs: Vec<(PatId, usize)> = fields
+                    .iter()
+                    .filter_map(|(n, q)| defs.iter().position(|f| f.name == *n).map(|k| (*q, k)))
+                    .collect();
                 self.and_then(t, span, |me| me.fields_test(def, &args, &subs, &place, &ty, span))
             }
             PatKind::Tuple { pats, rest } => {
                 let TyKind::Tuple(ts) = ty.kind() else { return None };
-                let positions = crate::typeck::positions(pats.len(), *rest, ts.len()).unwrap_or_default();
+                let positions =
+                    crate::typeck::positions(pats.len(), *rest, ts.len()).unwrap_or_default();
                 let mut acc: Option<ValueId> = None;
                 for (q, k) in pats.iter().zip(positions) {
                     let fp = self.field_place(&place, &ty, k as u32, span);
@@ -144,7 +165,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     Some(_) => None,
                     None => {
                         let f = self.const_usize(fixed, span);
-                        Some(self.cmp(if rest.is_some() { CmpOp::Ge } else { CmpOp::Eq }, count, f, span))
+                        Some(self.cmp(
+                            if rest.is_some() { CmpOp::Ge } else { CmpOp::Eq },
+                            count,
+                            f,
+                            span,
+                        ))
                     }
                 };
                 let before = before.clone();
@@ -201,7 +227,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         match (v, c) {
             (Operand::Scalar(a), Operand::Scalar(b)) => Some(self.cmp(CmpOp::Eq, a, b, span)),
             _ => {
-                self.unsupported(span, "constants of aggregate types cannot be used as patterns in kernels".into(), "compare with `==` in a guard");
+                self.unsupported(
+                    span,
+                    "constants of aggregate types cannot be used as patterns in kernels".into(),
+                    "compare with `==` in a guard",
+                );
                 None
             }
         }
@@ -228,8 +258,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let v = *v as i128;
                 self.const_int(if neg { v.wrapping_neg() } else { v }, *t, span)
             }
-            (Lit::Float(x, _), TyKind::Float(f)) => self.const_float(if neg { -x } else { *x }, *f, span),
-            (Lit::Int(v, _), TyKind::Float(f)) => self.const_float(if neg { -(*v as f64) } else { *v as f64 }, *f, span),
+            (Lit::Float(x, _), TyKind::Float(f)) => {
+                self.const_float(if neg { -x } else { *x }, *f, span)
+            }
+            (Lit::Int(v, _), TyKind::Float(f)) => {
+                self.const_float(if neg { -(*v as f64) } else { *v as f64 }, *f, span)
+            }
             (Lit::Bool(b), _) => self.const_bool(*b, span),
             (Lit::Char(c), _) => self.const_int(i128::from(u32::from(*c)), IntTy::U32, span),
             _ => return None,
@@ -237,7 +271,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// Whether an enum value is of variant `def` (`None` for structs).
-    fn variant_test(&mut self, def: crate::items::DefId, place: &Place, ty: &Ty, span: Span) -> Option<ValueId> {
+    fn variant_test(
+        &mut self,
+        def: crate::items::DefId,
+        place: &Place,
+        ty: &Ty,
+        span: Span,
+    ) -> Option<ValueId> {
         let (_, vindex) = self.tcx.items.variant_parent(def)?;
         let layout = self.mono.layouts.layout(self.tcx, ty).ok()?;
         if layout.variants.len() <= 1 && !layout.fieldless {
@@ -262,14 +302,33 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// The place of field `k` of struct or variant `def` in `place`.
-    fn variant_field(&mut self, def: crate::items::DefId, args: &[crate::ty::GenericArg], k: usize, place: &Place, ty: &Ty, span: Span) -> (Place, Ty) {
-        let ft = self.tcx.field_tys(def).get(k).map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(args))).unwrap_or_else(Ty::error);
+    fn variant_field(
+        &mut self,
+        def: crate::items::DefId,
+        args: &[crate::ty::GenericArg],
+        k: usize,
+        place: &Place,
+        ty: &Ty,
+        span: Span,
+    ) -> (Place, Ty) {
+        let ft = self
+            .tcx
+            .field_tys(def)
+            .get(k)
+            .map(|t| crate::typeck::normalize_in_layout(self.tcx, &t.subst(args)))
+            .unwrap_or_else(Ty::error);
         if self.tcx.items.variant_parent(def).is_none() {
             return (self.field_place(place, ty, k as u32, span), ft);
         }
-        let Some((_, vindex)) = self.tcx.items.variant_parent(def) else { return (Place::Value(Operand::Zst), ft) };
-        let Ok(layout) = self.mono.layouts.layout(self.tcx, ty) else { return (Place::Value(Operand::Zst), ft) };
-        let Some(vl) = layout.variants.get(vindex as usize).cloned() else { return (Place::Value(Operand::Zst), ft) };
+        let Some((_, vindex)) = self.tcx.items.variant_parent(def) else {
+            return (Place::Value(Operand::Zst), ft);
+        };
+        let Ok(layout) = self.mono.layouts.layout(self.tcx, ty) else {
+            return (Place::Value(Operand::Zst), ft);
+        };
+        let Some(vl) = layout.variants.get(vindex as usize).cloned() else {
+            return (Place::Value(Operand::Zst), ft);
+        };
         let p = match place {
             Place::Mem(p) | Place::Value(Operand::Mem(p)) => *p,
             _ => return (Place::Value(Operand::Zst), ft),
@@ -283,7 +342,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    fn fields_test(&mut self, def: crate::items::DefId, args: &[crate::ty::GenericArg], subs: &[(PatId, usize)], place: &Place, ty: &Ty, span: Span) -> Option<ValueId> {
+    fn fields_test(
+        &mut self,
+        def: crate::items::DefId,
+        args: &[crate::ty::GenericArg],
+        subs: &[(PatId, usize)],
+        place: &Place,
+        ty: &Ty,
+        span: Span,
+    ) -> Option<ValueId> {
         let mut acc = None;
         for (q, k) in subs {
             let (fp, ft) = self.variant_field(def, args, *k, place, ty, span);
@@ -334,7 +401,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
             PatKind::Tuple { pats, rest } => {
                 let TyKind::Tuple(ts) = ty.kind() else { return };
-                let positions = crate::typeck::positions(pats.len(), *rest, ts.len()).unwrap_or_default();
+                let positions =
+                    crate::typeck::positions(pats.len(), *rest, ts.len()).unwrap_or_default();
                 for (q, k) in pats.iter().zip(positions) {
                     let fp = self.field_place(&place, &ty, k as u32, span);
                     self.bind_pattern(*q, &fp, &ts[k], span);
@@ -414,7 +482,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             None => self.bind_pattern(*first, place, ty, span),
             Some(t) => {
                 let rest = rest.to_vec();
-                self.if_then_else(t, span, |me| me.bind_pattern(*first, place, ty, span), |me| me.bind_alternatives(&rest, place, ty, span));
+                self.if_then_else(
+                    t,
+                    span,
+                    |me| me.bind_pattern(*first, place, ty, span),
+                    |me| me.bind_alternatives(&rest, place, ty, span),
+                );
             }
         }
     }
@@ -430,7 +503,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
-    pub fn match_expr(&mut self, e: ExprId, scrutinee: ExprId, arms: &[Arm], ty: &Ty, span: Span) -> Operand {
+    pub fn match_expr(
+        &mut self,
+        e: ExprId,
+        scrutinee: ExprId,
+        arms: &[Arm],
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         let place = self.scrutinee_place(scrutinee);
         let st = self.adjusted_ty(scrutinee);
         if arms.is_empty() {
@@ -483,14 +563,26 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// Arms without guards as an `if`/`else` chain. The last arm of a match known to be
     /// exhaustive needs no test; otherwise nothing matching is unreachable (rustc has checked
     /// that the match is exhaustive).
-    fn arms_chain(&mut self, arms: &[Arm], place: &Place, st: &Ty, ty: &Ty, exhaustive: bool, span: Span) -> Operand {
+    fn arms_chain(
+        &mut self,
+        arms: &[Arm],
+        place: &Place,
+        st: &Ty,
+        ty: &Ty,
+        exhaustive: bool,
+        span: Span,
+    ) -> Operand {
         let Some((arm, rest)) = arms.split_first() else {
             let f = self.const_bool(false, span);
             self.assert_with(f, "internal error: entered unreachable code", None, span);
             return Operand::Never;
         };
         let arm = arm.clone();
-        let test = if rest.is_empty() && exhaustive { None } else { self.pattern_test(arm.pat, place, st, span) };
+        let test = if rest.is_empty() && exhaustive {
+            None
+        } else {
+            self.pattern_test(arm.pat, place, st, span)
+        };
         match test {
             None => {
                 self.bind_pattern(arm.pat, place, st, span);
@@ -532,7 +624,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// Runs `then` when every part of a let-chain holds (with its bindings), `els` otherwise.
-    pub fn let_chain(&mut self, cond: ExprId, span: Span, then: &mut dyn FnMut(&mut Self), els: &mut dyn FnMut(&mut Self)) {
+    pub fn let_chain(
+        &mut self,
+        cond: ExprId,
+        span: Span,
+        then: &mut dyn FnMut(&mut Self),
+        els: &mut dyn FnMut(&mut Self),
+    ) {
         let mut items = Vec::new();
         self.chain_items(cond, &mut items);
         if items.len() == 1 {
@@ -632,7 +730,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.read_slot(flag, span)
     }
 
-    pub fn if_let_chain(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>, ty: &Ty, span: Span) -> Operand {
+    pub fn if_let_chain(
+        &mut self,
+        cond: ExprId,
+        then: ExprId,
+        els: Option<ExprId>,
+        ty: &Ty,
+        span: Span,
+    ) -> Operand {
         let result = self.result_place(ty, span);
         let r2 = result.clone();
         self.let_chain(
@@ -686,7 +791,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             let place = Place::Mem(np);
             let Some(is_some) = me.variant_test(some, &place, &opt_ty, span) else { return };
             me.exit_unless(is_some, span);
-            let (vp, vt) = me.variant_field(some, &[crate::ty::GenericArg::Ty(info.item_ty.clone())], 0, &place, &opt_ty, span);
+            let (vp, vt) = me.variant_field(
+                some,
+                &[crate::ty::GenericArg::Ty(info.item_ty.clone())],
+                0,
+                &place,
+                &opt_ty,
+                span,
+            );
             me.bind_pattern(pat, &vp, &vt, span);
             let _ = me.operand(body);
         });
@@ -696,10 +808,22 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// `for i in a..b` (or `a..=b`, `.rev()`, `.step_by(k)`) over integers, with a simple
     /// binding: a counted loop, as the rk passes and LLVM like it.
-    fn counted_loop(&mut self, e: ExprId, pat: PatId, iter: ExprId, body: ExprId, info: &crate::typeck::ForLoop, span: Span) -> bool {
+    fn counted_loop(
+        &mut self,
+        e: ExprId,
+        pat: PatId,
+        iter: ExprId,
+        body: ExprId,
+        info: &crate::typeck::ForLoop,
+        span: Span,
+    ) -> bool {
         let items = self.tcx.items;
         let binding = match &self.body.pat(pat).kind {
-            PatKind::Binding { local, by_ref: None, sub: None } if !self.addressed.contains(local) => Some(*local),
+            PatKind::Binding { local, by_ref: None, sub: None }
+                if !self.addressed.contains(local) =>
+            {
+                Some(*local)
+            }
             PatKind::Wild => None,
             _ => return false,
         };
@@ -710,7 +834,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         loop {
             let hir = self.body.clone();
             match &hir.expr(cur).kind {
-                ExprKind::MethodCall { receiver, name, args, .. } if self.is_iterator_method(cur) => {
+                ExprKind::MethodCall { receiver, name, args, .. }
+                    if self.is_iterator_method(cur) =>
+                {
                     if name == "rev" && !rev && step.is_none() && args.is_empty() {
                         rev = true;
                     } else if name == "step_by" && step.is_none() && !rev && args.len() == 1 {
@@ -729,7 +855,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     }
                     let Some(crate::ty::GenericArg::Ty(elem)) = args.first() else { return false };
                     let TyKind::Int(it) = elem.kind() else { return false };
-                    if !self.r.adjust.get(&cur).is_none_or(Vec::is_empty) || !self.r.adjust.get(&iter).is_none_or(Vec::is_empty) {
+                    if !self.r.adjust.get(&cur).is_none_or(Vec::is_empty)
+                        || !self.r.adjust.get(&iter).is_none_or(Vec::is_empty)
+                    {
                         return false;
                     }
                     let (s, en, inclusive, it) = (*s, *en, *inclusive, *it);
@@ -748,8 +876,23 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     #[allow(clippy::too_many_arguments, reason = "the parts of one counted loop")]
-    fn emit_counted(&mut self, e: ExprId, binding: Option<LocalId>, start: ExprId, end: ExprId, inclusive: bool, rev: bool, step: Option<ExprId>, it: IntTy, body: ExprId, span: Span) {
-        let (Operand::Scalar(a), Operand::Scalar(b)) = (self.operand(start), self.operand(end)) else { return };
+    fn emit_counted(
+        &mut self,
+        e: ExprId,
+        binding: Option<LocalId>,
+        start: ExprId,
+        end: ExprId,
+        inclusive: bool,
+        rev: bool,
+        step: Option<ExprId>,
+        it: IntTy,
+        body: ExprId,
+        span: Span,
+    ) {
+        let (Operand::Scalar(a), Operand::Scalar(b)) = (self.operand(start), self.operand(end))
+        else {
+            return;
+        };
         let ty = Type::Int(it);
         let stride = match step {
             Some(k) => {
@@ -764,7 +907,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let one = self.const_int(1, it, span);
         let empty = self.cmp(if inclusive { CmpOp::Gt } else { CmpOp::Ge }, a, b, span);
         let done = self.slot_with(empty, span);
-        let first = if rev { if inclusive { b } else { self.bin(BinOp::Sub, b, one, span) } } else { a };
+        let first =
+            if rev { if inclusive { b } else { self.bin(BinOp::Sub, b, one, span) } } else { a };
         let next = self.slot_with(first, span);
         self.loops.push(LoopFrame { expr: e, result: None });
         let region = self.region(|me| {
@@ -781,7 +925,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             } else {
                 me.bin(BinOp::Sub, b, one, span)
             };
-            let remaining = if rev { me.bin(BinOp::Sub, i, last, span) } else { me.bin(BinOp::Sub, last, i, span) };
+            let remaining = if rev {
+                me.bin(BinOp::Sub, i, last, span)
+            } else {
+                me.bin(BinOp::Sub, last, i, span)
+            };
             let stride_v = match stride {
                 Some(k) => me.cast(k, ty.clone(), span),
                 None => one,

@@ -16,12 +16,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let mut ty = self.expr_ty(e);
         // The adjustments start from the expression as a place when they dereference or
         // borrow it, and from its value otherwise.
-        let mut cur: Result<Place, Operand> = if matches!(adjusts[0], Adjust::Deref | Adjust::Borrow(_)) {
-            let mutable = adjusts.contains(&Adjust::Borrow(true));
-            Ok(self.place_unadjusted(e, mutable))
-        } else {
-            Err(self.rvalue(e))
-        };
+        let mut cur: Result<Place, Operand> =
+            if matches!(adjusts[0], Adjust::Deref | Adjust::Borrow(_)) {
+                let mutable = adjusts.contains(&Adjust::Borrow(true));
+                Ok(self.place_unadjusted(e, mutable))
+            } else {
+                Err(self.rvalue(e))
+            };
         for a in &adjusts {
             match a {
                 Adjust::Deref => {
@@ -56,7 +57,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                         _ => (Ty::error(), 0),
                     };
                     cur = Err(self.unsize(v, &elem, n, m, span));
-                    ty = if is_ref { Ty::reference(Ty::slice(elem), m) } else { Ty::ptr(Ty::slice(elem), m) };
+                    ty = if is_ref {
+                        Ty::reference(Ty::slice(elem), m)
+                    } else {
+                        Ty::ptr(Ty::slice(elem), m)
+                    };
                 }
                 Adjust::PointerCast => {
                     let v = match cur {
@@ -81,8 +86,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// Makes a pointer operand's rk type match `target`'s mutability (`*mut` to `*const`).
     pub fn coerce_ptr(&mut self, v: Operand, target: &Ty, span: Span) -> Operand {
         match (&v, self.mono.layouts.repr(self.tcx, target)) {
-            (Operand::Scalar(x), Ok(Repr::Scalar(t @ Type::Ptr { .. }))) => Operand::Scalar(self.cast(*x, t, span)),
-            (Operand::Fat(p, l), Ok(Repr::Fat { ptr })) => Operand::Fat(self.cast(*p, ptr, span), *l),
+            (Operand::Scalar(x), Ok(Repr::Scalar(t @ Type::Ptr { .. }))) => {
+                Operand::Scalar(self.cast(*x, t, span))
+            }
+            (Operand::Fat(p, l), Ok(Repr::Fat { ptr })) => {
+                Operand::Fat(self.cast(*p, ptr, span), *l)
+            }
             _ => v,
         }
     }
@@ -149,9 +158,18 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     let p = self.place(*inner, mutable);
                     let it = self.adjusted_ty(*inner);
                     let r = self.address_of(&p, &it, mutable, span);
-                    let callee = if mutable { self.index_mut_of(&callee, "DerefMut", "deref_mut") } else { callee };
+                    let callee = if mutable {
+                        self.index_mut_of(&callee, "DerefMut", "deref_mut")
+                    } else {
+                        callee
+                    };
                     let out_ty = self.expr_ty(e);
-                    let refd = self.call_callee(&callee, vec![r], &Ty::reference(out_ty.clone(), mutable), span);
+                    let refd = self.call_callee(
+                        &callee,
+                        vec![r],
+                        &Ty::reference(out_ty.clone(), mutable),
+                        span,
+                    );
                     return self.deref_operand(refd, &out_ty);
                 }
                 let v = self.operand(*inner);
@@ -180,14 +198,23 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Place::Value(Operand::Never) => return Place::Value(Operand::Never),
             Place::Value(Operand::Zst) => return Place::Value(Operand::Zst),
             _ => {
-                self.error(Diagnostic::new(RK_INTERNAL, "a field of a value that is not in memory").at(span, "here"));
+                self.error(
+                    Diagnostic::new(RK_INTERNAL, "a field of a value that is not in memory")
+                        .at(span, "here"),
+                );
                 return Place::Value(Operand::Zst);
             }
         };
         let layout = match self.mono.layouts.layout(self.tcx, base_ty) {
             Ok(l) => l,
             Err(e) => {
-                self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{} cannot be used in kernels", e.0)).at(span, "here"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_TYPE,
+                        format!("{} cannot be used in kernels", e.0),
+                    )
+                    .at(span, "here"),
+                );
                 return Place::Value(Operand::Zst);
             }
         };
@@ -198,16 +225,25 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `a[i]` and `a[range]`.
-    fn index_place(&mut self, e: ExprId, base: ExprId, index: ExprId, mutable: bool, span: Span) -> Place {
+    fn index_place(
+        &mut self,
+        e: ExprId,
+        base: ExprId,
+        index: ExprId,
+        mutable: bool,
+        span: Span,
+    ) -> Place {
         if let Some(callee) = self.r.callees.get(&e).cloned() {
             // An `Index` impl: `*Index::index(&a, i)` (`IndexMut` where the place is written).
             let bp = self.place(base, mutable);
             let bt = self.adjusted_ty(base);
             let r = self.address_of(&bp, &bt, mutable, span);
             let i = self.operand(index);
-            let callee = if mutable { self.index_mut_of(&callee, "IndexMut", "index_mut") } else { callee };
+            let callee =
+                if mutable { self.index_mut_of(&callee, "IndexMut", "index_mut") } else { callee };
             let out = self.expr_ty(e);
-            let refd = self.call_callee(&callee, vec![r, i], &Ty::reference(out.clone(), mutable), span);
+            let refd =
+                self.call_callee(&callee, vec![r, i], &Ty::reference(out.clone(), mutable), span);
             return self.deref_operand(refd, &out);
         }
         let bp = self.place(base, mutable);
@@ -224,7 +260,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             _ => return Place::Value(Operand::Never),
         };
         match (bt.kind(), &bp) {
-            (TyKind::Array(_, crate::ty::Const::Value(n)), Place::Mem(p) | Place::Value(Operand::Mem(p))) => {
+            (
+                TyKind::Array(_, crate::ty::Const::Value(n)),
+                Place::Mem(p) | Place::Value(Operand::Mem(p)),
+            ) => {
                 let (n, p) = (*n, *p);
                 let len = self.const_usize(n, span);
                 self.op0(OpKind::BoundsCheck, &[i, len], span);
@@ -246,7 +285,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 Place::Value(Operand::Zst)
             }
             _ => {
-                self.error(Diagnostic::new(RK_INTERNAL, format!("indexing a `{}` place", self.tcx.show(&bt))).at(span, "here"));
+                self.error(
+                    Diagnostic::new(
+                        RK_INTERNAL,
+                        format!("indexing a `{}` place", self.tcx.show(&bt)),
+                    )
+                    .at(span, "here"),
+                );
                 Place::Value(Operand::Zst)
             }
         }
@@ -255,7 +300,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// The base's elements as (pointer to the first, count).
     fn elements(&mut self, bp: &Place, bt: &Ty, span: Span) -> Option<(ValueId, ValueId)> {
         match (bt.kind(), bp) {
-            (TyKind::Array(_, crate::ty::Const::Value(n)), Place::Mem(p) | Place::Value(Operand::Mem(p))) => {
+            (
+                TyKind::Array(_, crate::ty::Const::Value(n)),
+                Place::Mem(p) | Place::Value(Operand::Mem(p)),
+            ) => {
                 let (n, p) = (*n, *p);
                 let zero = self.const_usize(0, span);
                 let first = self.elem_ptr(p, zero, span);
@@ -268,9 +316,20 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     }
 
     /// `a[r]` for the range types: Rust's checks, then the subslice.
-    fn range_index(&mut self, bp: &Place, bt: &Ty, range_def: crate::items::DefId, iv: Operand, it: &Ty, span: Span) -> Place {
+    fn range_index(
+        &mut self,
+        bp: &Place,
+        bt: &Ty,
+        range_def: crate::items::DefId,
+        iv: Operand,
+        it: &Ty,
+        span: Span,
+    ) -> Place {
         let Some((p, len)) = self.elements(bp, bt, span) else {
-            self.error(Diagnostic::new(RK_INTERNAL, "slicing a value that is not an array or slice").at(span, "here"));
+            self.error(
+                Diagnostic::new(RK_INTERNAL, "slicing a value that is not an array or slice")
+                    .at(span, "here"),
+            );
             return Place::Value(Operand::Zst);
         };
         let items = self.tcx.items;
@@ -281,7 +340,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         };
         let field = |me: &mut Self, k: usize| -> ValueId {
             let Some(rp) = rp else { return me.const_usize(0, span) };
-            let idx = me.mono.layouts.layout(me.tcx, it).ok().and_then(|l| l.fields.get(k).copied().flatten()).unwrap_or(0);
+            let idx = me
+                .mono
+                .layouts
+                .layout(me.tcx, it)
+                .ok()
+                .and_then(|l| l.fields.get(k).copied().flatten())
+                .unwrap_or(0);
             let fp = me.field_ptr(rp, idx, span);
             me.load(fp, span)
         };
@@ -292,7 +357,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             "RangeTo" => (self.const_usize(0, span), field(self, 0)),
             "RangeFull" => (self.const_usize(0, span), len),
             "RangeInclusive" | "RangeToInclusive" => {
-                let (s, e) = if lang == "RangeInclusive" { (field(self, 0), field(self, 1)) } else { (self.const_usize(0, span), field(self, 0)) };
+                let (s, e) = if lang == "RangeInclusive" {
+                    (field(self, 0), field(self, 1))
+                } else {
+                    (self.const_usize(0, span), field(self, 0))
+                };
                 let max = self.const_int(i128::from(u64::MAX), IntTy::Usize, span);
                 let ok = self.cmp(CmpOp::Ne, e, max, span);
                 self.assert_with(ok, "attempted to index slice up to maximum usize", None, span);
@@ -303,14 +372,29 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         if lang != "RangeFull" {
             if lang == "Range" || lang == "RangeInclusive" {
                 let ok = self.cmp(CmpOp::Le, start, end, span);
-                self.assert_with(ok, "slice index starts at {index} but ends at {len}", Some((start, end)), span);
+                self.assert_with(
+                    ok,
+                    "slice index starts at {index} but ends at {len}",
+                    Some((start, end)),
+                    span,
+                );
             }
             if lang == "RangeFrom" {
                 let ok = self.cmp(CmpOp::Le, start, len, span);
-                self.assert_with(ok, "range start index {index} out of range for slice of length {len}", Some((start, len)), span);
+                self.assert_with(
+                    ok,
+                    "range start index {index} out of range for slice of length {len}",
+                    Some((start, len)),
+                    span,
+                );
             } else {
                 let ok = self.cmp(CmpOp::Le, end, len, span);
-                self.assert_with(ok, "range end index {index} out of range for slice of length {len}", Some((end, len)), span);
+                self.assert_with(
+                    ok,
+                    "range end index {index} out of range for slice of length {len}",
+                    Some((end, len)),
+                    span,
+                );
             }
         }
         let np = self.ptr_offset(p, start, span);
@@ -320,7 +404,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// A device panic with `message` unless `ok`; `{index}` and `{len}` in the message stand
     /// for the two values.
-    pub fn assert_with(&mut self, ok: ValueId, message: &str, values: Option<(ValueId, ValueId)>, span: Span) {
+    pub fn assert_with(
+        &mut self,
+        ok: ValueId,
+        message: &str,
+        values: Option<(ValueId, ValueId)>,
+        span: Span,
+    ) {
         let mut operands = vec![ok];
         if let Some((a, b)) = values {
             let a = self.cast(a, Type::USIZE, span);
@@ -367,7 +457,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             (Repr::Mem(_), Place::Mem(m)) => Operand::Mem(*m),
             (_, Place::Slice(p, l)) => Operand::Fat(*p, *l),
             (r, place) => {
-                self.error(Diagnostic::new(RK_INTERNAL, format!("reading a {r:?} from {place:?}")).at(span, "here"));
+                self.error(
+                    Diagnostic::new(RK_INTERNAL, format!("reading a {r:?} from {place:?}"))
+                        .at(span, "here"),
+                );
                 Operand::Zst
             }
         }
@@ -397,7 +490,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             }
             (Repr::Str, _, _) => {}
             (r, place, v) => {
-                self.error(Diagnostic::new(RK_INTERNAL, format!("writing {v:?} as {r:?} into {place:?}")).at(span, "here"));
+                self.error(
+                    Diagnostic::new(RK_INTERNAL, format!("writing {v:?} as {r:?} into {place:?}"))
+                        .at(span, "here"),
+                );
             }
         }
     }
@@ -460,7 +556,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let ptr = match p {
             Place::Mem(m) => *m,
             Place::Slice(a, l) => {
-                let pt = Type::ptr(mutable, self.ty_of(*a).pointee().cloned().unwrap_or(Type::Unit));
+                let pt =
+                    Type::ptr(mutable, self.ty_of(*a).pointee().cloned().unwrap_or(Type::Unit));
                 return Operand::Fat(self.cast(*a, pt, span), *l);
             }
             Place::Slot(s) => {

@@ -11,8 +11,24 @@ use syn::spanned::Spanned;
 /// The standard library's types that own host memory (the heap, the allocator, the OS): a
 /// kernel that names one gets told why it cannot have it, not that the name is unknown.
 const HOST_TYPES: &[&str] = &[
-    "Vec", "String", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "LinkedList", "BinaryHeap", "Mutex",
-    "RwLock", "CString", "OsString", "PathBuf", "File",
+    "Vec",
+    "String",
+    "Box",
+    "Rc",
+    "Arc",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "VecDeque",
+    "LinkedList",
+    "BinaryHeap",
+    "Mutex",
+    "RwLock",
+    "CString",
+    "OsString",
+    "PathBuf",
+    "File",
 ];
 
 /// A trait bound as the type checker uses it: `Self: Trait<Args>` with associated type
@@ -62,11 +78,22 @@ pub fn self_ty_of(items: &Items, def: DefId, diags: &mut Vec<Diagnostic>) -> Opt
     let d = items.def(def);
     match &d.kind {
         DefKind::Impl { self_ty, .. } => {
-            let mut l = TyLowerer { items, scope: d.scope, generics: Some(def), self_ty: None, file: d.file, infer: None, opaque_owner: None, diags };
+            let mut l = TyLowerer {
+                items,
+                scope: d.scope,
+                generics: Some(def),
+                self_ty: None,
+                file: d.file,
+                infer: None,
+                opaque_owner: None,
+                diags,
+            };
             Some(l.lower(self_ty))
         }
         DefKind::Trait { .. } => Some(Ty::new(TyKind::Param(0))),
-        DefKind::Struct { .. } | DefKind::Enum { .. } => Some(Ty::new(TyKind::Adt(def, identity_args(items, def)))),
+        DefKind::Struct { .. } | DefKind::Enum { .. } => {
+            Some(Ty::new(TyKind::Adt(def, identity_args(items, def))))
+        }
         _ => match items.container(def) {
             Container::Impl(p) | Container::Trait(p) => self_ty_of(items, p, diags),
             Container::Free => None,
@@ -88,10 +115,23 @@ pub fn identity_args(items: &Items, def: DefId) -> Args {
 
 impl<'t, 'a> TyLowerer<'t, 'a> {
     /// A lowerer for the types written in item `def` (its scope, generics and `Self`).
-    pub fn for_item(items: &'t Items<'a>, def: DefId, diags: &'t mut Vec<Diagnostic>) -> TyLowerer<'t, 'a> {
+    pub fn for_item(
+        items: &'t Items<'a>,
+        def: DefId,
+        diags: &'t mut Vec<Diagnostic>,
+    ) -> TyLowerer<'t, 'a> {
         let d = items.def(def);
         let self_ty = self_ty_of(items, def, diags);
-        TyLowerer { items, scope: d.scope, generics: Some(def), self_ty, file: d.file, infer: None, opaque_owner: None, diags }
+        TyLowerer {
+            items,
+            scope: d.scope,
+            generics: Some(def),
+            self_ty,
+            file: d.file,
+            infer: None,
+            opaque_owner: None,
+            diags,
+        }
     }
 
     fn error(&mut self, d: Diagnostic) -> Ty {
@@ -103,13 +143,21 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
     /// A generic parameter of the item by name.
     fn param(&self, name: &str) -> Option<Res> {
         let g = self.generics?;
-        self.items.all_generic_params(g).iter().rev().find(|p| p.name == name).map(|p| Res::Param(p.index))
+        self.items
+            .all_generic_params(g)
+            .iter()
+            .rev()
+            .find(|p| p.name == name)
+            .map(|p| Res::Param(p.index))
     }
 
     fn env(&self) -> impl Fn(&str) -> Option<Res> + '_ {
         move |name: &str| {
             if name == "Self" {
-                return self.self_ty.as_ref().map(|_| Res::SelfTy(self.generics.map_or(DefId(0), |g| self.self_owner(g))));
+                return self
+                    .self_ty
+                    .as_ref()
+                    .map(|_| Res::SelfTy(self.generics.map_or(DefId(0), |g| self.self_owner(g))));
             }
             self.param(name)
         }
@@ -192,18 +240,31 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 let Some(last) = segs.last() else { return Ty::error() };
                 return self.assoc_type(self_ty, None, &last.ident.to_string(), span);
             }
-            let trait_path = syn::Path { leading_colon: tp.path.leading_colon, segments: segs[..q.position].iter().map(|s| (*s).clone()).collect() };
-            let Some(bound) = self.trait_ref(self_ty.clone(), &trait_path, span) else { return Ty::error() };
-            let names: Vec<String> = segs[q.position..].iter().map(|s| s.ident.to_string()).collect();
+            let trait_path = syn::Path {
+                leading_colon: tp.path.leading_colon,
+                segments: segs[..q.position].iter().map(|s| (*s).clone()).collect(),
+            };
+            let Some(bound) = self.trait_ref(self_ty.clone(), &trait_path, span) else {
+                return Ty::error();
+            };
+            let names: Vec<String> =
+                segs[q.position..].iter().map(|s| s.ident.to_string()).collect();
             let Some(name) = names.first() else { return Ty::error() };
             return self.assoc_type(self_ty, Some(bound), name, span);
         }
         let names = path_names(&tp.path);
         let env = self.env();
-        let resolved = self.items.resolve_path(self.scope, &names, tp.path.leading_colon.is_some(), Ns::Type, &env);
+        let resolved = self.items.resolve_path(
+            self.scope,
+            &names,
+            tp.path.leading_colon.is_some(),
+            Ns::Type,
+            &env,
+        );
         drop(env);
         let Some(r) = resolved else {
-            let shown = crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
+            let shown =
+                crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
             let last = names.last().cloned().unwrap_or_default();
             if HOST_TYPES.contains(&last.as_str()) {
                 return self.error(
@@ -212,9 +273,17 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                         .note("kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments"),
                 );
             }
-            let d = Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find type `{shown}` in this scope")).at(span, "not found in this scope");
+            let d = Diagnostic::new(
+                RK_UNKNOWN_NAME,
+                format!("cannot find type `{shown}` in this scope"),
+            )
+            .at(span, "not found in this scope");
             let d = match &names[..] {
-                [one] => crate::typeck::with_import_help(d, &self.items.import_suggestions(one, Ns::Type), one),
+                [one] => crate::typeck::with_import_help(
+                    d,
+                    &self.items.import_suggestions(one, Ns::Type),
+                    one,
+                ),
                 _ => d,
             };
             return self.error(d);
@@ -266,21 +335,44 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             }
             DefKind::TypeAlias { ty, .. } => {
                 let args = self.generic_args(d, args, span);
-                let mut inner = TyLowerer { items: self.items, scope: def.scope, generics: Some(d), self_ty: None, file: def.file, infer: None, opaque_owner: None, diags: self.diags };
+                let mut inner = TyLowerer {
+                    items: self.items,
+                    scope: def.scope,
+                    generics: Some(d),
+                    self_ty: None,
+                    file: def.file,
+                    infer: None,
+                    opaque_owner: None,
+                    diags: self.diags,
+                };
                 inner.lower(ty).subst(&args)
             }
-            DefKind::Union => self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "unions cannot be used in kernels").at(span, "a union")),
-            DefKind::Trait { .. } => self.error(
-                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("trait `{}` used as a type", def.name))
-                    .at(span, "a trait, not a type")
-                    .help("take a generic parameter `T: Trait` instead"),
+            DefKind::Union => self.error(
+                Diagnostic::new(RK_UNSUPPORTED_TYPE, "unions cannot be used in kernels")
+                    .at(span, "a union"),
             ),
-            _ => self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("`{}` is not a type", def.name)).at(span, "not a type")),
+            DefKind::Trait { .. } => self.error(
+                Diagnostic::new(
+                    RK_UNSUPPORTED_TYPE,
+                    format!("trait `{}` used as a type", def.name),
+                )
+                .at(span, "a trait, not a type")
+                .help("take a generic parameter `T: Trait` instead"),
+            ),
+            _ => self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, format!("`{}` is not a type", def.name))
+                    .at(span, "not a type"),
+            ),
         }
     }
 
     /// The generic arguments written for item `d` (or defaults, or inference variables).
-    pub fn generic_args(&mut self, d: DefId, args: &syn::PathArguments, span: Span) -> Vec<GenericArg> {
+    pub fn generic_args(
+        &mut self,
+        d: DefId,
+        args: &syn::PathArguments,
+        span: Span,
+    ) -> Vec<GenericArg> {
         let params: Vec<(u32, bool, Option<&syn::Type>)> = self
             .items
             .generics(d)
@@ -295,7 +387,9 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             })
             .unwrap_or_default();
         let written: Vec<&syn::GenericArgument> = match args {
-            syn::PathArguments::AngleBracketed(a) => a.args.iter().filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_))).collect(),
+            syn::PathArguments::AngleBracketed(a) => {
+                a.args.iter().filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_))).collect()
+            }
             _ => Vec::new(),
         };
         let mut out = Vec::new();
@@ -306,11 +400,23 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                     GenericArg::Ty(self.lower(t))
                 }
                 Some(syn::GenericArgument::Type(syn::Type::Path(p))) if *is_const => {
-                    let e = syn::Expr::Path(syn::ExprPath { attrs: vec![], qself: None, path: p.path.clone() });
+                    let e = syn::Expr::Path(syn::ExprPath {
+                        attrs: vec![],
+                        qself: None,
+                        path: p.path.clone(),
+                    });
                     GenericArg::Const(self.const_arg(&e))
                 }
                 Some(syn::GenericArgument::Const(e)) => GenericArg::Const(self.const_arg(e)),
-                Some(_) => GenericArg::Ty(self.error(Diagnostic::new(RK_UNSUPPORTED_TYPE, "this generic argument is not supported").at(span, "here"))),
+                Some(_) => GenericArg::Ty(
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            "this generic argument is not supported",
+                        )
+                        .at(span, "here"),
+                    ),
+                ),
                 None => match (default, is_const) {
                     (Some(t), _) => {
                         let t = self.lower(t);
@@ -336,7 +442,13 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
     }
 
     /// `T::Name` or `<T as Trait>::Name`: a projection, normalised later by the type checker.
-    pub fn assoc_type(&mut self, self_ty: Ty, bound: Option<TraitBound>, name: &str, span: Span) -> Ty {
+    pub fn assoc_type(
+        &mut self,
+        self_ty: Ty,
+        bound: Option<TraitBound>,
+        name: &str,
+        span: Span,
+    ) -> Ty {
         let trait_id_args = match bound {
             Some(b) => Some((b.trait_id, b.args)),
             None => self.trait_for_assoc(&self_ty, name),
@@ -349,7 +461,14 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         };
         let Some(assoc) = self.items.assoc_item(trait_id, name, true) else {
             return self.error(
-                Diagnostic::new(RK_UNKNOWN_NAME, format!("associated type `{name}` not found for `{}`", self.items.name(trait_id))).at(span, "not found"),
+                Diagnostic::new(
+                    RK_UNKNOWN_NAME,
+                    format!(
+                        "associated type `{name}` not found for `{}`",
+                        self.items.name(trait_id)
+                    ),
+                )
+                .at(span, "not found"),
             );
         };
         Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc }))
@@ -403,8 +522,10 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         if index == 0 && matches!(items.def(g).kind, DefKind::Trait { .. }) {
             out.push((g, identity_args(items, g).to_vec()));
         }
-        let mut bounds: Vec<&syn::TypeParamBound> = gens.param_bounds.iter().filter(|(i, _)| *i == index).map(|(_, b)| *b).collect();
-        let name = items.all_generic_params(g).iter().find(|p| p.index == index).map(|p| p.name.clone());
+        let mut bounds: Vec<&syn::TypeParamBound> =
+            gens.param_bounds.iter().filter(|(i, _)| *i == index).map(|(_, b)| *b).collect();
+        let name =
+            items.all_generic_params(g).iter().find(|p| p.index == index).map(|p| p.name.clone());
         for p in &gens.predicates {
             if let syn::Type::Path(tp) = p.bounded
                 && tp.qself.is_none()
@@ -433,7 +554,13 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         let mut out = Vec::new();
         for b in supertraits {
             if let syn::TypeParamBound::Trait(tb) = b {
-                let r = items.resolve_path(d.scope, &path_names(&tb.path), tb.path.leading_colon.is_some(), Ns::Type, &|_| None);
+                let r = items.resolve_path(
+                    d.scope,
+                    &path_names(&tb.path),
+                    tb.path.leading_colon.is_some(),
+                    Ns::Type,
+                    &|_| None,
+                );
                 if let Some(crate::items::PathRes { res: Res::Def(s), rest: 0, .. }) = r
                     && items.is_trait(s)
                 {
@@ -449,10 +576,20 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
     pub fn trait_ref(&mut self, self_ty: Ty, path: &syn::Path, span: Span) -> Option<TraitBound> {
         let names = path_names(path);
         let env = self.env();
-        let r = self.items.resolve_path(self.scope, &names, path.leading_colon.is_some(), Ns::Type, &env);
+        let r = self.items.resolve_path(
+            self.scope,
+            &names,
+            path.leading_colon.is_some(),
+            Ns::Type,
+            &env,
+        );
         drop(env);
         let trait_id = match r {
-            Some(crate::items::PathRes { res: Res::Def(t), rest: 0, .. }) if self.items.is_trait(t) => t,
+            Some(crate::items::PathRes { res: Res::Def(t), rest: 0, .. })
+                if self.items.is_trait(t) =>
+            {
+                t
+            }
             _ => return None,
         };
         let last = path.segments.last()?;
@@ -468,7 +605,9 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                     syn::ReturnType::Type(_, t) => self.lower(t),
                 };
                 let fn_once = self.items.lang("fn_once");
-                if let Some(out_assoc) = fn_once.and_then(|f| self.items.assoc_item(f, "Output", true)) {
+                if let Some(out_assoc) =
+                    fn_once.and_then(|f| self.items.assoc_item(f, "Output", true))
+                {
                     assoc.push((out_assoc, output));
                 }
             }
@@ -476,7 +615,13 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 let params: Vec<(u32, bool)> = self
                     .items
                     .generics(trait_id)
-                    .map(|g| g.params.iter().skip(1).map(|p| (p.index, matches!(p.kind, GenericParamKind::Const { .. }))).collect())
+                    .map(|g| {
+                        g.params
+                            .iter()
+                            .skip(1)
+                            .map(|p| (p.index, matches!(p.kind, GenericParamKind::Const { .. })))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 let mut k = 0;
                 for ga in &a.args {
@@ -492,11 +637,14 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                         syn::GenericArgument::AssocType(at) => {
                             let t = self.lower(&at.ty);
                             let name = at.ident.to_string();
-                            let found = self.items.assoc_item(trait_id, &name, true).or_else(|| {
-                                // An associated type of a supertrait (`Fn(..)`'s `Output` is
-                                // `FnOnce`'s).
-                                self.supertraits(trait_id).into_iter().find_map(|s| self.items.assoc_item(s, &name, true))
-                            });
+                            let found =
+                                self.items.assoc_item(trait_id, &name, true).or_else(|| {
+                                    // An associated type of a supertrait (`Fn(..)`'s `Output` is
+                                    // `FnOnce`'s).
+                                    self.supertraits(trait_id)
+                                        .into_iter()
+                                        .find_map(|s| self.items.assoc_item(s, &name, true))
+                                });
                             if let Some(id) = found {
                                 assoc.push((id, t));
                             }
@@ -507,10 +655,13 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 // Defaults (`Add<Rhs = Self>`).
                 for (_, _) in params.iter().skip(k) {
                     let idx = args.len();
-                    let default = self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(|p| match p.kind {
-                        GenericParamKind::Type { default } => default,
-                        _ => None,
-                    });
+                    let default =
+                        self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(
+                            |p| match p.kind {
+                                GenericParamKind::Type { default } => default,
+                                _ => None,
+                            },
+                        );
                     let t = match default {
                         Some(d) => {
                             let mut inner = TyLowerer {
@@ -536,10 +687,13 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             syn::PathArguments::None => {
                 let n = self.items.generic_count(trait_id) as usize;
                 for idx in 1..n {
-                    let default = self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(|p| match p.kind {
-                        GenericParamKind::Type { default } => default,
-                        _ => None,
-                    });
+                    let default =
+                        self.items.generics(trait_id).and_then(|g| g.params.get(idx)).and_then(
+                            |p| match p.kind {
+                                GenericParamKind::Type { default } => default,
+                                _ => None,
+                            },
+                        );
                     let t = match default {
                         Some(d) => {
                             let mut inner = TyLowerer {
@@ -571,7 +725,11 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
     /// that say nothing to the type checker.
     pub fn bound(&mut self, self_ty: Ty, bound: &syn::TypeParamBound) -> Option<TraitBound> {
         match bound {
-            syn::TypeParamBound::Trait(tb) if matches!(tb.modifier, syn::TraitBoundModifier::None) => self.trait_ref(self_ty, &tb.path, span_of(tb)),
+            syn::TypeParamBound::Trait(tb)
+                if matches!(tb.modifier, syn::TraitBoundModifier::None) =>
+            {
+                self.trait_ref(self_ty, &tb.path, span_of(tb))
+            }
             _ => None,
         }
     }
@@ -619,7 +777,8 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
 /// Wraps an error found in the core or a derived impl: rkc wrote that code, so the error is
 /// rkc's, and says so instead of pointing into text the user never wrote.
 pub fn internal(d: Diagnostic) -> Diagnostic {
-    let mut out = Diagnostic::new(RK_INTERNAL, format!("internal error in rkc's device core: {}", d.message));
+    let mut out =
+        Diagnostic::new(RK_INTERNAL, format!("internal error in rkc's device core: {}", d.message));
     out.notes = d.notes;
     out.notes.push("this is a bug in rkc; the kernel itself may be valid Rust".into());
     out
@@ -638,19 +797,31 @@ pub fn prim_ty(p: crate::items::resolve::Prim) -> Ty {
 
 /// Evaluates a const generic argument or an array length: literals, `const` items, const
 /// parameters, arithmetic, casts and blocks of them.
-pub fn lower_const_arg(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr, diags: &mut Vec<Diagnostic>, file: FileId) -> Const {
+pub fn lower_const_arg(
+    items: &Items,
+    scope: ScopeId,
+    generics: Option<DefId>,
+    e: &syn::Expr,
+    diags: &mut Vec<Diagnostic>,
+    file: FileId,
+) -> Const {
     match eval_const(items, scope, generics, e, 0) {
         Ok(ConstVal::Value(v)) => match u64::try_from(v) {
             Ok(v) => Const::Value(v),
             Err(_) => {
-                let d = Diagnostic::new(RK_UNSUPPORTED_EXPR, "a negative or too large length").at(span_of(e), format!("evaluates to {v}"));
+                let d = Diagnostic::new(RK_UNSUPPORTED_EXPR, "a negative or too large length")
+                    .at(span_of(e), format!("evaluates to {v}"));
                 diags.push(if file.is_user() { d } else { internal(d) });
                 Const::Error
             }
         },
         Ok(ConstVal::Param(i)) => Const::Param(i),
         Err(why) => {
-            let d = Diagnostic::new(RK_UNSUPPORTED_EXPR, "this length or const argument cannot be evaluated at compile time").at(span_of(e), why);
+            let d = Diagnostic::new(
+                RK_UNSUPPORTED_EXPR,
+                "this length or const argument cannot be evaluated at compile time",
+            )
+            .at(span_of(e), why);
             diags.push(if file.is_user() { d } else { internal(d) });
             Const::Error
         }
@@ -664,26 +835,43 @@ enum ConstVal {
 
 /// Evaluates a constant expression over integers; `depth` bounds `const` items that name
 /// each other.
-pub fn eval_const_int(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr) -> Option<i128> {
+pub fn eval_const_int(
+    items: &Items,
+    scope: ScopeId,
+    generics: Option<DefId>,
+    e: &syn::Expr,
+) -> Option<i128> {
     match eval_const(items, scope, generics, e, 0) {
         Ok(ConstVal::Value(v)) => Some(v),
         _ => None,
     }
 }
 
-fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::Expr, depth: u32) -> Result<ConstVal, String> {
+fn eval_const(
+    items: &Items,
+    scope: ScopeId,
+    generics: Option<DefId>,
+    e: &syn::Expr,
+    depth: u32,
+) -> Result<ConstVal, String> {
     if depth > 64 {
         return Err("constants that refer to each other too deeply".into());
     }
     let val = |e: &syn::Expr| -> Result<i128, String> {
         match eval_const(items, scope, generics, e, depth + 1)? {
             ConstVal::Value(v) => Ok(v),
-            ConstVal::Param(_) => Err("arithmetic on a const parameter (generic_const_exprs) is not supported".into()),
+            ConstVal::Param(_) => {
+                Err("arithmetic on a const parameter (generic_const_exprs) is not supported".into())
+            }
         }
     };
     match e {
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<i128>().map(ConstVal::Value).map_err(|e| e.to_string()),
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => Ok(ConstVal::Value(i128::from(b.value))),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+            i.base10_parse::<i128>().map(ConstVal::Value).map_err(|e| e.to_string())
+        }
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => {
+            Ok(ConstVal::Value(i128::from(b.value)))
+        }
         syn::Expr::Paren(p) => eval_const(items, scope, generics, &p.expr, depth + 1),
         syn::Expr::Group(g) => eval_const(items, scope, generics, &g.expr, depth + 1),
         syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
@@ -691,7 +879,9 @@ fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::E
             _ => Err("a block with statements".into()),
         },
         syn::Expr::Cast(c) => val(&c.expr).map(ConstVal::Value),
-        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => val(&u.expr).map(|v| ConstVal::Value(-v)),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            val(&u.expr).map(|v| ConstVal::Value(-v))
+        }
         syn::Expr::Binary(b) => {
             let (l, r) = (val(&b.left)?, val(&b.right)?);
             let v = match b.op {
@@ -707,33 +897,59 @@ fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::E
                 syn::BinOp::BitXor(_) => Some(l ^ r),
                 _ => None,
             };
-            v.map(ConstVal::Value).ok_or_else(|| "an operation that overflows or is not arithmetic".to_string())
+            v.map(ConstVal::Value)
+                .ok_or_else(|| "an operation that overflows or is not arithmetic".to_string())
         }
         syn::Expr::Path(p) => {
             let names = path_names(&p.path);
             let env = |name: &str| -> Option<Res> {
                 let g = generics?;
-                items.all_generic_params(g).iter().find(|q| q.name == name).map(|q| Res::Param(q.index))
+                items
+                    .all_generic_params(g)
+                    .iter()
+                    .find(|q| q.name == name)
+                    .map(|q| Res::Param(q.index))
             };
-            let r = items.resolve_path(scope, &names, p.path.leading_colon.is_some(), Ns::Value, &env).ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
+            let r = items
+                .resolve_path(scope, &names, p.path.leading_colon.is_some(), Ns::Value, &env)
+                .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
             match r.res {
                 Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
                 Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
-                    DefKind::Const { expr: Some(e), .. } => eval_const(items, items.def(d).scope, None, e, depth + 1),
+                    DefKind::Const { expr: Some(e), .. } => {
+                        eval_const(items, items.def(d).scope, None, e, depth + 1)
+                    }
                     DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
                     _ => Err(format!("`{}` is not a constant", names.join("::"))),
                 },
-                Res::Def(d) if r.rest == 1 && matches!(items.def(d).kind, DefKind::Struct { .. } | DefKind::Enum { .. }) => {
+                Res::Def(d)
+                    if r.rest == 1
+                        && matches!(
+                            items.def(d).kind,
+                            DefKind::Struct { .. } | DefKind::Enum { .. }
+                        ) =>
+                {
                     // An associated constant of the type: in an inherent impl, else a trait impl.
                     let name = names.last().map(String::as_str).unwrap_or("");
-                    let found = assoc_const_of(items, d, name).ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
+                    let found = assoc_const_of(items, d, name)
+                        .ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
                     match &items.def(found).kind {
-                        DefKind::Const { expr: Some(e), .. } => eval_const(items, items.def(found).scope, None, e, depth + 1),
+                        DefKind::Const { expr: Some(e), .. } => {
+                            eval_const(items, items.def(found).scope, None, e, depth + 1)
+                        }
                         _ => Err(format!("`{}` is not a constant", names.join("::"))),
                     }
                 }
-                Res::Prim(p) if r.rest == 1 => prim_const(p, names.last().map(String::as_str).unwrap_or("")).map(ConstVal::Value),
-                Res::Def(d) if r.rest == 1 && names.last().is_some_and(|n| n == "MAX" || n == "MIN" || n == "BITS") => {
+                Res::Prim(p) if r.rest == 1 => {
+                    prim_const(p, names.last().map(String::as_str).unwrap_or(""))
+                        .map(ConstVal::Value)
+                }
+                Res::Def(d)
+                    if r.rest == 1
+                        && names
+                            .last()
+                            .is_some_and(|n| n == "MAX" || n == "MIN" || n == "BITS") =>
+                {
                     let _ = d;
                     Err("an associated constant of a type".into())
                 }
@@ -751,14 +967,20 @@ fn eval_const(items: &Items, scope: ScopeId, generics: Option<DefId>, e: &syn::E
 
 /// The discriminant of an enum variant: written, or one more than the previous variant's.
 pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, String> {
-    let Some((parent, index)) = items.variant_parent(variant) else { return Err("not a variant".into()) };
-    let DefKind::Enum { variants, .. } = &items.def(parent).kind else { return Err("not an enum".into()) };
+    let Some((parent, index)) = items.variant_parent(variant) else {
+        return Err("not a variant".into());
+    };
+    let DefKind::Enum { variants, .. } = &items.def(parent).kind else {
+        return Err("not an enum".into());
+    };
     let mut next: i128 = 0;
     for v in variants.iter().take(index as usize + 1) {
         if let DefKind::Variant { discriminant: Some(e), .. } = &items.def(*v).kind {
             next = match eval_const(items, items.def(*v).scope, None, e, depth + 1)? {
                 ConstVal::Value(x) => x,
-                ConstVal::Param(_) => return Err("a discriminant that depends on a parameter".into()),
+                ConstVal::Param(_) => {
+                    return Err("a discriminant that depends on a parameter".into());
+                }
             };
         }
         if *v == variant {
@@ -776,7 +998,13 @@ fn assoc_const_of(items: &Items, def: DefId, name: &str) -> Option<DefId> {
     for &imp in &items.impls {
         let DefKind::Impl { self_ty, trait_path, .. } = &items.def(imp).kind else { continue };
         let syn::Type::Path(tp) = self_ty else { continue };
-        let r = items.resolve_path(items.def(imp).scope, &path_names(&tp.path), tp.path.leading_colon.is_some(), Ns::Type, &|_| None);
+        let r = items.resolve_path(
+            items.def(imp).scope,
+            &path_names(&tp.path),
+            tp.path.leading_colon.is_some(),
+            Ns::Type,
+            &|_| None,
+        );
         if !matches!(r, Some(crate::items::PathRes { res: Res::Def(d), rest: 0, .. }) if d == def) {
             continue;
         }

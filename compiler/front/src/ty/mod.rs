@@ -274,7 +274,11 @@ impl Ty {
 
     /// Rebuilds the type with `f` applied to each type node first (top-down: `f` returns
     /// `Some` to replace a node, `None` to descend into it) and `g` to each const.
-    pub fn fold(&self, f: &mut dyn FnMut(&Ty) -> Option<Ty>, g: &mut dyn FnMut(&Const) -> Const) -> Ty {
+    pub fn fold(
+        &self,
+        f: &mut dyn FnMut(&Ty) -> Option<Ty>,
+        g: &mut dyn FnMut(&Const) -> Const,
+    ) -> Ty {
         if let Some(t) = f(self) {
             return t;
         }
@@ -286,7 +290,11 @@ impl Ty {
             TyKind::Ptr(t, m) => Ty::ptr(t.fold(f, g), *m),
             TyKind::Adt(d, a) => Ty::new(TyKind::Adt(*d, fold_args(a, f, g))),
             TyKind::FnDef(d, a) => Ty::new(TyKind::FnDef(*d, fold_args(a, f, g))),
-            TyKind::Projection(p) => Ty::new(TyKind::Projection(Projection { trait_id: p.trait_id, args: fold_args(&p.args, f, g), assoc: p.assoc })),
+            TyKind::Projection(p) => Ty::new(TyKind::Projection(Projection {
+                trait_id: p.trait_id,
+                args: fold_args(&p.args, f, g),
+                assoc: p.assoc,
+            })),
             TyKind::Opaque(d, k, a) => Ty::new(TyKind::Opaque(*d, *k, fold_args(a, f, g))),
             _ => self.clone(),
         }
@@ -299,7 +307,12 @@ impl Ty {
         }
         self.fold(
             &mut |t| match t.kind() {
-                TyKind::Param(i) => Some(args.get(*i as usize).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error)),
+                TyKind::Param(i) => Some(
+                    args.get(*i as usize)
+                        .and_then(GenericArg::ty)
+                        .cloned()
+                        .unwrap_or_else(Ty::error),
+                ),
                 _ => None,
             },
             &mut |c| subst_const(c, args),
@@ -309,12 +322,18 @@ impl Ty {
 
 pub fn subst_const(c: &Const, args: &[GenericArg]) -> Const {
     match c {
-        Const::Param(i) => args.get(*i as usize).and_then(GenericArg::as_const).cloned().unwrap_or(Const::Error),
+        Const::Param(i) => {
+            args.get(*i as usize).and_then(GenericArg::as_const).cloned().unwrap_or(Const::Error)
+        }
         other => other.clone(),
     }
 }
 
-pub fn fold_args(args: &[GenericArg], f: &mut dyn FnMut(&Ty) -> Option<Ty>, g: &mut dyn FnMut(&Const) -> Const) -> Args {
+pub fn fold_args(
+    args: &[GenericArg],
+    f: &mut dyn FnMut(&Ty) -> Option<Ty>,
+    g: &mut dyn FnMut(&Const) -> Const,
+) -> Args {
     args.iter()
         .map(|a| match a {
             GenericArg::Ty(t) => GenericArg::Ty(t.fold(f, g)),
@@ -423,7 +442,9 @@ fn write_ty(f: &mut fmt::Formatter<'_>, ty: &Ty, items: &Items) -> fmt::Result {
         }
         TyKind::Closure(_) => f.write_str("{closure}"),
         TyKind::Opaque(d, k, _) => match opaque_syntax(items, *d, *k) {
-            Some(it) => f.write_str(&crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(it).to_string())),
+            Some(it) => f.write_str(&crate::items::tidy_tokens(
+                &quote::ToTokens::to_token_stream(it).to_string(),
+            )),
             None => f.write_str("impl ?"),
         },
         TyKind::Param(i) => write!(f, "T#{i}"),
@@ -444,7 +465,11 @@ fn write_ty(f: &mut fmt::Formatter<'_>, ty: &Ty, items: &Items) -> fmt::Result {
 }
 
 /// The `index`-th `impl Trait` of a function's return type, in source order.
-pub fn opaque_syntax<'a>(items: &Items<'a>, def: DefId, index: u32) -> Option<&'a syn::TypeImplTrait> {
+pub fn opaque_syntax<'a>(
+    items: &Items<'a>,
+    def: DefId,
+    index: u32,
+) -> Option<&'a syn::TypeImplTrait> {
     let crate::items::DefKind::Fn { sig, .. } = &items.def(def).kind else { return None };
     let syn::ReturnType::Type(_, ty) = &sig.output else { return None };
     let mut found = Vec::new();

@@ -11,7 +11,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     pub fn coerce(&mut self, e: ExprId, found: &Ty, target: &Ty) -> Result<(), ()> {
         // Pending obligations may decide what a variable is (a projection's value): a
         // coercion decided on a guess would contradict it.
-        if !self.obligations.is_empty() && (self.infer.resolve(found).has_infer() || self.infer.resolve(target).has_infer()) {
+        if !self.obligations.is_empty()
+            && (self.infer.resolve(found).has_infer() || self.infer.resolve(target).has_infer())
+        {
             self.select_pending();
         }
         let f = self.shallow(found);
@@ -25,7 +27,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if f.is_error() || t.is_error() {
             return Ok(());
         }
-        if matches!(f.kind(), TyKind::Infer(Infer::Var(_))) || matches!(t.kind(), TyKind::Infer(Infer::Var(_))) {
+        if matches!(f.kind(), TyKind::Infer(Infer::Var(_)))
+            || matches!(t.kind(), TyKind::Infer(Infer::Var(_)))
+        {
             return self.infer.unify(&f, &t).map_err(|_| ());
         }
         match (f.kind(), t.kind()) {
@@ -69,7 +73,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 Err(())
             }
-            (TyKind::Ref(a, fm), TyKind::Ptr(b, tm)) | (TyKind::Ptr(a, fm), TyKind::Ptr(b, tm)) if *fm || !*tm => {
+            (TyKind::Ref(a, fm), TyKind::Ptr(b, tm)) | (TyKind::Ptr(a, fm), TyKind::Ptr(b, tm))
+                if *fm || !*tm =>
+            {
                 let (a, b) = (self.shallow(a), self.shallow(b));
                 if self.infer.probe(|i| i.unify(&a, &b).ok()).is_some() {
                     if fm != tm || matches!(f.kind(), TyKind::Ref(..)) {

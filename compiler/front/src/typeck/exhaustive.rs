@@ -35,10 +35,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if let TyKind::Ref(inner, _) = ty.kind() {
             let inner = inner.clone();
             let peel = |fcx: &Self, ps: &[PatId]| -> Vec<PatId> {
-                ps.iter().map(|p| match &fcx.body.pat(*p).kind {
-                    PatKind::Ref(q, _) => *q,
-                    _ => *p,
-                }).collect()
+                ps.iter()
+                    .map(|p| match &fcx.body.pat(*p).kind {
+                        PatKind::Ref(q, _) => *q,
+                        _ => *p,
+                    })
+                    .collect()
             };
             let (p2, m2) = (peel(self, &pats), peel(self, mentioned));
             return self.covers(&inner, &p2, &m2);
@@ -68,19 +70,26 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             TyKind::Adt(d, args) => {
                 let d = *d;
                 let args = args.clone();
-                let DefKind::Enum { variants, .. } = &self.tcx.items.def(d).kind else { return self.struct_coverage(&pats) };
+                let DefKind::Enum { variants, .. } = &self.tcx.items.def(d).kind else {
+                    return self.struct_coverage(&pats);
+                };
                 let variants = variants.clone();
                 let mut unknown = false;
                 for v in &variants {
                     // Sub-patterns of the arms naming this variant, per field.
-                    let covering: Vec<PatId> = pats.iter().copied().filter(|p| self.names_variant(*p, *v)).collect();
-                    let named_at_all = self.alternatives(mentioned).iter().any(|p| self.names_variant(*p, *v));
+                    let covering: Vec<PatId> =
+                        pats.iter().copied().filter(|p| self.names_variant(*p, *v)).collect();
+                    let named_at_all =
+                        self.alternatives(mentioned).iter().any(|p| self.names_variant(*p, *v));
                     if covering.is_empty() {
                         if !named_at_all {
-                            let name = format!("{}::{}", self.tcx.items.name(d), self.tcx.items.name(*v));
+                            let name =
+                                format!("{}::{}", self.tcx.items.name(d), self.tcx.items.name(*v));
                             let n = self.tcx.items.fields(*v).len();
                             let shown = match self.tcx.items.ctor_kind(*v) {
-                                Some(crate::items::CtorKind::Tuple) => format!("`{name}({})`", vec!["_"; n].join(", ")),
+                                Some(crate::items::CtorKind::Tuple) => {
+                                    format!("`{name}({})`", vec!["_"; n].join(", "))
+                                }
                                 Some(crate::items::CtorKind::Named) => format!("`{name} {{ .. }}`"),
                                 _ => format!("`{name}`"),
                             };
@@ -94,7 +103,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         let fields = self.tcx.field_tys(*v);
                         if fields.len() == 1 {
                             let ft = fields[0].subst(&args);
-                            let subs: Vec<PatId> = covering.iter().filter_map(|p| self.first_field(*p)).collect();
+                            let subs: Vec<PatId> =
+                                covering.iter().filter_map(|p| self.first_field(*p)).collect();
                             match self.covers(&ft, &subs, &subs) {
                                 Coverage::Exhaustive => {}
                                 _ => unknown = true,
@@ -114,7 +124,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// A struct's coverage: one arm with irrefutable fields.
     fn struct_coverage(&mut self, pats: &[PatId]) -> Coverage {
-        if pats.iter().any(|p| self.fields_irrefutable(*p)) { Coverage::Exhaustive } else { Coverage::Unknown }
+        if pats.iter().any(|p| self.fields_irrefutable(*p)) {
+            Coverage::Exhaustive
+        } else {
+            Coverage::Unknown
+        }
     }
 
     /// The patterns with or-patterns flattened.
@@ -140,13 +154,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             PatKind::Struct { .. } | PatKind::TupleStruct { .. } | PatKind::Path(_) => {
                 // A struct (not an enum variant) with irrefutable fields.
                 let Some((def, _)) = self.r.pat_variants.get(&p) else { return false };
-                let is_variant = self.tcx.items.variant_parent(*def).is_some_and(|(e, _)| match &self.tcx.items.def(e).kind {
-                    DefKind::Enum { variants, .. } => variants.len() != 1,
-                    _ => true,
+                let is_variant = self.tcx.items.variant_parent(*def).is_some_and(|(e, _)| {
+                    match &self.tcx.items.def(e).kind {
+                        DefKind::Enum { variants, .. } => variants.len() != 1,
+                        _ => true,
+                    }
                 });
                 !is_variant && self.fields_irrefutable(p)
             }
-            PatKind::Slice { rest: Some(_), before, after } => before.is_empty() && after.is_empty(),
+            PatKind::Slice { rest: Some(_), before, after } => {
+                before.is_empty() && after.is_empty()
+            }
             PatKind::Or(alts) => alts.iter().any(|q| self.irrefutable(*q)),
             _ => false,
         }
@@ -222,7 +240,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         // The first value no arm covers, and where the gap ends.
         let end = ranges.iter().filter(|(a, _)| *a > next).map(|(a, _)| a - 1).min().unwrap_or(hi);
-        let shown = |v: i128| if ty == "char" { format!("'\\u{{{v:x}}}'") } else { format!("{v}_{ty}") };
+        let shown =
+            |v: i128| if ty == "char" { format!("'\\u{{{v:x}}}'") } else { format!("{v}_{ty}") };
         let upper = if ty == "char" { "'\\u{10ffff}'".to_string() } else { format!("{ty}::MAX") };
         Coverage::Missing(if next == end {
             format!("`{}`", shown(next))

@@ -54,7 +54,12 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
 }
 
 /// Checks one body instance.
-pub(super) fn check_body<'a>(tcx: &Tcx<'_, 'a>, def: DefId, args: Args, body: Rc<Body<'a>>) -> Option<TypeckResults> {
+pub(super) fn check_body<'a>(
+    tcx: &Tcx<'_, 'a>,
+    def: DefId,
+    args: Args,
+    body: Rc<Body<'a>>,
+) -> Option<TypeckResults> {
     let file = tcx.items.def(def).file;
     let mut diags = Vec::new();
     let self_ty_generic = self_ty_of(tcx.items, def, &mut diags);
@@ -92,7 +97,8 @@ pub(super) fn check_body<'a>(tcx: &Tcx<'_, 'a>, def: DefId, args: Args, body: Rc
     match &tcx.items.def(def).kind {
         DefKind::Fn { .. } => {
             let sig = tcx.fn_sig(def);
-            let inputs: Vec<Ty> = sig.inputs.iter().map(|t| fcx.normalize(&t.subst(&args))).collect();
+            let inputs: Vec<Ty> =
+                sig.inputs.iter().map(|t| fcx.normalize(&t.subst(&args))).collect();
             let output = fcx.define_opaques(&sig.output.subst(&args));
             fcx.ret = fcx.normalize(&output);
             for (p, t) in body.params.iter().zip(&inputs) {
@@ -201,7 +207,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
             self.error(
-                Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this expression must be known at this point").help("give the `let` a type: `let x: T = ...`"),
+                Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                    .at(span, "the type of this expression must be known at this point")
+                    .help("give the `let` a type: `let x: T = ...`"),
             );
             return Ty::error();
         }
@@ -237,10 +245,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             for bound in bounds.iter() {
                 let mut targs = vec![GenericArg::Ty(var.clone())];
                 targs.extend(crate::ty::subst_args(&bound.args, args).iter().skip(1).cloned());
-                self.obligations.push(Obligation::Trait { trait_id: bound.trait_id, args: targs.clone(), span });
+                self.obligations.push(Obligation::Trait {
+                    trait_id: bound.trait_id,
+                    args: targs.clone(),
+                    span,
+                });
                 for (assoc, ty) in &bound.assoc {
                     let ty = self.normalize(&ty.subst(args));
-                    let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, bound.trait_id), args: targs.clone().into(), assoc: *assoc };
+                    let proj = crate::ty::Projection {
+                        trait_id: self.assoc_trait(*assoc, bound.trait_id),
+                        args: targs.clone().into(),
+                        assoc: *assoc,
+                    };
                     self.obligations.push(Obligation::Projection { proj, ty, span });
                 }
             }
@@ -289,7 +305,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             .iter()
             .map(|p| match p.kind {
                 crate::items::GenericParamKind::Type { .. } => GenericArg::Ty(self.infer.new_var()),
-                crate::items::GenericParamKind::Const { .. } => GenericArg::Const(self.infer.new_const_var()),
+                crate::items::GenericParamKind::Const { .. } => {
+                    GenericArg::Const(self.infer.new_const_var())
+                }
             })
             .collect()
     }
@@ -299,7 +317,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let preds = self.tcx.predicates(def);
         for (bounded, bound) in preds.iter() {
             let self_ty = self.normalize(&bounded.subst(args));
-            let targs: Vec<GenericArg> = crate::ty::subst_args(&bound.args, args).iter().cloned().collect();
+            let targs: Vec<GenericArg> =
+                crate::ty::subst_args(&bound.args, args).iter().cloned().collect();
             let mut targs_n = vec![GenericArg::Ty(self_ty.clone())];
             for a in targs.iter().skip(1) {
                 targs_n.push(match a {
@@ -307,10 +326,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     c => c.clone(),
                 });
             }
-            self.obligations.push(Obligation::Trait { trait_id: bound.trait_id, args: targs_n.clone(), span });
+            self.obligations.push(Obligation::Trait {
+                trait_id: bound.trait_id,
+                args: targs_n.clone(),
+                span,
+            });
             for (assoc, ty) in &bound.assoc {
                 let ty = self.normalize(&ty.subst(args));
-                let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, bound.trait_id), args: targs_n.clone().into(), assoc: *assoc };
+                let proj = crate::ty::Projection {
+                    trait_id: self.assoc_trait(*assoc, bound.trait_id),
+                    args: targs_n.clone().into(),
+                    assoc: *assoc,
+                };
                 // `Fn(A) -> B` binds `FnOnce`'s `Output`: the projection's trait is the
                 // associated type's own, with the same arguments.
                 self.obligations.push(Obligation::Projection { proj, ty, span });
@@ -372,7 +399,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ExprKind::Lit(lit) => self.check_lit(e, lit, expected, false),
             ExprKind::Path(p) => self.check_path_expr(e, p, expected),
             ExprKind::Call(callee, args) => self.check_call(e, *callee, args, expected),
-            ExprKind::MethodCall { receiver, name, name_span, turbofish, args, scope } => self.check_method_call(e, *receiver, name, *name_span, *turbofish, args, *scope, expected),
+            ExprKind::MethodCall { receiver, name, name_span, turbofish, args, scope } => self
+                .check_method_call(
+                    e, *receiver, name, *name_span, *turbofish, args, *scope, expected,
+                ),
             ExprKind::Binary(op, l, r) => self.check_binary(e, *op, *l, *r, expected),
             ExprKind::AssignOp(op, l, r) => self.check_assign_op(e, *op, *l, *r),
             ExprKind::Assign(l, r) => {
@@ -448,7 +478,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     None => self.check_expr(*x, None),
                 };
                 let mut diags = Vec::new();
-                let c = crate::ty::lower_const_arg(self.tcx.items, *scope, Some(self.def), len, &mut diags, self.file);
+                let c = crate::ty::lower_const_arg(
+                    self.tcx.items,
+                    *scope,
+                    Some(self.def),
+                    len,
+                    &mut diags,
+                    self.file,
+                );
                 for d in diags {
                     self.error(d);
                 }
@@ -458,7 +495,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 Ty::new(TyKind::Array(t, c))
             }
-            ExprKind::Struct { path, fields, base } => self.check_struct_lit(e, path, fields, *base, expected),
+            ExprKind::Struct { path, fields, base } => {
+                self.check_struct_lit(e, path, fields, *base, expected)
+            }
             ExprKind::Block(b) => self.check_block(e, b, expected),
             ExprKind::If(cond, then, els) => self.check_if(*cond, *then, *els, expected, span),
             ExprKind::Let(pat, scrutinee) => {
@@ -466,7 +505,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.check_pat_top(*pat, &t);
                 Ty::bool()
             }
-            ExprKind::Match(scrutinee, arms) => self.check_match(e, *scrutinee, arms, expected, span),
+            ExprKind::Match(scrutinee, arms) => {
+                self.check_match(e, *scrutinee, arms, expected, span)
+            }
             ExprKind::Loop { body: b, .. } => {
                 self.breaks.insert(e, None);
                 self.check_expr_coercible(*b, &Ty::unit());
@@ -506,8 +547,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 Ty::never()
             }
-            ExprKind::Closure { params, ret, body: b, is_move, index } => self.check_closure(e, params, *ret, *b, *is_move, *index, expected),
-            ExprKind::Range { start, end, inclusive } => self.check_range(*start, *end, *inclusive, expected, span),
+            ExprKind::Closure { params, ret, body: b, is_move, index } => {
+                self.check_closure(e, params, *ret, *b, *is_move, *index, expected)
+            }
+            ExprKind::Range { start, end, inclusive } => {
+                self.check_range(*start, *end, *inclusive, expected, span)
+            }
             ExprKind::Panic { args, fallback, .. } => {
                 // The values a message shows are integers (or `bool`/`char`), which the panic
                 // record carries; other values are only allowed where there is a message
@@ -515,13 +560,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 for a in args {
                     let t = self.check_expr(*a, None);
                     let t = self.shallow(&t);
-                    let shown = t.is_integral() || matches!(t.kind(), TyKind::Bool | TyKind::Char) || t.is_error();
+                    let shown = t.is_integral()
+                        || matches!(t.kind(), TyKind::Bool | TyKind::Char)
+                        || t.is_error();
                     if !shown && fallback.is_none() {
                         let name = self.show(&t);
                         self.error(
-                            Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("a panic message in a kernel cannot show a `{name}`"))
-                                .at(self.span(*a), "formatted here")
-                                .help("kernels show up to two integers in a message"),
+                            Diagnostic::new(
+                                RK_UNSUPPORTED_EXPR,
+                                format!("a panic message in a kernel cannot show a `{name}`"),
+                            )
+                            .at(self.span(*a), "formatted here")
+                            .help("kernels show up to two integers in a message"),
                         );
                     }
                 }
@@ -583,7 +633,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         (Some(d), None) => d.clone(),
                         (None, None) => self.infer.new_var(),
                     };
-                    if init.is_some_and(|i| self.shallow(&self.expr_ty[i.0 as usize].clone().unwrap_or_else(Ty::unit)).is_never()) {
+                    if init.is_some_and(|i| {
+                        self.shallow(&self.expr_ty[i.0 as usize].clone().unwrap_or_else(Ty::unit))
+                            .is_never()
+                    }) {
                         diverges = true;
                     }
                     self.check_pat_top(*pat, &t);
@@ -635,7 +688,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     t = bt;
                 }
                 Some(bt) => {
-                    if b.tail.is_none() && !diverges && self.infer.unify(&bt, &Ty::unit()).is_err() {
+                    if b.tail.is_none() && !diverges && self.infer.unify(&bt, &Ty::unit()).is_err()
+                    {
                         let shown = self.show(&bt);
                         self.error(mismatch(&shown, "()", self.span(e)));
                     }
@@ -677,7 +731,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    fn check_if(&mut self, cond: ExprId, then: ExprId, els: Option<ExprId>, expected: Option<&Ty>, span: Span) -> Ty {
+    fn check_if(
+        &mut self,
+        cond: ExprId,
+        then: ExprId,
+        els: Option<ExprId>,
+        expected: Option<&Ty>,
+        span: Span,
+    ) -> Ty {
         self.check_cond(cond);
         match els {
             None => {
@@ -737,10 +798,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         };
         let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, message)
             .at(self.tail_span(arm), format!("expected `{exp}`, found `{fnd}`"))
-            .with_secondary(self.tail_span(first), match of {
-                ArmsOf::If => "expected because of this".to_string(),
-                ArmsOf::Match => format!("this is found to be of type `{exp}`"),
-            });
+            .with_secondary(
+                self.tail_span(first),
+                match of {
+                    ArmsOf::If => "expected because of this".to_string(),
+                    ArmsOf::Match => format!("this is found to be of type `{exp}`"),
+                },
+            );
         if let (Some(a), Some(b)) = (self.numeric_name(want), self.numeric_name(found))
             && a != b
         {
@@ -760,7 +824,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    fn check_match(&mut self, e: ExprId, scrutinee: ExprId, arms: &[crate::hir::Arm], expected: Option<&Ty>, _span: Span) -> Ty {
+    fn check_match(
+        &mut self,
+        e: ExprId,
+        scrutinee: ExprId,
+        arms: &[crate::hir::Arm],
+        expected: Option<&Ty>,
+        _span: Span,
+    ) -> Ty {
         let st = self.check_expr(scrutinee, None);
         for arm in arms {
             self.check_pat_top(arm.pat, &st);
@@ -775,10 +846,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             super::exhaustive::Coverage::Missing(what) if !self.trusted => {
                 let shown = self.show(&st);
                 self.error(
-                    Diagnostic::new(RK_NON_EXHAUSTIVE, format!("non-exhaustive patterns: {what} not covered"))
-                        .at(self.span(scrutinee), format!("pattern {what} not covered"))
-                        .note(format!("the matched value is of type `{shown}`"))
-                        .help("add a `_ => ...` arm, or arms for the values not covered"),
+                    Diagnostic::new(
+                        RK_NON_EXHAUSTIVE,
+                        format!("non-exhaustive patterns: {what} not covered"),
+                    )
+                    .at(self.span(scrutinee), format!("pattern {what} not covered"))
+                    .note(format!("the matched value is of type `{shown}`"))
+                    .help("add a `_ => ...` arm, or arms for the values not covered"),
                 );
             }
             _ => {}
@@ -791,14 +865,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     fn check_break(&mut self, target: ExprId, value: Option<ExprId>, span: Span) {
-        let is_loop = matches!(self.body.expr(target).kind, ExprKind::Loop { .. } | ExprKind::Block(_));
+        let is_loop =
+            matches!(self.body.expr(target).kind, ExprKind::Loop { .. } | ExprKind::Block(_));
         let current = self.breaks.get(&target).cloned().flatten();
         match value {
             Some(v) if !is_loop => {
                 self.check_expr(v, None);
                 self.error(
-                    Diagnostic::new(RK_BREAK_WITH_VALUE, "`break` with value from a `while` or `for` loop")
-                        .at(span, "can only break with a value inside `loop` or a labelled block"),
+                    Diagnostic::new(
+                        RK_BREAK_WITH_VALUE,
+                        "`break` with value from a `while` or `for` loop",
+                    )
+                    .at(span, "can only break with a value inside `loop` or a labelled block"),
                 );
             }
             Some(v) => {
@@ -808,20 +886,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 };
                 self.breaks.insert(target, Some(t));
             }
-            None => {
-                match &current {
-                    Some(c) => {
-                        let c = c.clone();
-                        if self.infer.unify(&c, &Ty::unit()).is_err() {
-                            let shown = self.show(&c);
-                            self.error(mismatch(&shown, "()", span));
-                        }
-                    }
-                    None => {
-                        self.breaks.insert(target, Some(Ty::unit()));
+            None => match &current {
+                Some(c) => {
+                    let c = c.clone();
+                    if self.infer.unify(&c, &Ty::unit()).is_err() {
+                        let shown = self.show(&c);
+                        self.error(mismatch(&shown, "()", span));
                     }
                 }
-            }
+                None => {
+                    self.breaks.insert(target, Some(Ty::unit()));
+                }
+            },
         }
     }
 
@@ -850,7 +926,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.breaks.remove(&e);
     }
 
-    fn check_range(&mut self, start: Option<ExprId>, end: Option<ExprId>, inclusive: bool, expected: Option<&Ty>, span: Span) -> Ty {
+    fn check_range(
+        &mut self,
+        start: Option<ExprId>,
+        end: Option<ExprId>,
+        inclusive: bool,
+        expected: Option<&Ty>,
+        span: Span,
+    ) -> Ty {
         let lang = match (start.is_some(), end.is_some(), inclusive) {
             (true, true, false) => "Range",
             (true, true, true) => "RangeInclusive",
@@ -860,7 +943,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             (false, false, _) => "RangeFull",
         };
         let Some(def) = self.tcx.items.lang(lang) else {
-            self.error(Diagnostic::new(RK_INTERNAL, format!("the core has no `{lang}`")).at(span, "here"));
+            self.error(
+                Diagnostic::new(RK_INTERNAL, format!("the core has no `{lang}`")).at(span, "here"),
+            );
             return Ty::error();
         };
         if lang == "RangeFull" {
@@ -918,8 +1003,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     // `From::from(err)` converts the error.
                     self.tcx.items.lang("From").and_then(|from_trait| {
                         let m = self.tcx.items.assoc_item(from_trait, "from", false)?;
-                        let args: Args = vec![GenericArg::Ty(f.clone()), GenericArg::Ty(err.clone())].into();
-                        self.obligations.push(Obligation::Trait { trait_id: from_trait, args: args.to_vec(), span });
+                        let args: Args =
+                            vec![GenericArg::Ty(f.clone()), GenericArg::Ty(err.clone())].into();
+                        self.obligations.push(Obligation::Trait {
+                            trait_id: from_trait,
+                            args: args.to_vec(),
+                            span,
+                        });
                         Some(Callee { def: m, args })
                     })
                 };
@@ -930,15 +1020,27 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             _ => {
                 let shown = self.show(&t);
                 self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("the `?` operator cannot be applied to type `{shown}`"))
-                        .at(span, "`?` works on `Option` and `Result` in kernels"),
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_EXPR,
+                        format!("the `?` operator cannot be applied to type `{shown}`"),
+                    )
+                    .at(span, "`?` works on `Option` and `Result` in kernels"),
                 );
                 Ty::error()
             }
         }
     }
 
-    fn check_closure(&mut self, e: ExprId, params: &[(PatId, Option<crate::hir::TyRef<'a>>)], ret: Option<crate::hir::TyRef<'a>>, body: ExprId, is_move: bool, index: u32, expected: Option<&Ty>) -> Ty {
+    fn check_closure(
+        &mut self,
+        e: ExprId,
+        params: &[(PatId, Option<crate::hir::TyRef<'a>>)],
+        ret: Option<crate::hir::TyRef<'a>>,
+        body: ExprId,
+        is_move: bool,
+        index: u32,
+        expected: Option<&Ty>,
+    ) -> Ty {
         let id = self.tcx.closure_id((self.def, self.args.clone()), index, e);
         let deduced = expected.and_then(|x| self.deduce_closure_sig(x, params.len()));
         let mut param_tys = Vec::new();
@@ -963,7 +1065,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         let ret_ty = match ret {
             Some(t) => self.lower_ty(t),
-            None => deduced.as_ref().and_then(|(_, r)| r.clone()).unwrap_or_else(|| self.infer.new_var()),
+            None => deduced
+                .as_ref()
+                .and_then(|(_, r)| r.clone())
+                .unwrap_or_else(|| self.infer.new_var()),
         };
         self.closure_sigs.insert(id, (param_tys, ret_ty.clone()));
         self.r.closures.insert(e, id);
@@ -982,7 +1087,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn deduce_closure_sig(&mut self, expected: &Ty, n: usize) -> Option<(Vec<Ty>, Option<Ty>)> {
         let x = self.shallow(expected);
         let TyKind::Infer(Infer::Var(_)) = x.kind() else { return None };
-        let fn_traits: Vec<DefId> = ["fn", "fn_mut", "fn_once"].iter().filter_map(|l| self.tcx.items.lang(l)).collect();
+        let fn_traits: Vec<DefId> =
+            ["fn", "fn_mut", "fn_once"].iter().filter_map(|l| self.tcx.items.lang(l)).collect();
         let mut params = None;
         let mut ret = None;
         let mut obligations = self.obligations.clone();
@@ -997,10 +1103,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let sargs: Vec<GenericArg> = crate::ty::subst_args(&sb.args, &args).to_vec();
                     let mut with_self = vec![args[0].clone()];
                     with_self.extend(sargs.into_iter().skip(1));
-                    obligations.push(Obligation::Trait { trait_id: sb.trait_id, args: with_self.clone(), span });
+                    obligations.push(Obligation::Trait {
+                        trait_id: sb.trait_id,
+                        args: with_self.clone(),
+                        span,
+                    });
                     for (assoc, ty) in &sb.assoc {
-                        let proj = crate::ty::Projection { trait_id: self.assoc_trait(*assoc, sb.trait_id), args: with_self.clone().into(), assoc: *assoc };
-                        obligations.push(Obligation::Projection { proj, ty: ty.subst(&args), span });
+                        let proj = crate::ty::Projection {
+                            trait_id: self.assoc_trait(*assoc, sb.trait_id),
+                            args: with_self.clone().into(),
+                            assoc: *assoc,
+                        };
+                        obligations.push(Obligation::Projection {
+                            proj,
+                            ty: ty.subst(&args),
+                            span,
+                        });
                     }
                 }
             }
@@ -1057,14 +1175,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return target;
         }
         let ok = match (from.kind(), to.kind()) {
-            (TyKind::Int(_) | TyKind::Float(_) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)), TyKind::Int(_) | TyKind::Float(_)) => true,
+            (
+                TyKind::Int(_) | TyKind::Float(_) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)),
+                TyKind::Int(_) | TyKind::Float(_),
+            ) => true,
             (TyKind::Bool | TyKind::Char, TyKind::Int(_)) => true,
             (TyKind::Int(IntTy::U8) | TyKind::Infer(Infer::Int(_)), TyKind::Char) => {
                 let _ = self.infer.unify(&from, &Ty::int(IntTy::U8));
                 true
             }
             (TyKind::Ptr(..) | TyKind::Ref(..), TyKind::Ptr(..)) => true,
-            (TyKind::Ptr(..), TyKind::Int(IntTy::Usize | IntTy::U64 | IntTy::Isize | IntTy::I64)) => true,
+            (
+                TyKind::Ptr(..),
+                TyKind::Int(IntTy::Usize | IntTy::U64 | IntTy::Isize | IntTy::I64),
+            ) => true,
             (TyKind::Int(_) | TyKind::Infer(Infer::Int(_)), TyKind::Ptr(..)) => true,
             (TyKind::Adt(d, _), TyKind::Int(_)) if self.is_fieldless_enum(*d) => true,
             (TyKind::Never, _) => true,
@@ -1076,12 +1200,26 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if !ok {
             let (a, b) = (self.show(&from), self.show(&to));
             // rustc's two errors: E0605 for a value that is not primitive, E0606 for the rest.
-            let primitive = |t: &Ty| matches!(t.kind(), TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Float(_) | TyKind::Ptr(..) | TyKind::Ref(..) | TyKind::Infer(_));
+            let primitive = |t: &Ty| {
+                matches!(
+                    t.kind(),
+                    TyKind::Bool
+                        | TyKind::Char
+                        | TyKind::Int(_)
+                        | TyKind::Float(_)
+                        | TyKind::Ptr(..)
+                        | TyKind::Ref(..)
+                        | TyKind::Infer(_)
+                )
+            };
             let d = if primitive(&from) && primitive(&to) {
-                Diagnostic::new(RK_INVALID_CAST, format!("casting `{a}` as `{b}` is invalid")).at(span, "an invalid `as` cast")
+                Diagnostic::new(RK_INVALID_CAST, format!("casting `{a}` as `{b}` is invalid"))
+                    .at(span, "an invalid `as` cast")
             } else {
-                Diagnostic::new(RK_INVALID_CAST, format!("non-primitive cast: `{a}` as `{b}`"))
-                    .at(span, "an `as` expression can only be used to convert between primitive types")
+                Diagnostic::new(RK_INVALID_CAST, format!("non-primitive cast: `{a}` as `{b}`")).at(
+                    span,
+                    "an `as` expression can only be used to convert between primitive types",
+                )
             };
             self.error(d.note("`as` converts between numeric types, from `bool`, `char` and fieldless enums to integers, and between pointers"));
         }
@@ -1090,7 +1228,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     pub fn is_fieldless_enum(&self, d: DefId) -> bool {
         match &self.tcx.items.def(d).kind {
-            DefKind::Enum { variants, .. } => variants.iter().all(|v| self.tcx.items.fields(*v).is_empty()),
+            DefKind::Enum { variants, .. } => {
+                variants.iter().all(|v| self.tcx.items.fields(*v).is_empty())
+            }
             _ => false,
         }
     }
@@ -1112,7 +1252,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         Some(x) => x,
                         None => {
                             let shown = self.show(&t);
-                            self.error(Diagnostic::new(RK_MISMATCHED_TYPES, format!("type `{shown}` cannot be dereferenced")).at(span, "not a reference or pointer"));
+                            self.error(
+                                Diagnostic::new(
+                                    RK_MISMATCHED_TYPES,
+                                    format!("type `{shown}` cannot be dereferenced"),
+                                )
+                                .at(span, "not a reference or pointer"),
+                            );
                             Ty::error()
                         }
                     },
@@ -1131,7 +1277,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 let t = self.check_expr(inner, expected);
                 let s = self.shallow(&t);
                 match s.kind() {
-                    TyKind::Bool | TyKind::Int(_) | TyKind::Infer(Infer::Int(_)) | TyKind::Error => s,
+                    TyKind::Bool
+                    | TyKind::Int(_)
+                    | TyKind::Infer(Infer::Int(_))
+                    | TyKind::Error => s,
                     _ => self.overloaded_unary(e, "Not", "not", inner, &s, span),
                 }
             }
@@ -1143,13 +1292,19 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         match s.kind() {
             TyKind::Int(i) if !i.is_signed() => {
                 self.error(
-                    Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply unary operator `-` to type `{}`", i.name()))
-                        .at(span, "unsigned values cannot be negated")
-                        .help("use `wrapping_neg()` or a signed type"),
+                    Diagnostic::new(
+                        RK_MISMATCHED_TYPES,
+                        format!("cannot apply unary operator `-` to type `{}`", i.name()),
+                    )
+                    .at(span, "unsigned values cannot be negated")
+                    .help("use `wrapping_neg()` or a signed type"),
                 );
                 Ty::error()
             }
-            TyKind::Int(_) | TyKind::Float(_) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)) | TyKind::Error => s,
+            TyKind::Int(_)
+            | TyKind::Float(_)
+            | TyKind::Infer(Infer::Int(_) | Infer::Float(_))
+            | TyKind::Error => s,
             _ => {
                 let ExprKind::Unary(_, inner) = self.body.expr(e).kind else { return Ty::error() };
                 self.overloaded_unary(e, "Neg", "neg", inner, &s, span)
@@ -1168,7 +1323,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    fn check_binary(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId, expected: Option<&Ty>) -> Ty {
+    fn check_binary(
+        &mut self,
+        e: ExprId,
+        op: BinOp,
+        l: ExprId,
+        r: ExprId,
+        expected: Option<&Ty>,
+    ) -> Ty {
         let span = self.span(e);
         if op.is_lazy() {
             self.check_expr_coercible(l, &Ty::bool());
@@ -1180,12 +1342,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let ls = self.shallow(&lt);
         let builtin_lhs = is_builtin_operand(&ls);
         let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
-        let rt = if builtin_lhs || ls.is_infer() { self.check_expr(r, rexp.as_ref()) } else { self.check_expr(r, None) };
+        let rt = if builtin_lhs || ls.is_infer() {
+            self.check_expr(r, rexp.as_ref())
+        } else {
+            self.check_expr(r, None)
+        };
         let rs = self.shallow(&rt);
         if ls.is_error() || rs.is_error() {
             return if op.is_comparison() { Ty::bool() } else { Ty::error() };
         }
-        let builtin = builtin_lhs && is_builtin_operand(&rs) || (ls.is_infer() && is_builtin_operand(&rs)) || (rs.is_infer() && builtin_lhs);
+        let builtin = builtin_lhs && is_builtin_operand(&rs)
+            || (ls.is_infer() && is_builtin_operand(&rs))
+            || (rs.is_infer() && builtin_lhs);
         if builtin && self.builtin_binary(op, &ls, &rs) {
             if op.is_shift() {
                 return ls;
@@ -1193,7 +1361,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             if self.infer.unify(&ls, &rs).is_err() {
                 let (a, b) = (self.show(&ls), self.show(&rs));
                 let mut d = mismatch(&a, &b, self.span(r));
-                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (ls.kind(), rs.kind()) {
+                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) =
+                    (ls.kind(), rs.kind())
+                {
                     d = d.help(format!("convert with `as {a}`"));
                 }
                 self.error(d);
@@ -1212,9 +1382,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         match op {
             BinOp::Shl | BinOp::Shr => (l.is_integral() || l.is_infer()) && r.is_integral(),
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
-                l.is_integral() || matches!(l.kind(), TyKind::Bool) || l.is_infer() && (r.is_integral() || matches!(r.kind(), TyKind::Bool))
+                l.is_integral()
+                    || matches!(l.kind(), TyKind::Bool)
+                    || l.is_infer() && (r.is_integral() || matches!(r.kind(), TyKind::Bool))
             }
-            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => num(l) && num(r) && !(l.is_infer() && r.is_infer() && !matches!(l.kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_)))),
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                num(l)
+                    && num(r)
+                    && !(l.is_infer()
+                        && r.is_infer()
+                        && !matches!(l.kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_))))
+            }
             _ => true,
         }
     }
@@ -1224,17 +1402,30 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let lt = self.check_place(l);
         let ls = self.shallow(&lt);
         let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
-        let rt = if is_builtin_operand(&ls) { self.check_expr(r, rexp.as_ref()) } else { self.check_expr(r, None) };
+        let rt = if is_builtin_operand(&ls) {
+            self.check_expr(r, rexp.as_ref())
+        } else {
+            self.check_expr(r, None)
+        };
         let rs = self.shallow(&rt);
         self.check_mutable_place(l, "assign to");
         if ls.is_error() || rs.is_error() {
             return Ty::unit();
         }
-        if is_builtin_operand(&ls) && (is_builtin_operand(&rs) || rs.is_infer()) && self.builtin_binary(op, &ls, &rs) {
+        if is_builtin_operand(&ls)
+            && (is_builtin_operand(&rs) || rs.is_infer())
+            && self.builtin_binary(op, &ls, &rs)
+        {
             if !op.is_shift() && self.infer.unify(&ls, &rs).is_err() {
                 let (a, b) = (self.show(&ls), self.show(&rs));
-                let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply `{}=` to `{a}` and `{b}`", op.token())).at(span, format!("`{a}` {}= `{b}`", op.token()));
-                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (ls.kind(), rs.kind()) {
+                let mut d = Diagnostic::new(
+                    RK_MISMATCHED_TYPES,
+                    format!("cannot apply `{}=` to `{a}` and `{b}`", op.token()),
+                )
+                .at(span, format!("`{a}` {}= `{b}`", op.token()));
+                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) =
+                    (ls.kind(), rs.kind())
+                {
                     d = d.help(format!("convert the right side with `as {a}`"));
                 }
                 self.error(d);
@@ -1283,19 +1474,33 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             PlaceMut::BehindConst(ptr) => {
                 let kind = if ptr { "`*const` pointer" } else { "`&` reference" };
-                let help = if ptr { "declare the kernel parameter as `*mut`" } else { "use a `&mut` reference" };
+                let help = if ptr {
+                    "declare the kernel parameter as `*mut`"
+                } else {
+                    "use a `&mut` reference"
+                };
                 self.error(
-                    Diagnostic::new(RK_ASSIGN_THROUGH_CONST, format!("cannot {what} `{place}`, which is behind a {kind}"))
-                        .at(at, if assign { "cannot assign".to_string() } else { format!("cannot {what}") })
-                        .help(help),
+                    Diagnostic::new(
+                        RK_ASSIGN_THROUGH_CONST,
+                        format!("cannot {what} `{place}`, which is behind a {kind}"),
+                    )
+                    .at(
+                        at,
+                        if assign { "cannot assign".to_string() } else { format!("cannot {what}") },
+                    )
+                    .help(help),
                 );
             }
             PlaceMut::Static(name) => {
                 let direct = matches!(self.body.expr(e).kind, ExprKind::Path(_));
                 let msg = match (assign, direct) {
                     (true, true) => format!("cannot assign to immutable static item `{name}`"),
-                    (true, false) => format!("cannot assign to `{place}`, as `{name}` is an immutable static item"),
-                    (false, _) => format!("cannot borrow `{place}` as mutable, as `{name}` is an immutable static item"),
+                    (true, false) => format!(
+                        "cannot assign to `{place}`, as `{name}` is an immutable static item"
+                    ),
+                    (false, _) => format!(
+                        "cannot borrow `{place}` as mutable, as `{name}` is an immutable static item"
+                    ),
                 };
                 self.error(
                     Diagnostic::new(RK_ASSIGN_IMMUTABLE, msg)
@@ -1326,15 +1531,23 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let t = self.local_ty[l.0 as usize].clone().map(|t| self.shallow(&t));
                     // A `&mut T` local may be written through; the local itself only if `mut`.
                     let _ = t;
-                    if body.local(l).mutable || self.local_declared_late(l) { PlaceMut::Mutable } else { PlaceMut::ImmutableLocal(l) }
+                    if body.local(l).mutable || self.local_declared_late(l) {
+                        PlaceMut::Mutable
+                    } else {
+                        PlaceMut::ImmutableLocal(l)
+                    }
                 }
                 Some(ValueRes::Static(d)) => PlaceMut::Static(self.tcx.items.name(*d).to_string()),
                 Some(ValueRes::Const(_) | ValueRes::Fn(_)) => PlaceMut::NotPlace,
                 _ => PlaceMut::Unknown,
             },
-            ExprKind::Lit(..) | ExprKind::Binary(..) | ExprKind::Unary(UnOp::Neg | UnOp::Not, _) | ExprKind::Call(..) | ExprKind::MethodCall { .. } | ExprKind::Cast(..) | ExprKind::Closure { .. } => {
-                PlaceMut::NotPlace
-            }
+            ExprKind::Lit(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Unary(UnOp::Neg | UnOp::Not, _)
+            | ExprKind::Call(..)
+            | ExprKind::MethodCall { .. }
+            | ExprKind::Cast(..)
+            | ExprKind::Closure { .. } => PlaceMut::NotPlace,
             ExprKind::Unary(UnOp::Deref, inner) => {
                 let t = self.expr_ty[inner.0 as usize].clone().unwrap_or_else(Ty::error);
                 let t = self.shallow(&t);
@@ -1368,7 +1581,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         None => PlaceMut::Unknown,
                     };
                 }
-                if matches!(body.expr(e).kind, ExprKind::Index(..)) && self.r.callees.contains_key(&e) {
+                if matches!(body.expr(e).kind, ExprKind::Index(..))
+                    && self.r.callees.contains_key(&e)
+                {
                     return PlaceMut::Unknown;
                 }
                 let bt = self.expr_ty[base.0 as usize].clone().unwrap_or_else(Ty::error);
@@ -1403,10 +1618,21 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         self.select_pending();
         let mut r = std::mem::take(&mut self.r);
-        let expr_ty: Vec<Ty> = self.expr_ty.clone().into_iter().map(|t| t.unwrap_or_else(Ty::error)).collect();
+        let expr_ty: Vec<Ty> =
+            self.expr_ty.clone().into_iter().map(|t| t.unwrap_or_else(Ty::error)).collect();
         r.expr_ty = expr_ty.iter().map(|t| self.infer.resolve(t)).collect();
-        r.pat_ty = self.pat_ty.clone().into_iter().map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error)).collect();
-        r.local_ty = self.local_ty.clone().into_iter().map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error)).collect();
+        r.pat_ty = self
+            .pat_ty
+            .clone()
+            .into_iter()
+            .map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error))
+            .collect();
+        r.local_ty = self
+            .local_ty
+            .clone()
+            .into_iter()
+            .map(|t| t.map(|t| self.infer.resolve(&t)).unwrap_or_else(Ty::error))
+            .collect();
         r.ret = self.infer.resolve(&self.ret);
         r.params = r.params.iter().map(|t| self.infer.resolve(t)).collect();
         let resolve_args = |infer: &mut InferTables, a: &Args| -> Args {
@@ -1422,7 +1648,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         for v in r.paths.values_mut().chain(r.pat_consts.values_mut()) {
             match v {
-                ValueRes::Fn(c) | ValueRes::Const(c) => c.args = resolve_args(&mut self.infer, &c.args),
+                ValueRes::Fn(c) | ValueRes::Const(c) => {
+                    c.args = resolve_args(&mut self.infer, &c.args)
+                }
                 ValueRes::Ctor { args, .. } => *args = resolve_args(&mut self.infer, args),
                 _ => {}
             }
@@ -1446,7 +1674,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             let t = &r.expr_ty[e.0 as usize];
             if let TyKind::Int(it) = t.kind() {
                 let (lo, hi) = it.range();
-                let ok = if neg { (v as i128).checked_neg().is_some_and(|n| n >= lo) || (v as i128 == -lo) } else { v <= hi };
+                let ok = if neg {
+                    (v as i128).checked_neg().is_some_and(|n| n >= lo) || (v as i128 == -lo)
+                } else {
+                    v <= hi
+                };
                 if !ok {
                     let shown = if neg { format!("-{v}") } else { v.to_string() };
                     self.error(
@@ -1463,11 +1695,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 if t.has_infer() {
                     let span = self.body.exprs[k].span;
                     if std::env::var_os("RKC_DEBUG_CORE").is_some() {
-                        eprintln!("rkc: unresolved {:?} in {}", t, self.tcx.items.path_string(self.def));
+                        eprintln!(
+                            "rkc: unresolved {:?} in {}",
+                            t,
+                            self.tcx.items.path_string(self.def)
+                        );
                     }
                     self.tcx.report(
                         self.file,
-                        Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "cannot infer the type of this expression").help("give the `let` a type, or the call its generic arguments"),
+                        Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                            .at(span, "cannot infer the type of this expression")
+                            .help("give the `let` a type, or the call its generic arguments"),
                     );
                     self.errors += 1;
                     break;
@@ -1482,14 +1720,30 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
         }
         // Closures: their signatures and captures, for the instances that call them.
-        let closure_ids: Vec<(ExprId, ClosureId)> = r.closures.iter().map(|(e, c)| (*e, *c)).collect();
+        let closure_ids: Vec<(ExprId, ClosureId)> =
+            r.closures.iter().map(|(e, c)| (*e, *c)).collect();
         for (e, id) in closure_ids {
             let (params, ret) = self.closure_sigs.get(&id).cloned().unwrap_or_default_sig();
             let params: Vec<Ty> = params.iter().map(|t| self.infer.resolve(t)).collect();
             let ret = self.infer.resolve(&ret);
             let ExprKind::Closure { index, is_move, .. } = self.body.expr(e).kind else { continue };
-            let captures = self.body.closures[index as usize].upvars.iter().map(|l| (*l, r.local_ty[l.0 as usize].clone())).collect();
-            self.tcx.set_closure(id, ClosureData { owner: (self.def, self.args.clone()), index, expr: e, params, ret, captures, by_value: is_move });
+            let captures = self.body.closures[index as usize]
+                .upvars
+                .iter()
+                .map(|l| (*l, r.local_ty[l.0 as usize].clone()))
+                .collect();
+            self.tcx.set_closure(
+                id,
+                ClosureData {
+                    owner: (self.def, self.args.clone()),
+                    index,
+                    expr: e,
+                    params,
+                    ret,
+                    captures,
+                    by_value: is_move,
+                },
+            );
         }
         if self.errors > 0 { None } else { Some(r) }
     }
@@ -1525,5 +1779,13 @@ enum PlaceMut {
 
 /// Whether a type takes the built-in operators (before trait lookup).
 pub fn is_builtin_operand(t: &Ty) -> bool {
-    matches!(t.kind(), TyKind::Int(_) | TyKind::Float(_) | TyKind::Bool | TyKind::Char | TyKind::Ptr(..) | TyKind::Infer(Infer::Int(_) | Infer::Float(_)))
+    matches!(
+        t.kind(),
+        TyKind::Int(_)
+            | TyKind::Float(_)
+            | TyKind::Bool
+            | TyKind::Char
+            | TyKind::Ptr(..)
+            | TyKind::Infer(Infer::Int(_) | Infer::Float(_))
+    )
 }

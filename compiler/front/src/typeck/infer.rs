@@ -93,7 +93,12 @@ impl InferTables {
     }
 
     pub fn snapshot(&mut self) -> Snapshot {
-        Snapshot { tys: self.tys.snapshot(), ints: self.ints.snapshot(), floats: self.floats.snapshot(), consts: self.consts.snapshot() }
+        Snapshot {
+            tys: self.tys.snapshot(),
+            ints: self.ints.snapshot(),
+            floats: self.floats.snapshot(),
+            consts: self.consts.snapshot(),
+        }
     }
 
     pub fn rollback_to(&mut self, s: Snapshot) {
@@ -169,16 +174,16 @@ impl InferTables {
         }
         // Consts first (the fold below borrows the tables once).
         let mut consts = Vec::new();
-        ty.fold(
-            &mut |_| None,
-            &mut |c| {
-                if let Const::Infer(v) = c {
-                    consts.push(*v);
-                }
-                c.clone()
-            },
-        );
-        let known: Vec<(u32, Option<u64>)> = consts.into_iter().map(|v| (v, self.consts.probe_value(ConstVid(v)).map(|k| k.0))).collect();
+        ty.fold(&mut |_| None, &mut |c| {
+            if let Const::Infer(v) = c {
+                consts.push(*v);
+            }
+            c.clone()
+        });
+        let known: Vec<(u32, Option<u64>)> = consts
+            .into_iter()
+            .map(|v| (v, self.consts.probe_value(ConstVid(v)).map(|k| k.0)))
+            .collect();
         ty.fold(
             &mut |t| match t.kind() {
                 TyKind::Infer(_) => {
@@ -237,11 +242,13 @@ impl InferTables {
                 self.floats.union(FloatVid(*x), FloatVid(*y));
                 Ok(())
             }
-            (TyKind::Infer(Infer::Int(x)), TyKind::Int(t)) | (TyKind::Int(t), TyKind::Infer(Infer::Int(x))) => {
+            (TyKind::Infer(Infer::Int(x)), TyKind::Int(t))
+            | (TyKind::Int(t), TyKind::Infer(Infer::Int(x))) => {
                 self.ints.union_value(IntVid(*x), Some(Known(*t)));
                 Ok(())
             }
-            (TyKind::Infer(Infer::Float(x)), TyKind::Float(t)) | (TyKind::Float(t), TyKind::Infer(Infer::Float(x))) => {
+            (TyKind::Infer(Infer::Float(x)), TyKind::Float(t))
+            | (TyKind::Float(t), TyKind::Infer(Infer::Float(x))) => {
                 self.floats.union_value(FloatVid(*x), Some(Known(*t)));
                 Ok(())
             }
@@ -256,9 +263,19 @@ impl InferTables {
                 self.unify_const(n, m)
             }
             (TyKind::Slice(x), TyKind::Slice(y)) => self.unify(x, y),
-            (TyKind::Ref(x, m), TyKind::Ref(y, n)) | (TyKind::Ptr(x, m), TyKind::Ptr(y, n)) if m == n => self.unify(x, y),
-            (TyKind::Adt(d, x), TyKind::Adt(e, y)) | (TyKind::FnDef(d, x), TyKind::FnDef(e, y)) if d == e => self.unify_args(x, y),
-            (TyKind::Projection(p), TyKind::Projection(q)) if p.assoc == q.assoc => self.unify_args(&p.args, &q.args),
+            (TyKind::Ref(x, m), TyKind::Ref(y, n)) | (TyKind::Ptr(x, m), TyKind::Ptr(y, n))
+                if m == n =>
+            {
+                self.unify(x, y)
+            }
+            (TyKind::Adt(d, x), TyKind::Adt(e, y)) | (TyKind::FnDef(d, x), TyKind::FnDef(e, y))
+                if d == e =>
+            {
+                self.unify_args(x, y)
+            }
+            (TyKind::Projection(p), TyKind::Projection(q)) if p.assoc == q.assoc => {
+                self.unify_args(&p.args, &q.args)
+            }
             _ => Err(Mismatch),
         }
     }

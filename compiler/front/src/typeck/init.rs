@@ -47,7 +47,14 @@ pub(super) fn check(body: &Body, r: &TypeckResults, late: &[LocalId]) -> Vec<Dia
     if late.is_empty() {
         return Vec::new();
     }
-    let mut w = Walk { body, r, late, breaks: HashMap::new(), errors: Vec::new(), reported: HashSet::new() };
+    let mut w = Walk {
+        body,
+        r,
+        late,
+        breaks: HashMap::new(),
+        errors: Vec::new(),
+        reported: HashSet::new(),
+    };
     w.expr(body.value, Some(Inits::default()));
     w.errors
 }
@@ -90,9 +97,12 @@ impl Walk<'_, '_> {
         if i.maybe.contains(&l) && !self.body.local(l).mutable && self.reported.insert((l, true)) {
             let name = &self.body.local(l).name;
             self.errors.push(
-                Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot assign twice to immutable variable `{name}`"))
-                    .at(span, "cannot assign twice to immutable variable")
-                    .help(format!("declare it mutable: `let mut {name}`")),
+                Diagnostic::new(
+                    RK_ASSIGN_IMMUTABLE,
+                    format!("cannot assign twice to immutable variable `{name}`"),
+                )
+                .at(span, "cannot assign twice to immutable variable")
+                .help(format!("declare it mutable: `let mut {name}`")),
             );
         }
         i.definitely.insert(l);
@@ -154,9 +164,12 @@ impl Walk<'_, '_> {
                 let s = self.expr(*a, s);
                 self.expr(*b, s)
             }
-            ExprKind::Unary(_, a) | ExprKind::Ref(_, a) | ExprKind::RawRef(_, a) | ExprKind::Cast(a, _) | ExprKind::Field(a, _) | ExprKind::Try(a) => {
-                self.expr(*a, s)
-            }
+            ExprKind::Unary(_, a)
+            | ExprKind::Ref(_, a)
+            | ExprKind::RawRef(_, a)
+            | ExprKind::Cast(a, _)
+            | ExprKind::Field(a, _)
+            | ExprKind::Try(a) => self.expr(*a, s),
             ExprKind::Repeat(a, ..) => self.expr(*a, s),
             ExprKind::Tuple(es) | ExprKind::Array(es) => self.exprs(es, s),
             ExprKind::Struct { fields, base, .. } => {

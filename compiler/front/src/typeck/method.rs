@@ -51,9 +51,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             TyKind::Infer(Infer::Int(_) | Infer::Float(_)) => {
                 self.error(
-                    Diagnostic::new(RK_AMBIGUOUS_NUMERIC, format!("can't call method `{name}` on ambiguous numeric type"))
-                        .at(self.span(receiver), "the literal's type is not known here")
-                        .help("give the literal a suffix, such as `2.0f32` or `3u32` (rustc's E0689)"),
+                    Diagnostic::new(
+                        RK_AMBIGUOUS_NUMERIC,
+                        format!("can't call method `{name}` on ambiguous numeric type"),
+                    )
+                    .at(self.span(receiver), "the literal's type is not known here")
+                    .help("give the literal a suffix, such as `2.0f32` or `3u32` (rustc's E0689)"),
                 );
                 for a in args {
                     self.check_expr(*a, None);
@@ -63,7 +66,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             TyKind::Infer(Infer::Var(_)) => {
                 self.error(
                     Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
-                        .at(self.span(receiver), format!("the type of this value must be known to call `{name}` on it"))
+                        .at(
+                            self.span(receiver),
+                            format!("the type of this value must be known to call `{name}` on it"),
+                        )
                         .help("give the `let` a type: `let x: T = ...`"),
                 );
                 for a in args {
@@ -76,7 +82,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let Some(pick) = self.probe_method(&rs, name, span) else {
             // A closure stored in a field is called as `(s.f)(x)`, not `s.f(x)`.
             let shown = self.show(&rs);
-            let mut d = Diagnostic::new(RK_UNKNOWN_METHOD, format!("no method named `{name}` found for `{shown}` in kernels")).at(name_span, "method not found");
+            let mut d = Diagnostic::new(
+                RK_UNKNOWN_METHOD,
+                format!("no method named `{name}` found for `{shown}` in kernels"),
+            )
+            .at(name_span, "method not found");
             d = d.note("methods come from the type's `impl` blocks, the traits implemented for it, and rkc's core library (the methods of `core` that kernels use)");
             self.error(d);
             for a in args {
@@ -104,7 +114,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         };
         full.extend(own);
         if let Some(t) = pick.trait_id {
-            self.obligations.push(Obligation::Trait { trait_id: t, args: pick.container_args.clone(), span });
+            self.obligations.push(Obligation::Trait {
+                trait_id: t,
+                args: pick.container_args.clone(),
+                span,
+            });
         }
         self.add_predicates(pick.method, &full, span);
         self.tcx.note_use(self.def, pick.method);
@@ -143,7 +157,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             .iter()
             .map(|p| match p.kind {
                 crate::items::GenericParamKind::Type { .. } => GenericArg::Ty(self.infer.new_var()),
-                crate::items::GenericParamKind::Const { .. } => GenericArg::Const(self.infer.new_const_var()),
+                crate::items::GenericParamKind::Const { .. } => {
+                    GenericArg::Const(self.infer.new_const_var())
+                }
             })
             .collect()
     }
@@ -185,7 +201,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             })
             .filter(|(_, m)| self.tcx.fn_sig(*m).self_kind.is_some())
             .collect();
-        let trait_methods: Vec<DefId> = self.tcx.trait_methods(name).iter().copied().filter(|m| self.tcx.fn_sig(*m).self_kind.is_some()).collect();
+        let trait_methods: Vec<DefId> = self
+            .tcx
+            .trait_methods(name)
+            .iter()
+            .copied()
+            .filter(|m| self.tcx.fn_sig(*m).self_kind.is_some())
+            .collect();
         for (step, derefs, unsize) in self.autoderef_steps(receiver) {
             for autoref in [None, Some(false), Some(true)] {
                 if unsize && autoref.is_none() {
@@ -212,7 +234,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         i.unify(&xform, &adjusted).ok()
                     });
                     if ok.is_some() {
-                        return Some(Pick { method: *m, container_args: fresh, derefs, autoref, unsize, trait_id: None });
+                        return Some(Pick {
+                            method: *m,
+                            container_args: fresh,
+                            derefs,
+                            autoref,
+                            unsize,
+                            trait_id: None,
+                        });
                     }
                 }
                 for m in &trait_methods {
@@ -233,7 +262,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     // snapshot: a failed candidate leaves nothing behind.
                     let snapshot = self.infer.snapshot();
                     let obligations = self.obligations.len();
-                    let fits = self.infer.unify(&xform, &adjusted).is_ok() && !matches!(self.select(t, &targs, 0), Selection::None);
+                    let fits = self.infer.unify(&xform, &adjusted).is_ok()
+                        && !matches!(self.select(t, &targs, 0), Selection::None);
                     self.infer.rollback_to(snapshot);
                     self.obligations.truncate(obligations);
                     if !fits {
@@ -241,7 +271,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     }
                     let _ = self.infer.unify(&xform, &adjusted);
                     let _ = span;
-                    return Some(Pick { method: *m, container_args: targs, derefs, autoref, unsize, trait_id: Some(t) });
+                    return Some(Pick {
+                        method: *m,
+                        container_args: targs,
+                        derefs,
+                        autoref,
+                        unsize,
+                        trait_id: Some(t),
+                    });
                 }
             }
         }
@@ -261,9 +298,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             if !declared_mut && !is_mut_ref && !self.late_init.contains(&l) {
                 let lname = body.local(l).name.clone();
                 self.error(
-                    Diagnostic::new(RK_ASSIGN_IMMUTABLE, format!("cannot borrow `{lname}` as mutable, as it is not declared as mutable"))
-                        .at(span, format!("`{name}` takes `&mut self`"))
-                        .help(format!("declare it mutable: `let mut {lname}`")),
+                    Diagnostic::new(
+                        RK_ASSIGN_IMMUTABLE,
+                        format!(
+                            "cannot borrow `{lname}` as mutable, as it is not declared as mutable"
+                        ),
+                    )
+                    .at(span, format!("`{name}` takes `&mut self`"))
+                    .help(format!("declare it mutable: `let mut {lname}`")),
                 );
             }
         }

@@ -14,9 +14,9 @@ mod coerce;
 mod exhaustive;
 mod expr;
 mod infer;
+mod init;
 mod method;
 mod pat;
-mod init;
 mod path;
 mod traits;
 
@@ -74,7 +74,10 @@ pub enum ValueRes {
     Const(Callee),
     Static(DefId),
     /// A struct or variant constructor (tuple-like as a function, unit-like as a value).
-    Ctor { def: DefId, args: Args },
+    Ctor {
+        def: DefId,
+        args: Args,
+    },
     /// A const generic parameter's value.
     ConstParam(u64),
 }
@@ -180,7 +183,11 @@ fn apply_adjust(t: &Ty, a: &Adjust, _tcx: &Tcx) -> Ty {
                     TyKind::Array(e, _) => Ty::slice(e.clone()),
                     _ => inner.clone(),
                 };
-                if matches!(t.kind(), TyKind::Ref(..)) { Ty::reference(elem, *m) } else { Ty::ptr(elem, *m) }
+                if matches!(t.kind(), TyKind::Ref(..)) {
+                    Ty::reference(elem, *m)
+                } else {
+                    Ty::ptr(elem, *m)
+                }
             }
             _ => t.clone(),
         },
@@ -329,7 +336,12 @@ impl<'t, 'a> Tcx<'t, 'a> {
             && path.len() > 1
         {
             let names: Vec<&str> = path.iter().map(|p| self.items.name(*p)).collect();
-            d = d.note(format!("`{}` is compiled for the GPU because the kernel `{}` reaches it: {}", names[names.len() - 1], names[0], names.join(" → ")));
+            d = d.note(format!(
+                "`{}` is compiled for the GPU because the kernel `{}` reaches it: {}",
+                names[names.len() - 1],
+                names[0],
+                names.join(" → ")
+            ));
         }
         self.report(file, d);
     }
@@ -361,7 +373,10 @@ impl<'t, 'a> Tcx<'t, 'a> {
         };
         let mut diags = self.diags.borrow_mut();
         // One error per source site, however many instances reach it.
-        if !diags.iter().any(|x| x.code == d.code && x.message == d.message && x.primary == d.primary) {
+        if !diags
+            .iter()
+            .any(|x| x.code == d.code && x.message == d.message && x.primary == d.primary)
+        {
             diags.push(d);
         }
     }
@@ -374,7 +389,9 @@ impl<'t, 'a> Tcx<'t, 'a> {
 
     /// Whether an error was reported at a span inside `span`.
     pub fn reported_within(&self, span: Span) -> bool {
-        self.diags.borrow().iter().any(|d| d.primary.as_ref().is_some_and(|(s, _)| s.start >= span.start && s.end <= span.end))
+        self.diags.borrow().iter().any(|d| {
+            d.primary.as_ref().is_some_and(|(s, _)| s.start >= span.start && s.end <= span.end)
+        })
     }
 
     pub fn has_errors(&self) -> bool {
@@ -405,8 +422,12 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let mut diags = Vec::new();
         let body = match &self.items.def(def).kind {
             DefKind::Fn { .. } => hir::build_body(self.items, self.source, def, &mut diags),
-            DefKind::Const { expr: Some(e), .. } => Some(hir::build_const_body(self.items, self.source, def, e, &mut diags)),
-            DefKind::Static { expr, .. } => Some(hir::build_const_body(self.items, self.source, def, expr, &mut diags)),
+            DefKind::Const { expr: Some(e), .. } => {
+                Some(hir::build_const_body(self.items, self.source, def, e, &mut diags))
+            }
+            DefKind::Static { expr, .. } => {
+                Some(hir::build_const_body(self.items, self.source, def, expr, &mut diags))
+            }
             _ => None,
         }
         .map(Rc::new);
@@ -430,7 +451,12 @@ impl<'t, 'a> Tcx<'t, 'a> {
             return s.clone();
         }
         let DefKind::Fn { sig, .. } = &self.items.def(def).kind else {
-            return Rc::new(FnSig { inputs: vec![], output: Ty::error(), self_kind: None, unsafe_fn: false });
+            return Rc::new(FnSig {
+                inputs: vec![],
+                output: Ty::error(),
+                self_kind: None,
+                unsafe_fn: false,
+            });
         };
         let mut diags = Vec::new();
         let mut l = self.lowerer(def, &mut diags);
@@ -445,7 +471,10 @@ impl<'t, 'a> Tcx<'t, 'a> {
                     } else {
                         match (&r.reference, r.mutability) {
                             (None, _) => (self_ty.clone(), SelfKind::Value),
-                            (Some(_), m) => (Ty::reference(self_ty.clone(), m.is_some()), if m.is_some() { SelfKind::RefMut } else { SelfKind::Ref }),
+                            (Some(_), m) => (
+                                Ty::reference(self_ty.clone(), m.is_some()),
+                                if m.is_some() { SelfKind::RefMut } else { SelfKind::Ref },
+                            ),
                         }
                     };
                     self_kind = Some(k);
@@ -471,7 +500,13 @@ impl<'t, 'a> Tcx<'t, 'a> {
             }
             self.report_in(def, file, d);
         }
-        let s = Rc::new(FnSig { inputs, output, self_kind, unsafe_fn: sig.unsafety.is_some() || matches!(self.items.def(def).kind, DefKind::Fn { intrinsic: Some(_), .. }) });
+        let s = Rc::new(FnSig {
+            inputs,
+            output,
+            self_kind,
+            unsafe_fn: sig.unsafety.is_some()
+                || matches!(self.items.def(def).kind, DefKind::Fn { intrinsic: Some(_), .. }),
+        });
         self.sigs.borrow_mut().insert(def, s.clone());
         s
     }
@@ -488,7 +523,9 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let mut l = self.lowerer(imp, &mut diags);
         let st = l.lower(self_ty);
         l.self_ty = Some(st.clone());
-        let trait_ref = trait_path.and_then(|p| l.trait_ref(st.clone(), p, Span::default())).map(|b| (b.trait_id, b.args.into()));
+        let trait_ref = trait_path
+            .and_then(|p| l.trait_ref(st.clone(), p, Span::default()))
+            .map(|b| (b.trait_id, b.args.into()));
         // Headers of impls that kernels never use may name host types; their errors stay
         // unreported until a kernel reaches the impl.
         let h = Rc::new(ImplHeader { self_ty: st, trait_ref });
@@ -535,7 +572,15 @@ impl<'t, 'a> Tcx<'t, 'a> {
         }
         let mut closures = self.closures.borrow_mut();
         let id = crate::ty::ClosureId(closures.len() as u32);
-        closures.push(ClosureData { owner, index, expr, params: Vec::new(), ret: Ty::error(), captures: Vec::new(), by_value: false });
+        closures.push(ClosureData {
+            owner,
+            index,
+            expr,
+            params: Vec::new(),
+            ret: Ty::error(),
+            captures: Vec::new(),
+            by_value: false,
+        });
         self.closure_ids.borrow_mut().insert(key, id);
         id
     }
@@ -600,7 +645,11 @@ impl<'t, 'a> Tcx<'t, 'a> {
             let mut l = self.lowerer(def, &mut diags);
             for b in &it.bounds {
                 if let syn::TypeParamBound::Trait(tb) = b
-                    && let Some(bound) = l.trait_ref(Ty::error(), &tb.path, crate::diag::Span::from_pm2(syn::spanned::Spanned::span(tb)))
+                    && let Some(bound) = l.trait_ref(
+                        Ty::error(),
+                        &tb.path,
+                        crate::diag::Span::from_pm2(syn::spanned::Spanned::span(tb)),
+                    )
                 {
                     bounds.push(bound);
                 }
@@ -616,5 +665,6 @@ impl<'t, 'a> Tcx<'t, 'a> {
 
 /// Mismatched types, as rustc words it.
 pub fn mismatch(expected: &str, found: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types").at(span, format!("expected `{expected}`, found `{found}`"))
+    Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types")
+        .at(span, format!("expected `{expected}`, found `{found}`"))
 }

@@ -22,7 +22,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let mut expected = self.shallow(expected);
         let mut def_ref = def_ref;
         // Non-reference patterns look through references.
-        let peels = !matches!(pat.kind, PatKind::Wild | PatKind::Binding { .. } | PatKind::Ref(..) | PatKind::Err | PatKind::Or(_));
+        let peels = !matches!(
+            pat.kind,
+            PatKind::Wild
+                | PatKind::Binding { .. }
+                | PatKind::Ref(..)
+                | PatKind::Err
+                | PatKind::Or(_)
+        );
         let peels = peels && !matches!(&pat.kind, PatKind::Lit(Lit::Str(_), _));
         if peels {
             let mut n = 0;
@@ -56,7 +63,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     Some(prev) => {
                         if self.infer.unify(&prev, &ty).is_err() {
                             let (a, b) = (self.show(&prev), self.show(&ty));
-                            self.error(mismatch(&a, &b, span).note("a name bound in each alternative of a pattern has one type"));
+                            self.error(mismatch(&a, &b, span).note(
+                                "a name bound in each alternative of a pattern has one type",
+                            ));
                         }
                     }
                     None => self.local_ty[local.0 as usize] = Some(ty),
@@ -86,7 +95,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     Lit::Bool(_) => Ty::bool(),
                     Lit::Char(_) => Ty::new(TyKind::Char),
                     Lit::Str(_) => {
-                        self.error(Diagnostic::new(RK_UNSUPPORTED_PATTERN, "string patterns are not supported in kernels").at(span, "a string"));
+                        self.error(
+                            Diagnostic::new(
+                                RK_UNSUPPORTED_PATTERN,
+                                "string patterns are not supported in kernels",
+                            )
+                            .at(span, "a string"),
+                        );
                         Ty::error()
                     }
                 };
@@ -139,7 +154,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     }
                     None => {
                         let shown = self.show(&expected);
-                        self.error(mismatch(&shown, &format!("a tuple with {} elements", pats.len()), span));
+                        self.error(mismatch(
+                            &shown,
+                            &format!("a tuple with {} elements", pats.len()),
+                            span,
+                        ));
                     }
                 }
             }
@@ -160,8 +179,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     }
                     None => {
                         self.error(
-                            Diagnostic::new(RK_MISMATCHED_TYPES, format!("this pattern has {} fields, but `{}` has {}", pats.len(), self.tcx.items.name(def), fields.len()))
-                                .at(span, "wrong number of fields"),
+                            Diagnostic::new(
+                                RK_MISMATCHED_TYPES,
+                                format!(
+                                    "this pattern has {} fields, but `{}` has {}",
+                                    pats.len(),
+                                    self.tcx.items.name(def),
+                                    fields.len()
+                                ),
+                            )
+                            .at(span, "wrong number of fields"),
                         );
                     }
                 }
@@ -184,17 +211,36 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             seen.push(k);
                         }
                         None => {
-                            self.error(Diagnostic::new(RK_UNKNOWN_FIELD, format!("`{}` has no field named `{name}`", self.tcx.items.name(def))).at(body.pat(*q).span, "unknown field"));
+                            self.error(
+                                Diagnostic::new(
+                                    RK_UNKNOWN_FIELD,
+                                    format!(
+                                        "`{}` has no field named `{name}`",
+                                        self.tcx.items.name(def)
+                                    ),
+                                )
+                                .at(body.pat(*q).span, "unknown field"),
+                            );
                         }
                     }
                 }
                 if !rest {
-                    let missing: Vec<String> = (0..defs.len()).filter(|k| !seen.contains(k)).map(|k| format!("`{}`", defs[k].name)).collect();
+                    let missing: Vec<String> = (0..defs.len())
+                        .filter(|k| !seen.contains(k))
+                        .map(|k| format!("`{}`", defs[k].name))
+                        .collect();
                     if !missing.is_empty() {
                         self.error(
-                            Diagnostic::new(RK_MISSING_FIELD, format!("pattern does not mention field{} {}", if missing.len() > 1 { "s" } else { "" }, missing.join(", ")))
-                                .at(span, "missing fields")
-                                .help("name every field, or end the pattern with `..`"),
+                            Diagnostic::new(
+                                RK_MISSING_FIELD,
+                                format!(
+                                    "pattern does not mention field{} {}",
+                                    if missing.len() > 1 { "s" } else { "" },
+                                    missing.join(", ")
+                                ),
+                            )
+                            .at(span, "missing fields")
+                            .help("name every field, or end the pattern with `..`"),
                         );
                     }
                 }
@@ -202,11 +248,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             PatKind::Path(path) => {
                 // `Self::A`, `Alias::B`: a variant when the scrutinee's enum has one of that
                 // name, else an associated constant.
-                let last = path.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                let last =
+                    path.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 let assoc = matches!(path.res, Some(PathRes { rest: 1.., .. }));
                 let is_variant = match expected.kind() {
                     TyKind::Adt(d, _) => match &self.tcx.items.def(*d).kind {
-                        DefKind::Enum { variants, .. } => variants.iter().any(|v| self.tcx.items.name(*v) == last),
+                        DefKind::Enum { variants, .. } => {
+                            variants.iter().any(|v| self.tcx.items.name(*v) == last)
+                        }
                         _ => false,
                     },
                     _ => false,
@@ -231,7 +280,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 _ => {
                     if !expected.is_error() {
                         let shown = self.show(&expected);
-                        self.error(mismatch(&shown, if *m { "&mut _" } else { "&_" }, span).note("a `&` pattern matches a reference"));
+                        self.error(
+                            mismatch(&shown, if *m { "&mut _" } else { "&_" }, span)
+                                .note("a `&` pattern matches a reference"),
+                        );
                     }
                     self.check_pat(*inner, &Ty::error(), None);
                 }
@@ -252,7 +304,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 if let Some(n) = len
                     && (n < fixed || (rest.is_none() && n != fixed))
                 {
-                    self.error(Diagnostic::new(RK_MISMATCHED_TYPES, format!("pattern requires {fixed} elements but the array has {n}")).at(span, "wrong length"));
+                    self.error(
+                        Diagnostic::new(
+                            RK_MISMATCHED_TYPES,
+                            format!("pattern requires {fixed} elements but the array has {n}"),
+                        )
+                        .at(span, "wrong length"),
+                    );
                 }
                 for q in before.iter().chain(after) {
                     self.check_pat(*q, &elem, def_ref);
@@ -276,7 +334,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn unify_pat(&mut self, t: &Ty, expected: &Ty, span: Span) {
         if self.infer.unify(t, expected).is_err() {
             let (a, b) = (self.show(expected), self.show(t));
-            self.error(mismatch(&a, &b, span).note("a pattern has the type of the value it matches"));
+            self.error(
+                mismatch(&a, &b, span).note("a pattern has the type of the value it matches"),
+            );
         }
     }
 
@@ -289,7 +349,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let mut diags = Vec::new();
                     let mut l = self.tcx.lowerer(d, &mut diags);
                     let t = l.lower(ty);
-                    let res = if matches!(self.tcx.items.def(d).kind, DefKind::Static { .. }) { ValueRes::Static(d) } else { ValueRes::Const(Callee { def: d, args: Vec::new().into() }) };
+                    let res = if matches!(self.tcx.items.def(d).kind, DefKind::Static { .. }) {
+                        ValueRes::Static(d)
+                    } else {
+                        ValueRes::Const(Callee { def: d, args: Vec::new().into() })
+                    };
                     self.r.pat_consts.insert(p, res);
                     t
                 }
@@ -299,39 +363,79 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 // `u32::MAX`, `Self::LIMIT`: an associated constant.
                 let base = match res {
                     Res::Prim(pr) => crate::ty::lower::prim_ty(pr),
-                    Res::Def(d) if matches!(self.tcx.items.def(d).kind, DefKind::Struct { .. } | DefKind::Enum { .. }) => {
+                    Res::Def(d)
+                        if matches!(
+                            self.tcx.items.def(d).kind,
+                            DefKind::Struct { .. } | DefKind::Enum { .. }
+                        ) =>
+                    {
                         let a = self.fresh_args(d);
                         Ty::adt(d, a)
                     }
-                    Res::SelfTy(_) => self.self_ty_generic.clone().map(|t| t.subst(&self.args)).unwrap_or_else(Ty::error),
+                    Res::SelfTy(_) => self
+                        .self_ty_generic
+                        .clone()
+                        .map(|t| t.subst(&self.args))
+                        .unwrap_or_else(Ty::error),
                     _ => Ty::error(),
                 };
-                let name = path.path.segments.iter().nth(resolved + 1).map(|s| s.ident.to_string()).unwrap_or_default();
+                let name = path
+                    .path
+                    .segments
+                    .iter()
+                    .nth(resolved + 1)
+                    .map(|s| s.ident.to_string())
+                    .unwrap_or_default();
                 match self.lookup_assoc(&base, &name, path.span) {
-                    Some(path::Assoc::Item(item, cargs)) if matches!(self.tcx.items.def(item).kind, DefKind::Const { .. }) => {
-                        let DefKind::Const { ty: Some(ty), .. } = self.tcx.items.def(item).kind else { return Ty::error() };
+                    Some(path::Assoc::Item(item, cargs))
+                        if matches!(self.tcx.items.def(item).kind, DefKind::Const { .. }) =>
+                    {
+                        let DefKind::Const { ty: Some(ty), .. } = self.tcx.items.def(item).kind
+                        else {
+                            return Ty::error();
+                        };
                         let mut diags = Vec::new();
                         let mut l = self.tcx.lowerer(item, &mut diags);
                         let t = l.lower(ty);
                         let t = self.normalize(&t.subst(&cargs));
-                        self.r.pat_consts.insert(p, ValueRes::Const(Callee { def: item, args: cargs.into() }));
+                        self.r
+                            .pat_consts
+                            .insert(p, ValueRes::Const(Callee { def: item, args: cargs.into() }));
                         t
                     }
                     _ => {
-                        self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find constant `{}`", path.text())).at(path.span, "not found"));
+                        self.error(
+                            Diagnostic::new(
+                                RK_UNKNOWN_NAME,
+                                format!("cannot find constant `{}`", path.text()),
+                            )
+                            .at(path.span, "not found"),
+                        );
                         Ty::error()
                     }
                 }
             }
             _ => {
-                self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find `{}` in this scope", path.text())).at(path.span, "not found"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNKNOWN_NAME,
+                        format!("cannot find `{}` in this scope", path.text()),
+                    )
+                    .at(path.span, "not found"),
+                );
                 Ty::error()
             }
         }
     }
 
     /// The struct or variant a pattern's path names, unified with the scrutinee's type.
-    fn pat_path(&mut self, p: PatId, path: &crate::hir::PathExpr<'a>, expected: &Ty, span: Span) -> Option<(DefId, Vec<GenericArg>)> {
+    fn pat_path(
+        &mut self,
+        p: PatId,
+        path: &crate::hir::PathExpr<'a>,
+        expected: &Ty,
+        span: Span,
+    ) -> Option<(DefId, Vec<GenericArg>)> {
         let (def, args) = self.struct_path(path, Some(expected))?;
         let adt = self.tcx.items.variant_parent(def).map(|(x, _)| x).unwrap_or(def);
         let ty = Ty::adt(adt, args.clone());

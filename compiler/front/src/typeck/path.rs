@@ -21,7 +21,12 @@ pub(super) enum Assoc {
 impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// Explicit generic arguments on a path segment for `def`'s own parameters, the rest
     /// fresh variables.
-    pub fn own_args(&mut self, def: DefId, seg_args: &'a syn::PathArguments, scope: crate::items::ScopeId) -> Vec<GenericArg> {
+    pub fn own_args(
+        &mut self,
+        def: DefId,
+        seg_args: &'a syn::PathArguments,
+        scope: crate::items::ScopeId,
+    ) -> Vec<GenericArg> {
         let angle = match seg_args {
             syn::PathArguments::AngleBracketed(a) => Some(a),
             _ => None,
@@ -30,28 +35,53 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     /// `own_args` from a turbofish.
-    pub fn own_args_angle(&mut self, def: DefId, angle: Option<&'a syn::AngleBracketedGenericArguments>, scope: crate::items::ScopeId) -> Vec<GenericArg> {
+    pub fn own_args_angle(
+        &mut self,
+        def: DefId,
+        angle: Option<&'a syn::AngleBracketedGenericArguments>,
+        scope: crate::items::ScopeId,
+    ) -> Vec<GenericArg> {
         let g = self.tcx.items.generics(def);
         let parent_count = g.map_or(0, |g| g.parent_count) as usize;
         // A trait's `Self` is not written in its arguments: the caller supplies it.
         let skip = usize::from(self.tcx.items.is_trait(def));
-        let params: Vec<bool> = g.map(|g| g.params.iter().skip(skip).map(|p| matches!(p.kind, crate::items::GenericParamKind::Const { .. })).collect()).unwrap_or_default();
+        let params: Vec<bool> = g
+            .map(|g| {
+                g.params
+                    .iter()
+                    .skip(skip)
+                    .map(|p| matches!(p.kind, crate::items::GenericParamKind::Const { .. }))
+                    .collect()
+            })
+            .unwrap_or_default();
         let impl_trait_count = g.map_or(0, |g| g.impl_trait.len());
         let written: Vec<&'a syn::GenericArgument> = match angle {
-            Some(a) => a.args.iter().filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_))).collect(),
+            Some(a) => {
+                a.args.iter().filter(|x| !matches!(x, syn::GenericArgument::Lifetime(_))).collect()
+            }
             None => Vec::new(),
         };
         let explicit = params.len() - impl_trait_count;
         let mut out = Vec::new();
         for (k, is_const) in params.iter().enumerate() {
             let arg = match written.get(k).filter(|_| k < explicit) {
-                Some(syn::GenericArgument::Type(syn::Type::Infer(_))) => GenericArg::Ty(self.infer.new_var()),
-                Some(syn::GenericArgument::Type(t)) if !is_const => GenericArg::Ty(self.lower_ty(crate::hir::TyRef { ty: t, scope })),
+                Some(syn::GenericArgument::Type(syn::Type::Infer(_))) => {
+                    GenericArg::Ty(self.infer.new_var())
+                }
+                Some(syn::GenericArgument::Type(t)) if !is_const => {
+                    GenericArg::Ty(self.lower_ty(crate::hir::TyRef { ty: t, scope }))
+                }
                 Some(syn::GenericArgument::Type(syn::Type::Path(p))) => {
-                    let e = syn::Expr::Path(syn::ExprPath { attrs: vec![], qself: None, path: p.path.clone() });
+                    let e = syn::Expr::Path(syn::ExprPath {
+                        attrs: vec![],
+                        qself: None,
+                        path: p.path.clone(),
+                    });
                     GenericArg::Const(self.const_value(&e, scope))
                 }
-                Some(syn::GenericArgument::Const(e)) if *is_const => GenericArg::Const(self.const_value(e, scope)),
+                Some(syn::GenericArgument::Const(e)) if *is_const => {
+                    GenericArg::Const(self.const_value(e, scope))
+                }
                 _ if *is_const => GenericArg::Const(self.infer.new_const_var()),
                 _ => GenericArg::Ty(self.infer.new_var()),
             };
@@ -63,7 +93,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     fn const_value(&mut self, e: &syn::Expr, scope: crate::items::ScopeId) -> Const {
         let mut diags = Vec::new();
-        let c = crate::ty::lower_const_arg(self.tcx.items, scope, Some(self.def), e, &mut diags, self.file);
+        let c = crate::ty::lower_const_arg(
+            self.tcx.items,
+            scope,
+            Some(self.def),
+            e,
+            &mut diags,
+            self.file,
+        );
         for d in diags {
             self.error(d);
         }
@@ -78,10 +115,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         let Some(PathRes { res, resolved, rest }) = p.res else {
             let what = if self.checking_callee { "function" } else { "value" };
-            let mut d = Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find {what} `{}` in this scope", p.text())).at(span, "not found in this scope");
+            let mut d = Diagnostic::new(
+                RK_UNKNOWN_NAME,
+                format!("cannot find {what} `{}` in this scope", p.text()),
+            )
+            .at(span, "not found in this scope");
             if let [seg] = &p.path.segments.iter().collect::<Vec<_>>()[..] {
                 let name = seg.ident.to_string();
-                d = with_import_help(d, &self.tcx.items.import_suggestions(&name, Ns::Value), &name);
+                d = with_import_help(
+                    d,
+                    &self.tcx.items.import_suggestions(&name, Ns::Value),
+                    &name,
+                );
             }
             self.error(d);
             return Ty::error();
@@ -91,7 +136,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return self.value_of_res(e, res, segs[resolved], p.scope, expected, span, &p.text());
         }
         if rest > 1 {
-            self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot resolve `{}`", p.text())).at(span, "rkc resolves one associated item after a type"));
+            self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot resolve `{}`", p.text()))
+                    .at(span, "rkc resolves one associated item after a type"),
+            );
             return Ty::error();
         }
         let name = segs[resolved + 1].ident.to_string();
@@ -99,7 +147,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // The type before the associated item.
         let base = match res {
             Res::Def(d) if self.tcx.items.is_trait(d) => {
-                return self.trait_item_path(e, d, &segs[resolved].arguments, &name, item_args, p.scope, span);
+                return self.trait_item_path(
+                    e,
+                    d,
+                    &segs[resolved].arguments,
+                    &name,
+                    item_args,
+                    p.scope,
+                    span,
+                );
             }
             Res::Def(d) => match &self.tcx.items.def(d).kind {
                 DefKind::Struct { .. } | DefKind::Enum { .. } => {
@@ -117,12 +173,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     self.normalize(&t.subst(&a))
                 }
                 _ => {
-                    self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find `{}`", p.text())).at(span, "not a type"));
+                    self.error(
+                        Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find `{}`", p.text()))
+                            .at(span, "not a type"),
+                    );
                     return Ty::error();
                 }
             },
             Res::Prim(pr) => crate::ty::lower::prim_ty(pr),
-            Res::Param(i) => self.args.get(i as usize).and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error),
+            Res::Param(i) => self
+                .args
+                .get(i as usize)
+                .and_then(GenericArg::ty)
+                .cloned()
+                .unwrap_or_else(Ty::error),
             Res::SelfTy(_) => match &self.self_ty_generic {
                 Some(t) => {
                     let t = t.subst(&self.args);
@@ -144,14 +208,32 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if q.position == 0 {
             return self.assoc_value(e, self_ty, &name, &last.arguments, p.scope, span, None);
         }
-        let trait_names: Vec<String> = segs[..q.position].iter().map(|s| s.ident.to_string()).collect();
-        let r = self.tcx.items.resolve_path(p.scope, &trait_names, p.path.leading_colon.is_some(), Ns::Type, &|_| None);
-        let Some(PathRes { res: Res::Def(t), rest: 0, .. }) = r.filter(|r| matches!(r.res, Res::Def(d) if self.tcx.items.is_trait(d))) else {
-            self.error(Diagnostic::new(RK_UNKNOWN_NAME, "cannot find the trait of this path").at(span, "not a trait"));
+        let trait_names: Vec<String> =
+            segs[..q.position].iter().map(|s| s.ident.to_string()).collect();
+        let r = self.tcx.items.resolve_path(
+            p.scope,
+            &trait_names,
+            p.path.leading_colon.is_some(),
+            Ns::Type,
+            &|_| None,
+        );
+        let Some(PathRes { res: Res::Def(t), rest: 0, .. }) =
+            r.filter(|r| matches!(r.res, Res::Def(d) if self.tcx.items.is_trait(d)))
+        else {
+            self.error(
+                Diagnostic::new(RK_UNKNOWN_NAME, "cannot find the trait of this path")
+                    .at(span, "not a trait"),
+            );
             return Ty::error();
         };
         let Some(item) = self.tcx.items.assoc_item(t, &name, false) else {
-            self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find `{name}` in trait `{}`", self.tcx.items.name(t))).at(span, "not found"));
+            self.error(
+                Diagnostic::new(
+                    RK_UNKNOWN_NAME,
+                    format!("cannot find `{name}` in trait `{}`", self.tcx.items.name(t)),
+                )
+                .at(span, "not found"),
+            );
             return Ty::error();
         };
         let mut targs = self.own_args(t, &segs[q.position - 1].arguments, p.scope);
@@ -162,9 +244,24 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// `Trait::item` (`Default::default()`, `From::from(x)`): `Self` is inferred.
     #[allow(clippy::too_many_arguments, reason = "the parts of one path")]
-    fn trait_item_path(&mut self, e: ExprId, t: DefId, trait_seg: &'a syn::PathArguments, name: &str, item_args: &'a syn::PathArguments, scope: crate::items::ScopeId, span: Span) -> Ty {
+    fn trait_item_path(
+        &mut self,
+        e: ExprId,
+        t: DefId,
+        trait_seg: &'a syn::PathArguments,
+        name: &str,
+        item_args: &'a syn::PathArguments,
+        scope: crate::items::ScopeId,
+        span: Span,
+    ) -> Ty {
         let Some(item) = self.tcx.items.assoc_item(t, name, false) else {
-            self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find `{name}` in trait `{}`", self.tcx.items.name(t))).at(span, "not found"));
+            self.error(
+                Diagnostic::new(
+                    RK_UNKNOWN_NAME,
+                    format!("cannot find `{name}` in trait `{}`", self.tcx.items.name(t)),
+                )
+                .at(span, "not found"),
+            );
             return Ty::error();
         };
         let mut targs = self.own_args(t, trait_seg, scope);
@@ -175,7 +272,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     /// The value of a function or constant, given its container's arguments.
-    fn item_value(&mut self, e: ExprId, item: DefId, container_args: Vec<GenericArg>, item_args: &'a syn::PathArguments, scope: crate::items::ScopeId, span: Span) -> Ty {
+    fn item_value(
+        &mut self,
+        e: ExprId,
+        item: DefId,
+        container_args: Vec<GenericArg>,
+        item_args: &'a syn::PathArguments,
+        scope: crate::items::ScopeId,
+        span: Span,
+    ) -> Ty {
         match &self.tcx.items.def(item).kind {
             DefKind::Fn { .. } => {
                 self.tcx.note_use(self.def, item);
@@ -201,7 +306,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 t
             }
             _ => {
-                self.error(Diagnostic::new(RK_UNKNOWN_NAME, "expected a value").at(span, "not a function or constant"));
+                self.error(
+                    Diagnostic::new(RK_UNKNOWN_NAME, "expected a value")
+                        .at(span, "not a function or constant"),
+                );
                 Ty::error()
             }
         }
@@ -210,14 +318,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// `Type::name`: an inherent associated item, a trait's item implemented for the type,
     /// or an enum variant.
     #[allow(clippy::too_many_arguments, reason = "the parts of one path")]
-    pub fn assoc_value(&mut self, e: ExprId, base: Ty, name: &str, item_args: &'a syn::PathArguments, scope: crate::items::ScopeId, span: Span, expected: Option<&Ty>) -> Ty {
+    pub fn assoc_value(
+        &mut self,
+        e: ExprId,
+        base: Ty,
+        name: &str,
+        item_args: &'a syn::PathArguments,
+        scope: crate::items::ScopeId,
+        span: Span,
+        expected: Option<&Ty>,
+    ) -> Ty {
         let base = self.shallow(&base);
         if base.is_error() {
             return base;
         }
         match self.lookup_assoc(&base, name, span) {
             Some(Assoc::Variant(v, args)) => self.ctor_value(e, v, args, span, expected),
-            Some(Assoc::Item(item, cargs)) => self.item_value(e, item, cargs, item_args, scope, span),
+            Some(Assoc::Item(item, cargs)) => {
+                self.item_value(e, item, cargs, item_args, scope, span)
+            }
             None => {
                 let shown = self.show(&base);
                 self.error(
@@ -264,7 +383,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             targs[0] = GenericArg::Ty(base.clone());
             if !matches!(self.select(*t, &targs, 0), Selection::None) {
-                self.obligations.push(Obligation::Trait { trait_id: *t, args: targs.clone(), span });
+                self.obligations.push(Obligation::Trait {
+                    trait_id: *t,
+                    args: targs.clone(),
+                    span,
+                });
                 return Some(Assoc::Item(*item, targs));
             }
         }
@@ -272,7 +395,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     #[allow(clippy::too_many_arguments, reason = "the parts of one path")]
-    fn value_of_res(&mut self, e: ExprId, res: Res, seg: &'a syn::PathSegment, scope: crate::items::ScopeId, expected: Option<&Ty>, span: Span, text: &str) -> Ty {
+    fn value_of_res(
+        &mut self,
+        e: ExprId,
+        res: Res,
+        seg: &'a syn::PathSegment,
+        scope: crate::items::ScopeId,
+        expected: Option<&Ty>,
+        span: Span,
+        text: &str,
+    ) -> Ty {
         match res {
             Res::Local(l) => {
                 let l = LocalId(l);
@@ -284,7 +416,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 let v = match self.args.get(i as usize) {
                     Some(GenericArg::Const(Const::Value(v))) => *v,
                     _ => {
-                        self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("`{text}` is a type parameter, not a value")).at(span, "not a value"));
+                        self.error(
+                            Diagnostic::new(
+                                RK_UNKNOWN_NAME,
+                                format!("`{text}` is a type parameter, not a value"),
+                            )
+                            .at(span, "not a value"),
+                        );
                         return Ty::error();
                     }
                 };
@@ -295,15 +433,28 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 let Some(st) = self.self_ty_generic.clone() else { return Ty::error() };
                 let st = st.subst(&self.args);
                 match st.kind() {
-                    TyKind::Adt(d, args) if !matches!(self.tcx.items.def(*d).kind, DefKind::Enum { .. }) => self.ctor_value(e, *d, args.to_vec(), span, expected),
+                    TyKind::Adt(d, args)
+                        if !matches!(self.tcx.items.def(*d).kind, DefKind::Enum { .. }) =>
+                    {
+                        self.ctor_value(e, *d, args.to_vec(), span, expected)
+                    }
                     _ => {
-                        self.error(Diagnostic::new(RK_UNKNOWN_NAME, "`Self` is not a value here").at(span, "not a value"));
+                        self.error(
+                            Diagnostic::new(RK_UNKNOWN_NAME, "`Self` is not a value here")
+                                .at(span, "not a value"),
+                        );
                         Ty::error()
                     }
                 }
             }
             Res::Prim(_) => {
-                self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("expected value, found builtin type `{text}`")).at(span, "not a value"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNKNOWN_NAME,
+                        format!("expected value, found builtin type `{text}`"),
+                    )
+                    .at(span, "not a value"),
+                );
                 Ty::error()
             }
             Res::Def(d) => {
@@ -330,7 +481,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             }
                             None => Ty::error(),
                         };
-                        self.r.paths.insert(e, ValueRes::Const(Callee { def: d, args: Vec::new().into() }));
+                        self.r
+                            .paths
+                            .insert(e, ValueRes::Const(Callee { def: d, args: Vec::new().into() }));
                         t
                     }
                     DefKind::Static { ty, mutable, .. } => {
@@ -368,7 +521,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         self.ctor_value(e, d, args, span, expected)
                     }
                     _ => {
-                        self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("expected value, found `{text}`")).at(span, "not a value"));
+                        self.error(
+                            Diagnostic::new(
+                                RK_UNKNOWN_NAME,
+                                format!("expected value, found `{text}`"),
+                            )
+                            .at(span, "not a value"),
+                        );
                         Ty::error()
                     }
                 }
@@ -386,7 +545,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     /// A struct or variant named as a value: a unit value, or a constructor function.
-    fn ctor_value(&mut self, e: ExprId, def: DefId, args: Vec<GenericArg>, span: Span, _expected: Option<&Ty>) -> Ty {
+    fn ctor_value(
+        &mut self,
+        e: ExprId,
+        def: DefId,
+        args: Vec<GenericArg>,
+        span: Span,
+        _expected: Option<&Ty>,
+    ) -> Ty {
         let adt = self.tcx.items.variant_parent(def).map(|(p, _)| p).unwrap_or(def);
         let args: Args = args.into();
         self.r.paths.insert(e, ValueRes::Ctor { def, args: args.clone() });
@@ -395,8 +561,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             Some(CtorKind::Tuple) => Ty::new(TyKind::FnDef(def, args)),
             _ => {
                 self.error(
-                    Diagnostic::new(RK_UNKNOWN_NAME, format!("expected value, found struct `{}`", self.tcx.items.name(def)))
-                        .at(span, "a struct with named fields is built with `Name { .. }`"),
+                    Diagnostic::new(
+                        RK_UNKNOWN_NAME,
+                        format!("expected value, found struct `{}`", self.tcx.items.name(def)),
+                    )
+                    .at(span, "a struct with named fields is built with `Name { .. }`"),
                 );
                 Ty::error()
             }
@@ -422,7 +591,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
-    pub fn check_call(&mut self, e: ExprId, callee: ExprId, args: &[ExprId], expected: Option<&Ty>) -> Ty {
+    pub fn check_call(
+        &mut self,
+        e: ExprId,
+        callee: ExprId,
+        args: &[ExprId],
+        expected: Option<&Ty>,
+    ) -> Ty {
         let span = self.span(e);
         self.checking_callee = matches!(self.body.expr(callee).kind, ExprKind::Path(_));
         let ct = self.check_expr(callee, None);
@@ -455,9 +630,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     );
                     return Ty::error();
                 }
-                if matches!(self.tcx.items.def(d).kind, DefKind::Fn { .. }) && self.tcx.fn_sig(d).unsafe_fn {
+                if matches!(self.tcx.items.def(d).kind, DefKind::Fn { .. })
+                    && self.tcx.fn_sig(d).unsafe_fn
+                {
                     let name = self.tcx.items.name(d).to_string();
-                    self.require_unsafe(self.span(callee), &format!("call to unsafe function `{name}`"));
+                    self.require_unsafe(
+                        self.span(callee),
+                        &format!("call to unsafe function `{name}`"),
+                    );
                 }
                 let fargs = fargs.clone();
                 self.r.callees.insert(e, Callee { def: d, args: fargs.clone() });
@@ -472,7 +652,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => {
                 let shown = self.show(&ct);
-                self.error(Diagnostic::new(RK_UNKNOWN_FUNCTION, format!("expected function, found `{shown}`")).at(self.span(callee), "not a function"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNKNOWN_FUNCTION,
+                        format!("expected function, found `{shown}`"),
+                    )
+                    .at(self.span(callee), "not a function"),
+                );
                 for a in args {
                     self.check_expr(*a, None);
                 }
@@ -497,8 +683,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     pub fn arity_error(&mut self, e: ExprId, callee: ExprId, want: usize, got: usize, span: Span) {
         let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
-        let mut d = Diagnostic::new(RK_ARGUMENT_COUNT, format!("this function takes {want} {} but {got} {} supplied", plural(want), if got == 1 { "argument was" } else { "arguments were" }))
-            .at(span, format!("expected {want}"));
+        let mut d = Diagnostic::new(
+            RK_ARGUMENT_COUNT,
+            format!(
+                "this function takes {want} {} but {got} {} supplied",
+                plural(want),
+                if got == 1 { "argument was" } else { "arguments were" }
+            ),
+        )
+        .at(span, format!("expected {want}"));
         if let Some(ValueRes::Fn(c)) = self.r.paths.get(&callee)
             && self.tcx.items.is_user(c.def)
         {
@@ -511,7 +704,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// Checks call arguments against parameter types: closures last, so that the other
     /// arguments can decide their parameter types first (as rustc does).
     pub fn check_args(&mut self, args: &[ExprId], inputs: &[Ty]) {
-        let is_closure = |fcx: &Self, a: &ExprId| matches!(fcx.body.expr(*a).kind, ExprKind::Closure { .. });
+        let is_closure =
+            |fcx: &Self, a: &ExprId| matches!(fcx.body.expr(*a).kind, ExprKind::Closure { .. });
         for (a, t) in args.iter().zip(inputs) {
             if !is_closure(self, a) {
                 self.check_expr_coercible(*a, t);
@@ -535,7 +729,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let mut derefs = 0;
         loop {
             match t.kind() {
-                TyKind::Adt(d, args) if matches!(self.tcx.items.def(*d).kind, DefKind::Struct { .. }) => {
+                TyKind::Adt(d, args)
+                    if matches!(self.tcx.items.def(*d).kind, DefKind::Struct { .. }) =>
+                {
                     let d = *d;
                     let fields = self.tcx.items.fields(d);
                     let key = name.as_string();
@@ -574,23 +770,36 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return t;
         }
         if t.is_infer() {
-            self.error(Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this value must be known to access its field").help("give the `let` a type: `let x: T = ...`"));
+            self.error(
+                Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                    .at(span, "the type of this value must be known to access its field")
+                    .help("give the `let` a type: `let x: T = ...`"),
+            );
             return Ty::error();
         }
         let shown = self.show(&t);
         // The field's name ends the expression (`(*p).z`): point at it, as rustc does.
         let text = name.as_string();
         let n = text.chars().count();
-        let name_span = if span.end.1 >= n && span.end.0 >= span.start.0 { Span { start: (span.end.0, span.end.1 - n), end: span.end } } else { span };
-        let mut d = Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{text}` on type `{shown}`")).at(name_span, "unknown field");
+        let name_span = if span.end.1 >= n && span.end.0 >= span.start.0 {
+            Span { start: (span.end.0, span.end.1 - n), end: span.end }
+        } else {
+            span
+        };
+        let mut d =
+            Diagnostic::new(RK_UNKNOWN_FIELD, format!("no field `{text}` on type `{shown}`"))
+                .at(name_span, "unknown field");
         match t.kind() {
             TyKind::Adt(dd, _) => {
-                let names: Vec<String> = self.tcx.items.fields(*dd).iter().map(|f| format!("`{}`", f.name)).collect();
+                let names: Vec<String> =
+                    self.tcx.items.fields(*dd).iter().map(|f| format!("`{}`", f.name)).collect();
                 if !names.is_empty() {
                     d = d.note(format!("the fields of `{shown}` are {}", names.join(", ")));
                 }
             }
-            TyKind::Ptr(..) => d = d.help("a raw pointer's fields are reached through `(*p).field`"),
+            TyKind::Ptr(..) => {
+                d = d.help("a raw pointer's fields are reached through `(*p).field`")
+            }
             _ => {}
         }
         self.error(d);
@@ -610,7 +819,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let el = el.clone();
                     let is = self.shallow(&it);
                     let range = match is.kind() {
-                        TyKind::Adt(d, _) => ["Range", "RangeInclusive", "RangeFrom", "RangeTo", "RangeToInclusive", "RangeFull"].iter().any(|l| self.tcx.items.lang(l) == Some(*d)),
+                        TyKind::Adt(d, _) => [
+                            "Range",
+                            "RangeInclusive",
+                            "RangeFrom",
+                            "RangeTo",
+                            "RangeToInclusive",
+                            "RangeFull",
+                        ]
+                        .iter()
+                        .any(|l| self.tcx.items.lang(l) == Some(*d)),
                         _ => false,
                     };
                     for _ in 0..derefs {
@@ -623,14 +841,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             let x = x.clone();
                             if self.infer.unify(&x, &Ty::usize()).is_err() {
                                 let shown = self.show(&x);
-                                self.error(mismatch("usize", &shown, self.span(index)).note("slices are indexed by ranges of `usize`"));
+                                self.error(
+                                    mismatch("usize", &shown, self.span(index))
+                                        .note("slices are indexed by ranges of `usize`"),
+                                );
                             }
                         }
                         return Ty::slice(el);
                     }
                     if self.infer.unify(&is, &Ty::usize()).is_err() {
                         let shown = self.show(&is);
-                        self.error(mismatch("usize", &shown, self.span(index)).help("convert the index with `as usize`"));
+                        self.error(
+                            mismatch("usize", &shown, self.span(index))
+                                .help("convert the index with `as usize`"),
+                        );
                     }
                     return el;
                 }
@@ -640,7 +864,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 TyKind::Error => return Ty::error(),
                 TyKind::Infer(Infer::Var(_)) => {
-                    self.error(Diagnostic::new(RK_CANNOT_INFER, "type annotations needed").at(span, "the type of this value must be known to index it").help("give the `let` a type: `let x: T = ...`"));
+                    self.error(
+                        Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                            .at(span, "the type of this value must be known to index it")
+                            .help("give the `let` a type: `let x: T = ...`"),
+                    );
                     return Ty::error();
                 }
                 _ => break,
@@ -655,21 +883,42 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 for _ in 0..derefs {
                     self.add_adjust(base, Adjust::Deref);
                 }
-                self.obligations.push(Obligation::Trait { trait_id: index_trait, args: targs.clone(), span });
+                self.obligations.push(Obligation::Trait {
+                    trait_id: index_trait,
+                    args: targs.clone(),
+                    span,
+                });
                 let output = self.tcx.items.assoc_item(index_trait, "Output", true);
                 self.r.callees.insert(e, Callee { def: m, args: targs.clone().into() });
                 if let Some(o) = output {
-                    let proj = crate::ty::Projection { trait_id: index_trait, args: targs.into(), assoc: o };
+                    let proj = crate::ty::Projection {
+                        trait_id: index_trait,
+                        args: targs.into(),
+                        assoc: o,
+                    };
                     return self.normalize(&Ty::new(TyKind::Projection(proj)));
                 }
             }
         }
         let shown = self.show(&t);
-        self.error(Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot index into a value of type `{shown}`")).at(span, "not an array, slice, or type with an `Index` impl"));
+        self.error(
+            Diagnostic::new(
+                RK_MISMATCHED_TYPES,
+                format!("cannot index into a value of type `{shown}`"),
+            )
+            .at(span, "not an array, slice, or type with an `Index` impl"),
+        );
         Ty::error()
     }
 
-    pub fn check_struct_lit(&mut self, e: ExprId, path: &PathExpr<'a>, fields: &[(String, ExprId, Span)], base: Option<ExprId>, expected: Option<&Ty>) -> Ty {
+    pub fn check_struct_lit(
+        &mut self,
+        e: ExprId,
+        path: &PathExpr<'a>,
+        fields: &[(String, ExprId, Span)],
+        base: Option<ExprId>,
+        expected: Option<&Ty>,
+    ) -> Ty {
         let span = path.span;
         let Some((def, args)) = self.struct_path(path, expected) else {
             for (_, f, _) in fields {
@@ -695,11 +944,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 None => {
                     self.check_expr(*f, None);
-                    let names: Vec<String> = field_defs.iter().map(|f| format!("`{}`", f.name)).collect();
+                    let names: Vec<String> =
+                        field_defs.iter().map(|f| format!("`{}`", f.name)).collect();
                     self.error(
-                        Diagnostic::new(RK_UNKNOWN_FIELD, format!("struct `{}` has no field named `{name}`", self.tcx.items.name(def)))
-                            .at(*fspan, "unknown field")
-                            .note(format!("the fields are {}", names.join(", "))),
+                        Diagnostic::new(
+                            RK_UNKNOWN_FIELD,
+                            format!(
+                                "struct `{}` has no field named `{name}`",
+                                self.tcx.items.name(def)
+                            ),
+                        )
+                        .at(*fspan, "unknown field")
+                        .note(format!("the fields are {}", names.join(", "))),
                     );
                 }
             }
@@ -709,12 +965,23 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.check_expr_coercible(b, &ty);
             }
             None => {
-                let missing: Vec<String> = (0..field_defs.len()).filter(|k| !seen.contains(k)).map(|k| format!("`{}`", field_defs[k].name)).collect();
+                let missing: Vec<String> = (0..field_defs.len())
+                    .filter(|k| !seen.contains(k))
+                    .map(|k| format!("`{}`", field_defs[k].name))
+                    .collect();
                 if !missing.is_empty() {
                     self.error(
-                        Diagnostic::new(RK_MISSING_FIELD, format!("missing field{} {} in initializer of `{}`", if missing.len() > 1 { "s" } else { "" }, missing.join(", "), self.tcx.items.name(def)))
-                            .at(span, "missing fields")
-                            .help("give every field a value, or copy the rest with `..base`"),
+                        Diagnostic::new(
+                            RK_MISSING_FIELD,
+                            format!(
+                                "missing field{} {} in initializer of `{}`",
+                                if missing.len() > 1 { "s" } else { "" },
+                                missing.join(", "),
+                                self.tcx.items.name(def)
+                            ),
+                        )
+                        .at(span, "missing fields")
+                        .help("give every field a value, or copy the rest with `..base`"),
                     );
                 }
             }
@@ -724,10 +991,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     /// The struct or variant a struct-literal or struct-pattern path names, with arguments.
-    pub fn struct_path(&mut self, path: &PathExpr<'a>, expected: Option<&Ty>) -> Option<(DefId, Vec<GenericArg>)> {
+    pub fn struct_path(
+        &mut self,
+        path: &PathExpr<'a>,
+        expected: Option<&Ty>,
+    ) -> Option<(DefId, Vec<GenericArg>)> {
         let span = path.span;
         let Some(PathRes { res, resolved, rest }) = path.res else {
-            self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot find struct `{}` in this scope", path.text())).at(span, "not found"));
+            self.error(
+                Diagnostic::new(
+                    RK_UNKNOWN_NAME,
+                    format!("cannot find struct `{}` in this scope", path.text()),
+                )
+                .at(span, "not found"),
+            );
             return None;
         };
         let segs: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
@@ -739,37 +1016,42 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
         };
         let base_ty = match res {
-            Res::Def(d) => match &self.tcx.items.def(d).kind {
-                DefKind::Struct { .. } if rest == 0 => {
-                    let args = from_expected(self, d).unwrap_or_else(|| self.own_args(d, &segs[resolved].arguments, path.scope));
-                    return Some((d, args));
-                }
-                DefKind::Variant { parent, .. } if rest == 0 => {
-                    let parent = *parent;
-                    let args = from_expected(self, parent).unwrap_or_else(|| self.fresh_args(parent));
-                    return Some((d, args));
-                }
-                DefKind::Struct { .. } | DefKind::Enum { .. } => {
-                    let args = self.own_args(d, &segs[resolved].arguments, path.scope);
-                    Ty::adt(d, args)
-                }
-                DefKind::TypeAlias { ty, .. } => {
-                    let mut diags = Vec::new();
-                    let mut l = self.tcx.lowerer(d, &mut diags);
-                    let t = l.lower(ty);
-                    let a = self.own_args(d, &segs[resolved].arguments, path.scope);
-                    self.normalize(&t.subst(&a))
-                }
-                DefKind::Union => {
-                    self.error(
+            Res::Def(d) => {
+                match &self.tcx.items.def(d).kind {
+                    DefKind::Struct { .. } if rest == 0 => {
+                        let args = from_expected(self, d).unwrap_or_else(|| {
+                            self.own_args(d, &segs[resolved].arguments, path.scope)
+                        });
+                        return Some((d, args));
+                    }
+                    DefKind::Variant { parent, .. } if rest == 0 => {
+                        let parent = *parent;
+                        let args =
+                            from_expected(self, parent).unwrap_or_else(|| self.fresh_args(parent));
+                        return Some((d, args));
+                    }
+                    DefKind::Struct { .. } | DefKind::Enum { .. } => {
+                        let args = self.own_args(d, &segs[resolved].arguments, path.scope);
+                        Ty::adt(d, args)
+                    }
+                    DefKind::TypeAlias { ty, .. } => {
+                        let mut diags = Vec::new();
+                        let mut l = self.tcx.lowerer(d, &mut diags);
+                        let t = l.lower(ty);
+                        let a = self.own_args(d, &segs[resolved].arguments, path.scope);
+                        self.normalize(&t.subst(&a))
+                    }
+                    DefKind::Union => {
+                        self.error(
                         Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the union `{}` cannot be used in kernels", self.tcx.items.name(d)))
                             .at(span, "a union")
                             .help("use `f32::to_bits`/`f32::from_bits` or a `#[repr(C)]` struct instead"),
                     );
-                    return None;
+                        return None;
+                    }
+                    _ => Ty::error(),
                 }
-                _ => Ty::error(),
-            },
+            }
             Res::SelfTy(_) => match &self.self_ty_generic {
                 Some(t) => t.subst(&self.args),
                 None => Ty::error(),
@@ -778,20 +1060,35 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         };
         let base_ty = self.shallow(&base_ty);
         match (base_ty.kind(), rest) {
-            (TyKind::Adt(d, a), 0) if matches!(self.tcx.items.def(*d).kind, DefKind::Struct { .. }) => Some((*d, a.to_vec())),
+            (TyKind::Adt(d, a), 0)
+                if matches!(self.tcx.items.def(*d).kind, DefKind::Struct { .. }) =>
+            {
+                Some((*d, a.to_vec()))
+            }
             (TyKind::Adt(d, a), 1) => {
                 let name = segs[resolved + 1].ident.to_string();
-                let DefKind::Enum { variants, .. } = &self.tcx.items.def(*d).kind else { return None };
+                let DefKind::Enum { variants, .. } = &self.tcx.items.def(*d).kind else {
+                    return None;
+                };
                 match variants.iter().find(|v| self.tcx.items.name(**v) == name) {
                     Some(v) => Some((*v, a.to_vec())),
                     None => {
-                        self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("no variant named `{name}`")).at(span, "not found"));
+                        self.error(
+                            Diagnostic::new(RK_UNKNOWN_NAME, format!("no variant named `{name}`"))
+                                .at(span, "not found"),
+                        );
                         None
                     }
                 }
             }
             _ => {
-                self.error(Diagnostic::new(RK_UNKNOWN_NAME, format!("`{}` is not a struct or variant", path.text())).at(span, "expected a struct"));
+                self.error(
+                    Diagnostic::new(
+                        RK_UNKNOWN_NAME,
+                        format!("`{}` is not a struct or variant", path.text()),
+                    )
+                    .at(span, "expected a struct"),
+                );
                 None
             }
         }
@@ -802,8 +1099,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 pub(crate) fn with_import_help(d: Diagnostic, suggestions: &[String], name: &str) -> Diagnostic {
     match suggestions {
         [] => d,
-        [one] if one.starts_with("use rkc_offload::") => d.help(format!("`{name}` is an offload builtin; import the builtins with `{one}`")),
+        [one] if one.starts_with("use rkc_offload::") => {
+            d.help(format!("`{name}` is an offload builtin; import the builtins with `{one}`"))
+        }
         [one] => d.help(format!("consider importing it: `{one}`")),
-        many => d.help(format!("consider importing one of these: {}", many.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", "))),
+        many => d.help(format!(
+            "consider importing one of these: {}",
+            many.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
+        )),
     }
 }

@@ -79,7 +79,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         };
         if settled {
             let selection = match selection {
-                Selection::Impl(imp, fresh) => Selection::Impl(imp, fresh.iter().map(|a| self.resolve_arg(a)).collect()),
+                Selection::Impl(imp, fresh) => {
+                    Selection::Impl(imp, fresh.iter().map(|a| self.resolve_arg(a)).collect())
+                }
                 s => s,
             };
             self.selections.insert(key, selection.clone());
@@ -130,7 +132,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     return Selection::Builtin;
                 }
             }
-            Some("copy" | "clone") if self.builtin_copy(&self_ty, depth) => return Selection::Builtin,
+            Some("copy" | "clone") if self.builtin_copy(&self_ty, depth) => {
+                return Selection::Builtin;
+            }
             _ => {}
         }
         // Candidates: impls whose header unifies and whose bounds do not certainly fail
@@ -151,7 +155,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             // Obligations made while trying the impl name variables the rollback removes.
             let obligations = self.obligations.len();
             let unified = self.infer.unify_args(&targs, args).is_ok();
-            let nested = if unified { self.impl_bounds_hold(imp, &fresh, depth) } else { Some(false) };
+            let nested =
+                if unified { self.impl_bounds_hold(imp, &fresh, depth) } else { Some(false) };
             self.infer.rollback_to(s);
             self.obligations.truncate(obligations);
             if nested != Some(false) {
@@ -192,9 +197,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             let st = self.normalize(&bounded.subst(args));
             let mut targs = vec![GenericArg::Ty(st)];
-            targs.extend(crate::ty::subst_args(&bound.args, args).iter().skip(1).map(|a| self.normalize_arg(a)));
+            targs.extend(
+                crate::ty::subst_args(&bound.args, args)
+                    .iter()
+                    .skip(1)
+                    .map(|a| self.normalize_arg(a)),
+            );
             if let Selection::Ambiguous = self.select(bound.trait_id, &targs, depth + 1) {
-                self.obligations.push(Obligation::Trait { trait_id: bound.trait_id, args: targs.clone(), span: self.cur_span });
+                self.obligations.push(Obligation::Trait {
+                    trait_id: bound.trait_id,
+                    args: targs.clone(),
+                    span: self.cur_span,
+                });
             }
             for (assoc, ty) in &bound.assoc {
                 let trait_of_assoc = match self.tcx.items.container(*assoc) {
@@ -202,7 +216,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     _ => bound.trait_id,
                 };
                 let ty = self.normalize(&ty.subst(args));
-                let proj = Projection { trait_id: trait_of_assoc, args: targs.clone().into(), assoc: *assoc };
+                let proj = Projection {
+                    trait_id: trait_of_assoc,
+                    args: targs.clone().into(),
+                    assoc: *assoc,
+                };
                 self.obligations.push(Obligation::Projection { proj, ty, span: self.cur_span });
             }
         }
@@ -237,11 +255,21 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn builtin_copy(&mut self, t: &Ty, depth: u32) -> bool {
         let t = self.shallow(t);
         match t.kind() {
-            TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Float(_) | TyKind::Never | TyKind::Ptr(..) | TyKind::FnDef(..) => true,
+            TyKind::Bool
+            | TyKind::Char
+            | TyKind::Int(_)
+            | TyKind::Float(_)
+            | TyKind::Never
+            | TyKind::Ptr(..)
+            | TyKind::FnDef(..) => true,
             TyKind::Infer(Infer::Int(_) | Infer::Float(_)) => true,
             TyKind::Ref(_, m) => !m,
-            TyKind::Array(el, _) => self.builtin_copy(el, depth) || self.implements_lang(el, "copy", depth),
-            TyKind::Tuple(ts) => ts.iter().all(|x| self.builtin_copy(x, depth) || self.implements_lang(x, "copy", depth)),
+            TyKind::Array(el, _) => {
+                self.builtin_copy(el, depth) || self.implements_lang(el, "copy", depth)
+            }
+            TyKind::Tuple(ts) => ts
+                .iter()
+                .all(|x| self.builtin_copy(x, depth) || self.implements_lang(x, "copy", depth)),
             TyKind::Closure(_) => true,
             _ => false,
         }
@@ -317,13 +345,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         Some(t) => t,
                         None => {
                             let v = self.infer.new_var();
-                            opaques.push(Obligation::Opaque { def: *d, index: *k, args: a, ty: v.clone() });
+                            opaques.push(Obligation::Opaque {
+                                def: *d,
+                                index: *k,
+                                args: a,
+                                ty: v.clone(),
+                            });
                             v
                         }
                     })
                 }
                 TyKind::Projection(p) => {
-                    let p = Projection { trait_id: p.trait_id, args: p.args.iter().map(|a| self.normalize_arg(a)).collect(), assoc: p.assoc };
+                    let p = Projection {
+                        trait_id: p.trait_id,
+                        args: p.args.iter().map(|a| self.normalize_arg(a)).collect(),
+                        assoc: p.assoc,
+                    };
                     Some(match self.normalize_projection(&p) {
                         Some(t) => t,
                         None => {
@@ -359,7 +396,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return self.opaque_vars.get(index as usize).cloned();
         }
         self.publish_closures(&args);
-        let revealed = self.tcx.typeck(def, &args).and_then(|r| r.opaques.get(index as usize).cloned());
+        let revealed =
+            self.tcx.typeck(def, &args).and_then(|r| r.opaques.get(index as usize).cloned());
         Some(revealed.unwrap_or_else(Ty::error))
     }
 
@@ -424,7 +462,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             for o in pending {
                 match &o {
                     Obligation::Trait { trait_id, args, span } => {
-                        let args: Vec<GenericArg> = args.iter().map(|a| self.normalize_arg(a)).collect();
+                        let args: Vec<GenericArg> =
+                            args.iter().map(|a| self.normalize_arg(a)).collect();
                         match self.select(*trait_id, &args, 0) {
                             Selection::Ambiguous => keep.push(o),
                             Selection::None => {
@@ -434,15 +473,21 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                             _ => progress = true,
                         }
                     }
-                    Obligation::Opaque { def, index, args, ty } => match self.reveal_opaque(*def, *index, args) {
-                        Some(t) => {
-                            let _ = self.infer.unify(&t, ty);
-                            progress = true;
+                    Obligation::Opaque { def, index, args, ty } => {
+                        match self.reveal_opaque(*def, *index, args) {
+                            Some(t) => {
+                                let _ = self.infer.unify(&t, ty);
+                                progress = true;
+                            }
+                            None => keep.push(o),
                         }
-                        None => keep.push(o),
-                    },
+                    }
                     Obligation::Projection { proj, ty, span } => {
-                        let p = Projection { trait_id: proj.trait_id, args: proj.args.iter().map(|a| self.normalize_arg(a)).collect(), assoc: proj.assoc };
+                        let p = Projection {
+                            trait_id: proj.trait_id,
+                            args: proj.args.iter().map(|a| self.normalize_arg(a)).collect(),
+                            assoc: proj.assoc,
+                        };
                         match self.normalize_projection(&p) {
                             Some(t) => {
                                 if self.infer.unify(&t, ty).is_err() {
@@ -453,7 +498,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                                 }
                                 progress = true;
                             }
-                            None => keep.push(Obligation::Projection { proj: p, ty: ty.clone(), span: *span }),
+                            None => keep.push(Obligation::Projection {
+                                proj: p,
+                                ty: ty.clone(),
+                                span: *span,
+                            }),
                         }
                     }
                 }
@@ -491,8 +540,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             name = format!("{name}<{}>", rest.join(", "));
         }
         self.error(
-            Diagnostic::new(RK_UNSATISFIED_BOUND, format!("the trait bound `{shown}: {name}` is not satisfied"))
-                .at(span, format!("the trait `{name}` is not implemented for `{shown}`")),
+            Diagnostic::new(
+                RK_UNSATISFIED_BOUND,
+                format!("the trait bound `{shown}: {name}` is not satisfied"),
+            )
+            .at(span, format!("the trait `{name}` is not implemented for `{shown}`")),
         );
     }
 
@@ -509,12 +561,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if matches!(self.select(into_iter_trait, &args, 0), Selection::None) {
             return None;
         }
-        let iter_ty = self.normalize(&Ty::new(TyKind::Projection(Projection { trait_id: into_iter_trait, args: args.clone().into(), assoc: into_iter_ty })));
+        let iter_ty = self.normalize(&Ty::new(TyKind::Projection(Projection {
+            trait_id: into_iter_trait,
+            args: args.clone().into(),
+            assoc: into_iter_ty,
+        })));
         self.select_pending();
         let iter_ty = self.shallow(&iter_ty);
         let _ = span;
         let iargs = vec![GenericArg::Ty(iter_ty.clone())];
-        let item_ty = self.normalize(&Ty::new(TyKind::Projection(Projection { trait_id: iterator, args: iargs.clone().into(), assoc: item_assoc })));
+        let item_ty = self.normalize(&Ty::new(TyKind::Projection(Projection {
+            trait_id: iterator,
+            args: iargs.clone().into(),
+            assoc: item_assoc,
+        })));
         self.select_pending();
         let item_ty = self.shallow(&item_ty);
         Some(ForLoop {
@@ -527,7 +587,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// An operator on types without a built-in meaning: a call of the operator trait's method.
     #[allow(clippy::too_many_arguments, reason = "the parts of one operator")]
-    pub fn overloaded_binary(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId, lt: &Ty, rt: &Ty, span: Span) -> Ty {
+    pub fn overloaded_binary(
+        &mut self,
+        e: ExprId,
+        op: BinOp,
+        l: ExprId,
+        r: ExprId,
+        lt: &Ty,
+        rt: &Ty,
+        span: Span,
+    ) -> Ty {
         let (lang, method) = match op {
             BinOp::Add => ("Add", "add"),
             BinOp::Sub => ("Sub", "sub"),
@@ -551,7 +620,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ),
             BinOp::And | BinOp::Or => return Ty::bool(),
         };
-        let found = self.tcx.items.lang(lang).and_then(|t| Some((t, self.tcx.items.assoc_item(t, method, false)?)));
+        let found = self
+            .tcx
+            .items
+            .lang(lang)
+            .and_then(|t| Some((t, self.tcx.items.assoc_item(t, method, false)?)));
         let Some((trait_id, m)) = found else { return self.no_operator(op, lt, rt, span) };
         let args = vec![GenericArg::Ty(lt.clone()), GenericArg::Ty(rt.clone())];
         if matches!(self.select(trait_id, &args, 0), Selection::None) {
@@ -565,15 +638,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         let _ = (l, r);
         match self.tcx.items.assoc_item(trait_id, "Output", true) {
-            Some(o) => self.normalize(&Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc: o }))),
+            Some(o) => self.normalize(&Ty::new(TyKind::Projection(Projection {
+                trait_id,
+                args: args.into(),
+                assoc: o,
+            }))),
             None => Ty::error(),
         }
     }
 
     fn no_operator(&mut self, op: BinOp, lt: &Ty, rt: &Ty, span: Span) -> Ty {
         let (a, b) = (self.show(lt), self.show(rt));
-        let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply `{}` to `{a}` and `{b}`", op.token())).at(span, format!("no implementation for `{a} {} {b}`", op.token()));
-        if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (self.shallow(lt).kind(), self.shallow(rt).kind()) {
+        let mut d = Diagnostic::new(
+            RK_MISMATCHED_TYPES,
+            format!("cannot apply `{}` to `{a}` and `{b}`", op.token()),
+        )
+        .at(span, format!("no implementation for `{a} {} {b}`", op.token()));
+        if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) =
+            (self.shallow(lt).kind(), self.shallow(rt).kind())
+        {
             d = d.help(format!("convert one side with `as`, e.g. `as {a}`"));
         }
         self.error(d);
@@ -581,7 +664,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 
     #[allow(clippy::too_many_arguments, reason = "the parts of one operator")]
-    pub fn overloaded_assign_op(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId, lt: &Ty, rt: &Ty, span: Span) {
+    pub fn overloaded_assign_op(
+        &mut self,
+        e: ExprId,
+        op: BinOp,
+        l: ExprId,
+        r: ExprId,
+        lt: &Ty,
+        rt: &Ty,
+        span: Span,
+    ) {
         let (lang, method) = match op {
             BinOp::Add => ("AddAssign", "add_assign"),
             BinOp::Sub => ("SubAssign", "sub_assign"),
@@ -595,7 +687,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             BinOp::Shr => ("ShrAssign", "shr_assign"),
             _ => return,
         };
-        let found = self.tcx.items.lang(lang).and_then(|t| Some((t, self.tcx.items.assoc_item(t, method, false)?)));
+        let found = self
+            .tcx
+            .items
+            .lang(lang)
+            .and_then(|t| Some((t, self.tcx.items.assoc_item(t, method, false)?)));
         let args = vec![GenericArg::Ty(lt.clone()), GenericArg::Ty(rt.clone())];
         match found {
             Some((trait_id, m)) if !matches!(self.select(trait_id, &args, 0), Selection::None) => {
@@ -604,8 +700,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => {
                 let (a, b) = (self.show(lt), self.show(rt));
-                let mut d = Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply `{}=` to `{a}` and `{b}`", op.token())).at(span, format!("no implementation for `{a} {}= {b}`", op.token()));
-                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) = (self.shallow(lt).kind(), self.shallow(rt).kind()) {
+                let mut d = Diagnostic::new(
+                    RK_MISMATCHED_TYPES,
+                    format!("cannot apply `{}=` to `{a}` and `{b}`", op.token()),
+                )
+                .at(span, format!("no implementation for `{a} {}= {b}`", op.token()));
+                if let (TyKind::Int(_) | TyKind::Float(_), TyKind::Int(_) | TyKind::Float(_)) =
+                    (self.shallow(lt).kind(), self.shallow(rt).kind())
+                {
                     d = d.help(format!("convert the right side with `as {a}`"));
                 }
                 self.error(d);
@@ -614,22 +716,44 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let _ = (l, r);
     }
 
-    pub fn overloaded_unary(&mut self, e: ExprId, lang: &str, method: &str, inner: ExprId, t: &Ty, span: Span) -> Ty {
-        let found = self.tcx.items.lang(lang).and_then(|tr| Some((tr, self.tcx.items.assoc_item(tr, method, false)?)));
+    pub fn overloaded_unary(
+        &mut self,
+        e: ExprId,
+        lang: &str,
+        method: &str,
+        inner: ExprId,
+        t: &Ty,
+        span: Span,
+    ) -> Ty {
+        let found = self
+            .tcx
+            .items
+            .lang(lang)
+            .and_then(|tr| Some((tr, self.tcx.items.assoc_item(tr, method, false)?)));
         let args = vec![GenericArg::Ty(t.clone())];
         match found {
             Some((trait_id, m)) if !matches!(self.select(trait_id, &args, 0), Selection::None) => {
                 self.r.callees.insert(e, Callee { def: m, args: args.clone().into() });
                 let _ = inner;
                 match self.tcx.items.assoc_item(trait_id, "Output", true) {
-                    Some(o) => self.normalize(&Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc: o }))),
+                    Some(o) => self.normalize(&Ty::new(TyKind::Projection(Projection {
+                        trait_id,
+                        args: args.into(),
+                        assoc: o,
+                    }))),
                     None => Ty::error(),
                 }
             }
             _ => {
                 let shown = self.show(t);
                 let tok = if lang == "Neg" { "-" } else { "!" };
-                self.error(Diagnostic::new(RK_MISMATCHED_TYPES, format!("cannot apply unary operator `{tok}` to type `{shown}`")).at(span, "no implementation"));
+                self.error(
+                    Diagnostic::new(
+                        RK_MISMATCHED_TYPES,
+                        format!("cannot apply unary operator `{tok}` to type `{shown}`"),
+                    )
+                    .at(span, "no implementation"),
+                );
                 Ty::error()
             }
         }
@@ -647,7 +771,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let o = self.tcx.items.assoc_item(trait_id, "Target", true)?;
         let _ = span;
         let _ = ExprKind::Err;
-        Some(self.normalize(&Ty::new(TyKind::Projection(Projection { trait_id, args: args.into(), assoc: o }))))
+        Some(self.normalize(&Ty::new(TyKind::Projection(Projection {
+            trait_id,
+            args: args.into(),
+            assoc: o,
+        }))))
     }
 }
 
@@ -667,7 +795,11 @@ pub fn resolve_instance(tcx: &Tcx, callee: &Callee) -> Option<Callee> {
     match sel {
         Selection::Impl(imp, impl_args) => {
             let name = items.name(callee.def);
-            match items.assoc_item(imp, name, matches!(items.def(callee.def).kind, DefKind::AssocTy { .. })) {
+            match items.assoc_item(
+                imp,
+                name,
+                matches!(items.def(callee.def).kind, DefKind::AssocTy { .. }),
+            ) {
                 Some(m) => {
                     let mut args = impl_args;
                     args.extend(own);

@@ -62,7 +62,14 @@ impl FuncEmitter<'_> {
     }
 
     /// Shuffles a 32-bit value (`t` is `i32` or `f32`).
-    fn shuffle32(&mut self, mode: ShuffleMode, value: &str, t: &str, k: &str, out: Option<&str>) -> String {
+    fn shuffle32(
+        &mut self,
+        mode: ShuffleMode,
+        value: &str,
+        t: &str,
+        k: &str,
+        out: Option<&str>,
+    ) -> String {
         let c31 = self.constant_i32(31);
         let k5 = self.temp();
         self.line(format!("{k5} = arith.andi {k}, {c31} : i32"));
@@ -97,7 +104,14 @@ impl FuncEmitter<'_> {
     }
 
     /// Shuffles a value of an rk type the verifier allows (32/64-bit integers, floats).
-    fn shuffle_value(&mut self, mode: ShuffleMode, value: &str, ty: &Type, k: &str, out: Option<&str>) -> String {
+    fn shuffle_value(
+        &mut self,
+        mode: ShuffleMode,
+        value: &str,
+        ty: &Type,
+        k: &str,
+        out: Option<&str>,
+    ) -> String {
         let t = mlir_type(ty);
         if ty.size_of() == 4 {
             return self.shuffle32(mode, value, &t, k, out);
@@ -133,7 +147,13 @@ impl FuncEmitter<'_> {
 
     /// Five butterfly steps: `acc = combine(acc, shuffle_xor(acc, k))` for k = 16 … 1.
     /// The last step's result is named `out` when given.
-    fn butterfly(&mut self, value: &str, ty: &Type, out: Option<&str>, combine: &dyn Fn(&mut Self, &str, &str, &str)) -> String {
+    fn butterfly(
+        &mut self,
+        value: &str,
+        ty: &Type,
+        out: Option<&str>,
+        combine: &dyn Fn(&mut Self, &str, &str, &str),
+    ) -> String {
         let mut acc = value.to_string();
         let mut k = rkc_rk::WARP_SIZE as i64 / 2;
         while k > 0 {
@@ -163,7 +183,9 @@ impl FuncEmitter<'_> {
                 let (wide, bit) = (self.temp(), self.temp());
                 self.line(format!("{wide} = arith.extui {} : i1 to i32", v(op.operands[0])));
                 self.line(format!("{bit} = arith.shli {wide}, {lane} : i32"));
-                let or = |me: &mut Self, r: &str, a: &str, b: &str| me.line(format!("{r} = arith.ori {a}, {b} : i32"));
+                let or = |me: &mut Self, r: &str, a: &str, b: &str| {
+                    me.line(format!("{r} = arith.ori {a}, {b} : i32"))
+                };
                 if w == WarpOp::Ballot {
                     self.butterfly(&bit, &Type::U32, out, &or);
                 } else {
@@ -185,7 +207,9 @@ impl FuncEmitter<'_> {
                         // Rust's `f32::min`/`max` are LLVM's minnum/maxnum (NaN-ignoring).
                         (_, true) => {
                             let name = if r == ReduceOp::Min { "minnum" } else { "maxnum" };
-                            format!("{out} = llvm.call_intrinsic \"llvm.{name}.{t}\"({a}, {b}) : ({t}, {t}) -> {t}")
+                            format!(
+                                "{out} = llvm.call_intrinsic \"llvm.{name}.{t}\"({a}, {b}) : ({t}, {t}) -> {t}"
+                            )
                         }
                         (_, false) => {
                             let name = match (r, signed) {
@@ -210,7 +234,10 @@ impl FuncEmitter<'_> {
         ));
         let local = self.temp();
         self.line(format!("{local} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));
-        self.line(format!("{} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr", v(op.results[0])));
+        self.line(format!(
+            "{} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr",
+            v(op.results[0])
+        ));
     }
 
     pub(super) fn fence(&mut self, scope: FenceScope) {

@@ -44,7 +44,8 @@ pub fn access_of_params(func: &Func) -> Vec<ParamAccess> {
     walk(func, &func.body, &mut origin, &mut access);
     for (k, p) in func.params.iter().enumerate() {
         // A `*const` can only be read through, whatever the analysis saw.
-        if let Some(Type::Ptr { mutable: false, .. } | Type::Slice { mutable: false, .. }) = func.ty(p.value)
+        if let Some(Type::Ptr { mutable: false, .. } | Type::Slice { mutable: false, .. }) =
+            func.ty(p.value)
             && access[k] != ParamAccess::Unused
         {
             access[k] = ParamAccess::Read;
@@ -53,7 +54,12 @@ pub fn access_of_params(func: &Func) -> Vec<ParamAccess> {
     access
 }
 
-fn walk(func: &Func, region: &Region, origin: &mut HashMap<ValueId, usize>, access: &mut [ParamAccess]) {
+fn walk(
+    func: &Func,
+    region: &Region,
+    origin: &mut HashMap<ValueId, usize>,
+    access: &mut [ParamAccess],
+) {
     for op in &region.ops {
         let mut mark = |v: ValueId, a: ParamAccess| {
             if let Some(&k) = origin.get(&v) {
@@ -62,7 +68,9 @@ fn walk(func: &Func, region: &Region, origin: &mut HashMap<ValueId, usize>, acce
         };
         match &op.kind {
             OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. } | OpKind::SlicePtr => {
-                if let (Some(&k), Some(r)) = (op.operands.first().and_then(|p| origin.get(p)), op.results.first()) {
+                if let (Some(&k), Some(r)) =
+                    (op.operands.first().and_then(|p| origin.get(p)), op.results.first())
+                {
                     origin.insert(*r, k);
                 }
                 // The index operand is a scalar; a pointer cannot be one.

@@ -60,7 +60,9 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::If
         | OpKind::Loop
         | OpKind::Var => true,
-        OpKind::Binary(BinOp::Div | BinOp::Rem) => !op.operands.first().and_then(|v| func.ty(*v)).is_some_and(crate::Type::is_float),
+        OpKind::Binary(BinOp::Div | BinOp::Rem) => {
+            !op.operands.first().and_then(|v| func.ty(*v)).is_some_and(crate::Type::is_float)
+        }
         _ => op.kind.is_terminator(),
     }
 }
@@ -99,7 +101,10 @@ fn hoist(func: &Func, ops: &mut Vec<Op>, p: usize) -> bool {
     for &k in &take {
         if ops[k].kind == OpKind::Read {
             let slot = ops[k].operands[0];
-            if let Some(w) = (floor..k).rev().find(|&w| ops[w].kind == OpKind::Write && ops[w].operands.get(1) == Some(&slot)) {
+            if let Some(w) = (floor..k)
+                .rev()
+                .find(|&w| ops[w].kind == OpKind::Write && ops[w].operands.get(1) == Some(&slot))
+            {
                 lowest = lowest.max(w + 1);
             }
         }
@@ -116,8 +121,13 @@ fn hoist(func: &Func, ops: &mut Vec<Op>, p: usize) -> bool {
         return false;
     }
     // A moved op must not use a value defined by an op that stays between `lowest` and `p`.
-    let staying: HashSet<ValueId> = (lowest..p).filter(|k| !take.contains(k)).flat_map(|k| ops[k].results.iter().copied()).collect();
-    if take.iter().any(|&k| ops[k].operands.iter().any(|v| staying.contains(v))) || ops[p].operands.iter().any(|v| staying.contains(v)) {
+    let staying: HashSet<ValueId> = (lowest..p)
+        .filter(|k| !take.contains(k))
+        .flat_map(|k| ops[k].results.iter().copied())
+        .collect();
+    if take.iter().any(|&k| ops[k].operands.iter().any(|v| staying.contains(v)))
+        || ops[p].operands.iter().any(|v| staying.contains(v))
+    {
         return false;
     }
     let segment: Vec<Op> = ops.drain(lowest..=p).collect();

@@ -56,11 +56,7 @@ impl CallGraph {
             let mut path = vec![start];
             let mut at = start;
             loop {
-                let next = self
-                    .graph
-                    .neighbors(at)
-                    .filter(|n| scc.contains(n))
-                    .min()?;
+                let next = self.graph.neighbors(at).filter(|n| scc.contains(n)).min()?;
                 if next == start || path.contains(&next) {
                     path.push(next);
                     break;
@@ -116,9 +112,8 @@ pub fn inline_calls(module: &mut Module) -> Result<(), Recursion> {
     }
     // Edges go from caller to callee; inline in reverse topological order, so that each
     // callee is already call-free when its callers take its body.
-    let order = toposort(&graph.graph, None).map_err(|c| Recursion {
-        cycle: vec![graph.graph[c.node_id()].clone()],
-    })?;
+    let order = toposort(&graph.graph, None)
+        .map_err(|c| Recursion { cycle: vec![graph.graph[c.node_id()].clone()] })?;
     for node in order.into_iter().rev() {
         let name = &graph.graph[node];
         let Some(index) = module.funcs.iter().position(|f| &f.name == name) else { continue };

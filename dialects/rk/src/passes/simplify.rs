@@ -41,7 +41,15 @@ pub fn simplify(module: &mut Module) -> Stats {
             fold_region(func, &mut body, &mut consts, &mut stats);
             let mut lengths = HashMap::new();
             slice_lengths(&body, &mut lengths);
-            eliminate_checks(func, &mut body, &consts, &lengths, &mut HashMap::new(), &mut Vec::new(), &mut stats);
+            eliminate_checks(
+                func,
+                &mut body,
+                &consts,
+                &lengths,
+                &mut HashMap::new(),
+                &mut Vec::new(),
+                &mut stats,
+            );
             func.body = body;
             dce(func, &mut stats);
             if stats == before {
@@ -117,7 +125,12 @@ fn shift_exits(region: &mut Region, level: u32) {
 /// Boolean identities: `!!x` is `x` (the lowering of `while` and of `if !c { break }` makes
 /// them), and so are `x == true` and `x != false`. The result is renamed to `x`, and the ops
 /// die.
-fn double_negations(region: &Region, nots: &mut HashMap<ValueId, ValueId>, bools: &mut HashMap<ValueId, bool>, renames: &mut HashMap<ValueId, ValueId>) {
+fn double_negations(
+    region: &Region,
+    nots: &mut HashMap<ValueId, ValueId>,
+    bools: &mut HashMap<ValueId, bool>,
+    renames: &mut HashMap<ValueId, ValueId>,
+) {
     for op in &region.ops {
         if op.kind == OpKind::Not
             && let (Some(&r), Some(&x)) = (op.results.first(), op.operands.first())
@@ -132,7 +145,8 @@ fn double_negations(region: &Region, nots: &mut HashMap<ValueId, ValueId>, bools
             }
         }
         // `x == true` and `x != false` are `x` (a `match` on a `bool` compares with its arms).
-        if let (OpKind::Cmp(c @ (CmpOp::Eq | CmpOp::Ne)), Some(&r), [a, b]) = (&op.kind, op.results.first(), op.operands.as_slice())
+        if let (OpKind::Cmp(c @ (CmpOp::Eq | CmpOp::Ne)), Some(&r), [a, b]) =
+            (&op.kind, op.results.first(), op.operands.as_slice())
             && let Some(&v) = bools.get(b)
             && (*c == CmpOp::Eq) == v
         {
@@ -182,7 +196,12 @@ fn bits_literal(bits: Bits, ty: &Type) -> Literal {
 
 /// Replaces ops whose operands are all constants with `rk.const`; `consts` collects every
 /// constant value in scope (constants dominate their uses, so a flat map is sound).
-fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, Bits>, stats: &mut Stats) {
+fn fold_region(
+    func: &Func,
+    region: &mut Region,
+    consts: &mut HashMap<ValueId, Bits>,
+    stats: &mut Stats,
+) {
     for op in &mut region.ops {
         for r in &mut op.regions {
             fold_region(func, r, consts, stats);
@@ -198,8 +217,13 @@ fn fold_region(func: &Func, region: &mut Region, consts: &mut HashMap<ValueId, B
         let (Some(args), Some(&result)) = (args, op.results.first()) else { continue };
         let rty = ty(result);
         let folded = match &op.kind {
-            OpKind::Binary(b) => interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1]).ok(),
-            OpKind::Cmp(c) => Some(Bits::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1]))),
+            OpKind::Binary(b) => {
+                interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1])
+                    .ok()
+            }
+            OpKind::Cmp(c) => {
+                Some(Bits::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1])))
+            }
             OpKind::Cast => Some(interp::cast(&ty(op.operands[0]), &rty, args[0])),
             OpKind::Not if rty == Type::Bool => Some(args[0] ^ 1),
             OpKind::Not if matches!(rty, Type::Int(_)) => Some(!args[0]),
@@ -258,7 +282,8 @@ fn eliminate_checks(
             OpKind::BoundsCheck => {
                 let (i, n) = (op.operands[0], op.operands[1]);
                 let same_length = |a: ValueId, b: ValueId| {
-                    a == b || matches!((lengths.get(&a), lengths.get(&b)), (Some(x), Some(y)) if x == y)
+                    a == b
+                        || matches!((lengths.get(&a), lengths.get(&b)), (Some(x), Some(y)) if x == y)
                 };
                 let proven = facts.iter().any(|f| {
                     f.lhs == i
@@ -266,7 +291,8 @@ fn eliminate_checks(
                             || matches!((consts.get(&f.rhs), consts.get(&n)), (Some(m), Some(n)) if m <= n))
                 });
                 // A constant index below a constant length needs no check either.
-                let constant = matches!((consts.get(&i), consts.get(&n)), (Some(i), Some(n)) if i < n);
+                let constant =
+                    matches!((consts.get(&i), consts.get(&n)), (Some(i), Some(n)) if i < n);
                 if proven || constant {
                     removed.push(k);
                 }
@@ -373,7 +399,12 @@ fn collect_reads(region: &Region, out: &mut HashSet<ValueId>) {
     }
 }
 
-fn remove_dead(func: &Func, region: &mut Region, uses: &HashSet<ValueId>, read_slots: &HashSet<ValueId>) -> usize {
+fn remove_dead(
+    func: &Func,
+    region: &mut Region,
+    uses: &HashSet<ValueId>,
+    read_slots: &HashSet<ValueId>,
+) -> usize {
     let mut removed = 0;
     for op in &mut region.ops {
         for r in &mut op.regions {
@@ -384,10 +415,14 @@ fn remove_dead(func: &Func, region: &mut Region, uses: &HashSet<ValueId>, read_s
     region.ops.retain(|op| {
         let unused = op.results.iter().all(|r| !uses.contains(r));
         let dead_value = !op.results.is_empty() && unused && is_pure(func, op);
-        let dead_write = op.kind == OpKind::Write && op.operands.get(1).is_some_and(|s| !read_slots.contains(s));
-        let dead_var = op.kind == OpKind::Var && op.results.first().is_some_and(|s| !read_slots.contains(s) && !uses.contains(s));
+        let dead_write =
+            op.kind == OpKind::Write && op.operands.get(1).is_some_and(|s| !read_slots.contains(s));
+        let dead_var = op.kind == OpKind::Var
+            && op.results.first().is_some_and(|s| !read_slots.contains(s) && !uses.contains(s));
         // An `rk.if` whose arms are both empty does nothing (what or-patterns leave behind).
-        let dead_if = op.kind == OpKind::If && op.results.is_empty() && op.regions.iter().all(|r| r.ops.is_empty());
+        let dead_if = op.kind == OpKind::If
+            && op.results.is_empty()
+            && op.regions.iter().all(|r| r.ops.is_empty());
         !(dead_value || dead_write || dead_var || dead_if)
     });
     removed + before - region.ops.len()
