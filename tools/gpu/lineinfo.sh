@@ -8,7 +8,7 @@ out=${OUT:-out}
 mkdir -p "$out"
 bin=.device/conformance/conformance
 dir=.device/lineinfo
-echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || cat .device/COMMIT)" > "$out/lineinfo.txt"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat .device/COMMIT)" > "$out/lineinfo.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$out/lineinfo.txt"
 ncu --version | tail -1 >> "$out/lineinfo.txt"
 ncu --clock-control none --set full --import-source yes -k regex:'^block_sum$' -c 1 -f -o "$out/block_sum" "$bin" "$dir" --only block_sum > "$out/ncu-run.txt" 2>&1
