@@ -195,3 +195,31 @@ pub fn k(out: *mut [u32; 3]) {
 ";
     assert_eq!(words(&run_one_thread(source, vec![0; 12])), [18, 16, 26]);
 }
+
+/// A `&mut self` method on a temporary receiver (`xs[a..].iter().position(..)`, whose
+/// `Iter` is borrowed mutably) lowers the receiver once: it was lowered twice, running its
+/// effects twice and binding its patterns twice (RK0999 "writing Scalar(..) as Scalar(Int(U32))
+/// into Value(..)" for the `Some(&z)` below; found by the kernel generator).
+#[test]
+fn temporary_receivers_of_mut_self_methods_are_lowered_once() {
+    let source = "use rkc_offload::prelude::*;
+#[offload_kernel]
+pub fn k(out: *mut [u32; 3]) {
+    let xs = [3u32, 7, 9];
+    let mut n = 0u32;
+    let p = {
+        n += 1;
+        xs.iter()
+    }
+    .position(|&v| v == 7);
+    let q = xs[(match xs.get(1) { Some(&z) => z as usize % 3, None => 2 })..].iter().position(|&v| v == 9);
+    // SAFETY: one thread writes the launch's array.
+    unsafe {
+        (*out)[0] = n;
+        (*out)[1] = p.map_or(99, |p| p as u32);
+        (*out)[2] = q.map_or(99, |q| q as u32);
+    }
+}
+";
+    assert_eq!(words(&run_one_thread(source, vec![0; 12])), [1, 1, 1]);
+}
