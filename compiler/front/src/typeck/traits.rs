@@ -128,12 +128,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // Candidates: impls whose header unifies and whose bounds do not certainly fail
         // (`Some(true)`: they hold; `None`: not known yet).
         let mut found: Vec<(DefId, Vec<GenericArg>, Option<bool>)> = Vec::new();
-        for &imp in &items.impls {
+        let impls = self.tcx.trait_impls();
+        for &imp in impls.get(&trait_id).map_or(&[][..], Vec::as_slice) {
             let header = self.tcx.impl_header(imp);
-            let Some((t, targs)) = &header.trait_ref else { continue };
-            if *t != trait_id {
-                continue;
-            }
+            let Some((_, targs)) = &header.trait_ref else { continue };
             if let DefKind::Impl { negative: true, .. } = items.def(imp).kind {
                 continue;
             }
