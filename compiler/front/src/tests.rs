@@ -170,3 +170,83 @@ fn core_asserts_quote_the_core() {
     let rk = check("k.rs", source);
     assert!(rk.contains("\"assertion failed: min <= max\""), "{rk}");
 }
+
+/// Compiles `source` (which must compile), runs its kernel `k` on one thread with `out` as its
+/// only buffer, and returns the buffer.
+fn run_one_thread(source: &str, out: Vec<u8>) -> Vec<u8> {
+    use rkc_rk::interp::{Arg, Launch, run};
+    let module =
+        compile(source).unwrap_or_else(|d| panic!("{}", render(&d, "k.rs", source, false)));
+    rkc_rk::verify(&module).unwrap();
+    let mut args = [Arg::Buffer(out)];
+    run(&module, "k", Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 }, &mut args)
+        .unwrap();
+    let [Arg::Buffer(out)] = args else { unreachable!() };
+    out
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// core's `impl Fn for &F` and `impl FnMut for &mut F`: a closure passed by reference to a
+/// generic `F: Fn(u32) -> u32` or `F: FnMut(u32)` (was RK0277 "the trait bound `&{closure}:
+/// Fn<(u32,)>` is not satisfied"; found by the kernel generator).
+#[test]
+fn closures_passed_by_reference_to_fn_bounds() {
+    let source = "use rkc_offload::prelude::*;
+fn apply<F: Fn(u32) -> u32>(f: F, v: u32) -> u32 {
+    f(f(v))
+}
+fn each<F: FnMut(u32)>(n: u32, mut f: F) {
+    for k in 0..n {
+        f(k);
+    }
+}
+#[offload_kernel]
+pub fn k(out: *mut [u32; 3]) {
+    let base = 3u32;
+    let add = |z: u32| z + base;
+    let mut sum = 0u32;
+    let mut acc = |z: u32| sum += add(z);
+    each(4, &mut acc);
+    let twice = apply(&add, 10);
+    let thrice = apply(&&add, 20);
+    // SAFETY: one thread writes the launch's array.
+    unsafe {
+        (*out)[0] = sum;
+        (*out)[1] = twice;
+        (*out)[2] = thrice;
+    }
+}
+";
+    assert_eq!(words(&run_one_thread(source, vec![0; 12])), [18, 16, 26]);
+}
+
+/// A `&mut self` method on a temporary receiver (`xs[a..].iter().position(..)`, whose
+/// `Iter` is borrowed mutably) lowers the receiver once: it was lowered twice, running its
+/// effects twice and binding its patterns twice (RK0999 "writing Scalar(..) as Scalar(Int(U32))
+/// into Value(..)" for the `Some(&z)` below; found by the kernel generator).
+#[test]
+fn temporary_receivers_of_mut_self_methods_are_lowered_once() {
+    let source = "use rkc_offload::prelude::*;
+#[offload_kernel]
+pub fn k(out: *mut [u32; 3]) {
+    let xs = [3u32, 7, 9];
+    let mut n = 0u32;
+    let p = {
+        n += 1;
+        xs.iter()
+    }
+    .position(|&v| v == 7);
+    let q = xs[(match xs.get(1) { Some(&z) => z as usize % 3, None => 2 })..].iter().position(|&v| v == 9);
+    // SAFETY: one thread writes the launch's array.
+    unsafe {
+        (*out)[0] = n;
+        (*out)[1] = p.map_or(99, |p| p as u32);
+        (*out)[2] = q.map_or(99, |q| q as u32);
+    }
+}
+";
+    assert_eq!(words(&run_one_thread(source, vec![0; 12])), [1, 1, 1]);
+}

@@ -66,10 +66,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let adjusts = self.r.adjust.get(&receiver).cloned().unwrap_or_default();
         // `x.add_assign(1)`-style `&mut self` calls on a `let mut` scalar lend a temporary and
         // write it back.
-        if adjusts == [Adjust::Borrow(true)] {
+        let r = if adjusts == [Adjust::Borrow(true)] {
             let p = self.place_unadjusted(receiver, true);
+            let rt = self.expr_ty(receiver);
             if let Place::Slot(_) = p {
-                let rt = self.expr_ty(receiver);
                 let r = self.address_of(&p, &rt, true, span);
                 let mut vals = vec![r.clone()];
                 vals.extend(self.arg_operands(args, span));
@@ -77,8 +77,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 self.write_back(&p, &rt, r, span);
                 return out;
             }
-        }
-        let r = self.operand(receiver);
+            // What `operand` does with this adjustment, on the receiver already lowered: a
+            // second lowering would run its effects twice and bind its patterns twice.
+            let rspan = self.span(receiver);
+            self.address_of(&p, &rt, true, rspan)
+        } else {
+            self.operand(receiver)
+        };
         let r = self.owned_unless_stable(r, receiver, span);
         let mut vals = vec![r];
         vals.extend(self.arg_operands(args, span));

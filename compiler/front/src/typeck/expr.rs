@@ -1448,9 +1448,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return;
         }
         let assign = what == "assign to";
-        let place = self.place_text(e);
         let at = self.span(e);
-        match self.place_mutability(e) {
+        let mutability = self.place_mutability(e);
+        // The place's text is for the messages only: it may be a snippet of the source, which
+        // costs a pass over the file up to it.
+        let place = match mutability {
+            PlaceMut::Mutable | PlaceMut::Unknown | PlaceMut::NotPlace => String::new(),
+            _ => self.place_text(e),
+        };
+        match mutability {
             PlaceMut::Mutable | PlaceMut::Unknown => {}
             PlaceMut::NotPlace if assign => {
                 self.error(

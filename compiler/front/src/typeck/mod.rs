@@ -231,6 +231,8 @@ pub struct Tcx<'t, 'a> {
     bodies: RefCell<HashMap<DefId, Option<Rc<Body<'a>>>>>,
     sigs: RefCell<HashMap<DefId, Rc<FnSig>>>,
     headers: RefCell<HashMap<DefId, Rc<ImplHeader>>>,
+    /// The impls of each trait, in the items' order (made at the first selection).
+    trait_impls: RefCell<Option<Rc<HashMap<DefId, Vec<DefId>>>>>,
     predicates: RefCell<HashMap<DefId, Rc<Vec<(Ty, TraitBound)>>>>,
     field_tys: RefCell<HashMap<DefId, Rc<Vec<Ty>>>>,
     closures: RefCell<Vec<ClosureData>>,
@@ -267,6 +269,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
             bodies: RefCell::default(),
             sigs: RefCell::default(),
             headers: RefCell::default(),
+            trait_impls: RefCell::default(),
             predicates: RefCell::default(),
             field_tys: RefCell::default(),
             closures: RefCell::default(),
@@ -531,6 +534,24 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let h = Rc::new(ImplHeader { self_ty: st, trait_ref });
         self.headers.borrow_mut().insert(imp, h.clone());
         h
+    }
+
+    /// The impls of each trait, by the trait of their headers, in the items' order: selection
+    /// looks at a trait's impls only, not at every impl of the file (a file of many kernels
+    /// with impls of their own made it quadratic).
+    pub fn trait_impls(&self) -> Rc<HashMap<DefId, Vec<DefId>>> {
+        if let Some(m) = self.trait_impls.borrow().as_ref() {
+            return m.clone();
+        }
+        let mut m: HashMap<DefId, Vec<DefId>> = HashMap::new();
+        for &imp in &self.items.impls {
+            if let Some((t, _)) = &self.impl_header(imp).trait_ref {
+                m.entry(*t).or_default().push(imp);
+            }
+        }
+        let m = Rc::new(m);
+        *self.trait_impls.borrow_mut() = Some(m.clone());
+        m
     }
 
     /// An item's bounds, with its parents'.

@@ -114,15 +114,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // The language's own impls.
         match lang.as_deref() {
             Some("fn" | "fn_mut" | "fn_once") => {
-                let sig = match self_ty.kind() {
-                    TyKind::Closure(id) => Some(self.closure_sig(*id)),
-                    TyKind::FnDef(d, a) => {
-                        let (d, a) = (*d, a.clone());
-                        Some(self.callable_sig(d, &a))
-                    }
-                    _ => None,
-                };
-                if let Some((params, _)) = sig {
+                if let Some((params, _)) = self.fn_like_sig(&self_ty) {
                     if let Some(GenericArg::Ty(tuple)) = args.get(1) {
                         let want = Ty::tuple(params);
                         if self.infer.unify(tuple, &want).is_err() {
@@ -140,12 +132,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // Candidates: impls whose header unifies and whose bounds do not certainly fail
         // (`Some(true)`: they hold; `None`: not known yet).
         let mut found: Vec<(DefId, Vec<GenericArg>, Option<bool>)> = Vec::new();
-        for &imp in &items.impls {
+        let impls = self.tcx.trait_impls();
+        for &imp in impls.get(&trait_id).map_or(&[][..], Vec::as_slice) {
             let header = self.tcx.impl_header(imp);
-            let Some((t, targs)) = &header.trait_ref else { continue };
-            if *t != trait_id {
-                continue;
-            }
+            let Some((_, targs)) = &header.trait_ref else { continue };
             if let DefKind::Impl { negative: true, .. } = items.def(imp).kind {
                 continue;
             }
@@ -275,6 +265,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
+    /// The signature of a closure or function item, also behind references: core's
+    /// `impl Fn for &F` and `impl FnMut for &mut F` (`apply(&c, x)`, `each(n, &mut c)`). The
+    /// closure's own kind (whether it may be called through `&`) is rustc's to check.
+    fn fn_like_sig(&mut self, t: &Ty) -> Option<(Vec<Ty>, Ty)> {
+        let mut t = t.clone();
+        while let TyKind::Ref(inner, _) = t.kind() {
+            let inner = self.resolve_var(inner);
+            t = inner;
+        }
+        match t.kind() {
+            TyKind::Closure(id) => Some(self.closure_sig(*id)),
+            TyKind::FnDef(d, a) => {
+                let (d, a) = (*d, a.clone());
+                Some(self.callable_sig(d, &a))
+            }
+            _ => None,
+        }
+    }
+
     fn implements_lang(&mut self, t: &Ty, lang: &str, depth: u32) -> bool {
         let Some(tr) = self.tcx.items.lang(lang) else { return false };
         !matches!(self.select(tr, &[GenericArg::Ty(t.clone())], depth + 1), Selection::None)
@@ -290,14 +299,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let assoc_name = self.tcx.items.name(p.assoc).to_string();
         let lang = self.tcx.items.def(p.trait_id).lang.clone();
         if matches!(lang.as_deref(), Some("fn" | "fn_mut" | "fn_once")) && assoc_name == "Output" {
-            return match self_ty.kind() {
-                TyKind::Closure(id) => Some(self.closure_sig(*id).1),
-                TyKind::FnDef(d, a) => {
-                    let (d, a) = (*d, a.clone());
-                    Some(self.callable_sig(d, &a).1)
-                }
-                _ => None,
-            };
+            return self.fn_like_sig(&self_ty).map(|(_, ret)| ret);
         }
         match self.select(p.trait_id, &args, 0) {
             Selection::Impl(imp, fresh) => {
