@@ -182,10 +182,11 @@ impl Gen<'_> {
             return self.leaf(ty);
         }
         let d = depth - 1;
-        if !self.plain && self.rng.chance(22) {
-            if let Some(e) = self.feature_expr(ty, d) {
-                return e;
-            }
+        if !self.plain
+            && self.rng.chance(22)
+            && let Some(e) = self.feature_expr(ty, d)
+        {
+            return e;
         }
         match ty {
             Ty::Bool => match self.rng.below(4) {
