@@ -1,6 +1,7 @@
 //! Diagnostics: rustc-shaped errors with a code, spans, notes and help, rendered by ariadne.
 
 use ariadne::{Config, Label, Report, ReportKind, Source};
+use offload_binary::inspect::json_string;
 use std::ops::Range;
 
 /// A source span as 1-based line and 0-based column (in chars) of its start and end, the form
@@ -161,11 +162,13 @@ pub fn render(diagnostics: &[Diagnostic], path: &str, text: &str, colour: bool) 
 }
 
 /// The first line of a diagnostic, as rustc writes it.
+/// A diagnostic without a code (an error about a file or the command) reads `error: ...`.
 fn header(d: &Diagnostic, colour: bool) -> String {
+    let kind = if d.code.is_empty() { "error".to_string() } else { format!("error[{}]", d.code) };
     if colour {
-        format!("\x1b[1;31merror[{}]\x1b[0m\x1b[1m: {}\x1b[0m\n", d.code, d.message)
+        format!("\x1b[1;31m{kind}\x1b[0m\x1b[1m: {}\x1b[0m\n", d.message)
     } else {
-        format!("error[{}]: {}\n", d.code, d.message)
+        format!("{kind}: {}\n", d.message)
     }
 }
 
@@ -173,9 +176,10 @@ fn header(d: &Diagnostic, colour: bool) -> String {
 /// per line, with the message, the `RKxxxx` code, the spans (byte offsets, 1-based lines and
 /// columns, the source lines they cover, labels; the primary one marked), the notes and helps
 /// as children, and `rendered`, the human text. Tools that read rustc's JSON (cargo's
-/// consumers, editors, CI annotators) read rkc's without change. The writer is hand-made
-/// because rkc-front is also linked into the `#[offload_kernel]` macro, which should stay light;
-/// the tests parse its output with serde_json.
+/// consumers, editors, CI annotators) read rkc's without change. A diagnostic without a code
+/// (about a file or the command) has `"code": null`. The writer is hand-made, with the
+/// inspector's string escaping, because rkc-front is also linked into the `#[offload_kernel]`
+/// macro, which should stay light; the tests parse its output with serde_json.
 pub fn render_json(diagnostics: &[Diagnostic], path: &str, text: &str) -> String {
     let mut out = String::new();
     for d in diagnostics {
@@ -199,9 +203,9 @@ pub fn render_json(diagnostics: &[Diagnostic], path: &str, text: &str) -> String
             .chain(d.helps.iter().map(|h| child("help", h)))
             .collect();
         out.push_str(&format!(
-            r#"{{"$message_type":"diagnostic","message":{},"code":{{"code":"{}","explanation":null}},"level":"error","spans":[{}],"children":[{}],"rendered":{}}}"#,
+            r#"{{"$message_type":"diagnostic","message":{},"code":{},"level":"error","spans":[{}],"children":[{}],"rendered":{}}}"#,
             json_string(&d.message),
-            d.code,
+            if d.code.is_empty() { "null".to_string() } else { format!(r#"{{"code":"{}","explanation":null}}"#, d.code) },
             spans.join(","),
             children.join(","),
             json_string(&render(std::slice::from_ref(d), path, text, false)),
@@ -244,23 +248,4 @@ fn json_span(path: &str, text: &str, span: Span, label: &str, primary: bool) -> 
         text_lines.join(","),
         if label.is_empty() { "null".to_string() } else { json_string(label) },
     )
-}
-
-/// A JSON string literal (RFC 8259 escaping).
-pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

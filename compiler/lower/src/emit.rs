@@ -129,6 +129,8 @@ struct FuncEmitter<'f> {
     index: usize,
     /// The Rust location of the op being emitted, for `-g`.
     loc: Option<rkc_rk::Loc>,
+    /// Under `-g`, the source file's name as an MLIR string literal, escaped once.
+    debug_file: Option<String>,
     /// Panic sites used so far; they are numbered in the walk order of
     /// `rkc_rk::panics::panic_sites`.
     n_sites: usize,
@@ -159,6 +161,7 @@ impl<'f> FuncEmitter<'f> {
             loops: Vec::new(),
             index: 0,
             loc: None,
+            debug_file: options.debug_file.as_deref().map(mlir_string),
             n_sites: 0,
             panics: false,
             globals: Vec::new(),
@@ -228,15 +231,12 @@ impl<'f> FuncEmitter<'f> {
             params.join(", ")
         );
         out.push_str(&self.text);
-        match &self.options.debug_file {
+        match &self.debug_file {
             Some(file) => {
                 let _ = writeln!(
                     out,
                     "    }} loc(fused<#rkc_kernel{}>[{}:{}:{}])",
-                    self.index,
-                    mlir_string(file),
-                    self.func.loc.line,
-                    self.func.loc.col
+                    self.index, file, self.func.loc.line, self.func.loc.col
                 );
             }
             None => out.push_str("    }\n"),
@@ -267,9 +267,9 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn line(&mut self, s: String) {
-        match (&self.options.debug_file, self.loc) {
+        match (&self.debug_file, self.loc) {
             (Some(file), Some(loc)) if loc.line > 0 => {
-                let loc = format!(" loc({}:{}:{})", mlir_string(file), loc.line, loc.col);
+                let loc = format!(" loc({file}:{}:{})", loc.line, loc.col);
                 self.block.push(s + &loc);
             }
             _ => self.block.push(s),

@@ -316,21 +316,6 @@ fn f64_of(bits: Bits) -> f64 {
     f64::from_bits(bits as u64)
 }
 
-/// A 16-bit float's value as an f32 (exact), and an f32 rounded to a 16-bit float.
-fn half_of(f: FloatTy, bits: Bits) -> f32 {
-    match f {
-        FloatTy::Bf16 => half::bf16::from_bits(bits as u16).to_f32(),
-        _ => half::f16::from_bits(bits as u16).to_f32(),
-    }
-}
-
-fn half_from(f: FloatTy, x: f32) -> Bits {
-    match f {
-        FloatTy::Bf16 => Bits::from(half::bf16::from_f32(x).to_bits()),
-        _ => Bits::from(half::f16::from_f32(x).to_bits()),
-    }
-}
-
 impl<'a, 'm> Machine<'a, 'm> {
     fn call(&mut self, func: &'m Func, args: &[Bits]) -> Result<Option<Bits>, InterpError> {
         let mut values: Vec<Bits> = vec![0; func.values.len()];
@@ -875,7 +860,7 @@ pub fn eval_binary(
         // 24-bit significand is at least twice theirs plus two, so the double rounding is
         // innocuous), hence the IEEE operation of the 16-bit type itself.
         Type::Float(f) if f.is_half() => {
-            let (x, y) = (half_of(*f, l), half_of(*f, r));
+            let (x, y) = (f.value_of(l) as f32, f.value_of(r) as f32);
             let z = match b {
                 BinOp::Add => x + y,
                 BinOp::Sub => x - y,
@@ -883,7 +868,7 @@ pub fn eval_binary(
                 BinOp::Div => x / y,
                 _ => x % y,
             };
-            Ok(half_from(*f, z))
+            Ok(f.bits_of(f64::from(z)))
         }
         Type::Float(FloatTy::F32) => {
             let (x, y) = (f32_of(l), f32_of(r));

@@ -67,13 +67,15 @@ pub fn text(images: &[Image]) -> String {
     out
 }
 
-fn json_string(s: &str) -> String {
+/// A JSON string literal (RFC 8259 escaping); also used for rkc's JSON diagnostics.
+pub fn json_string(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => {
                 let _ = write!(out, "\\u{:04x}", c as u32);

@@ -191,23 +191,15 @@ fn inspect(file: &Path, json: bool) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// A diagnostic with neither a code nor a span: an error about the command or a file.
+fn code_less(message: &str) -> rkc_front::Diagnostic {
+    rkc_front::Diagnostic::new("", message)
+}
+
 fn error_line(text: &str) -> String {
     if JSON.get().copied().unwrap_or(false) {
-        // An error about the command, a file or a tool: rustc's JSON without spans.
-        let d = rkc_front::Diagnostic {
-            code: "",
-            message: text.to_string(),
-            primary: None,
-            secondary: Vec::new(),
-            notes: Vec::new(),
-            helps: Vec::new(),
-        };
-        let line = rkc_front::render_json(&[d], "", "");
-        return line
-            .replacen(r#""code":{"code":"","explanation":null}"#, r#""code":null"#, 1)
-            .replacen("error[]: ", "error: ", 1)
-            .trim_end()
-            .to_string();
+        // An error about the command, a file or a tool: rustc's JSON without a code or spans.
+        return rkc_front::render_json(&[code_less(text)], "", "").trim_end().to_string();
     }
     if colour() {
         format!("\x1b[1;31merror\x1b[0m\x1b[1m: {text}\x1b[0m")
@@ -264,12 +256,8 @@ fn run(cli: &Cli) -> Result<(), String> {
                 if n == 1 { "" } else { "s" }
             );
             let mut text = rkc_front::render_json(&diags, &path, &source);
-            text.push_str(&format!(
-                r#"{{"$message_type":"diagnostic","message":{},"code":null,"level":"error","spans":[],"children":[],"rendered":{}}}"#,
-                rkc_front::diag::json_string(&summary),
-                rkc_front::diag::json_string(&format!("error: {summary}\n")),
-            ));
-            return Err(text);
+            text.push_str(&rkc_front::render_json(&[code_less(&summary)], "", ""));
+            return Err(text.trim_end().to_string());
         }
         Err(Error::Stage(d)) if cli.error_format == ErrorFormat::Json => {
             return Err(rkc_front::render_json(&[d], "", "").trim_end().to_string());
