@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::codes::*;
-use crate::diag::{Diagnostic, snippet};
+use crate::diag::Diagnostic;
 use crate::items::{DefKind, Items, Ns, Res};
 use syn::spanned::Spanned;
 
@@ -11,27 +11,27 @@ use syn::spanned::Spanned;
 /// the stages that recurse over it.
 const MAX_DEPTH: u32 = 2000;
 
-fn span_of(node: &impl Spanned) -> Span {
+pub(super) fn span_of(node: &impl Spanned) -> Span {
     Span::from_pm2(node.span())
 }
 
-struct Builder<'t, 'a> {
-    items: &'t Items<'a>,
-    source: &'t str,
-    owner: DefId,
-    file: FileId,
-    body: Body<'a>,
+pub(super) struct Builder<'t, 'a> {
+    pub(super) items: &'t Items<'a>,
+    pub(super) source: &'t str,
+    pub(super) owner: DefId,
+    pub(super) file: FileId,
+    pub(super) body: Body<'a>,
     /// Item scopes of the blocks being walked, innermost last.
-    scopes: Vec<ScopeId>,
+    pub(super) scopes: Vec<ScopeId>,
     /// Locals in scope, innermost last (a later binding shadows an earlier one).
-    names: Vec<(String, LocalId)>,
+    pub(super) names: Vec<(String, LocalId)>,
     /// Enclosing loops and labelled blocks: (label, the loop's expression, whether it is a
     /// `loop`, a labelled block).
-    loops: Vec<(Option<String>, ExprId, bool, bool)>,
+    pub(super) loops: Vec<(Option<String>, ExprId, bool, bool)>,
     /// Enclosing closures: (index, the first local that belongs to it).
-    closures: Vec<(u32, u32)>,
-    diags: &'t mut Vec<Diagnostic>,
-    depth: u32,
+    pub(super) closures: Vec<(u32, u32)>,
+    pub(super) diags: &'t mut Vec<Diagnostic>,
+    pub(super) depth: u32,
 }
 
 /// Builds the body of a function item.
@@ -84,7 +84,7 @@ pub fn build_const_body<'a>(
 }
 
 impl<'t, 'a> Builder<'t, 'a> {
-    fn new(
+    pub(super) fn new(
         items: &'t Items<'a>,
         source: &'t str,
         owner: DefId,
@@ -115,32 +115,32 @@ impl<'t, 'a> Builder<'t, 'a> {
         }
     }
 
-    fn error(&mut self, d: Diagnostic) {
+    pub(super) fn error(&mut self, d: Diagnostic) {
         let d = if self.file.is_user() { d } else { crate::ty::lower::internal(d) };
         self.diags.push(d);
     }
 
-    fn err_expr(&mut self, d: Diagnostic, span: Span) -> ExprId {
+    pub(super) fn err_expr(&mut self, d: Diagnostic, span: Span) -> ExprId {
         self.error(d);
         self.alloc(ExprKind::Err, span)
     }
 
-    fn alloc(&mut self, kind: ExprKind<'a>, span: Span) -> ExprId {
+    pub(super) fn alloc(&mut self, kind: ExprKind<'a>, span: Span) -> ExprId {
         self.body.exprs.push(Expr { kind, span });
         ExprId(self.body.exprs.len() as u32 - 1)
     }
 
-    fn alloc_pat(&mut self, kind: PatKind<'a>, span: Span) -> PatId {
+    pub(super) fn alloc_pat(&mut self, kind: PatKind<'a>, span: Span) -> PatId {
         self.body.pats.push(Pat { kind, span });
         PatId(self.body.pats.len() as u32 - 1)
     }
 
-    fn new_local(&mut self, name: String, mutable: bool, span: Span) -> LocalId {
+    pub(super) fn new_local(&mut self, name: String, mutable: bool, span: Span) -> LocalId {
         self.body.locals.push(LocalDef { name, mutable, span });
         LocalId(self.body.locals.len() as u32 - 1)
     }
 
-    fn scope(&self) -> ScopeId {
+    pub(super) fn scope(&self) -> ScopeId {
         *self.scopes.last().unwrap_or(&self.items.def(self.owner).scope)
     }
 
@@ -160,7 +160,7 @@ impl<'t, 'a> Builder<'t, 'a> {
     }
 
     /// The generic parameters and `Self` of the owner, for paths.
-    fn generic_env(&self) -> impl Fn(&str) -> Option<Res> + '_ {
+    pub(super) fn generic_env(&self) -> impl Fn(&str) -> Option<Res> + '_ {
         let items = self.items;
         let owner = self.owner;
         move |name: &str| {
@@ -181,7 +181,7 @@ impl<'t, 'a> Builder<'t, 'a> {
         }
     }
 
-    fn path(
+    pub(super) fn path(
         &mut self,
         qself: Option<&'a syn::QSelf>,
         path: &'a syn::Path,
@@ -572,7 +572,7 @@ impl<'t, 'a> Builder<'t, 'a> {
 
     /// An `if`/`while` condition: `let` expressions (and `&&` chains of them) bind into the
     /// current name scope, which the caller ends after the then branch or loop body.
-    fn cond(&mut self, e: &'a syn::Expr) -> ExprId {
+    pub(super) fn cond(&mut self, e: &'a syn::Expr) -> ExprId {
         let span = span_of(e);
         match e {
             syn::Expr::Let(l) => {
@@ -593,7 +593,7 @@ impl<'t, 'a> Builder<'t, 'a> {
     }
 
     /// A match guard, which may be an `if let` chain too.
-    fn guard(&mut self, e: &'a syn::Expr) -> ExprId {
+    pub(super) fn guard(&mut self, e: &'a syn::Expr) -> ExprId {
         self.cond(e)
     }
 
@@ -672,7 +672,7 @@ impl<'t, 'a> Builder<'t, 'a> {
         }
     }
 
-    fn closure(&mut self, c: &'a syn::ExprClosure, span: Span) -> ExprId {
+    pub(super) fn closure(&mut self, c: &'a syn::ExprClosure, span: Span) -> ExprId {
         if c.asyncness.is_some() || c.constness.is_some() {
             return self.err_expr(
                 Diagnostic::new(
@@ -718,7 +718,7 @@ impl<'t, 'a> Builder<'t, 'a> {
         id
     }
 
-    fn lit(&mut self, lit: &syn::Lit, span: Span) -> Option<Lit> {
+    pub(super) fn lit(&mut self, lit: &syn::Lit, span: Span) -> Option<Lit> {
         match lit {
             syn::Lit::Int(i) => {
                 let suffix = i.suffix();
@@ -801,757 +801,11 @@ impl<'t, 'a> Builder<'t, 'a> {
     }
 
     /// Whether a literal token is written with a leading minus (negative pattern literals).
-    fn lit_negative(lit: &syn::Lit) -> bool {
+    pub(super) fn lit_negative(lit: &syn::Lit) -> bool {
         match lit {
             syn::Lit::Int(i) => i.base10_digits().starts_with('-'),
             syn::Lit::Float(f) => f.base10_digits().starts_with('-'),
             _ => false,
-        }
-    }
-
-    /// A pattern; the names it binds are added to `bound` (the caller brings them into scope).
-    fn pat(&mut self, p: &'a syn::Pat, bound: &mut Vec<(String, LocalId)>) -> PatId {
-        let span = span_of(p);
-        match p {
-            syn::Pat::Wild(_) => self.alloc_pat(PatKind::Wild, span),
-            syn::Pat::Paren(x) => self.pat(&x.pat, bound),
-            syn::Pat::Ident(pi) => {
-                let name = pi.ident.to_string();
-                if pi.by_ref.is_none() && pi.mutability.is_none() && pi.subpat.is_none() {
-                    // An identifier that names a unit struct, unit variant or constant is a
-                    // path pattern, as in Rust.
-                    let env = self.generic_env();
-                    let r = self.items.lookup_lexical(self.scope(), &name, Ns::Value, &env);
-                    drop(env);
-                    if let Some(Res::Def(d)) = r {
-                        let kind = &self.items.def(d).kind;
-                        let is_unit = matches!(
-                            kind,
-                            DefKind::Struct { ctor: crate::items::CtorKind::Unit, .. }
-                                | DefKind::Variant { ctor: crate::items::CtorKind::Unit, .. }
-                        );
-                        let is_const =
-                            matches!(kind, DefKind::Const { .. } | DefKind::Static { .. });
-                        if is_unit || is_const {
-                            let path = PathExpr {
-                                res: Some(PathRes { res: Res::Def(d), resolved: 0, rest: 0 }),
-                                path: self
-                                    .items
-                                    .arena
-                                    .paths
-                                    .alloc(syn::Path::from(pi.ident.clone())),
-                                qself: None,
-                                scope: self.scope(),
-                                span,
-                            };
-                            return self.alloc_pat(
-                                if is_unit { PatKind::Path(path) } else { PatKind::Const(path) },
-                                span,
-                            );
-                        }
-                    }
-                }
-                // One name in the alternatives of an or-pattern is one local.
-                let local = match bound.iter().find(|(n, _)| *n == name) {
-                    Some((_, l)) => *l,
-                    None => {
-                        let l = self.new_local(
-                            name.clone(),
-                            pi.mutability.is_some(),
-                            span_of(&pi.ident),
-                        );
-                        bound.push((name, l));
-                        l
-                    }
-                };
-                let sub = pi.subpat.as_ref().map(|(_, s)| self.pat(s, bound));
-                let by_ref = pi.by_ref.map(|_| pi.mutability.is_some());
-                self.alloc_pat(PatKind::Binding { local, by_ref, sub }, span)
-            }
-            // A byte string pattern matches a `&[u8; N]` or a `&[u8]` of exactly its bytes:
-            // a reference to a slice pattern of byte literals, which types against both.
-            syn::Pat::Lit(syn::PatLit { lit: syn::Lit::ByteStr(b), .. }) => {
-                let before = b
-                    .value()
-                    .into_iter()
-                    .map(|byte| {
-                        self.alloc_pat(
-                            PatKind::Lit(Lit::Int(u128::from(byte), Some(IntTy::U8)), false),
-                            span,
-                        )
-                    })
-                    .collect();
-                let slice =
-                    self.alloc_pat(PatKind::Slice { before, rest: None, after: Vec::new() }, span);
-                self.alloc_pat(PatKind::Ref(slice, false), span)
-            }
-            syn::Pat::Lit(l) => match self.lit(&l.lit, span) {
-                Some(lit) => {
-                    let neg = Self::lit_negative(&l.lit);
-                    self.alloc_pat(PatKind::Lit(lit, neg), span)
-                }
-                None => self.alloc_pat(PatKind::Err, span),
-            },
-            syn::Pat::Range(r) => {
-                let lo = r.start.as_ref().and_then(|e| self.range_bound(e));
-                let hi = r.end.as_ref().and_then(|e| self.range_bound(e));
-                self.alloc_pat(
-                    PatKind::Range {
-                        lo,
-                        hi,
-                        inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
-                    },
-                    span,
-                )
-            }
-            syn::Pat::Tuple(t) => {
-                let (pats, rest) = self.pat_list(t.elems.iter(), bound);
-                self.alloc_pat(PatKind::Tuple { pats, rest }, span)
-            }
-            syn::Pat::TupleStruct(ts) => {
-                let path = self.path(ts.qself.as_ref(), &ts.path, Ns::Value, span_of(&ts.path));
-                let (pats, rest) = self.pat_list(ts.elems.iter(), bound);
-                self.alloc_pat(PatKind::TupleStruct { path, pats, rest }, span)
-            }
-            syn::Pat::Struct(s) => {
-                let path = self.path(s.qself.as_ref(), &s.path, Ns::Type, span_of(&s.path));
-                let mut fields = Vec::new();
-                for f in &s.fields {
-                    let name = match &f.member {
-                        syn::Member::Named(n) => n.to_string(),
-                        syn::Member::Unnamed(i) => i.index.to_string(),
-                    };
-                    let q = self.pat(&f.pat, bound);
-                    fields.push((name, q));
-                }
-                self.alloc_pat(PatKind::Struct { path, fields, rest: s.rest.is_some() }, span)
-            }
-            syn::Pat::Path(pp) => {
-                let path = self.path(pp.qself.as_ref(), &pp.path, Ns::Value, span);
-                // A constant, or (through `Self::` or a type) a variant or associated constant:
-                // the type checker tells the last two apart.
-                let is_const = matches!(path.res, Some(PathRes { res: Res::Def(d), rest: 0, .. }) if matches!(self.items.def(d).kind, DefKind::Const { .. } | DefKind::Static { .. }));
-                self.alloc_pat(
-                    if is_const { PatKind::Const(path) } else { PatKind::Path(path) },
-                    span,
-                )
-            }
-            syn::Pat::Reference(r) => {
-                let inner = self.pat(&r.pat, bound);
-                self.alloc_pat(PatKind::Ref(inner, r.mutability.is_some()), span)
-            }
-            syn::Pat::Slice(s) => {
-                let mut before = Vec::new();
-                let mut rest = None;
-                let mut after = Vec::new();
-                for e in &s.elems {
-                    let is_rest = matches!(e, syn::Pat::Rest(_))
-                        || matches!(e, syn::Pat::Ident(pi) if matches!(pi.subpat.as_ref().map(|(_, s)| s.as_ref()), Some(syn::Pat::Rest(_))));
-                    if is_rest && rest.is_none() {
-                        let r = match e {
-                            syn::Pat::Ident(pi) => {
-                                let name = pi.ident.to_string();
-                                let l = self.new_local(
-                                    name.clone(),
-                                    pi.mutability.is_some(),
-                                    span_of(&pi.ident),
-                                );
-                                bound.push((name, l));
-                                let by_ref = pi.by_ref.map(|_| pi.mutability.is_some());
-                                self.alloc_pat(
-                                    PatKind::Binding { local: l, by_ref, sub: None },
-                                    span_of(e),
-                                )
-                            }
-                            _ => self.alloc_pat(PatKind::Wild, span_of(e)),
-                        };
-                        rest = Some(r);
-                    } else if rest.is_some() {
-                        after.push(self.pat(e, bound));
-                    } else {
-                        before.push(self.pat(e, bound));
-                    }
-                }
-                self.alloc_pat(PatKind::Slice { before, rest, after }, span)
-            }
-            syn::Pat::Or(o) => {
-                let cases = o.cases.iter().map(|c| self.pat(c, bound)).collect();
-                self.alloc_pat(PatKind::Or(cases), span)
-            }
-            syn::Pat::Type(pt) => {
-                // A typed pattern outside `let` and closure parameters is unusual; take the
-                // pattern, the type is checked where it is written.
-                self.pat(&pt.pat, bound)
-            }
-            syn::Pat::Rest(_) => self.alloc_pat(PatKind::Wild, span),
-            _ => {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_PATTERN,
-                        "this pattern is not supported in kernels",
-                    )
-                    .at(span, "rkc does not know this pattern"),
-                );
-                self.alloc_pat(PatKind::Err, span)
-            }
-        }
-    }
-
-    fn range_bound(&mut self, e: &'a syn::Expr) -> Option<(Lit, bool)> {
-        match e {
-            syn::Expr::Lit(l) => {
-                let neg = Self::lit_negative(&l.lit);
-                self.lit(&l.lit, span_of(e)).map(|lit| (lit, neg))
-            }
-            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match u.expr.as_ref() {
-                syn::Expr::Lit(l) => self.lit(&l.lit, span_of(e)).map(|lit| (lit, true)),
-                _ => None,
-            },
-            syn::Expr::Path(p) => {
-                // A constant as a range bound: its value is known at compile time.
-                let names: Vec<String> =
-                    p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-                let env = self.generic_env();
-                let r = self.items.resolve_path(
-                    self.scope(),
-                    &names,
-                    p.path.leading_colon.is_some(),
-                    Ns::Value,
-                    &env,
-                );
-                drop(env);
-                // The bound's magnitude and sign: `u128::MAX` does not fit an i128.
-                let v = match r {
-                    Some(PathRes { res: Res::Def(d), rest: 0, .. }) => {
-                        match &self.items.def(d).kind {
-                            DefKind::Const { expr: Some(ce), .. } => {
-                                crate::ty::lower::eval_const_int(
-                                    self.items,
-                                    self.items.def(d).scope,
-                                    None,
-                                    ce,
-                                )
-                                .map(|v| (v.unsigned_abs(), v < 0))
-                            }
-                            _ => None,
-                        }
-                    }
-                    Some(PathRes {
-                        res: Res::Prim(crate::items::resolve::Prim::Int(t)),
-                        rest: 1,
-                        ..
-                    }) => match names.last().map(String::as_str) {
-                        Some("MAX") => Some((t.range().1, false)),
-                        Some("MIN") => Some((t.range().0.unsigned_abs(), t.range().0 < 0)),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match v {
-                    Some((magnitude, negative)) => Some((Lit::Int(magnitude, None), negative)),
-                    None => {
-                        self.error(
-                            Diagnostic::new(
-                                RK_UNSUPPORTED_PATTERN,
-                                "this range bound is not a constant rkc can evaluate",
-                            )
-                            .at(span_of(e), "use a literal or a `const`"),
-                        );
-                        None
-                    }
-                }
-            }
-            _ => {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_PATTERN,
-                        "range bounds must be literals or constants",
-                    )
-                    .at(span_of(e), "here"),
-                );
-                None
-            }
-        }
-    }
-
-    fn pat_list(
-        &mut self,
-        elems: impl Iterator<Item = &'a syn::Pat>,
-        bound: &mut Vec<(String, LocalId)>,
-    ) -> (Vec<PatId>, Option<usize>) {
-        let mut pats = Vec::new();
-        let mut rest = None;
-        for e in elems {
-            if matches!(e, syn::Pat::Rest(_)) && rest.is_none() {
-                rest = Some(pats.len());
-            } else {
-                pats.push(self.pat(e, bound));
-            }
-        }
-        (pats, rest)
-    }
-
-    /// The macros kernels use, expanded to HIR.
-    fn macro_expr(&mut self, mac: &'a syn::Macro, span: Span) -> ExprId {
-        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-        if name == "macro_rules" {
-            // A definition (collected with the file's macros), not code.
-            return self.alloc(ExprKind::Tuple(Vec::new()), span);
-        }
-        let args = || {
-            mac.parse_body_with(
-                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
-            )
-        };
-        match name.as_str() {
-            "assert" | "debug_assert" | "assert_eq" | "assert_ne" | "debug_assert_eq"
-            | "debug_assert_ne" => {
-                let Ok(args) = args() else {
-                    return self.err_expr(
-                        Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"),
-                        span,
-                    );
-                };
-                let args: Vec<&'a syn::Expr> =
-                    self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
-                let binary = name.ends_with("_eq") || name.ends_with("_ne");
-                let need = if binary { 2 } else { 1 };
-                if args.len() < need {
-                    return self.err_expr(
-                        Diagnostic::new(RK_SYNTAX, format!("`{name}!` needs {need} arguments"))
-                            .at(span, "here"),
-                        span,
-                    );
-                }
-                let op = if name.ends_with("_eq") { "==" } else { "!=" };
-                // The message's own text and values, if any.
-                let custom = match args.get(need) {
-                    None => None,
-                    Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) => {
-                        match self.format_message(s, &args[need + 1..], span) {
-                            Ok(m) => Some(m),
-                            Err(e) => return e,
-                        }
-                    }
-                    Some(_) => return self.formatted(&name, span),
-                };
-                let (cond, panic) = if binary {
-                    // `match (&l, &r) { (left_val, right_val) => if !(*left_val == *right_val) { panic } }`,
-                    // as `assert_eq!` expands: each side evaluated once, and shown in the message.
-                    let l = self.expr(args[0]);
-                    let r = self.expr(args[1]);
-                    let lr = self.alloc(ExprKind::Ref(false, l), span);
-                    let rr = self.alloc(ExprKind::Ref(false, r), span);
-                    let tuple = self.alloc(ExprKind::Tuple(vec![lr, rr]), span);
-                    let (lv, lpat) = self.hidden_binding("left_val", span);
-                    let (rv, rpat) = self.hidden_binding("right_val", span);
-                    let pat =
-                        self.alloc_pat(PatKind::Tuple { pats: vec![lpat, rpat], rest: None }, span);
-                    let lpath = self.local_expr(lv, span);
-                    let rpath = self.local_expr(rv, span);
-                    let ld = self.alloc(ExprKind::Unary(UnOp::Deref, lpath), span);
-                    let rd = self.alloc(ExprKind::Unary(UnOp::Deref, rpath), span);
-                    let bop = if name.ends_with("_eq") { BinOp::Eq } else { BinOp::Ne };
-                    let cmp = self.alloc(ExprKind::Binary(bop, ld, rd), span);
-                    let lshow = self.local_expr(lv, span);
-                    let rshow = self.local_expr(rv, span);
-                    let ls = self.alloc(ExprKind::Unary(UnOp::Deref, lshow), span);
-                    let rs = self.alloc(ExprKind::Unary(UnOp::Deref, rshow), span);
-                    let head = format!("assertion `left {op} right` failed");
-                    let (text, mut vals, fallback) = match custom {
-                        None => {
-                            (format!("{head}\n  left: \u{1}0\n right: \u{1}1"), vec![], Some(head))
-                        }
-                        // A custom message with values of its own: the operands are not shown.
-                        Some((t, v)) if !v.is_empty() => (format!("{head}: {t}"), v, None),
-                        Some((t, _)) => (
-                            format!("{head}: {t}\n  left: \u{1}0\n right: \u{1}1"),
-                            vec![],
-                            Some(format!("{head}: {t}")),
-                        ),
-                    };
-                    if vals.is_empty() && fallback.is_some() {
-                        vals = vec![ls, rs];
-                    }
-                    let panic = self.alloc(ExprKind::Panic { text, args: vals, fallback }, span);
-                    let not = self.alloc(ExprKind::Unary(UnOp::Not, cmp), span);
-                    let then = self.alloc(
-                        ExprKind::Block(Block {
-                            stmts: vec![Stmt::Expr { expr: panic, semi: true }],
-                            tail: None,
-                            unsafe_block: false,
-                            label: None,
-                        }),
-                        span,
-                    );
-                    let check = self.alloc(ExprKind::If(not, then, None), span);
-                    let m = self.alloc(
-                        ExprKind::Match(tuple, vec![Arm { pat, guard: None, body: check }]),
-                        span,
-                    );
-                    (None, m)
-                } else {
-                    let c = self.expr(args[0]);
-                    let (text, vals) = custom.unwrap_or_else(|| {
-                        (
-                            format!(
-                                "assertion failed: {}",
-                                snippet(&self.source_text(), span_of(args[0]))
-                            ),
-                            Vec::new(),
-                        )
-                    });
-                    let panic =
-                        self.alloc(ExprKind::Panic { text, args: vals, fallback: None }, span);
-                    (Some(c), panic)
-                };
-                let check = match cond {
-                    None => panic,
-                    Some(cond) => {
-                        let not = self.alloc(ExprKind::Unary(UnOp::Not, cond), span);
-                        let then = self.alloc(
-                            ExprKind::Block(Block {
-                                stmts: vec![Stmt::Expr { expr: panic, semi: true }],
-                                tail: None,
-                                unsafe_block: false,
-                                label: None,
-                            }),
-                            span,
-                        );
-                        self.alloc(ExprKind::If(not, then, None), span)
-                    }
-                };
-                if name.starts_with("debug_") {
-                    // Off in a release build: checked by rustc, never evaluated.
-                    let off = self.alloc(ExprKind::Lit(Lit::Bool(false)), span);
-                    let block = self.alloc(
-                        ExprKind::Block(Block {
-                            stmts: vec![Stmt::Expr { expr: check, semi: true }],
-                            tail: None,
-                            unsafe_block: false,
-                            label: None,
-                        }),
-                        span,
-                    );
-                    return self.alloc(ExprKind::If(off, block, None), span);
-                }
-                check
-            }
-            "panic" | "unreachable" | "todo" | "unimplemented" => {
-                let message = if mac.tokens.is_empty() {
-                    match name.as_str() {
-                        "unreachable" => "internal error: entered unreachable code".to_string(),
-                        "todo" => "not yet implemented".to_string(),
-                        "unimplemented" => "not implemented".to_string(),
-                        _ => "explicit panic".to_string(),
-                    }
-                } else {
-                    let Ok(args) = args() else { return self.formatted(&name, span) };
-                    let args: Vec<&'a syn::Expr> =
-                        self.items.arena.exprs.alloc(args.into_iter().collect()).iter().collect();
-                    let Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) =
-                        args.first()
-                    else {
-                        return self.formatted(&name, span);
-                    };
-                    let (text, vals) = match self.format_message(s, &args[1..], span) {
-                        Ok(m) => m,
-                        Err(e) => return e,
-                    };
-                    let text = match name.as_str() {
-                        "unreachable" => {
-                            format!("internal error: entered unreachable code: {text}")
-                        }
-                        "todo" => format!("not yet implemented: {text}"),
-                        "unimplemented" => format!("not implemented: {text}"),
-                        _ => text,
-                    };
-                    return self.alloc(ExprKind::Panic { text, args: vals, fallback: None }, span);
-                };
-                self.alloc(
-                    ExprKind::Panic { text: message, args: Vec::new(), fallback: None },
-                    span,
-                )
-            }
-            "matches" => {
-                struct Matches {
-                    expr: syn::Expr,
-                    pat: syn::Pat,
-                    guard: Option<syn::Expr>,
-                }
-                impl syn::parse::Parse for Matches {
-                    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
-                        let expr = input.parse()?;
-                        input.parse::<syn::Token![,]>()?;
-                        let pat = syn::Pat::parse_multi_with_leading_vert(input)?;
-                        let guard = if input.peek(syn::Token![if]) {
-                            input.parse::<syn::Token![if]>()?;
-                            Some(input.parse()?)
-                        } else {
-                            None
-                        };
-                        let _ = input.parse::<Option<syn::Token![,]>>();
-                        Ok(Matches { expr, pat, guard })
-                    }
-                }
-                let Ok(m) = mac.parse_body::<Matches>() else {
-                    return self.err_expr(
-                        Diagnostic::new(RK_SYNTAX, "malformed `matches!`").at(span, "here"),
-                        span,
-                    );
-                };
-                let m: &'a (syn::Expr, syn::Pat, Option<syn::Expr>) =
-                    self.items.arena.matches.alloc((m.expr, m.pat, m.guard));
-                let scrutinee = self.expr(&m.0);
-                let names = self.names.len();
-                let mut bound = Vec::new();
-                let pat = self.pat(&m.1, &mut bound);
-                self.names.extend(bound);
-                let guard = m.2.as_ref().map(|g| self.guard(g));
-                let yes = self.alloc(ExprKind::Lit(Lit::Bool(true)), span);
-                self.names.truncate(names);
-                let no = self.alloc(ExprKind::Lit(Lit::Bool(false)), span);
-                let wild = self.alloc_pat(PatKind::Wild, span);
-                self.alloc(
-                    ExprKind::Match(
-                        scrutinee,
-                        vec![
-                            Arm { pat, guard, body: yes },
-                            Arm { pat: wild, guard: None, body: no },
-                        ],
-                    ),
-                    span,
-                )
-            }
-            "addr_of" | "addr_of_mut" => {
-                let Ok(e) = mac.parse_body::<syn::Expr>() else {
-                    return self.err_expr(
-                        Diagnostic::new(RK_SYNTAX, format!("malformed `{name}!`")).at(span, "here"),
-                        span,
-                    );
-                };
-                let e: &'a syn::Expr = &self.items.arena.exprs.alloc(vec![e])[0];
-                let inner = self.expr(e);
-                self.alloc(ExprKind::RawRef(name == "addr_of_mut", inner), span)
-            }
-            _ if self.items.macros.contains_key(&name) => {
-                let Some(def) = self.items.macros.get(&name) else {
-                    return self.alloc(ExprKind::Err, span);
-                };
-                if self.depth > 64 * 4 {
-                    return self.err_expr(
-                        Diagnostic::new(
-                            RK_UNSUPPORTED_EXPR,
-                            format!("`{name}!` expands into itself too deeply"),
-                        )
-                        .at(span, "here"),
-                        span,
-                    );
-                }
-                let ts = match def.expand(&mac.tokens) {
-                    Ok(ts) => ts,
-                    Err(why) => {
-                        return self.err_expr(
-                            Diagnostic::new(
-                                RK_UNSUPPORTED_EXPR,
-                                format!("`{name}!` cannot be expanded: {why}"),
-                            )
-                            .at(span, "invoked here"),
-                            span,
-                        );
-                    }
-                };
-                // An expression, or statements (a block of them).
-                let e = match syn::parse2::<syn::Expr>(ts.clone()) {
-                    Ok(e) => e,
-                    Err(_) => match syn::parse2::<syn::Block>(quote::quote!({ #ts })) {
-                        Ok(b) => syn::Expr::Block(syn::ExprBlock {
-                            attrs: vec![],
-                            label: None,
-                            block: b,
-                        }),
-                        Err(e) => {
-                            return self.err_expr(
-                                Diagnostic::new(
-                                    RK_UNSUPPORTED_EXPR,
-                                    format!("`{name}!` expands to code rkc cannot read: {e}"),
-                                )
-                                .at(span, "invoked here"),
-                                span,
-                            );
-                        }
-                    },
-                };
-                let e: &'a syn::Expr = &self.items.arena.exprs.alloc(vec![e])[0];
-                self.expr(e)
-            }
-            _ => {
-                let scope = self.scope();
-                let user_macro =
-                    self.items.lookup_lexical(scope, &name, Ns::Macro, &|_| None).is_some();
-                let d = if user_macro {
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_EXPR,
-                        format!("the macro `{name}!` is not expanded by rkc"),
-                    )
-                    .at(span, "a `macro_rules!` macro of the file")
-                    .help("write the code the macro expands to, or a generic function")
-                } else {
-                    Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` cannot be used in kernels"))
-                        .at(span, "this macro has no device form")
-                        .note("kernels may use `assert!`, `assert_eq!`, `debug_assert!`, `panic!`, `unreachable!`, `matches!` and `addr_of!`")
-                };
-                self.err_expr(d, span)
-            }
-        }
-    }
-
-    /// A local the expansion of a macro binds (`left_val`), and its binding pattern.
-    fn hidden_binding(&mut self, name: &str, span: Span) -> (LocalId, PatId) {
-        let l = self.new_local(name.into(), false, span);
-        let p = self.alloc_pat(PatKind::Binding { local: l, by_ref: None, sub: None }, span);
-        (l, p)
-    }
-
-    /// A path expression naming a local.
-    fn local_expr(&mut self, l: LocalId, span: Span) -> ExprId {
-        let name = self.body.local(l).name.clone();
-        let path = self
-            .items
-            .arena
-            .paths
-            .alloc(syn::Path::from(syn::Ident::new(&name, proc_macro2::Span::call_site())));
-        let pe = PathExpr {
-            res: Some(PathRes { res: Res::Local(l.0), resolved: 0, rest: 0 }),
-            path,
-            qself: None,
-            scope: self.scope(),
-            span,
-        };
-        self.alloc(ExprKind::Path(pe), span)
-    }
-
-    /// A `panic!`-style format string and its arguments: the text with `\u{1}k` for the k-th
-    /// value shown (`{}`, `{:?}`, `{name}`, `{0}`), at most two, each an expression.
-    fn format_message(
-        &mut self,
-        fmt: &syn::LitStr,
-        rest: &[&'a syn::Expr],
-        span: Span,
-    ) -> Result<(String, Vec<ExprId>), ExprId> {
-        let s = fmt.value();
-        let mut text = String::new();
-        let mut vals: Vec<ExprId> = Vec::new();
-        let mut next_positional = 0;
-        let mut chars = s.chars().peekable();
-        let bad = |me: &mut Self, why: &str| -> ExprId {
-            me.err_expr(
-                Diagnostic::new(
-                    RK_UNSUPPORTED_EXPR,
-                    format!("this panic message cannot be formatted on a GPU: {why}"),
-                )
-                .at(span, "formatting in a kernel")
-                .help("kernels show up to two integers in a message, with `{}` or `{:?}`"),
-                span,
-            )
-        };
-        // Named arguments (`name = expr`) and positional ones.
-        let mut positional = Vec::new();
-        let mut named = Vec::new();
-        for a in rest {
-            match a {
-                syn::Expr::Assign(asg) => {
-                    if let syn::Expr::Path(p) = asg.left.as_ref()
-                        && let Some(id) = p.path.get_ident()
-                    {
-                        named.push((id.to_string(), asg.right.as_ref()));
-                        continue;
-                    }
-                    positional.push(*a);
-                }
-                _ => positional.push(*a),
-            }
-        }
-        while let Some(c) = chars.next() {
-            match c {
-                '{' if chars.peek() == Some(&'{') => {
-                    chars.next();
-                    text.push('{');
-                }
-                '}' if chars.peek() == Some(&'}') => {
-                    chars.next();
-                    text.push('}');
-                }
-                '{' => {
-                    let mut spec = String::new();
-                    for d in chars.by_ref() {
-                        if d == '}' {
-                            break;
-                        }
-                        spec.push(d);
-                    }
-                    let (arg, fmt_spec) = spec.split_once(':').unwrap_or((spec.as_str(), ""));
-                    if !(fmt_spec.is_empty() || fmt_spec == "?") {
-                        return Err(bad(self, &format!("the format `{{{spec}}}`")));
-                    }
-                    let e: ExprId = if arg.is_empty() {
-                        let Some(x) = positional.get(next_positional) else {
-                            return Err(bad(self, "a missing argument"));
-                        };
-                        next_positional += 1;
-                        self.expr(x)
-                    } else if let Ok(k) = arg.parse::<usize>() {
-                        let Some(x) = positional.get(k) else {
-                            return Err(bad(self, "a missing argument"));
-                        };
-                        self.expr(x)
-                    } else if let Some((_, x)) = named.iter().find(|(n, _)| n == arg) {
-                        self.expr(x)
-                    } else {
-                        // `{name}` captures a variable; anything else between
-                        // braces is not a format argument rustc accepts.
-                        let Ok(ident) = syn::parse_str::<syn::Ident>(arg) else {
-                            return Err(bad(self, &format!("the format `{{{spec}}}`")));
-                        };
-                        let path = self.items.arena.paths.alloc(syn::Path::from(ident));
-                        let pe = self.path(None, path, Ns::Value, span);
-                        self.alloc(ExprKind::Path(pe), span)
-                    };
-                    if vals.len() == 2 {
-                        return Err(bad(self, "more than two values"));
-                    }
-                    text.push('\u{1}');
-                    text.push(char::from(b'0' + vals.len() as u8));
-                    vals.push(e);
-                }
-                other => text.push(other),
-            }
-        }
-        Ok((text, vals))
-    }
-
-    fn formatted(&mut self, name: &str, span: Span) -> ExprId {
-        self.err_expr(
-            Diagnostic::new(
-                RK_UNSUPPORTED_EXPR,
-                format!("`{name}!` in a kernel takes a literal message"),
-            )
-            .at(span, "formatting has no device form")
-            .help(format!("write `{name}!(\"...\")` with a plain string")),
-            span,
-        )
-    }
-
-    /// The text of the file this body is in, which its spans index: the user's, or the device
-    /// core file's (an `assert!` in the core quotes its own condition, not the user's text at
-    /// the same position).
-    fn source_text(&self) -> std::borrow::Cow<'_, str> {
-        match self.file {
-            crate::items::FileId::Core(k) => crate::items::collect::CoreSources::get()
-                .ok()
-                .and_then(|c| c.files.get(usize::from(k)).map(|(_, text, _)| text.clone()))
-                .map_or(std::borrow::Cow::Borrowed(""), std::borrow::Cow::Owned),
-            _ => std::borrow::Cow::Borrowed(self.source),
         }
     }
 }

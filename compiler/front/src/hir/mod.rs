@@ -9,6 +9,8 @@
 //! `panic!`...), `debug_assert!` (off in a release build).
 
 mod build;
+mod macros;
+mod pat;
 
 pub use build::{build_body, build_const_body};
 

@@ -10,14 +10,17 @@
 //! signature and bounds with inference variables, which is how the caller's types are
 //! inferred. Errors are reported once per source site however many instances reach it.
 
+mod closure;
 mod coerce;
 mod exhaustive;
 mod expr;
 mod infer;
 mod init;
 mod method;
+mod op;
 mod pat;
 mod path;
+mod place;
 mod traits;
 
 pub use pat::positions;
