@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 pub use rkc_front::codes;
-pub use rkc_lower::parse_offload_arch;
+pub use rkc_lower::{DEFAULT_OFFLOAD_ARCH, parse_offload_arch};
 
 /// How to get a cubin for NVIDIA targets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            targets: parse_offload_arch("sm_90,gfx942").unwrap_or_default(),
+            targets: parse_offload_arch(rkc_lower::DEFAULT_OFFLOAD_ARCH).unwrap_or_default(),
             opt_level: 3,
             bounds_checks: true,
             cubin: Cubin::WhenAvailable,
@@ -358,37 +358,16 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         } else {
             None
         };
-        let t = Instant::now();
+        // NVIDIA cubins are made by ptxas after the loop, all targets at once.
         let binary = match target.kind() {
-            TargetKind::Nvidia => match &ptxas {
-                Some(ptxas) => match tools::ptxas(
-                    ptxas,
-                    &assembly,
-                    target.arch(),
-                    options.opt_level,
-                    options.debug_info,
-                    &scratch.0,
-                ) {
-                    Ok(cubin) => Some(cubin),
-                    // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still
-                    // runs there through the driver's JIT, so this is worth a warning only.
-                    Err(e)
-                        if e.message.contains("is not defined for option 'gpu-name'")
-                            && options.cubin == Cubin::WhenAvailable =>
-                    {
-                        warnings.push(format!(
-                            "this ptxas cannot target {}: its image holds PTX only (the CUDA driver compiles it at load time)",
-                            target.arch()
-                        ));
-                        None
-                    }
-                    Err(e) => return Err(tool_error(e)),
-                },
-                None => None,
-            },
-            TargetKind::Amd => Some(serialize(ImageFormat::Binary, toolkit)?),
+            TargetKind::Nvidia => None,
+            TargetKind::Amd => {
+                let t = Instant::now();
+                let object = serialize(ImageFormat::Binary, toolkit)?;
+                timed(&format!("binary {}", target.arch()), t);
+                Some(object)
+            }
         };
-        timed(&format!("binary {}", target.arch()), t);
         targets.push(TargetOutput {
             kind: target.kind(),
             arch: target.arch().to_string(),
@@ -399,6 +378,22 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             llvm_ir,
             binary,
         });
+    }
+
+    if let Some(ptxas) = &ptxas {
+        let t = Instant::now();
+        let cubins = run_ptxas(ptxas, &targets, options, &scratch.0, &mut warnings)?;
+        for (target, cubin) in targets.iter_mut().zip(cubins) {
+            target.binary = target.binary.take().or(cubin);
+        }
+        let archs: Vec<&str> = targets
+            .iter()
+            .filter(|t| t.kind == TargetKind::Nvidia)
+            .map(|t| t.arch.as_str())
+            .collect();
+        if !archs.is_empty() {
+            timed(&format!("binary {}", archs.join(",")), t);
+        }
     }
 
     let t = Instant::now();
@@ -417,6 +412,71 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         warnings,
         timings,
     })
+}
+
+/// The cubins of the NVIDIA targets (`None` for the others), from one ptxas process per
+/// target, run at the same time: they are independent, and each takes longer than everything
+/// rkc does before it for that target.
+fn run_ptxas(
+    ptxas: &std::path::Path,
+    targets: &[TargetOutput],
+    options: &Options,
+    scratch: &std::path::Path,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Option<Vec<u8>>>, Error> {
+    let results: Vec<Option<Result<Vec<u8>, tools::ToolError>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = targets
+            .iter()
+            .map(|target| {
+                (target.kind == TargetKind::Nvidia).then(|| {
+                    s.spawn(|| {
+                        tools::ptxas(
+                            ptxas,
+                            &target.assembly,
+                            &target.arch,
+                            options.opt_level,
+                            options.debug_info,
+                            scratch,
+                        )
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(tools::ToolError {
+                            tool: "ptxas".into(),
+                            message: "the thread that ran ptxas panicked".into(),
+                        })
+                    })
+                })
+            })
+            .collect()
+    });
+    let mut cubins = Vec::with_capacity(targets.len());
+    for (target, result) in targets.iter().zip(results) {
+        cubins.push(match result {
+            None => None,
+            Some(Ok(cubin)) => Some(cubin),
+            // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still runs there
+            // through the driver's JIT, so this is worth a warning only.
+            Some(Err(e))
+                if e.message.contains("is not defined for option 'gpu-name'")
+                    && options.cubin == Cubin::WhenAvailable =>
+            {
+                warnings.push(format!(
+                    "this ptxas cannot target {}: its image holds PTX only (the CUDA driver compiles it at load time)",
+                    target.arch
+                ));
+                None
+            }
+            Some(Err(e)) => return Err(tool_error(e)),
+        });
+    }
+    Ok(cubins)
 }
 
 fn mlir_error(e: mlir::MlirError) -> Error {

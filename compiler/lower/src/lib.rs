@@ -13,7 +13,10 @@
 mod emit;
 mod target;
 
-pub use target::{ImageFormat, Nvvm, Rocdl, Target, TargetError, TargetKind, parse_offload_arch};
+pub use target::{
+    AMD_ARCHS, DEFAULT_OFFLOAD_ARCH, ImageFormat, NVIDIA_ARCHS, Nvvm, Rocdl, Target, TargetError,
+    TargetKind, parse_offload_arch,
+};
 
 use rkc_rk::Verified;
 

@@ -153,8 +153,18 @@ impl Target for Rocdl {
     }
 }
 
+/// What rkc compiles for when no `--offload-arch` is given: a cubin for each NVIDIA
+/// architecture whose cubins the others cannot run (a cubin for X.y runs on X.z for z ≥ y, so
+/// sm_80's serves sm_87, sm_100's sm_103, sm_120's sm_121) plus sm_86 and sm_89, the common
+/// consumer GPUs, for their own scheduling; the PTX of each, which the driver compiles for a
+/// GPU newer than all of them; and the AMD Instinct MI300 series.
+pub const DEFAULT_OFFLOAD_ARCH: &str = "sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942";
+
 /// The architectures rkc supports.
-pub const NVIDIA_ARCHS: &[&str] = &["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100"];
+pub const NVIDIA_ARCHS: &[&str] = &[
+    "sm_70", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_103", "sm_110",
+    "sm_120", "sm_121",
+];
 pub const AMD_ARCHS: &[&str] = &["gfx90a", "gfx942", "gfx1100"];
 
 /// Why an `--offload-arch` list was refused.

@@ -92,7 +92,7 @@ impl Build {
     }
 
     /// Adds a GPU architecture (`sm_90`, `gfx942`...); without any, rkc's default
-    /// (`sm_90,gfx942`) or `$RKC_OFFLOAD_ARCH`.
+    /// (`sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942`) or `$RKC_OFFLOAD_ARCH`.
     pub fn offload_arch(&mut self, arch: &str) -> &mut Build {
         self.archs.push(arch.to_string());
         self

@@ -40,9 +40,9 @@ struct Cli {
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
 
-    /// Comma-separated GPU architectures: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_100,
-    /// gfx90a, gfx942, gfx1100.
-    #[arg(long = "offload-arch", default_value = "sm_90,gfx942")]
+    /// Comma-separated GPU architectures: sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90,
+    /// sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100.
+    #[arg(long = "offload-arch", default_value = rkc_driver::DEFAULT_OFFLOAD_ARCH)]
     offload_arch: String,
 
     /// Also write these stages, next to the output, named by stage: rk, rk-opt, gpu, nvvm,
