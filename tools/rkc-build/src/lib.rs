@@ -16,7 +16,20 @@
 //! `RKC_OFFLOAD_ARCH` change; when nothing did (same content hash), rkc is not run again.
 //! rkc's diagnostics are forwarded with their spans. The compiler is found through `$RKC`,
 //! then `PATH`, then the rkc workspace's `target/{release,debug}/rkc`.
+//!
+//! ## Building without rkc
+//!
+//! Each fat binary rkc makes is also kept in the crate, in `rkc-cache/`, named by a hash of
+//! what it was made from: the kernel files (their paths relative to the kernel file and their
+//! bytes) and the options (architectures, optimisation level, flags). Commit that folder, and
+//! the crate builds where rkc is not installed — its users' machines, docs.rs, CI elsewhere —
+//! as long as the kernel sources are the ones the cached fat binary was made from; otherwise
+//! the build stops with one line saying so. Where rkc is installed it always compiles (the
+//! cache never hides a compiler change) and refreshes the entry when its bytes changed,
+//! removing the entries of older sources. `Build::cache_dir` moves the folder,
+//! `Build::no_cache` turns it off.
 
+use siphasher::sip128::{Hasher128, SipHasher13};
 use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -32,6 +45,16 @@ pub struct Build {
     compiler: Option<PathBuf>,
     out_dir: Option<PathBuf>,
     quiet: bool,
+    /// `rkc-cache` in the crate unless moved; `None` after `no_cache`.
+    cache: Cache,
+}
+
+#[derive(Clone, Debug, Default)]
+enum Cache {
+    #[default]
+    InCrate,
+    At(PathBuf),
+    Off,
 }
 
 /// Why a kernel compilation failed, with what to do about it.
@@ -46,6 +69,14 @@ pub enum Error {
     Io {
         path: PathBuf,
         error: std::io::Error,
+    },
+    /// No rkc was found, and the crate's cache has no fat binary made from these kernel
+    /// sources with these options.
+    NotCached {
+        name: String,
+        cache: PathBuf,
+        /// The cached entries of this name, made from other sources or options.
+        others: Vec<PathBuf>,
     },
     /// rkc ran and reported errors; `stderr` is its rendered diagnostics, `errors` one line
     /// per error (its code, message and location), which `compile` gives cargo as
@@ -68,6 +99,25 @@ impl fmt::Display for Error {
             ),
             Error::NotInBuildScript(var) => {
                 write!(f, "{var} is not set: rkc_build runs from a build script (build.rs)")
+            }
+            Error::NotCached { name, cache, others } => {
+                write!(
+                    f,
+                    "rkc is not installed, and {} holds no fat binary `{name}` made from these kernel sources and options",
+                    cache.display()
+                )?;
+                if !others.is_empty() {
+                    let names: Vec<String> = others
+                        .iter()
+                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                        .collect();
+                    write!(f, " (it has {}: the kernels changed since)", names.join(", "))?;
+                }
+                write!(
+                    f,
+                    "; install rkc (see rkc's README) or rebuild where it is installed and commit {}",
+                    cache.display()
+                )
             }
             Error::Files(m) => write!(f, "{m}"),
             Error::Io { path, error } => write!(f, "{}: {error}", path.display()),
@@ -116,6 +166,19 @@ impl Build {
         self
     }
 
+    /// Keeps the cached fat binaries in this folder (relative to the crate) instead of
+    /// `rkc-cache`.
+    pub fn cache_dir(&mut self, dir: impl AsRef<Path>) -> &mut Build {
+        self.cache = Cache::At(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Keeps no copy of the fat binary in the crate: building then always needs rkc.
+    pub fn no_cache(&mut self) -> &mut Build {
+        self.cache = Cache::Off;
+        self
+    }
+
     /// Prints no `cargo:` lines (for use outside build scripts, e.g. in tests).
     pub fn quiet(&mut self) -> &mut Build {
         self.quiet = true;
@@ -158,17 +221,9 @@ impl Build {
                 std::env::var_os("OUT_DIR").ok_or(Error::NotInBuildScript("OUT_DIR"))?,
             ),
         };
-        let compiler = match &self.compiler {
-            Some(c) => c.clone(),
-            None => match find_compiler() {
-                Some(c) => c,
-                None => self.build_workspace_compiler().ok_or(Error::CompilerNotFound)?,
-            },
-        };
         for var in ["RKC", "RKC_FLAGS", "RKC_OFFLOAD_ARCH"] {
             self.say(format!("cargo:rerun-if-env-changed={var}"));
         }
-        self.say(format!("cargo:rerun-if-changed={}", compiler.display()));
         let sources = module_files(file);
         for s in &sources {
             self.say(format!("cargo:rerun-if-changed={}", s.display()));
@@ -192,16 +247,32 @@ impl Build {
             };
             args.push(format!("-O{level}"));
         }
-        // Panic locations name the kernel file relative to the crate, as rustc's do, so that
-        // the fat binary does not depend on where the crate was checked out.
-        if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
-            args.push("--remap-path-prefix".into());
-            args.push(format!("{}=", PathBuf::from(dir).display()));
-        }
         args.extend(self.flags.iter().cloned());
         if let Ok(extra) = std::env::var("RKC_FLAGS") {
             args.extend(extra.split_whitespace().map(str::to_string));
         }
+        let cache = self.cache_entry(name, file, &sources, &args)?;
+        // Panic locations name the kernel file relative to the crate, as rustc's do, so that
+        // the fat binary does not depend on where the crate was checked out (and the cache's
+        // key leaves this argument out for the same reason).
+        if let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") {
+            args.push("--remap-path-prefix".into());
+            args.push(format!("{}=", PathBuf::from(dir).display()));
+        }
+        let output = out_dir.join(format!("{name}.fatbin"));
+
+        let compiler = match &self.compiler {
+            Some(c) => c.clone(),
+            None => match find_compiler() {
+                Some(c) => c,
+                None => match (&cache, self.in_rkc_workspace()) {
+                    (Some(entry), false) => return self.use_cached(entry, &output),
+                    (None, false) => return Err(Error::CompilerNotFound),
+                    (_, true) => self.build_workspace_compiler().ok_or(Error::CompilerNotFound)?,
+                },
+            },
+        };
+        self.say(format!("cargo:rerun-if-changed={}", compiler.display()));
 
         // Skip the work when nothing that goes into the output changed.
         let mut h = DefaultHasher::new();
@@ -214,9 +285,11 @@ impl Build {
             meta.modified().ok().hash(&mut h);
         }
         let stamp = format!("{:016x}", h.finish());
-        let output = out_dir.join(format!("{name}.fatbin"));
         let stamp_file = out_dir.join(format!("{name}.fatbin.hash"));
         if output.is_file() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
+            if let Some(entry) = &cache {
+                self.store_cached(entry, &output);
+            }
             return Ok(output);
         }
 
@@ -238,7 +311,175 @@ impl Build {
         }
         std::fs::write(&stamp_file, stamp)
             .map_err(|error| Error::Io { path: stamp_file.clone(), error })?;
+        if let Some(entry) = &cache {
+            self.store_cached(entry, &output);
+        }
         Ok(output)
+    }
+}
+
+/// Where one fat binary is cached: `<dir>/<name>.<sources>.<options>.fatbin`, two hashes so
+/// that the entries of other options (a debug and a release build) stay while those of older
+/// sources go.
+#[derive(Clone, Debug)]
+struct CacheEntry {
+    dir: PathBuf,
+    name: String,
+    sources: String,
+    path: PathBuf,
+}
+
+/// The magic number that begins an LLVM OffloadBinary (see offload-binary).
+const OFFLOAD_BINARY_MAGIC: [u8; 4] = [0x10, 0xff, 0x10, 0xad];
+
+/// A 128-bit SipHash-1-3 with zero keys: stable across Rust versions and machines (std's
+/// `DefaultHasher` is not), so a hash made where rkc is installed names the entry that a
+/// build elsewhere looks for. Content addressing against stale files, not an integrity check:
+/// the cache is the crate's own source, as trusted as its kernels.rs.
+fn stable_hash(parts: &[&[u8]]) -> String {
+    let mut h = SipHasher13::new();
+    for part in parts {
+        h.write(&(part.len() as u64).to_le_bytes());
+        h.write(part);
+    }
+    format!("{:032x}", h.finish128().as_u128())
+}
+
+impl Build {
+    /// The cache entry of this build, or `None` when the cache is off.
+    fn cache_entry(
+        &self,
+        name: &str,
+        file: &Path,
+        sources: &[PathBuf],
+        args: &[String],
+    ) -> Result<Option<CacheEntry>, Error> {
+        let dir = match &self.cache {
+            Cache::Off => return Ok(None),
+            Cache::InCrate | Cache::At(_) => {
+                let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+                    .map(PathBuf::from)
+                    .or_else(|| file.parent().map(Path::to_path_buf))
+                    .unwrap_or_default();
+                match &self.cache {
+                    Cache::At(d) => crate_dir.join(d),
+                    _ => crate_dir.join("rkc-cache"),
+                }
+            }
+        };
+        let base = file.parent().unwrap_or(Path::new(""));
+        let mut parts: Vec<Vec<u8>> = Vec::new();
+        for s in sources {
+            let relative = s.strip_prefix(base).unwrap_or(s);
+            let components: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            parts.push(components.join("/").into_bytes());
+            parts.push(std::fs::read(s).map_err(|error| Error::Io { path: s.clone(), error })?);
+        }
+        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        let sources_hash = stable_hash(&parts);
+        let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
+        let options_hash = stable_hash(&args);
+        let path =
+            dir.join(format!("{name}.{}.{}.fatbin", &sources_hash[..16], &options_hash[..8]));
+        Ok(Some(CacheEntry {
+            dir,
+            name: name.to_string(),
+            sources: sources_hash[..16].to_string(),
+            path,
+        }))
+    }
+
+    /// The cached entries of the same name as `entry`, other than it.
+    fn cached_others(entry: &CacheEntry) -> Vec<PathBuf> {
+        let prefix = format!("{}.", entry.name);
+        let Ok(dir) = std::fs::read_dir(&entry.dir) else { return Vec::new() };
+        let mut others: Vec<PathBuf> = dir
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p != &entry.path)
+            .filter(|p| {
+                p.file_name().map(|n| n.to_string_lossy()).is_some_and(|n| {
+                    n.strip_prefix(&prefix).is_some_and(|rest| {
+                        rest.ends_with(".fatbin") && rest.matches('.').count() == 2
+                    })
+                })
+            })
+            .collect();
+        others.sort();
+        others
+    }
+
+    /// Without rkc: the cached fat binary made from these sources and options, copied to the
+    /// output, or the error that says what to do.
+    fn use_cached(&self, entry: &CacheEntry, output: &Path) -> Result<PathBuf, Error> {
+        self.say(format!("cargo:rerun-if-changed={}", entry.dir.display()));
+        let bytes = match std::fs::read(&entry.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::NotCached {
+                    name: entry.name.clone(),
+                    cache: entry.dir.clone(),
+                    others: Build::cached_others(entry),
+                });
+            }
+            Err(error) => return Err(Error::Io { path: entry.path.clone(), error }),
+        };
+        if !bytes.starts_with(&OFFLOAD_BINARY_MAGIC) {
+            return Err(Error::Io {
+                path: entry.path.clone(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "not a fat binary (no OffloadBinary magic number); delete it and rebuild where rkc is installed",
+                ),
+            });
+        }
+        std::fs::write(output, &bytes)
+            .map_err(|error| Error::Io { path: output.to_path_buf(), error })?;
+        self.say(format!(
+            "cargo:warning=rkc is not installed: using the fat binary cached in {}",
+            entry.path.display()
+        ));
+        Ok(output.to_path_buf())
+    }
+
+    /// With rkc: keeps a copy of the fat binary just made (written only when its bytes
+    /// changed, through a temporary file and a rename so that a reader never sees half of
+    /// one) and removes the entries of older sources. A cache that cannot be written (a
+    /// read-only checkout) costs a warning, not the build.
+    fn store_cached(&self, entry: &CacheEntry, output: &Path) {
+        let result = (|| -> std::io::Result<()> {
+            let bytes = std::fs::read(output)?;
+            if std::fs::read(&entry.path).is_ok_and(|old| old == bytes) {
+                return Ok(());
+            }
+            std::fs::create_dir_all(&entry.dir)?;
+            let temporary = entry.dir.join(format!(".{}.{}.tmp", entry.name, std::process::id()));
+            std::fs::write(&temporary, &bytes)?;
+            std::fs::rename(&temporary, &entry.path)?;
+            let stale = format!("{}.{}.", entry.name, entry.sources);
+            for other in Build::cached_others(entry) {
+                if other.file_name().is_some_and(|n| !n.to_string_lossy().starts_with(&stale)) {
+                    std::fs::remove_file(other)?;
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            self.say(format!(
+                "cargo:warning=cannot keep the fat binary in {}: {e}",
+                entry.dir.display()
+            ));
+        }
+    }
+
+    /// Whether the crate being built is inside the rkc workspace (its examples), where a
+    /// missing rkc is built rather than replaced by the cache.
+    fn in_rkc_workspace(&self) -> bool {
+        std::env::var_os("CARGO_MANIFEST_DIR").is_some_and(|d| {
+            PathBuf::from(d).ancestors().any(|a| a.join("tools/rkc/Cargo.toml").is_file())
+        })
     }
 }
 

@@ -55,11 +55,31 @@ fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
         "no rkc at {}: build it with `cargo build --release -p rkc` (tools/test.sh does)",
         rkc.display()
     );
-    let out = Command::new(env!("CARGO"))
+    let mut command = Command::new(env!("CARGO"));
+    command.env("RKC", &rkc);
+    run_cargo(command, dir, args)
+}
+
+/// Cargo where no rkc can be found: no `$RKC`, and a PATH of cargo's folder and the system's
+/// (for the linker), with the crate outside the rkc workspace.
+fn cargo_without_rkc(dir: &Path, args: &[&str]) -> (bool, String) {
+    let cargo = PathBuf::from(env!("CARGO"));
+    let mut path = vec![cargo.parent().unwrap().to_path_buf()];
+    path.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+    for p in &path {
+        assert!(!p.join("rkc").exists(), "{} holds an rkc", p.display());
+    }
+    let mut command = Command::new(&cargo);
+    command.env_remove("RKC").env("PATH", std::env::join_paths(path).unwrap());
+    run_cargo(command, dir, args)
+}
+
+fn run_cargo(mut command: Command, dir: &Path, args: &[&str]) -> (bool, String) {
+    let repo = repo();
+    let out = command
         .args(args)
         .args(["--offline", "--quiet"])
         .current_dir(dir)
-        .env("RKC", &rkc)
         .env("OFFLOAD_TARGET", "disabled")
         // The workspace's target folder keeps the path dependencies built between runs.
         .env("CARGO_TARGET_DIR", repo.join("target/template-crate"))
@@ -72,17 +92,27 @@ fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
     )
 }
 
-/// The fat binary's modification time: it changes exactly when rkc runs.
-fn fatbin_mtime() -> Option<std::time::SystemTime> {
+/// The newest fat binary the crate's build script wrote, with its modification time.
+fn newest_fatbin() -> Option<(std::time::SystemTime, PathBuf)> {
     let build = repo().join("target/template-crate/debug/build");
     std::fs::read_dir(build)
         .ok()?
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("user-kernels-"))
         .filter_map(|e| {
-            std::fs::metadata(e.path().join("out/kernels.fatbin")).and_then(|m| m.modified()).ok()
+            let path = e.path().join("out/kernels.fatbin");
+            Some((std::fs::metadata(&path).and_then(|m| m.modified()).ok()?, path))
         })
         .max()
+}
+
+/// The fat binary's modification time: it changes exactly when rkc runs.
+fn fatbin_mtime() -> Option<std::time::SystemTime> {
+    newest_fatbin().map(|(t, _)| t)
+}
+
+fn fatbin_path() -> Option<PathBuf> {
+    newest_fatbin().map(|(_, p)| p)
 }
 
 #[test]
@@ -126,6 +156,46 @@ fn a_crate_outside_the_workspace_builds_and_runs_its_kernels() {
     assert!(
         fatbin_mtime().is_some_and(|t| t > first),
         "touching the kernel file did not rebuild the fat binary"
+    );
+
+    // The fat binary was kept in the crate, once: the entry of the first kernel file is gone.
+    let cached = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("rkc-cache"))
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let entries = cached();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(entries[0].starts_with("kernels.") && entries[0].ends_with(".fatbin"), "{entries:?}");
+
+    // Without rkc the crate builds from the cache and its kernels run.
+    let (ok, out) = cargo_without_rkc(&dir, &["run"]);
+    assert!(ok && out.contains("all correct"), "{out}");
+    let newest = fatbin_path().expect("the build wrote a fat binary");
+    assert_eq!(
+        std::fs::read(newest).unwrap(),
+        std::fs::read(dir.join("rkc-cache").join(&entries[0])).unwrap(),
+        "the build without rkc did not use the cached fat binary"
+    );
+    assert_eq!(cached(), entries, "a build without rkc changed the cache");
+
+    // Kernels changed since the cache was written: one line says what to do.
+    std::fs::write(dir.join("src/kernels.rs"), KERNELS_RS.replace("a * x[i]", "x[i] * a")).unwrap();
+    let (ok, out) = cargo_without_rkc(&dir, &["build"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("rkc is not installed, and ")
+            && out.contains(
+                "holds no fat binary `kernels` made from these kernel sources and options"
+            )
+            && out.contains(&format!("(it has {}: the kernels changed since)", entries[0])),
+        "{out}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
