@@ -53,6 +53,11 @@ pub struct Options {
     /// `-g`: line information in every image (see `rkc_lower::LowerOptions::debug_file`),
     /// and `ptxas -lineinfo` for the cubins.
     pub debug_info: bool,
+    /// The targets are rkc's default list rather than the user's: where LLVM's `ld.lld` (which
+    /// links AMD code objects) is not installed, the AMD targets are left out with a warning
+    /// instead of failing the build, so that an rkc installed without LLVM still compiles for
+    /// NVIDIA GPUs.
+    pub default_targets: bool,
 }
 
 impl Default for Options {
@@ -68,6 +73,7 @@ impl Default for Options {
             llvm_ir: false,
             print_ir_after_all: false,
             debug_info: false,
+            default_targets: true,
         }
     }
 }
@@ -279,16 +285,38 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         && options.cubin != Cubin::Off
         && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia)
     {
-        let message = "ptxas not found: NVIDIA images hold PTX only (the CUDA driver compiles it at load time); run tools/setup.sh or set RKC_CUDA_TOOLKIT to add cubins";
+        let message = format!(
+            "ptxas not found: NVIDIA images hold PTX only (the CUDA driver compiles it at load time); to add cubins, {}",
+            tools::cuda_install_hint()
+        );
         if options.cubin == Cubin::Required {
-            return Err(stage_error(RK_TOOL_MISSING, message.into(), &[]));
+            return Err(stage_error(RK_TOOL_MISSING, message, &[]));
         }
-        warnings.push(message.to_string());
+        warnings.push(message);
     }
 
     // MLIR's AMD serializer reads device libraries from a toolkit folder even for assembly.
-    let amd_toolkit = if options.targets.iter().any(|t| t.kind() == TargetKind::Amd) {
-        Some(tools::amd_toolkit(&scratch.0).map_err(tool_error)?)
+    let mut chosen: Vec<&dyn Target> = options.targets.iter().map(|t| t.as_ref()).collect();
+    let amd_toolkit = if chosen.iter().any(|t| t.kind() == TargetKind::Amd) {
+        match tools::amd_toolkit(&scratch.0) {
+            Ok(toolkit) => Some(toolkit),
+            Err(e) if options.default_targets && tools::find_ld_lld().is_none() => {
+                let amd: Vec<&str> = chosen
+                    .iter()
+                    .filter(|t| t.kind() == TargetKind::Amd)
+                    .map(|t| t.arch())
+                    .collect();
+                warnings.push(format!(
+                    "LLVM's ld.lld is not installed: the default AMD target{} {} left out (install lld-22, or give --offload-arch to choose the targets): {}",
+                    if amd.len() == 1 { "" } else { "s" },
+                    amd.join(", "),
+                    e.message
+                ));
+                chosen.retain(|t| t.kind() != TargetKind::Amd);
+                None
+            }
+            Err(e) => return Err(tool_error(e)),
+        }
     } else {
         None
     };
@@ -296,25 +324,27 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // a kernel that uses one fails in serialisation with MLIR's message.
     let cuda_toolkit = tools::find_cuda_toolkit();
     if cuda_toolkit.is_none()
-        && options.targets.iter().any(|t| t.kind() == TargetKind::Nvidia)
+        && chosen.iter().any(|t| t.kind() == TargetKind::Nvidia)
         && gpu.contains("math.")
     {
         return Err(stage_error(
             RK_TOOL_MISSING,
             "the kernels call math functions that need libdevice, and no CUDA toolkit with nvvm/libdevice was found".into(),
-            &["run tools/setup.sh, or set RKC_CUDA_TOOLKIT to a folder holding nvvm/libdevice/libdevice.10.bc".into()],
+            &[format!(
+                "{} (a folder holding nvvm/libdevice/libdevice.10.bc)",
+                tools::cuda_install_hint()
+            )],
         ));
     }
     let mut targets = Vec::new();
-    for target in &options.targets {
+    for target in chosen {
         let toolkit = match target.kind() {
             TargetKind::Amd => amd_toolkit.as_deref(),
             TargetKind::Nvidia => cuda_toolkit.as_deref(),
         };
         let t = Instant::now();
-        let mut module = mlir
-            .parse(&rkc_lower::specialize(&gpu, target.as_ref()), "lower")
-            .map_err(mlir_error)?;
+        let mut module =
+            mlir.parse(&rkc_lower::specialize(&gpu, target), "lower").map_err(mlir_error)?;
         mlir.run(
             &mut module,
             &target.lowering_pipeline(options.opt_level, options.fast_math),

@@ -18,17 +18,44 @@ fn workspace_toolchain() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.toolchain")
 }
 
+/// The folder an installed rkc keeps its companions in: `<prefix>/lib/rkc` for an rkc at
+/// `<prefix>/bin/rkc` (what tools/package.sh lays out), found from the running executable
+/// the way rustc finds its sysroot.
+fn installed_toolchain() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?.canonicalize().ok()?;
+    let dir = exe.parent()?.parent()?.join("lib/rkc");
+    dir.is_dir().then_some(dir)
+}
+
+/// How to get NVIDIA's ptxas and libdevice: into the installed rkc's folder with pip, or with
+/// the repository's setup script for an rkc built from source.
+pub fn cuda_install_hint() -> String {
+    match installed_toolchain() {
+        Some(dir) => format!(
+            "install them with `python3 -m pip install --target {} nvidia-cuda-nvcc==13.0.88`, or set RKC_CUDA_TOOLKIT to a CUDA toolkit",
+            dir.join("pypi").display()
+        ),
+        None => {
+            "run tools/setup.sh in the rkc repository, or set RKC_CUDA_TOOLKIT to a CUDA toolkit"
+                .into()
+        }
+    }
+}
+
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
-/// Finds `ptxas`: `$RKC_CUDA_TOOLKIT/bin`, the workspace's `.toolchain`, `$CUDA_PATH/bin`,
-/// then `PATH`.
+/// Finds `ptxas`: `$RKC_CUDA_TOOLKIT/bin`, the installed rkc's `lib/rkc`, the workspace's
+/// `.toolchain`, `$CUDA_PATH/bin`, then `PATH`.
 pub fn find_ptxas() -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(dir) = std::env::var_os("RKC_CUDA_TOOLKIT") {
         candidates.push(PathBuf::from(dir).join("bin/ptxas"));
+    }
+    if let Some(dir) = installed_toolchain() {
+        candidates.push(dir.join("pypi/nvidia/cu13/bin/ptxas"));
     }
     candidates.push(workspace_toolchain().join("pypi/nvidia/cu13/bin/ptxas"));
     if let Some(dir) = std::env::var_os("CUDA_PATH") {
@@ -39,11 +66,15 @@ pub fn find_ptxas() -> Option<PathBuf> {
 
 /// Finds a CUDA toolkit folder holding `nvvm/libdevice/libdevice.10.bc`, which MLIR's NVVM
 /// serializer links for the math functions that have no instruction (`exp`, `sin`...):
-/// `$RKC_CUDA_TOOLKIT`, the workspace's `.toolchain`, `$CUDA_PATH`, `/usr/local/cuda`.
+/// `$RKC_CUDA_TOOLKIT`, the installed rkc's `lib/rkc`, the workspace's `.toolchain`,
+/// `$CUDA_PATH`, `/usr/local/cuda`.
 pub fn find_cuda_toolkit() -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(dir) = std::env::var_os("RKC_CUDA_TOOLKIT") {
         candidates.push(PathBuf::from(dir));
+    }
+    if let Some(dir) = installed_toolchain() {
+        candidates.push(dir.join("pypi/nvidia/cu13"));
     }
     candidates.push(workspace_toolchain().join("pypi/nvidia/cu13"));
     if let Some(dir) = std::env::var_os("CUDA_PATH") {
@@ -61,19 +92,21 @@ pub fn find_llvm_dis() -> Option<PathBuf> {
         .or_else(|| on_path("llvm-dis-22"))
 }
 
-/// Finds LLVM 22's `ld.lld`, which links AMD code objects.
+/// Finds LLVM 22's `ld.lld`, which links AMD code objects: Debian's and apt.llvm.org's
+/// place for it, the installed rkc's `lib/rkc/bin`, then `ld.lld-22` on `PATH`.
 pub fn find_ld_lld() -> Option<PathBuf> {
-    [PathBuf::from("/usr/lib/llvm-22/bin/ld.lld")]
-        .into_iter()
-        .find(|p| p.is_file())
-        .or_else(|| on_path("ld.lld-22"))
+    let mut candidates = vec![PathBuf::from("/usr/lib/llvm-22/bin/ld.lld")];
+    candidates.extend(installed_toolchain().map(|d| d.join("bin/ld.lld")));
+    candidates.into_iter().find(|p| p.is_file()).or_else(|| on_path("ld.lld-22"))
 }
 
-/// The AMD device libraries (ockl, ocml) that Debian's rocm-device-libs installs.
+/// The AMD device libraries (ockl, ocml): the ones Debian's rocm-device-libs installs, the
+/// installed rkc's copy in `lib/rkc/amdgcn`, or ROCm's.
 pub fn find_amd_bitcode() -> Option<PathBuf> {
-    [PathBuf::from("/usr/lib/x86_64-linux-gnu/amdgcn"), PathBuf::from("/opt/rocm/amdgcn")]
-        .into_iter()
-        .find(|p| p.join("bitcode").is_dir())
+    let mut candidates = vec![PathBuf::from("/usr/lib/x86_64-linux-gnu/amdgcn")];
+    candidates.extend(installed_toolchain().map(|d| d.join("amdgcn")));
+    candidates.push(PathBuf::from("/opt/rocm/amdgcn"));
+    candidates.into_iter().find(|p| p.join("bitcode").is_dir())
 }
 
 /// MLIR's AMD serializer runs exactly `<toolkit>/llvm/bin/ld.lld` and reads device libraries

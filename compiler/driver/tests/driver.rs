@@ -26,6 +26,7 @@ fn options(archs: &str) -> Options {
         targets: parse_offload_arch(archs).expect("archs"),
         cubin: Cubin::Required,
         amd_assembly: true,
+        default_targets: false,
         ..Options::default()
     }
 }

@@ -41,9 +41,11 @@ struct Cli {
     output: Option<PathBuf>,
 
     /// Comma-separated GPU architectures: sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90,
-    /// sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100.
-    #[arg(long = "offload-arch", default_value = rkc_driver::DEFAULT_OFFLOAD_ARCH)]
-    offload_arch: String,
+    /// sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100. Default:
+    /// sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942 (without LLVM's ld.lld installed,
+    /// the AMD one is left out with a warning).
+    #[arg(long = "offload-arch")]
+    offload_arch: Option<String>,
 
     /// Also write these stages, next to the output, named by stage: rk, rk-opt, gpu, nvvm,
     /// rocdl, llvm (each target's LLVM IR), ptx, cubin, amdgcn, hsaco, fatbin, dot (the call
@@ -294,8 +296,10 @@ fn run(cli: &Cli) -> Result<(), String> {
 }
 
 fn options(cli: &Cli) -> Result<Options, String> {
-    let targets = rkc_driver::parse_offload_arch(&cli.offload_arch)
-        .map_err(|e| error_line(&format!("--offload-arch: {e}")))?;
+    let targets = rkc_driver::parse_offload_arch(
+        cli.offload_arch.as_deref().unwrap_or(rkc_driver::DEFAULT_OFFLOAD_ARCH),
+    )
+    .map_err(|e| error_line(&format!("--offload-arch: {e}")))?;
     let mut bounds_checks = true;
     let mut fast_math = false;
     let mut opt_level = cli.opt_level;
@@ -347,6 +351,7 @@ fn options(cli: &Cli) -> Result<Options, String> {
         llvm_ir: cli.emit.contains(&Stage::Llvm),
         print_ir_after_all: cli.print_ir_after_all,
         debug_info,
+        default_targets: cli.offload_arch.is_none(),
     })
 }
 

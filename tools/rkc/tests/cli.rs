@@ -256,6 +256,10 @@ fn inspect_and_help_are_subcommands() {
     let (code, out, err) = rkc(&["help"], &dir);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("inspect") && out.contains("--offload-arch"), "{out}");
+    assert!(
+        out.contains(rkc_driver::DEFAULT_OFFLOAD_ARCH),
+        "the help names another default: {out}"
+    );
     let (code, _, err) = rkc(&["inspect", "missing.fatbin"], &dir);
     assert_one_line_error(code, &err, "error: cannot read `missing.fatbin`");
 }
