@@ -44,31 +44,34 @@ run_in() { # image, command
 for spec in "debian-12 bookworm http://deb.debian.org/debian" "ubuntu-24.04 noble http://archive.ubuntu.com/ubuntu"; do
   set -- $spec
   name=$1 suite=$2 mirror=$3
+  pristine="target/images/$name.pristine"
   image="target/images/$name"
-  if [ ! -x "$image/bin/sh" ]; then
-    rm -rf "$image"
-    mkdir -p "$image"
-    extra=()
+  if [ ! -x "$pristine/bin/sh" ]; then
+    rm -rf "$pristine"
+    mkdir -p "$pristine"
     if [ "$suite" = noble ]; then
       # Debian's debootstrap knows Ubuntu's releases through the script of the first one it
       # supports; the archive is checked with Ubuntu's key when Debian ships it.
-      extra=(/usr/share/debootstrap/scripts/gutsy)
+      script=/usr/share/debootstrap/scripts/gutsy
       if [ -f /usr/share/keyrings/ubuntu-archive-keyring.gpg ]; then
-        set -- --keyring=/usr/share/keyrings/ubuntu-archive-keyring.gpg
+        check=--keyring=/usr/share/keyrings/ubuntu-archive-keyring.gpg
       else
-        set -- --no-check-gpg
+        check=--no-check-gpg
       fi
     else
-      set --
+      script=/usr/share/debootstrap/scripts/$suite
+      check=--keyring=/usr/share/keyrings/debian-archive-keyring.gpg
     fi
     echo "== debootstrap $name (minbase)"
-    debootstrap --variant=minbase "$@" "$suite" "$image" "$mirror" "${extra[@]}" >/dev/null
+    debootstrap --variant=minbase --components=main,universe "$check" "$suite" "$pristine" "$mirror" "$script" >/dev/null
   fi
+  # Every run starts from the image as debootstrap left it.
+  rm -rf "$image"
+  cp -a "$pristine" "$image"
   echo "== $name: $(chroot "$image" /bin/sh -c '. /etc/os-release; echo "$PRETTY_NAME"'), glibc $(chroot "$image" /usr/bin/ldd --version | head -1 | sed 's/.* //')"
   for tool in llvm-config-22 ld.lld mlir-opt-22 python3 cc; do
     if run_in "$image" "command -v $tool" >/dev/null 2>&1; then echo "   ($tool is present in the image)"; fi
   done
-  rm -rf "$image/tmp/rkc" "$image/opt/rkc"
   mkdir -p "$image/tmp/rkc"
   tar -xzf "$package" -C "$image/tmp/rkc"
   printf '%s' "$kernel" > "$image/tmp/rkc/kernels.rs"
@@ -85,7 +88,7 @@ for spec in "debian-12 bookworm http://deb.debian.org/debian" "ubuntu-24.04 nobl
   fi
   echo "-- apt-get install python3-pip, install again, compile with exp:"
   cp /etc/resolv.conf "$image/etc/resolv.conf"
-  run_in "$image" 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip ca-certificates >/dev/null 2>&1'
+  run_in "$image" 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip ca-certificates >/dev/null'
   # Where this runs, HTTPS goes through a proxy whose certificate authority only the host's
   # bundle holds; pip in the image is pointed at that bundle (a user's machine needs nothing).
   cp /etc/ssl/certs/ca-certificates.crt "$image/tmp/rkc/host-ca.crt"
