@@ -12,4 +12,7 @@ for e in slice matmul reduction blur histogram; do
   if [ "$e" = blur ]; then args=("${OUT:-/tmp}/blur"); fi
   ".device/examples/$e" "${args[@]}" || status=1
 done
+echo
+echo "\$ RKC_OFFLOAD_ARCH=sm_80 cargo run --release -p slice   # run with OFFLOAD_INFO=1"
+OFFLOAD_INFO=1 .device/examples/slice-sm80 2>&1 | grep -v "^\[offload\] .*copied\|^\[offload\] .*bytes" | head -20
 exit $status
