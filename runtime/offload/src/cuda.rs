@@ -808,7 +808,9 @@ impl Cuda {
     }
 
     /// The kernel's function on a device, loading the best image into a module when needed:
-    /// for an NVIDIA GPU the cubin of its arch or the newest PTX it can JIT-compile; for an AMD
+    /// for an NVIDIA GPU the cubin of its arch, of an older minor version of it, or the newest
+    /// PTX it can JIT-compile (said under `OFFLOAD_INFO`: it costs time at the first launch,
+    /// and a cubin for the GPU would avoid it); for an AMD
     /// GPU the first code object HIP accepts (HIP rejects those of other architectures).
     fn function(&self, device: &mut Device, found: &Found) -> Result<CuFunction, OffloadError> {
         let api = &self.apis[device.api].0;
@@ -885,6 +887,22 @@ impl Cuda {
                     }
                     if device.info.kind == Kind::Hip {
                         device.info.arch = image.arch().to_string();
+                    } else if image.image_kind == offload_binary::ImageKind::Ptx {
+                        crate::runtime::info(format_args!(
+                            "{}: the fat binary has no cubin for {} ({}); the driver compiled the {} PTX",
+                            name,
+                            device.info.name,
+                            device.info.arch,
+                            image.arch()
+                        ));
+                    } else if image.arch() != device.info.arch {
+                        crate::runtime::info(format_args!(
+                            "{}: {} ({}) runs the {} cubin (binary compatible within its major version)",
+                            name,
+                            device.info.name,
+                            device.info.arch,
+                            image.arch()
+                        ));
                     }
                     device.modules.insert((fatbin.id, index), module);
                     module

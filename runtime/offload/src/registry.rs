@@ -140,28 +140,29 @@ fn sm_number(arch: &str) -> Option<u32> {
 }
 
 impl FatBinary {
-    /// The best NVIDIA image of a kernel for a device of compute capability `sm`: the cubin
-    /// for exactly that arch, else the PTX of the newest arch not newer than the device (the
-    /// driver compiles it).
+    /// The best NVIDIA image of a kernel for a device of compute capability `sm` (`sm_XY` as
+    /// a number: 90 for 9.0, 100 for 10.0): the cubin for exactly that arch; else the cubin of
+    /// the same major version with the highest minor not above the device's (a cubin for X.y
+    /// runs on X.z for z ≥ y: sm_80's on an sm_86, sm_120's on an sm_121); else the PTX of the
+    /// newest arch not newer than the device, which the driver compiles.
     pub fn best_nvidia_image(&self, kernel: &str, sm: u32) -> Option<&Image> {
         let has_kernel = |k: usize| self.kernels[k].iter().any(|i| i.name == kernel);
-        let candidates = || {
+        let candidates = |kind: ImageKind| {
             self.images
                 .iter()
                 .enumerate()
-                .filter(move |(k, i)| i.triple().starts_with("nvptx") && has_kernel(*k))
-                .map(|(_, i)| i)
+                .filter(move |(k, i)| {
+                    i.triple().starts_with("nvptx") && i.image_kind == kind && has_kernel(*k)
+                })
+                .filter_map(|(_, i)| Some((sm_number(i.arch())?, i)))
         };
-        candidates()
-            .find(|i| i.image_kind == ImageKind::Cubin && sm_number(i.arch()) == Some(sm))
+        candidates(ImageKind::Cubin)
+            .filter(|(n, _)| n / 10 == sm / 10 && *n <= sm)
+            .max_by_key(|(n, _)| *n)
             .or_else(|| {
-                candidates()
-                    .filter(|i| i.image_kind == ImageKind::Ptx)
-                    .filter_map(|i| Some((sm_number(i.arch())?, i)))
-                    .filter(|(n, _)| *n <= sm)
-                    .max_by_key(|(n, _)| *n)
-                    .map(|(_, i)| i)
+                candidates(ImageKind::Ptx).filter(|(n, _)| *n <= sm).max_by_key(|(n, _)| *n)
             })
+            .map(|(_, i)| i)
     }
 
     /// The indices of the AMD code objects that hold a kernel, in the order they were written:
@@ -179,5 +180,69 @@ impl FatBinary {
     /// What the fat binary holds, for error messages.
     pub fn describe_images(&self) -> Vec<String> {
         self.images.iter().map(|i| format!("{} {}", i.image_kind.name(), i.arch())).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offload_binary::OffloadKind;
+
+    /// A fat binary holding kernel `k` as a cubin and PTX for each of `archs`, and kernel
+    /// `other` only as PTX for sm_90.
+    fn fatbin(archs: &[&str]) -> FatBinary {
+        let k =
+            offload_binary::metadata::decode("rkc-kernels 1\nkernel\tk\nsource\tt.rs\n").unwrap();
+        let other =
+            offload_binary::metadata::decode("rkc-kernels 1\nkernel\tother\nsource\tt.rs\n")
+                .unwrap();
+        let image = |kind: ImageKind, arch: &str| Image {
+            image_kind: kind,
+            offload_kind: OffloadKind::Cuda,
+            flags: 0,
+            strings: vec![
+                ("triple".into(), "nvptx64-nvidia-cuda".into()),
+                ("arch".into(), arch.into()),
+            ],
+            bytes: Vec::new(),
+        };
+        let mut images = Vec::new();
+        let mut kernels = Vec::new();
+        for arch in archs {
+            for kind in [ImageKind::Ptx, ImageKind::Cubin] {
+                images.push(image(kind, arch));
+                kernels.push(k.clone());
+            }
+        }
+        images.push(image(ImageKind::Ptx, "sm_90"));
+        kernels.push(other);
+        FatBinary { id: 0, images, kernels }
+    }
+
+    fn pick(f: &FatBinary, kernel: &str, sm: u32) -> Option<String> {
+        f.best_nvidia_image(kernel, sm).map(|i| format!("{} {}", i.image_kind.name(), i.arch()))
+    }
+
+    /// The exact cubin first, then a cubin of the same major version and a lower minor, then
+    /// the newest PTX the device can compile; never a cubin of another major version.
+    #[test]
+    fn nvidia_images_by_compute_capability() {
+        let f = fatbin(&["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"]);
+        let cubin = |a: &str| Some(format!("cubin {a}"));
+        let ptx = |a: &str| Some(format!("ptx {a}"));
+        assert_eq!(pick(&f, "k", 90), cubin("sm_90"));
+        assert_eq!(pick(&f, "k", 86), cubin("sm_86"));
+        assert_eq!(pick(&f, "k", 87), cubin("sm_86"));
+        assert_eq!(pick(&f, "k", 103), cubin("sm_100"));
+        assert_eq!(pick(&f, "k", 121), cubin("sm_120"));
+        assert_eq!(pick(&f, "k", 110), ptx("sm_100"));
+        assert_eq!(pick(&f, "k", 130), ptx("sm_120"));
+        assert_eq!(pick(&f, "k", 70), None);
+        assert_eq!(pick(&f, "other", 120), ptx("sm_90"));
+        assert_eq!(pick(&f, "other", 89), None);
+        assert_eq!(pick(&f, "missing", 90), None);
+        let only_80 = fatbin(&["sm_80"]);
+        assert_eq!(pick(&only_80, "k", 89), cubin("sm_80"));
+        assert_eq!(pick(&only_80, "k", 90), ptx("sm_80"));
     }
 }
