@@ -1,4 +1,4 @@
 #[offload_kernel]
 fn kernel(x: *mut f32) {
-    unsafe { *x = (*x).cbrt(); }
+    unsafe { *x = (*x).cube(); }
 }

@@ -4,12 +4,13 @@
 use rkc_offload::prelude::*;
 
 /// The number of functions `ulps_f32` and `ulps_f64` compute.
-pub const FUNCTIONS: usize = 21;
+pub const FUNCTIONS: usize = 32;
 
 /// The functions' names, in the order of the outputs.
 pub const NAMES: [&str; FUNCTIONS] = [
     "sqrt", "exp", "exp2", "ln", "log2", "log10", "sin", "cos", "tan", "tanh", "powf", "powi",
-    "mul_add", "atan2", "hypot", "recip", "floor", "round", "abs", "min", "copysign",
+    "mul_add", "atan2", "hypot", "recip", "floor", "round", "abs", "min", "copysign", "asin",
+    "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "exp_m1", "ln_1p",
 ];
 
 #[offload_kernel]
@@ -41,6 +42,19 @@ pub fn ulps_f32(xs: &[f32], out: &mut [f32]) {
         out[18 * n + i] = x.abs();
         out[19 * n + i] = x.min(0.5);
         out[20 * n + i] = x.copysign(-1.0);
+        // x / 128 is exact, and in (-1, 1) where these are defined.
+        let s = x * 0.0078125;
+        out[21 * n + i] = s.asin();
+        out[22 * n + i] = s.acos();
+        out[23 * n + i] = x.atan();
+        out[24 * n + i] = x.sinh();
+        out[25 * n + i] = x.cosh();
+        out[26 * n + i] = x.asinh();
+        out[27 * n + i] = a.acosh();
+        out[28 * n + i] = s.atanh();
+        out[29 * n + i] = x.cbrt();
+        out[30 * n + i] = x.exp_m1();
+        out[31 * n + i] = a.ln_1p();
     }
 }
 
@@ -73,6 +87,19 @@ pub fn ulps_f64(xs: &[f64], out: &mut [f64]) {
         out[18 * n + i] = x.abs();
         out[19 * n + i] = x.min(0.5);
         out[20 * n + i] = x.copysign(-1.0);
+        // x / 128 is exact, and in (-1, 1) where these are defined.
+        let s = x * 0.0078125;
+        out[21 * n + i] = s.asin();
+        out[22 * n + i] = s.acos();
+        out[23 * n + i] = x.atan();
+        out[24 * n + i] = x.sinh();
+        out[25 * n + i] = x.cosh();
+        out[26 * n + i] = x.asinh();
+        out[27 * n + i] = a.acosh();
+        out[28 * n + i] = s.atanh();
+        out[29 * n + i] = x.cbrt();
+        out[30 * n + i] = x.exp_m1();
+        out[31 * n + i] = a.ln_1p();
     }
 }
 
@@ -101,6 +128,17 @@ pub fn reference(k: usize, x: f64) -> f64 {
         17 => x.round(),
         18 => x.abs(),
         19 => x.min(0.5),
-        _ => x.copysign(-1.0),
+        20 => x.copysign(-1.0),
+        21 => (x * 0.0078125).asin(),
+        22 => (x * 0.0078125).acos(),
+        23 => x.atan(),
+        24 => x.sinh(),
+        25 => x.cosh(),
+        26 => x.asinh(),
+        27 => a.acosh(),
+        28 => (x * 0.0078125).atanh(),
+        29 => x.cbrt(),
+        30 => x.exp_m1(),
+        _ => a.ln_1p(),
     }
 }

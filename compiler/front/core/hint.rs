@@ -17,3 +17,8 @@ pub fn spin_loop() {}
 pub fn must_use<T>(value: T) -> T {
     value
 }
+
+/// `if condition { true_val } else { false_val }`, both evaluated, as a select.
+pub fn select_unpredictable<T>(condition: bool, true_val: T, false_val: T) -> T {
+    if condition { true_val } else { false_val }
+}

@@ -41,3 +41,60 @@ pub fn take<T: Default>(dest: &mut T) -> T {
 pub fn drop<T>(_x: T) {}
 
 pub fn forget<T>(_t: T) {}
+
+/// The bits of `src` read as a `Dst` (rustc has checked that the sizes are equal). Through a
+/// local, which rkc aligns to 16 bytes, so a `Dst` more aligned than `Src` is read aligned.
+pub const unsafe fn transmute<Src, Dst>(src: Src) -> Dst {
+    let value = src;
+    unsafe { intrinsics::read(&value as *const Src as *const Dst) }
+}
+
+pub unsafe fn transmute_copy<Src, Dst>(src: &Src) -> Dst {
+    unsafe { intrinsics::read(src as *const Src as *const Dst) }
+}
+
+/// A `T` that may not be initialised yet: a `T` whose bytes are not set until written (rkc
+/// has no unions; this has `T`'s layout, as `MaybeUninit` does).
+#[derive(Clone, Copy)]
+pub struct MaybeUninit<T> {
+    value: T,
+}
+
+impl<T> MaybeUninit<T> {
+    pub const fn new(val: T) -> MaybeUninit<T> {
+        MaybeUninit { value: val }
+    }
+
+    pub const fn uninit() -> MaybeUninit<T> {
+        MaybeUninit { value: intrinsics::uninit() }
+    }
+
+    pub fn write(&mut self, val: T) -> &mut T {
+        self.value = val;
+        &mut self.value
+    }
+
+    pub const fn as_ptr(&self) -> *const T {
+        &self.value as *const T
+    }
+
+    pub fn as_mut_ptr(&mut self) -> *mut T {
+        &mut self.value as *mut T
+    }
+
+    pub const unsafe fn assume_init(self) -> T {
+        self.value
+    }
+
+    pub const unsafe fn assume_init_read(&self) -> T {
+        unsafe { intrinsics::read(&self.value as *const T) }
+    }
+
+    pub const unsafe fn assume_init_ref(&self) -> &T {
+        &self.value
+    }
+
+    pub unsafe fn assume_init_mut(&mut self) -> &mut T {
+        &mut self.value
+    }
+}

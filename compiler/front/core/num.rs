@@ -215,6 +215,15 @@ impl $T {
         if o { None } else { Some(r) }
     }
 
+    pub const fn unbounded_shl(self, rhs: u32) -> $T {
+        if rhs < $BITS { self << rhs } else { 0 }
+    }
+
+    /// Past the width, zero for unsigned types and the sign in every bit for signed ones.
+    pub const fn unbounded_shr(self, rhs: u32) -> $T {
+        if rhs < $BITS { self >> rhs } else if (0 as $T) < !(0 as $T) { 0 } else { self >> ($BITS - 1) }
+    }
+
     pub const fn checked_shl(self, rhs: u32) -> Option<$T> {
         if rhs < $BITS { Some(self << rhs) } else { None }
     }
@@ -637,6 +646,50 @@ impl $T {
         intrinsics::math_tanh(self)
     }
 
+    pub fn asin(self) -> $T {
+        intrinsics::math_asin(self)
+    }
+
+    pub fn acos(self) -> $T {
+        intrinsics::math_acos(self)
+    }
+
+    pub fn atan(self) -> $T {
+        intrinsics::math_atan(self)
+    }
+
+    pub fn sinh(self) -> $T {
+        intrinsics::math_sinh(self)
+    }
+
+    pub fn cosh(self) -> $T {
+        intrinsics::math_cosh(self)
+    }
+
+    pub fn asinh(self) -> $T {
+        intrinsics::math_asinh(self)
+    }
+
+    pub fn acosh(self) -> $T {
+        intrinsics::math_acosh(self)
+    }
+
+    pub fn atanh(self) -> $T {
+        intrinsics::math_atanh(self)
+    }
+
+    pub fn cbrt(self) -> $T {
+        intrinsics::math_cbrt(self)
+    }
+
+    pub fn exp_m1(self) -> $T {
+        intrinsics::math_exp_m1(self)
+    }
+
+    pub fn ln_1p(self) -> $T {
+        intrinsics::math_ln_1p(self)
+    }
+
     pub fn floor(self) -> $T {
         intrinsics::math_floor(self)
     }
@@ -773,6 +826,55 @@ impl $T {
 
     pub fn from_bits(v: $U) -> $T {
         intrinsics::math_from_bits(v)
+    }
+
+    pub fn to_le_bytes(self) -> [u8; $BITS / 8] {
+        self.to_bits().to_le_bytes()
+    }
+
+    pub fn to_be_bytes(self) -> [u8; $BITS / 8] {
+        self.to_bits().to_be_bytes()
+    }
+
+    pub fn to_ne_bytes(self) -> [u8; $BITS / 8] {
+        self.to_bits().to_ne_bytes()
+    }
+
+    pub fn from_le_bytes(bytes: [u8; $BITS / 8]) -> $T {
+        <$T>::from_bits(<$U>::from_le_bytes(bytes))
+    }
+
+    pub fn from_be_bytes(bytes: [u8; $BITS / 8]) -> $T {
+        <$T>::from_bits(<$U>::from_be_bytes(bytes))
+    }
+
+    pub fn from_ne_bytes(bytes: [u8; $BITS / 8]) -> $T {
+        <$T>::from_bits(<$U>::from_ne_bytes(bytes))
+    }
+
+    pub fn round_ties_even(self) -> $T {
+        intrinsics::math_round_ties_even(self)
+    }
+
+    /// The midpoint as core computes it for f64 (and, in the f64 template's copy for f32,
+    /// through f64 below): halving first where the sum could overflow or lose a subnormal.
+    pub fn midpoint(self, other: $T) -> $T {
+        if $BITS == 32 {
+            return ((self as f64 + other as f64) / 2.0) as $T;
+        }
+        let lo: $T = <$T>::MIN_POSITIVE * 2.0;
+        let hi: $T = <$T>::MAX / 2.0;
+        let (a, b) = (self, other);
+        let (abs_a, abs_b) = (a.abs(), b.abs());
+        if abs_a <= hi && abs_b <= hi {
+            (a + b) / 2.0
+        } else if abs_a < lo {
+            a + (b / 2.0)
+        } else if abs_b < lo {
+            (a / 2.0) + b
+        } else {
+            (a / 2.0) + (b / 2.0)
+        }
     }
 
     pub fn rem_euclid(self, rhs: $T) -> $T {

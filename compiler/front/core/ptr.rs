@@ -4,6 +4,19 @@ use crate::intrinsics;
 use crate::option::Option::{self, None, Some};
 
 impl<T> *const T {
+    /// The distance to `origin` in elements (both point into one allocation).
+    pub const unsafe fn offset_from(self, origin: *const T) -> isize {
+        (self as isize - origin as isize) / crate::mem::size_of::<T>() as isize
+    }
+
+    pub const unsafe fn offset_from_unsigned(self, origin: *const T) -> usize {
+        (self as usize - origin as usize) / crate::mem::size_of::<T>()
+    }
+
+    pub const unsafe fn byte_offset_from<U>(self, origin: *const U) -> isize {
+        self as isize - origin as isize
+    }
+
     pub const unsafe fn add(self, count: usize) -> *const T {
         intrinsics::ptr_add(self, count)
     }
@@ -62,6 +75,18 @@ impl<T> *const T {
 }
 
 impl<T> *mut T {
+    pub const unsafe fn offset_from(self, origin: *const T) -> isize {
+        (self as isize - origin as isize) / crate::mem::size_of::<T>() as isize
+    }
+
+    pub const unsafe fn offset_from_unsigned(self, origin: *const T) -> usize {
+        (self as usize - origin as usize) / crate::mem::size_of::<T>()
+    }
+
+    pub const unsafe fn byte_offset_from<U>(self, origin: *const U) -> isize {
+        self as isize - origin as isize
+    }
+
     pub const unsafe fn add(self, count: usize) -> *mut T {
         intrinsics::ptr_add(self, count)
     }
@@ -217,4 +242,76 @@ pub const fn slice_from_raw_parts<T>(data: *const T, len: usize) -> *const [T] {
 
 pub fn slice_from_raw_parts_mut<T>(data: *mut T, len: usize) -> *mut [T] {
     intrinsics::slice_from_raw_parts_mut(data, len)
+}
+
+/// A `*mut T` that is never null.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct NonNull<T> {
+    pointer: *const T,
+}
+
+impl<T> NonNull<T> {
+    pub const unsafe fn new_unchecked(ptr: *mut T) -> NonNull<T> {
+        NonNull { pointer: ptr as *const T }
+    }
+
+    pub fn new(ptr: *mut T) -> crate::option::Option<NonNull<T>> {
+        if ptr.is_null() {
+            crate::option::Option::None
+        } else {
+            crate::option::Option::Some(NonNull { pointer: ptr as *const T })
+        }
+    }
+
+    pub const fn dangling() -> NonNull<T> {
+        NonNull { pointer: crate::mem::align_of::<T>() as *const T }
+    }
+
+    pub const fn as_ptr(self) -> *mut T {
+        self.pointer as *mut T
+    }
+
+    pub const unsafe fn as_ref<'a>(&self) -> &'a T {
+        unsafe { &*self.pointer }
+    }
+
+    pub unsafe fn as_mut<'a>(&mut self) -> &'a mut T {
+        unsafe { &mut *(self.pointer as *mut T) }
+    }
+
+    pub const fn cast<U>(self) -> NonNull<U> {
+        NonNull { pointer: self.pointer as *const U }
+    }
+
+    pub const unsafe fn add(self, count: usize) -> NonNull<T> {
+        NonNull { pointer: unsafe { self.pointer.add(count) } }
+    }
+
+    pub const unsafe fn offset(self, count: isize) -> NonNull<T> {
+        NonNull { pointer: unsafe { self.pointer.offset(count) } }
+    }
+
+    pub const unsafe fn read(self) -> T {
+        unsafe { intrinsics::read(self.pointer) }
+    }
+
+    pub unsafe fn write(self, val: T) {
+        unsafe { intrinsics::write(self.pointer as *mut T, val) }
+    }
+
+    pub unsafe fn offset_from(self, origin: NonNull<T>) -> isize {
+        unsafe { self.pointer.offset_from(origin.pointer) }
+    }
+}
+
+impl<'a, T> crate::convert::From<&'a mut T> for NonNull<T> {
+    fn from(r: &'a mut T) -> NonNull<T> {
+        NonNull { pointer: r as *mut T as *const T }
+    }
+}
+
+impl<'a, T> crate::convert::From<&'a T> for NonNull<T> {
+    fn from(r: &'a T) -> NonNull<T> {
+        NonNull { pointer: r as *const T }
+    }
 }

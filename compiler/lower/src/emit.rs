@@ -525,6 +525,9 @@ impl<'f> FuncEmitter<'f> {
                 let signed = matches!(ty, Type::Int(i) if i.is_signed());
                 let kind = match a {
                     AtomicOp::Add if ty.is_float() => "fadd",
+                    AtomicOp::Sub if ty.is_float() => "fsub",
+                    AtomicOp::Min if ty.is_float() => "fmin",
+                    AtomicOp::Max if ty.is_float() => "fmax",
                     AtomicOp::Add => "add",
                     AtomicOp::Sub => "sub",
                     AtomicOp::And => "_and",
@@ -543,15 +546,35 @@ impl<'f> FuncEmitter<'f> {
                 ));
             }
             OpKind::AtomicCas => {
+                let ty = self.rk_ty(op.operands[1]).clone();
                 let t = self.ty(op.operands[1]);
                 let pair = self.temp();
-                self.line(format!(
-                    "{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}",
-                    arg(0),
-                    arg(1),
-                    arg(2)
-                ));
-                self.line(format!("{res} = llvm.extractvalue {pair}[0] : !llvm.struct<({t}, i1)>"));
+                if ty.is_float() {
+                    // LLVM's cmpxchg takes integers: a float is compared by its bits, as
+                    // CUDA's atomicCAS on a reinterpreted float does.
+                    let i = format!("i{}", ty.size_of() * 8);
+                    let (current, new, old) = (self.temp(), self.temp(), self.temp());
+                    self.line(format!("{current} = llvm.bitcast {} : {t} to {i}", arg(1)));
+                    self.line(format!("{new} = llvm.bitcast {} : {t} to {i}", arg(2)));
+                    self.line(format!(
+                        "{pair} = llvm.cmpxchg {}, {current}, {new} monotonic monotonic : !llvm.ptr, {i}",
+                        arg(0)
+                    ));
+                    self.line(format!(
+                        "{old} = llvm.extractvalue {pair}[0] : !llvm.struct<({i}, i1)>"
+                    ));
+                    self.line(format!("{res} = llvm.bitcast {old} : {i} to {t}"));
+                } else {
+                    self.line(format!(
+                        "{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}",
+                        arg(0),
+                        arg(1),
+                        arg(2)
+                    ));
+                    self.line(format!(
+                        "{res} = llvm.extractvalue {pair}[0] : !llvm.struct<({t}, i1)>"
+                    ));
+                }
             }
             // Slices are kernel parameters only (the verifier keeps them out of yields and
             // breaks, and calls are inlined), so each names its two MLIR parameters.
@@ -672,12 +695,13 @@ impl<'f> FuncEmitter<'f> {
         };
         let signed = matches!(ty, Type::Int(i) if i.is_signed());
         match f {
-            Sqrt | Floor | Ceil | Trunc | Round | Abs => {
+            Sqrt | Floor | Ceil | Trunc | Round | RoundTiesEven | Abs => {
                 let name = match f {
                     Sqrt => "sqrt",
                     Floor => "floor",
                     Ceil => "ceil",
                     Trunc => "trunc",
+                    RoundTiesEven => "roundeven",
                     Round => "round",
                     _ => "fabs",
                 };
@@ -689,7 +713,8 @@ impl<'f> FuncEmitter<'f> {
                 intrinsic(self, name, &args, &[t.clone(), t.clone()]);
             }
             MulAdd => intrinsic(self, "fma", &args, &[t.clone(), t.clone(), t.clone()]),
-            Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh => {
+            Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Asin | Acos | Atan | Sinh
+            | Cosh | Asinh | Acosh | Atanh | Cbrt | ExpM1 | Ln1p => {
                 let name = match f {
                     Exp => "exp",
                     Exp2 => "exp2",
@@ -699,6 +724,17 @@ impl<'f> FuncEmitter<'f> {
                     Sin => "sin",
                     Cos => "cos",
                     Tan => "tan",
+                    Asin => "asin",
+                    Acos => "acos",
+                    Atan => "atan",
+                    Sinh => "sinh",
+                    Cosh => "cosh",
+                    Asinh => "asinh",
+                    Acosh => "acosh",
+                    Atanh => "atanh",
+                    Cbrt => "cbrt",
+                    ExpM1 => "expm1",
+                    Ln1p => "log1p",
                     _ => "tanh",
                 };
                 self.line(format!("{res} = math.{name} {}{} : {t}", args[0], self.fast()));

@@ -745,6 +745,25 @@ impl<'a, 'm> Machine<'a, 'm> {
                     (crate::ir::AtomicOp::Add, Type::Float(FloatTy::F64)) => {
                         Bits::from((f64_of(old) + f64_of(v)).to_bits())
                     }
+                    (crate::ir::AtomicOp::Sub, Type::Float(FloatTy::F32)) => {
+                        Bits::from((f32_of(old) - f32_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Sub, Type::Float(FloatTy::F64)) => {
+                        Bits::from((f64_of(old) - f64_of(v)).to_bits())
+                    }
+                    // Rust's `min`/`max` ignore a NaN operand, as LLVM's `atomicrmw fmin/fmax`.
+                    (crate::ir::AtomicOp::Min, Type::Float(FloatTy::F32)) => {
+                        Bits::from(f32_of(old).min(f32_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Min, Type::Float(FloatTy::F64)) => {
+                        Bits::from(f64_of(old).min(f64_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Max, Type::Float(FloatTy::F32)) => {
+                        Bits::from(f32_of(old).max(f32_of(v)).to_bits())
+                    }
+                    (crate::ir::AtomicOp::Max, Type::Float(FloatTy::F64)) => {
+                        Bits::from(f64_of(old).max(f64_of(v)).to_bits())
+                    }
                     (crate::ir::AtomicOp::Min, Type::Int(t)) => {
                         if int_cmp(v, old, *t).is_lt() {
                             v
@@ -1072,9 +1091,21 @@ fn math(f: crate::math::MathFn, tys: &[Type], args: &[Bits], result: &Type) -> B
                 Cos => x(0).cos(),
                 Tan => x(0).tan(),
                 Tanh => x(0).tanh(),
+                Asin => x(0).asin(),
+                Acos => x(0).acos(),
+                Atan => x(0).atan(),
+                Sinh => x(0).sinh(),
+                Cosh => x(0).cosh(),
+                Asinh => x(0).asinh(),
+                Acosh => x(0).acosh(),
+                Atanh => x(0).atanh(),
+                Cbrt => x(0).cbrt(),
+                ExpM1 => x(0).exp_m1(),
+                Ln1p => x(0).ln_1p(),
                 Floor => x(0).floor(),
                 Ceil => x(0).ceil(),
                 Round => x(0).round(),
+                RoundTiesEven => x(0).round_ties_even(),
                 Trunc => x(0).trunc(),
                 Abs => x(0).abs(),
                 Powf => x(0).powf(x(1)),

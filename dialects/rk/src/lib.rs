@@ -55,10 +55,10 @@
 //! | `rk.local : *mut A` | — | `*mut A` | the thread's own array, struct or tuple `A` of this source site (a local `let a = [x; N]`, `let p = P { .. }`), uninitialised; the front end writes every element before any read |
 //! | `rk.table @NAME : *const A` | — | `*const A` | the module's read-only table `NAME` (`rk.data @NAME : A = [v, ...]` at the top of the text: an array `A`, possibly nested, of integers or floats, its elements in memory order); one copy in device memory that every thread reads |
 //! | `rk.field_ptr %p, k` | `*S` | `*F` | address of field `k` of the struct or tuple `S` (same mutability), at its C-layout offset |
-//! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; add also on floats |
+//! | `rk.atomic op` | `*mut T, T` | `T` | atomic `op` ∈ {add, sub, and, or, xor, min, max, exchange} through the pointer, relaxed; yields the old value. Integers of 32/64 bits; floats but for and, or and xor |
 //! | `rk.atomic_cas` | `*mut T, T, T` | `T` | atomic compare-and-exchange (pointer, current, new), relaxed; yields the old value |
 //! | `rk.warp lane_id` | — | `u32` | the thread's lane in its warp (`0..32`; warps are 32 threads of the block's linear order on every target) |
-//! | `rk.warp shuffle[_xor\|_up\|_down]` | `T, u32` | `T` | the value of lane `rkc_simt::shuffle_source(mode, lane, k)` (only `k`'s low five bits count; `up`/`down` past the warp's edge keep the own value); `T` a 32/64-bit integer or a float |
+//! | `rk.warp shuffle[_xor\|_up\|_down]` | `T, u32` | `T` | the value of lane `rkc_simt::shuffle_source(mode, lane, k)` (only `k`'s low five bits count; `up`/`down` past the warp's edge keep the own value); `T` a 32/64-bit integer or a float (the front end widens narrower integers) |
 //! | `rk.warp any`, `all` / `ballot` | `bool` | `bool` / `u32` | votes over the warp's 32 lanes; the ballot's bit `l` is lane `l`'s vote |
 //! | `rk.warp reduce_add`, `reduce_min`, `reduce_max` | `T` | `T` | the warp's reduction in butterfly order (`rkc_simt::butterfly`), the same in every lane; `min`/`max` on floats are Rust's (NaN-ignoring) |
 //! | `rk.dyn_shared : *mut T` | — | `*mut T` | the block's dynamic shared memory (the launch's `dyn_cache` bytes), `T` scalar, 16-byte aligned |

@@ -17,9 +17,21 @@ pub enum MathFn {
     Cos,
     Tan,
     Tanh,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    ExpM1,
+    Ln1p,
     Floor,
     Ceil,
     Round,
+    RoundTiesEven,
     Trunc,
     Abs,
     // Float, two operands.
@@ -48,7 +60,7 @@ pub enum MathFn {
 }
 
 impl MathFn {
-    pub const ALL: [MathFn; 32] = [
+    pub const ALL: [MathFn; 44] = [
         MathFn::Sqrt,
         MathFn::Exp,
         MathFn::Exp2,
@@ -59,9 +71,21 @@ impl MathFn {
         MathFn::Cos,
         MathFn::Tan,
         MathFn::Tanh,
+        MathFn::Asin,
+        MathFn::Acos,
+        MathFn::Atan,
+        MathFn::Sinh,
+        MathFn::Cosh,
+        MathFn::Asinh,
+        MathFn::Acosh,
+        MathFn::Atanh,
+        MathFn::Cbrt,
+        MathFn::ExpM1,
+        MathFn::Ln1p,
         MathFn::Floor,
         MathFn::Ceil,
         MathFn::Round,
+        MathFn::RoundTiesEven,
         MathFn::Trunc,
         MathFn::Abs,
         MathFn::Powf,
@@ -96,9 +120,21 @@ impl MathFn {
             MathFn::Cos => "cos",
             MathFn::Tan => "tan",
             MathFn::Tanh => "tanh",
+            MathFn::Asin => "asin",
+            MathFn::Acos => "acos",
+            MathFn::Atan => "atan",
+            MathFn::Sinh => "sinh",
+            MathFn::Cosh => "cosh",
+            MathFn::Asinh => "asinh",
+            MathFn::Acosh => "acosh",
+            MathFn::Atanh => "atanh",
+            MathFn::Cbrt => "cbrt",
+            MathFn::ExpM1 => "exp_m1",
+            MathFn::Ln1p => "ln_1p",
             MathFn::Floor => "floor",
             MathFn::Ceil => "ceil",
             MathFn::Round => "round",
+            MathFn::RoundTiesEven => "round_ties_even",
             MathFn::Trunc => "trunc",
             MathFn::Abs => "abs",
             MathFn::Powf => "powf",
@@ -138,8 +174,9 @@ impl MathFn {
         // f32, and so does the device core).
         let float = |t: &Type| matches!(t, Type::Float(f) if !f.is_half());
         match self {
-            Sqrt | Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Floor | Ceil
-            | Round | Trunc | Abs => {
+            Sqrt | Exp | Exp2 | Ln | Log2 | Log10 | Sin | Cos | Tan | Tanh | Asin | Acos | Atan
+            | Sinh | Cosh | Asinh | Acosh | Atanh | Cbrt | ExpM1 | Ln1p | Floor | Ceil | Round
+            | RoundTiesEven | Trunc | Abs => {
                 (all_same(1) && float(operands[0])).then(|| operands[0].clone())
             }
             Powf | Hypot | Atan2 | Copysign => {

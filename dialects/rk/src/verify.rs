@@ -590,8 +590,17 @@ impl Checker<'_> {
                     Type::Ptr { mutable: true, pointee } => {
                         let t = pointee.as_ref();
                         let int_ok = matches!(t, Type::Int(i) if i.bits() >= 32);
+                        // Floats take the arithmetic atomics, the exchanges and the
+                        // compare-exchange (by bits), not the bitwise ones.
                         let float_ok = matches!(t, Type::Float(f) if !f.is_half())
-                            && op.kind == OpKind::Atomic(crate::ir::AtomicOp::Add);
+                            && !matches!(
+                                op.kind,
+                                OpKind::Atomic(
+                                    crate::ir::AtomicOp::And
+                                        | crate::ir::AtomicOp::Or
+                                        | crate::ir::AtomicOp::Xor
+                                )
+                            );
                         (int_ok || float_ok)
                             && (1..n).all(|k| operand(k) == *t)
                             && self.ty(op.results[0]) == t
@@ -602,7 +611,7 @@ impl Checker<'_> {
                     return Err(self.err(
                         op,
                         format!(
-                            "no atomic rule for `{p}` (32/64-bit integers; add also on floats)"
+                            "no atomic rule for `{p}` (32/64-bit integers; floats but for and/or/xor)"
                         ),
                     ));
                 }

@@ -238,7 +238,8 @@ fn exchange(builtin: &str, bits: u64) -> (usize, Vec<u64>) {
     }
 }
 
-/// A value that warp operations move between lanes: 32- and 64-bit integers and floats.
+/// A value that warp operations move between lanes and reduce: 8- to 64-bit integers and
+/// floats.
 pub trait WarpValue: Copy {
     #[doc(hidden)]
     fn to_bits64(self) -> u64;
@@ -270,6 +271,10 @@ macro_rules! warp_value {
 }
 
 warp_value! {
+    i8 => u8, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    u8 => u8, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    i16 => u16, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
+    u16 => u16, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
     i32 => u32, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
     u32 => u32, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
     i64 => u64, |a, b| a.wrapping_add(b), Ord::min(a, b), Ord::max(a, b);
@@ -277,6 +282,43 @@ warp_value! {
     f32 => u32, |a, b| a + b, f32::min(a, b), f32::max(a, b);
     f64 => u64, |a, b| a + b, f64::min(a, b), f64::max(a, b);
 }
+
+/// A value that warp shuffles move: the [`WarpValue`]s, and 128-bit integers, which move as
+/// two 64-bit words (as rkc compiles them: two shuffles from the same lane).
+pub trait ShuffleValue: Copy {
+    #[doc(hidden)]
+    const WORDS: usize;
+    #[doc(hidden)]
+    fn to_words(self) -> [u64; 2];
+    #[doc(hidden)]
+    fn from_words(words: [u64; 2]) -> Self;
+}
+
+impl<T: WarpValue> ShuffleValue for T {
+    const WORDS: usize = 1;
+    fn to_words(self) -> [u64; 2] {
+        [self.to_bits64(), 0]
+    }
+    fn from_words(words: [u64; 2]) -> Self {
+        T::from_bits64(words[0])
+    }
+}
+
+macro_rules! wide_shuffle_value {
+    ($($t:ty),*) => {$(
+        impl ShuffleValue for $t {
+            const WORDS: usize = 2;
+            fn to_words(self) -> [u64; 2] {
+                [self as u64, (self as u128 >> 64) as u64]
+            }
+            fn from_words(words: [u64; 2]) -> Self {
+                ((u128::from(words[1]) << 64) | u128::from(words[0])) as $t
+            }
+        }
+    )*};
+}
+
+wide_shuffle_value!(i128, u128);
 
 macro_rules! shuffles {
     ($($name:ident, $mode:ident, $doc:literal;)*) => {$(
@@ -289,9 +331,13 @@ macro_rules! shuffles {
         ///
         /// Only meaningful inside a kernel whose block size is a multiple of 32.
         #[track_caller]
-        pub unsafe fn $name<T: WarpValue>(v: T, k: u32) -> T {
-            let (lane, values) = exchange(stringify!($name), v.to_bits64());
-            T::from_bits64(values[rkc_simt::shuffle_source(rkc_simt::ShuffleMode::$mode, lane, k)])
+        pub unsafe fn $name<T: ShuffleValue>(v: T, k: u32) -> T {
+            let mut words = v.to_words();
+            for word in words.iter_mut().take(T::WORDS) {
+                let (lane, values) = exchange(stringify!($name), *word);
+                *word = values[rkc_simt::shuffle_source(rkc_simt::ShuffleMode::$mode, lane, k)];
+            }
+            T::from_words(words)
         }
     )*};
 }
@@ -376,11 +422,14 @@ pub unsafe fn shared_array<T: Copy, const N: usize>() -> *mut [T; N] {
     p
 }
 
-/// A number that kernels can update atomically: 32- and 64-bit integers (and floats, for
-/// `atomic_add`).
+/// A number that kernels can update atomically: 32- and 64-bit integers and floats.
 pub trait AtomicValue: Copy {
     #[doc(hidden)]
     fn update(p: *mut Self, f: &dyn Fn(Self) -> Self) -> Self;
+    /// Whether two values have the same bits: what `atomic_compare_exchange` compares, on the
+    /// GPU as CUDA's `atomicCAS` does (for floats, `-0.0` is not `0.0` and a NaN equals itself).
+    #[doc(hidden)]
+    fn same_bits(self, other: Self) -> bool;
 }
 
 macro_rules! atomic_value {
@@ -399,6 +448,9 @@ macro_rules! atomic_value {
                     }
                 }
             }
+            fn same_bits(self, other: Self) -> bool {
+                self.to_ne_bytes() == other.to_ne_bytes()
+            }
         }
     )*};
 }
@@ -413,7 +465,7 @@ atomic_value!(
 );
 
 macro_rules! atomics {
-    ($($name:ident, $doc:literal, |$x:ident, $v:ident| $body:expr;)*) => {$(
+    ($($name:ident: $bound:ident, $doc:literal, |$x:ident, $v:ident| $body:expr;)*) => {$(
         #[doc = $doc]
         ///
         /// Relaxed ordering, as CUDA's atomics; returns the old value.
@@ -421,28 +473,35 @@ macro_rules! atomics {
         /// # Safety
         ///
         /// `p` must be valid for reads and writes and aligned.
-        pub unsafe fn $name<T: AtomicValue + AtomicOps>(p: *mut T, v: T) -> T {
+        pub unsafe fn $name<T: AtomicValue + $bound>(p: *mut T, v: T) -> T {
             T::update(p, &|$x| { let $v = v; $body })
         }
     )*};
 }
 
-/// The arithmetic the atomics need, per type.
+/// The arithmetic the atomics need, per type: integers and floats. (The methods have names of
+/// their own so that the prelude's glob import of this trait does not make `x.min(y)`
+/// ambiguous in kernels.)
 pub trait AtomicOps: Copy {
     #[doc(hidden)]
     fn atomic_add(self, o: Self) -> Self;
     #[doc(hidden)]
     fn atomic_sub(self, o: Self) -> Self;
     #[doc(hidden)]
+    fn atomic_min(self, o: Self) -> Self;
+    #[doc(hidden)]
+    fn atomic_max(self, o: Self) -> Self;
+}
+
+/// The bitwise atomics' operations: integers only, as on GPUs (so `atomic_and` on a float is
+/// an error of rustc's as much as rkc's).
+pub trait AtomicBits: Copy {
+    #[doc(hidden)]
     fn atomic_and(self, o: Self) -> Self;
     #[doc(hidden)]
     fn atomic_or(self, o: Self) -> Self;
     #[doc(hidden)]
     fn atomic_xor(self, o: Self) -> Self;
-    #[doc(hidden)]
-    fn atomic_min(self, o: Self) -> Self;
-    #[doc(hidden)]
-    fn atomic_max(self, o: Self) -> Self;
 }
 
 macro_rules! int_ops {
@@ -450,11 +509,13 @@ macro_rules! int_ops {
         impl AtomicOps for $t {
             fn atomic_add(self, o: Self) -> Self { self.wrapping_add(o) }
             fn atomic_sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+            fn atomic_min(self, o: Self) -> Self { Ord::min(self, o) }
+            fn atomic_max(self, o: Self) -> Self { Ord::max(self, o) }
+        }
+        impl AtomicBits for $t {
             fn atomic_and(self, o: Self) -> Self { self & o }
             fn atomic_or(self, o: Self) -> Self { self | o }
             fn atomic_xor(self, o: Self) -> Self { self ^ o }
-            fn atomic_min(self, o: Self) -> Self { Ord::min(self, o) }
-            fn atomic_max(self, o: Self) -> Self { Ord::max(self, o) }
         }
     )*};
 }
@@ -463,15 +524,10 @@ int_ops!(i32, u32, i64, u64);
 
 macro_rules! float_ops {
     ($($t:ty),*) => {$(
-        // Only `atomic_add` is offered on floats by rkc (the compiler refuses the others). The
-        // methods have names of their own so that the prelude's glob import of this trait does
-        // not make `x.min(y)` ambiguous in kernels.
+        // `min`/`max` ignore a NaN operand, as the GPU's `atomicrmw fmin/fmax` do.
         impl AtomicOps for $t {
             fn atomic_add(self, o: Self) -> Self { self + o }
             fn atomic_sub(self, o: Self) -> Self { self - o }
-            fn atomic_and(self, _: Self) -> Self { self }
-            fn atomic_or(self, _: Self) -> Self { self }
-            fn atomic_xor(self, _: Self) -> Self { self }
             fn atomic_min(self, o: Self) -> Self { <$t>::min(self, o) }
             fn atomic_max(self, o: Self) -> Self { <$t>::max(self, o) }
         }
@@ -481,25 +537,22 @@ macro_rules! float_ops {
 float_ops!(f32, f64);
 
 atomics! {
-    atomic_add, "`*p += v`, atomically.", |x, v| x.atomic_add(v);
-    atomic_sub, "`*p -= v`, atomically.", |x, v| x.atomic_sub(v);
-    atomic_and, "`*p &= v`, atomically.", |x, v| x.atomic_and(v);
-    atomic_or, "`*p |= v`, atomically.", |x, v| x.atomic_or(v);
-    atomic_xor, "`*p ^= v`, atomically.", |x, v| x.atomic_xor(v);
-    atomic_min, "`*p = min(*p, v)`, atomically.", |x, v| x.atomic_min(v);
-    atomic_max, "`*p = max(*p, v)`, atomically.", |x, v| x.atomic_max(v);
-    atomic_exchange, "`*p = v`, atomically.", |_x, v| v;
+    atomic_add: AtomicOps, "`*p += v`, atomically.", |x, v| x.atomic_add(v);
+    atomic_sub: AtomicOps, "`*p -= v`, atomically.", |x, v| x.atomic_sub(v);
+    atomic_and: AtomicBits, "`*p &= v`, atomically.", |x, v| x.atomic_and(v);
+    atomic_or: AtomicBits, "`*p |= v`, atomically.", |x, v| x.atomic_or(v);
+    atomic_xor: AtomicBits, "`*p ^= v`, atomically.", |x, v| x.atomic_xor(v);
+    atomic_min: AtomicOps, "`*p = min(*p, v)`, atomically.", |x, v| x.atomic_min(v);
+    atomic_max: AtomicOps, "`*p = max(*p, v)`, atomically.", |x, v| x.atomic_max(v);
+    atomic_exchange: AtomicValue, "`*p = v`, atomically.", |_x, v| v;
 }
 
-/// `if *p == current { *p = new }`, atomically; returns the old value.
+/// `if *p == current { *p = new }`, atomically, comparing bits (for floats: `-0.0` is not
+/// `0.0`, a NaN with the same bits matches); returns the old value.
 ///
 /// # Safety
 ///
 /// `p` must be valid for reads and writes and aligned.
-pub unsafe fn atomic_compare_exchange<T: AtomicValue + PartialEq>(
-    p: *mut T,
-    current: T,
-    new: T,
-) -> T {
-    T::update(p, &|x| if x == current { new } else { x })
+pub unsafe fn atomic_compare_exchange<T: AtomicValue>(p: *mut T, current: T, new: T) -> T {
+    T::update(p, &|x| if x.same_bits(current) { new } else { x })
 }

@@ -218,6 +218,18 @@ impl<'a> Items<'a> {
                 }
             }
         }
+        // rustc's rule for a primitive type's name that also names an imported module
+        // (`use core::f32;`): alone in a type path it is the primitive type, and a path the
+        // module cannot continue (`f32::from_bits`) is the primitive's.
+        let prim_fallback = (!global).then(|| Prim::from_name(first)).flatten().filter(
+            |_| matches!(cur, Res::Def(d) if matches!(self.def(d).kind, DefKind::Mod { .. })),
+        );
+        if let Some(p) = prim_fallback
+            && path.len() == 1
+            && ns == Ns::Type
+        {
+            return Some(PathRes { res: Res::Prim(p), resolved: 0, rest: 0 });
+        }
         let mut i = 1;
         while i <= last {
             let seg = path[i].as_str();
@@ -229,7 +241,7 @@ impl<'a> Items<'a> {
                             let parent = self.scope(*ms).parent?;
                             cur = Res::Def(self.module_def(parent)?);
                         } else {
-                            cur = self.lookup_in_scope(*ms, seg, want).or_else(|| {
+                            let found = self.lookup_in_scope(*ms, seg, want).or_else(|| {
                                 // `core::f32::MAX` and friends: the primitive modules are
                                 // modules of the core too; a name not found there may still be a
                                 // primitive type's path segment (`std::primitive::u32`).
@@ -238,7 +250,18 @@ impl<'a> Items<'a> {
                                 } else {
                                     None
                                 }
-                            })?;
+                            });
+                            cur = match (found, prim_fallback) {
+                                (Some(r), _) => r,
+                                (None, Some(p)) if i == 1 => {
+                                    return Some(PathRes {
+                                        res: Res::Prim(p),
+                                        resolved: 0,
+                                        rest: path.len() - 1,
+                                    });
+                                }
+                                (None, _) => return None,
+                            };
                         }
                     }
                     DefKind::Enum { variants, .. } => {

@@ -590,16 +590,56 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 };
                 let [v, k] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
+                let op = OpKind::Warp(WarpOp::Shuffle(mode));
+                // An 8- or 16-bit integer moves widened to 32 bits (sign- or zero-extended, as
+                // C's promotion to `int` does before CUDA's `__shfl_sync`) and narrowed back.
+                if let Type::Int(i) = &t
+                    && matches!(i.bits(), 8 | 16)
+                {
+                    let wide = if i.is_signed() { Type::I32 } else { Type::U32 };
+                    let w = self.cast(v, wide.clone(), span);
+                    let moved = self.op1(op, &[w, k], wide, span);
+                    return Operand::Scalar(self.cast(moved, t, span));
+                }
+                // A 128-bit integer moves as its two 64-bit halves, from the same lane.
+                if let Type::Int(i) = &t
+                    && i.bits() == 128
+                {
+                    let (half, wide) = (IntTy::U64, IntTy::U128);
+                    let u = self.cast(v, Type::Int(wide), span);
+                    let sixty_four = self.const_int(64, wide, span);
+                    let high = self.op1(
+                        OpKind::Binary(BinOp::Shr),
+                        &[u, sixty_four],
+                        Type::Int(wide),
+                        span,
+                    );
+                    let lo = self.cast(u, Type::Int(half), span);
+                    let hi = self.cast(high, Type::Int(half), span);
+                    let lo = self.op1(op.clone(), &[lo, k], Type::Int(half), span);
+                    let hi = self.op1(op, &[hi, k], Type::Int(half), span);
+                    let lo = self.cast(lo, Type::Int(wide), span);
+                    let hi = self.cast(hi, Type::Int(wide), span);
+                    let hi = self.op1(
+                        OpKind::Binary(BinOp::Shl),
+                        &[hi, sixty_four],
+                        Type::Int(wide),
+                        span,
+                    );
+                    let joined =
+                        self.op1(OpKind::Binary(BinOp::Or), &[hi, lo], Type::Int(wide), span);
+                    return Operand::Scalar(self.cast(joined, t, span));
+                }
                 if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
                     self.error(
                         Diagnostic::new(
                             RK_UNSUPPORTED_TYPE,
                             format!("warp shuffles of `{t}` are not supported"),
                         )
-                        .at(span, "shuffles move 32- and 64-bit integers and floats"),
+                        .at(span, "shuffles move integers and floats"),
                     );
                 }
-                Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Shuffle(mode)), &[v, k], t, span))
+                Operand::Scalar(self.op1(op, &[v, k], t, span))
             }
             "warp_any" | "warp_all" | "warp_ballot" => {
                 let (op, t) = match name {
@@ -618,16 +658,27 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 };
                 let [v] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
+                let reduce = OpKind::Warp(WarpOp::Reduce(op));
+                // Widened as the shuffles are: a wrapping sum, the minimum and the maximum of
+                // the extended values narrow back to those of the narrow type.
+                if let Type::Int(i) = &t
+                    && matches!(i.bits(), 8 | 16)
+                {
+                    let wide = if i.is_signed() { Type::I32 } else { Type::U32 };
+                    let w = self.cast(v, wide.clone(), span);
+                    let r = self.op1(reduce, &[w], wide, span);
+                    return Operand::Scalar(self.cast(r, t, span));
+                }
                 if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
                     self.error(
                         Diagnostic::new(
                             RK_UNSUPPORTED_TYPE,
                             format!("warp reductions of `{t}` are not supported"),
                         )
-                        .at(span, "reductions take 32- and 64-bit integers and floats"),
+                        .at(span, "reductions take 8- to 64-bit integers and floats"),
                     );
                 }
-                Operand::Scalar(self.op1(OpKind::Warp(WarpOp::Reduce(op)), &[v], t, span))
+                Operand::Scalar(self.op1(reduce, &[v], t, span))
             }
             "atomic_compare_exchange" => {
                 let [p, a, b] = sargs[..] else { return Operand::Never };
@@ -666,11 +717,12 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     fn check_atomic(&mut self, t: &Type, op: Option<AtomicOp>, span: Span) {
         let int_ok = matches!(t, Type::Int(i) if matches!(i.bits(), 32 | 64));
-        let float_ok = t.is_float() && op == Some(AtomicOp::Add);
+        let bitwise = matches!(op, Some(AtomicOp::And | AtomicOp::Or | AtomicOp::Xor));
+        let float_ok = matches!(t, Type::Float(f) if !f.is_half()) && !bitwise;
         if !int_ok && !float_ok {
             self.error(
                 Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("atomics on `{t}` are not supported"))
-                    .at(span, "atomics take 32- and 64-bit integers (and `atomic_add` floats)"),
+                    .at(span, "atomics take 32- and 64-bit integers, and `f32`/`f64` but for `atomic_and`, `atomic_or` and `atomic_xor`"),
             );
         }
     }

@@ -163,18 +163,62 @@ impl Layouts {
         tys: &[Ty],
         names: &[String],
     ) -> Result<(Type, Vec<Option<u32>>), LayoutError> {
-        let mut fields = Vec::new();
+        let mut fields: Vec<(String, Type)> = Vec::new();
         let mut map = Vec::new();
+        let mut align = 1;
         for (k, t) in tys.iter().enumerate() {
             match self.mem_type(tcx, t)? {
                 Some(rt) => {
+                    // A field aligned above what its rk type implies (`#[repr(align(32))]`
+                    // inside) starts after explicit padding, at the offset C gives it.
+                    let want = self.declared_align(tcx, t)?;
+                    align = align.max(want);
+                    if want > rt.align_of() {
+                        // Where the fields so far end (C layout, before any tail padding).
+                        let so_far = fields.iter().fold(0, |end: u64, (_, f)| {
+                            end.div_ceil(f.align_of()) * f.align_of() + f.size_of()
+                        });
+                        let pad = so_far.div_ceil(want) * want - so_far;
+                        if pad > 0 {
+                            fields.push((
+                                format!("{PADDING}{k}"),
+                                Type::Array { elem: Box::new(Type::Int(IntTy::U8)), len: pad },
+                            ));
+                        }
+                    }
                     map.push(Some(fields.len() as u32));
                     fields.push((names.get(k).cloned().unwrap_or_else(|| k.to_string()), rt));
                 }
                 None => map.push(None),
             }
         }
-        Ok((Type::Struct { name, fields }, map))
+        let t = Type::Struct { name, fields };
+        let t = if align > t.align_of() { pad_to_align(t, align)? } else { t };
+        Ok((t, map))
+    }
+
+    /// The alignment Rust gives a type: its rk type's, or more where a `#[repr(align(N))]`
+    /// struct is inside (rk types carry no alignment of their own beyond their scalars').
+    pub fn declared_align(&self, tcx: &Tcx, ty: &Ty) -> Result<u64, LayoutError> {
+        Ok(match ty.kind() {
+            TyKind::Array(el, _) => self.declared_align(tcx, el)?,
+            TyKind::Tuple(ts) => {
+                let mut a = 1;
+                for t in ts.iter() {
+                    a = a.max(self.declared_align(tcx, t)?);
+                }
+                a
+            }
+            TyKind::Adt(d, _) if matches!(tcx.items.def(*d).kind, DefKind::Struct { .. }) => {
+                let own = match &tcx.items.def(*d).kind {
+                    DefKind::Struct { repr, .. } => repr.align.unwrap_or(1),
+                    _ => 1,
+                };
+                let rk = self.mem_type(tcx, ty)?.map_or(1, |t| t.align_of());
+                own.max(rk)
+            }
+            _ => self.mem_type(tcx, ty)?.map_or(1, |t| t.align_of()),
+        })
     }
 
     fn compute(&self, tcx: &Tcx, ty: &Ty) -> Result<Layout, LayoutError> {
@@ -216,9 +260,9 @@ impl Layouts {
                             .collect();
                         let names: Vec<String> =
                             items.fields(*d).iter().map(|f| f.name.to_string()).collect();
-                        let (mut t, mut fields) = self.struct_of(tcx, name, &tys, &names)?;
+                        let (mut t, fields) = self.struct_of(tcx, name, &tys, &names)?;
                         if let Some(align) = repr.align {
-                            t = pad_to_align(t, align, &mut fields)?;
+                            t = pad_to_align(t, align)?;
                         }
                         Ok(Layout {
                             ty: t,
@@ -358,20 +402,22 @@ fn smallest_int(discrs: &[i128]) -> IntTy {
         .unwrap_or(IntTy::I64)
 }
 
+/// The name of the byte arrays that layouts add for `#[repr(align(N))]` (a prefix, numbered
+/// where there are several); no value is ever read from them, and tools comparing memory with
+/// rustc's skip them (rustc leaves padding undefined).
+pub const PADDING: &str = "__rkc_pad";
+
 /// Pads a struct to a multiple of `align` bytes, as `#[repr(align(N))]` sizes it. Its fields
-/// must already be at their `align`-compatible offsets (they are for C layout of the struct
-/// itself; where the struct sits inside another is checked by the caller's layout).
-fn pad_to_align(t: Type, align: u64, _fields: &mut [Option<u32>]) -> Result<Type, LayoutError> {
+/// are already at their `align`-compatible offsets (C layout of the struct itself, and
+/// `struct_of`'s padding before fields aligned above their rk types).
+fn pad_to_align(t: Type, align: u64) -> Result<Type, LayoutError> {
     let Type::Struct { name, mut fields } = t else { return Ok(t) };
     let probe = Type::Struct { name: name.clone(), fields: fields.clone() };
     let size = probe.size_of();
     let padded = size.div_ceil(align) * align;
-    if align > 16 {
-        return Err(LayoutError(format!("`#[repr(align({align}))]` above 16")));
-    }
     if padded > size {
         fields.push((
-            "padding".into(),
+            PADDING.into(),
             Type::Array { elem: Box::new(Type::Int(IntTy::U8)), len: padded - size },
         ));
     }

@@ -282,7 +282,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     _ => len,
                 };
                 self.op0(OpKind::BoundsCheck, &[i, n], span);
-                Place::Value(Operand::Zst)
+                // An element of a zero-length array is never reached (the check above always
+                // panics); one of zero size is a value of its own.
+                let elem = match bt.kind() {
+                    TyKind::Array(t, _) => t.clone(),
+                    _ => Ty::unit(),
+                };
+                if matches!(self.repr(&elem, span), Repr::Zst) {
+                    Place::Value(Operand::Zst)
+                } else {
+                    Place::Value(Operand::Never)
+                }
             }
             _ => {
                 self.error(
@@ -468,7 +478,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// Writes a value into a place.
     pub fn write_place(&mut self, p: &Place, ty: &Ty, v: Operand, span: Span) {
-        if matches!(v, Operand::Never) {
+        // Nothing is written by code after a diverging value, or into an unreachable place.
+        if matches!(v, Operand::Never) || matches!(p, Place::Value(Operand::Never)) {
             return;
         }
         let repr = self.repr(ty, span);

@@ -349,6 +349,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let mut diags = Vec::new();
                     let mut l = self.tcx.lowerer(d, &mut diags);
                     let t = l.lower(ty);
+                    drop(l);
+                    for x in diags {
+                        self.error(x);
+                    }
                     let res = if matches!(self.tcx.items.def(d).kind, DefKind::Static { .. }) {
                         ValueRes::Static(d)
                     } else {
@@ -397,6 +401,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         let mut diags = Vec::new();
                         let mut l = self.tcx.lowerer(item, &mut diags);
                         let t = l.lower(ty);
+                        drop(l);
+                        for x in diags {
+                            self.error(x);
+                        }
                         let t = self.normalize(&t.subst(&cargs));
                         self.r
                             .pat_consts

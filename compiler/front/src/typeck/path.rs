@@ -169,6 +169,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         DefKind::TypeAlias { ty, .. } => ty,
                         _ => return Ty::error(),
                     });
+                    drop(l);
+                    for x in diags {
+                        self.error(x);
+                    }
                     let a = self.own_args(d, &segs[resolved].arguments, p.scope);
                     self.normalize(&t.subst(&a))
                 }
@@ -298,6 +302,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         let mut diags = Vec::new();
                         let mut l = self.tcx.lowerer(item, &mut diags);
                         let t = l.lower(ty);
+                        drop(l);
+                        for x in diags {
+                            self.error(x);
+                        }
                         self.normalize(&t.subst(&args))
                     }
                     None => Ty::error(),
@@ -499,6 +507,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         let mut diags = Vec::new();
                         let mut l = self.tcx.lowerer(d, &mut diags);
                         let t = l.lower(ty);
+                        for x in diags {
+                            self.error(x);
+                        }
                         self.r.paths.insert(e, ValueRes::Static(d));
                         t
                     }
@@ -1038,6 +1049,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         let mut diags = Vec::new();
                         let mut l = self.tcx.lowerer(d, &mut diags);
                         let t = l.lower(ty);
+                        drop(l);
+                        for x in diags {
+                            self.error(x);
+                        }
                         let a = self.own_args(d, &segs[resolved].arguments, path.scope);
                         self.normalize(&t.subst(&a))
                     }

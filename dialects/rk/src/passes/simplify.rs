@@ -224,7 +224,11 @@ fn fold_region(
             OpKind::Cmp(c) => {
                 Some(Bits::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1])))
             }
-            OpKind::Cast => Some(interp::cast(&ty(op.operands[0]), &rty, args[0])),
+            // rk has no pointer literals: a cast to a pointer (the placeholder value after a
+            // panic, `0 as *const T`) stays a cast.
+            OpKind::Cast if !matches!(rty, Type::Ptr { .. }) => {
+                Some(interp::cast(&ty(op.operands[0]), &rty, args[0]))
+            }
             OpKind::Not if rty == Type::Bool => Some(args[0] ^ 1),
             OpKind::Not if matches!(rty, Type::Int(_)) => Some(!args[0]),
             _ => None,
