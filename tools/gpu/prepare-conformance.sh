@@ -9,6 +9,7 @@ export RKC_GENERATED=${RKC_GENERATED:-2000}
 cargo build --release -q -p rkc-testsuite --bin conformance
 mkdir -p .device/conformance
 cp target/release/conformance .device/conformance/conformance
+strip .device/conformance/conformance
 for k in testsuite/kernels/*.rs testsuite/faults/*.rs; do
   target/release/rkc "$k" --offload-arch sm_90 -o ".device/conformance/$(basename "$k" .rs).fatbin"
 done
