@@ -89,3 +89,18 @@ pub fn wide_shuffles(xs: *const [u64; 256], out: *mut [u128; 256], signed: *mut 
         (*signed)[i] = warp_shuffle(-(wide as i128), lane_id() * 5 + 1);
     }
 }
+
+/// 16-bit floats shuffled as their bits: an `f16` from the neighbouring lane and a `bf16` from
+/// two lanes up, added in `f32`.
+#[offload_kernel]
+pub fn half_shuffles(xs: &[half::f16], out: &mut [half::bf16]) {
+    // SAFETY: 2 blocks of 128 threads, every lane reaches both shuffles; thread i writes out[i].
+    let i = unsafe { global_idx_x() };
+    let x = xs[i % xs.len()];
+    let (s, b) = unsafe {
+        (warp_shuffle_xor(x, 1), warp_shuffle_up(half::bf16::from_f32(x.to_f32() * 3.0), 2))
+    };
+    if let Some(o) = out.get_mut(i) {
+        *o = half::bf16::from_f32(s.to_f32() + b.to_f32());
+    }
+}

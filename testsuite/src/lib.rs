@@ -1502,6 +1502,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(atomics::wide_shuffles),
         },
         Case {
+            file: "atomics.rs",
+            kernel: "half_shuffles",
+            grid: [2, 1, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![Input::Random(256), Input::Zeros(256)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(atomics::half_shuffles),
+        },
+        Case {
             file: "ported.rs",
             kernel: "bit_tricks",
             grid: [2, 1, 1],

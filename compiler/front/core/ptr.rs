@@ -17,6 +17,10 @@ impl<T> *const T {
         self as isize - origin as isize
     }
 
+    pub const unsafe fn byte_offset_from_unsigned<U>(self, origin: *const U) -> usize {
+        self as usize - origin as usize
+    }
+
     pub const unsafe fn add(self, count: usize) -> *const T {
         intrinsics::ptr_add(self, count)
     }
@@ -85,6 +89,10 @@ impl<T> *mut T {
 
     pub const unsafe fn byte_offset_from<U>(self, origin: *const U) -> isize {
         self as isize - origin as isize
+    }
+
+    pub const unsafe fn byte_offset_from_unsigned<U>(self, origin: *const U) -> usize {
+        self as usize - origin as usize
     }
 
     pub const unsafe fn add(self, count: usize) -> *mut T {

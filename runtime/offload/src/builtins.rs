@@ -320,6 +320,25 @@ macro_rules! wide_shuffle_value {
 
 wide_shuffle_value!(i128, u128);
 
+/// The `half` crate's 16-bit floats move as their bits (warp reductions do not take them).
+#[cfg(feature = "half")]
+macro_rules! half_shuffle_value {
+    ($($t:ty),*) => {$(
+        impl ShuffleValue for $t {
+            const WORDS: usize = 1;
+            fn to_words(self) -> [u64; 2] {
+                [u64::from(self.to_bits()), 0]
+            }
+            fn from_words(words: [u64; 2]) -> Self {
+                <$t>::from_bits(words[0] as u16)
+            }
+        }
+    )*};
+}
+
+#[cfg(feature = "half")]
+half_shuffle_value!(half::f16, half::bf16);
+
 macro_rules! shuffles {
     ($($name:ident, $mode:ident, $doc:literal;)*) => {$(
         #[doc = $doc]

@@ -601,6 +601,26 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     let moved = self.op1(op, &[w, k], wide, span);
                     return Operand::Scalar(self.cast(moved, t, span));
                 }
+                // A 16-bit float moves as its bits, widened like a `u16`.
+                if let Type::Float(f) = &t
+                    && f.is_half()
+                {
+                    let bits = self.op1(
+                        OpKind::Math(rkc_rk::math::MathFn::ToBits),
+                        &[v],
+                        Type::Int(IntTy::U16),
+                        span,
+                    );
+                    let w = self.cast(bits, Type::U32, span);
+                    let moved = self.op1(op, &[w, k], Type::U32, span);
+                    let narrow = self.cast(moved, Type::Int(IntTy::U16), span);
+                    return Operand::Scalar(self.op1(
+                        OpKind::Math(rkc_rk::math::MathFn::FromBits),
+                        &[narrow],
+                        t,
+                        span,
+                    ));
+                }
                 // A 128-bit integer moves as its two 64-bit halves, from the same lane.
                 if let Type::Int(i) = &t
                     && i.bits() == 128
@@ -669,14 +689,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     let r = self.op1(reduce, &[w], wide, span);
                     return Operand::Scalar(self.cast(r, t, span));
                 }
-                if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || t.is_float()) {
+                let float_ok = matches!(&t, Type::Float(f) if !f.is_half());
+                if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || float_ok) {
                     self.error(
                         Diagnostic::new(
                             RK_UNSUPPORTED_TYPE,
                             format!("warp reductions of `{t}` are not supported"),
                         )
-                        .at(span, "reductions take 8- to 64-bit integers and floats"),
+                        .at(span, "reductions take 8- to 64-bit integers, `f32` and `f64`")
+                        .help("reduce the `f32` values of 16-bit floats (`x.to_f32()`) and convert the result"),
                     );
+                    return Operand::Never;
                 }
                 Operand::Scalar(self.op1(reduce, &[v], t, span))
             }
