@@ -15,6 +15,7 @@ fn two_simulated_devices() {
         ty: ty.into(),
         kind,
         access,
+        past_pointee: None,
     };
     let saxpy = KernelInfo {
         name: "saxpy".into(),

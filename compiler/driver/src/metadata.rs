@@ -23,7 +23,8 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                 .params
                 .iter()
                 .zip(rkc_rk::passes::access_of_params(f))
-                .map(|(p, facts)| {
+                .zip(rkc_rk::passes::offsets_past_pointee(f))
+                .map(|((p, facts), past)| {
                     let ty = f.ty(p.value).cloned().unwrap_or(Type::Unit);
                     let access = match facts {
                         ParamAccess::Unused => Access::Unused,
@@ -53,7 +54,13 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                         }
                         _ => ty.to_string(),
                     };
-                    ParamInfo { name: p.name.clone(), ty: spelled, kind, access }
+                    ParamInfo {
+                        name: p.name.clone(),
+                        ty: spelled,
+                        kind,
+                        access,
+                        past_pointee: past.map(|l| (l.line, l.col)),
+                    }
                 })
                 .collect(),
         })

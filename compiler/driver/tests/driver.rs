@@ -401,6 +401,38 @@ fn access_facts_reach_the_metadata() {
     );
 }
 
+/// Where a kernel offsets a pointer parameter past its pointee reaches the metadata, which the
+/// runtime checks a one-element raw pointer argument against; a constant 0 offset, an element
+/// of a pointed-to array and a pointer the kernel does not offset are not recorded.
+#[test]
+fn offsets_past_the_pointee_reach_the_metadata() {
+    let source = "
+        use rkc_offload::prelude::*;
+        #[offload_kernel]
+        fn k(x: *const f32, y: *mut f32, a: *mut [f32; 4], z: *const f32, n: usize) {
+            unsafe {
+                let i = thread_idx_x() as usize;
+                (*a)[i % 4] = *z.add(0) + *x;
+                if i < n {
+                    *y.add(i) = *x.add(i + 1);
+                }
+            }
+        }";
+    let out = compile(source, &options("sm_90")).unwrap_or_else(|_| panic!("compiles"));
+    let past: Vec<(String, Option<(u32, u32)>)> =
+        out.kernels[0].params.iter().map(|p| (p.name.clone(), p.past_pointee)).collect();
+    assert_eq!(
+        past,
+        [
+            ("x".into(), Some((9, 34))),
+            ("y".into(), Some((9, 22))),
+            ("a".into(), None),
+            ("z".into(), None),
+            ("n".into(), None)
+        ]
+    );
+}
+
 /// The inspector's account of the example's fat binary, as text and JSON.
 #[test]
 fn inspector_output_for_the_example() {

@@ -17,9 +17,14 @@ fn mapping(p: &crate::ParamInfo) -> (String, String) {
         ParamKind::Value { size } => ("by value".into(), format!("{size} bytes")),
         ParamKind::Pointer { pointee_size, .. } => (
             direction.into(),
-            format!(
-                "{pointee_size} bytes (size_of the pointee; a slice argument maps the whole slice)"
-            ),
+            match p.past_pointee {
+                None => format!(
+                    "{pointee_size} bytes (size_of the pointee; a slice argument maps the whole slice)"
+                ),
+                Some((line, col)) => format!(
+                    "needs a slice or array argument: the kernel offsets it past its {pointee_size}-byte pointee at {line}:{col}"
+                ),
+            },
         ),
         ParamKind::Slice { elem_size, .. } => {
             (direction.into(), format!("len × {elem_size} bytes"))

@@ -83,6 +83,10 @@ pub struct ParamInfo {
     pub ty: String,
     pub kind: ParamKind,
     pub access: Access,
+    /// Where the kernel first offsets this pointer past its pointee (line, column), when it
+    /// does: a raw pointer argument maps one pointee, so the runtime refuses such a launch
+    /// unless the argument maps more (a slice, an array, resident data).
+    pub past_pointee: Option<(u32, u32)>,
 }
 
 /// One way a kernel can panic on a GPU, numbered by its position in
@@ -180,6 +184,9 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
             };
             let _ =
                 writeln!(out, "param\t{}\t{}\t{kind}\t{size}\t{}", p.name, p.ty, p.access.as_str());
+            if let Some((line, col)) = p.past_pointee {
+                let _ = writeln!(out, "past-pointee\t{line}\t{col}");
+            }
         }
     }
     out
@@ -294,7 +301,18 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
                     ty: (*ty).to_string(),
                     kind,
                     access,
+                    past_pointee: None,
                 });
+            }
+            ["past-pointee", line, col] => {
+                let param = kernels
+                    .last_mut()
+                    .and_then(|k| k.params.last_mut())
+                    .ok_or_else(|| bad(n, "`past-pointee` before any parameter".into()))?;
+                let num = |s: &str| {
+                    s.parse::<u32>().map_err(|_| bad(n, format!("`{s}` is not a line or column")))
+                };
+                param.past_pointee = Some((num(line)?, num(col)?));
             }
             _ => return Err(bad(n, format!("unrecognised line `{line}`"))),
         }
@@ -312,6 +330,7 @@ mod tests {
             ty: ty.into(),
             kind,
             access,
+            past_pointee: None,
         };
         KernelInfo {
             name: "saxpy".into(),
@@ -325,12 +344,15 @@ mod tests {
             params: vec![
                 p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
                 p("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
-                p(
-                    "x",
-                    "*const f32",
-                    ParamKind::Pointer { pointee_size: 4, mutable: false },
-                    Access::Read,
-                ),
+                ParamInfo {
+                    past_pointee: Some((5, 12)),
+                    ..p(
+                        "x",
+                        "*const f32",
+                        ParamKind::Pointer { pointee_size: 4, mutable: false },
+                        Access::Read,
+                    )
+                },
                 p(
                     "y",
                     "*mut [f32; 4]",

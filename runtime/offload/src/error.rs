@@ -50,6 +50,18 @@ pub enum OffloadError {
     DeviceLost { device: i32, kernel: String, trapped: String },
     /// A resident copy was lost when its device was reset after a trap.
     ResidentLost { kernel: String, param: String, device: String },
+    /// A raw pointer argument maps one pointee (upstream's `size_of::<T>()` bytes), and the
+    /// kernel offsets the pointer past it.
+    PointerPastMapping {
+        kernel: String,
+        param: String,
+        /// The parameter's type as the kernel writes it.
+        ty: String,
+        /// What the argument maps.
+        bytes: usize,
+        /// Where the kernel first steps past the pointee, `file:line:col`.
+        location: String,
+    },
     /// An argument's data is resident on another device than the launch's.
     ResidentElsewhere { kernel: String, param: String, resident: String, launch: String },
 }
@@ -73,6 +85,13 @@ impl fmt::Display for OffloadError {
                 "the fat binary has no image of kernel `{kernel}` for {device} ({arch}); it has: {}; \
                  add the arch with `rkc --offload-arch`",
                 if available.is_empty() { "none".to_string() } else { available.join(", ") }
+            ),
+            OffloadError::PointerPastMapping { kernel, param, ty, bytes, location } => write!(
+                f,
+                "kernel `{kernel}` offsets its parameter `{param}: {ty}` past the pointee ({location}), \
+                 but a raw pointer argument maps only the {bytes} bytes of one pointee, as upstream's \
+                 `offload!` does; pass the whole data instead (a slice `&x[..]` or an array for the \
+                 pointer, or a slice parameter `&[T]`), or `preload` it"
             ),
             OffloadError::DeviceUnavailable { device } if *device < 0 => write!(
                 f,

@@ -149,7 +149,9 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let rt = runtime()?;
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
-    match home_of(config.device)? {
+    let home = home_of(config.device)?;
+    check_pointer_reach(&found, &mappings, home)?;
+    match home {
         crate::resident::Home::Cuda(d) => match &rt.cuda {
             Some(cuda) => cuda.launch(d, &found, &mappings, &config),
             None => Err(OffloadError::NoDeviceMandatory),
@@ -158,6 +160,40 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
             sim::launch::<K, A>(&found, &args, &mappings, &config, d)
         }
     }
+}
+
+/// A raw pointer argument maps one pointee, `size_of::<T>()` bytes, as upstream's `offload!`
+/// does; a kernel that offsets the pointer past it (the compiler records where, in the fat
+/// binary) would read or write memory the launch never mapped: garbage or a fault on a GPU, a
+/// crash of the process on the simulator. Such a launch is refused, naming the parameter, the
+/// place and the fix, unless the argument maps more than one pointee (a slice or an array
+/// passed for the pointer) or is resident data.
+fn check_pointer_reach(
+    found: &registry::Found,
+    mappings: &[crate::ArgMapping],
+    home: crate::resident::Home,
+) -> Result<(), OffloadError> {
+    for (k, (param, mapping)) in found.info.params.iter().zip(mappings).enumerate() {
+        let (offload_binary::ParamKind::Pointer { pointee_size, .. }, Some((line, col))) =
+            (param.kind, param.past_pointee)
+        else {
+            continue;
+        };
+        let crate::ArgMapping::Buffer { host, len, .. } = *mapping else { continue };
+        if len as u64 > pointee_size
+            || crate::resident::device_copy(host, len, home, found, k)?.is_some()
+        {
+            continue;
+        }
+        return Err(OffloadError::PointerPastMapping {
+            kernel: found.info.name.clone(),
+            param: param.name.clone(),
+            ty: param.ty.clone(),
+            bytes: len,
+            location: format!("{}:{line}:{col}", found.info.source),
+        });
+    }
+    Ok(())
 }
 
 /// Where a launch (or a preload) with this `device` field runs: `None` is the default device

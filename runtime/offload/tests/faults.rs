@@ -24,6 +24,7 @@ fn fatbin() -> Vec<u8> {
             ty: "*mut [u32; 8]".into(),
             kind: ParamKind::Pointer { pointee_size: 32, mutable: true },
             access: Access::Write,
+            past_pointee: None,
         }],
     };
     offload_binary::write(&[offload_binary::metadata::metadata_only_image(&[info])])

@@ -77,6 +77,7 @@ fn info(name: &str, ty: &str, bytes: u64) -> KernelInfo {
             ty: ty.into(),
             kind: ParamKind::Pointer { pointee_size: bytes, mutable: true },
             access: Access::ReadWrite,
+            past_pointee: None,
         }],
     }
 }

@@ -274,6 +274,7 @@ fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
                 ty: (*ty).into(),
                 kind: *kind,
                 access: *access,
+                past_pointee: None,
             })
             .collect(),
     }
@@ -288,15 +289,21 @@ fn register() {
         let ptr = |size, mutable| ParamKind::Pointer { pointee_size: size, mutable };
         let kernels = vec![
             info("kernel", &[("x", "*mut [f64; 256]", ptr(2048, true), Access::ReadWrite)]),
-            info(
-                "saxpy",
-                &[
-                    ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
-                    ("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
-                    ("x", "*const f32", ptr(4, false), Access::Read),
-                    ("y", "*mut f32", ptr(4, true), Access::ReadWrite),
-                ],
-            ),
+            // rkc records that saxpy offsets `x` and `y` past their first element.
+            {
+                let mut k = info(
+                    "saxpy",
+                    &[
+                        ("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                        ("a", "f32", ParamKind::Value { size: 4 }, Access::Read),
+                        ("x", "*const f32", ptr(4, false), Access::Read),
+                        ("y", "*mut f32", ptr(4, true), Access::ReadWrite),
+                    ],
+                );
+                k.params[2].past_pointee = Some((31, 41));
+                k.params[3].past_pointee = Some((31, 13));
+                k
+            },
             info("unguarded", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)]),
             info(
                 "reads_only",
@@ -451,6 +458,41 @@ fn saxpy_with_slices_for_pointer_parameters() {
         args = (n, 3.0, &xs[..], &mut ys[..]),
     }
     assert_eq!(ys, expected);
+}
+
+/// The way Rust-CUDA users pass buffers, `x.as_ptr()`, maps one element (upstream's mapping
+/// of a raw pointer); saxpy reads past it, so the launch is refused with the parameter, the
+/// place and the fix, instead of the kernel running off the copy (on the simulator, a crash of
+/// the process). Nothing is written.
+#[test]
+fn a_raw_pointer_the_kernel_reads_past_is_refused() {
+    register();
+    let n = 256usize;
+    let xs = vec![1.0f32; n];
+    let mut ys = vec![2.0f32; n];
+    let err = try_offload! {
+        kernel = saxpy,
+        workgroup_dim = [1, 1, 1],
+        thread_dim = [256, 1, 1],
+        args = (n, 3.0, xs.as_ptr(), ys.as_mut_ptr()),
+    }
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "kernel `saxpy` offsets its parameter `x: *const f32` past the pointee (launch.rs:31:41), \
+         but a raw pointer argument maps only the 4 bytes of one pointee, as upstream's \
+         `offload!` does; pass the whole data instead (a slice `&x[..]` or an array for the \
+         pointer, or a slice parameter `&[T]`), or `preload` it"
+    );
+    assert!(ys.iter().all(|y| *y == 2.0));
+    // The same kernel with the whole data mapped runs.
+    offload! {
+        kernel = saxpy,
+        workgroup_dim = [1, 1, 1],
+        thread_dim = [256, 1, 1],
+        args = (n, 3.0, &xs[..], &mut ys[..]),
+    }
+    assert!(ys.iter().all(|y| *y == 5.0));
 }
 
 #[test]

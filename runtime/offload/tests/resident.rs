@@ -31,6 +31,7 @@ fn register() {
         ty: ty.into(),
         kind,
         access,
+        past_pointee: None,
     };
     let kernels = vec![
         KernelInfo {

@@ -95,3 +95,53 @@ fn walk(
         }
     }
 }
+
+/// For each parameter, where the kernel first offsets it past its pointee, if it does: a
+/// `rk.ptr_offset` by anything but a constant 0 applied to the parameter itself or to a pointer
+/// offset from it. A raw pointer argument maps one pointee (upstream's `size_of::<T>()`
+/// bytes), so such a kernel reads or writes memory a one-element mapping does not hold; the
+/// runtime refuses that launch instead of letting the kernel run off the copy. Only offsets
+/// that certainly step over the pointee count: a pointer that escapes (a yield, a store) is not
+/// followed, so the answer is `None` where the analysis cannot tell.
+pub fn offsets_past_pointee(func: &Func) -> Vec<Option<crate::ir::Loc>> {
+    let mut origin: HashMap<ValueId, usize> = HashMap::new();
+    for (k, p) in func.params.iter().enumerate() {
+        if matches!(func.ty(p.value), Some(Type::Ptr { .. })) {
+            origin.insert(p.value, k);
+        }
+    }
+    let mut zero = std::collections::HashSet::new();
+    let mut found = vec![None; func.params.len()];
+    offsets_in(&func.body, &mut origin, &mut zero, &mut found);
+    found
+}
+
+fn offsets_in(
+    region: &Region,
+    origin: &mut HashMap<ValueId, usize>,
+    zero: &mut std::collections::HashSet<ValueId>,
+    found: &mut [Option<crate::ir::Loc>],
+) {
+    for op in &region.ops {
+        match &op.kind {
+            OpKind::Const(crate::ir::Literal::Int(0)) => {
+                zero.extend(op.results.first().copied());
+            }
+            OpKind::PtrOffset => {
+                if let (Some(&k), Some(r)) =
+                    (op.operands.first().and_then(|p| origin.get(p)), op.results.first())
+                {
+                    origin.insert(*r, k);
+                    let by_zero = op.operands.get(1).is_some_and(|n| zero.contains(n));
+                    if !by_zero && found[k].is_none() {
+                        found[k] = Some(op.loc);
+                    }
+                }
+            }
+            _ => {}
+        }
+        for r in &op.regions {
+            offsets_in(r, origin, zero, found);
+        }
+    }
+}

@@ -6,7 +6,7 @@ pub mod hoist;
 pub mod inline;
 pub mod simplify;
 
-pub use access::access_of_params;
+pub use access::{access_of_params, offsets_past_pointee};
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};
 pub use simplify::{Stats, simplify};
