@@ -32,6 +32,7 @@ const FILES: &[(&str, &str)] = &[
     ("mem", include_str!("../core/mem.rs")),
     ("ptr", include_str!("../core/ptr.rs")),
     ("convert", include_str!("../core/convert.rs")),
+    ("convert_int", include_str!("../core/convert_int.rs")),
     ("hint", include_str!("../core/hint.rs")),
     ("char", include_str!("../core/char.rs")),
     ("half", include_str!("../core/half.rs")),
