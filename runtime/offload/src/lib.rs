@@ -43,9 +43,9 @@
 //! simulator. With no GPU, `OFFLOAD_SIM_DEVICES=n` makes the simulator count as `n` devices,
 //! so that code for several devices runs anywhere.
 
-/// The user guide (docs/guide.md), kept here so that every code block in it is compiled and
-/// run by the test suite.
-#[doc = include_str!("../../../docs/guide.md")]
+/// The user guide (docs/guide.md, linked into this crate as guide.md so that its package holds it),
+/// kept here so that every code block in it is compiled and run by the test suite.
+#[doc = include_str!("../guide.md")]
 pub mod guide {}
 
 mod args;
