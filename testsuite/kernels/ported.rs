@@ -62,7 +62,7 @@ pub fn raw_parts(xs: &mut [u32], out: &mut [i64]) {
         unsafe { *p.as_mut() = v[0] + v[1] * v[2] };
         let base = xs.as_ptr();
         let here = p.as_ptr() as *const u32;
-        out[2 * i] = unsafe { here.offset_from(base) } as i64;
+        out[2 * i] = unsafe { p.as_ptr().offset_from(base) } as i64;
         out[2 * i + 1] =
             unsafe { here.offset_from_unsigned(base) } as i64 + unsafe { p.read() } as i64;
     }

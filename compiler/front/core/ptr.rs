@@ -80,19 +80,19 @@ impl<T> *const T {
 
 impl<T> *mut T {
     pub const unsafe fn offset_from(self, origin: *const T) -> isize {
-        (self as isize - origin as isize) / crate::mem::size_of::<T>() as isize
+        unsafe { (self as *const T).offset_from(origin) }
     }
 
     pub const unsafe fn offset_from_unsigned(self, origin: *const T) -> usize {
-        (self as usize - origin as usize) / crate::mem::size_of::<T>()
+        unsafe { (self as *const T).offset_from_unsigned(origin) }
     }
 
     pub const unsafe fn byte_offset_from<U>(self, origin: *const U) -> isize {
-        self as isize - origin as isize
+        unsafe { (self as *const T).byte_offset_from(origin) }
     }
 
     pub const unsafe fn byte_offset_from_unsigned<U>(self, origin: *const U) -> usize {
-        self as usize - origin as usize
+        unsafe { (self as *const T).byte_offset_from_unsigned(origin) }
     }
 
     pub const unsafe fn add(self, count: usize) -> *mut T {
