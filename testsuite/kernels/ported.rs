@@ -86,3 +86,22 @@ pub fn aligned_rows(rows: &[V4], firsts: &mut [f64], out: &mut [Tagged]) {
         *o = Tagged { tag: (i % 251) as u8, v: V4(sum) };
     }
 }
+
+/// A struct holding the struct that holds the aligned vector: aligned to 32 bytes too, so its
+/// `inner` starts at byte 32 and it is 96 bytes long, as rustc lays it out.
+#[repr(C)]
+#[derive(Clone, Copy, DeviceCopy)]
+pub struct Row {
+    pub flag: u16,
+    pub inner: Tagged,
+}
+
+#[offload_kernel]
+pub fn nested_aligned(rows: &[V4], out: &mut [Row]) {
+    // SAFETY: thread i writes out[i] only.
+    let i = unsafe { global_idx_x() };
+    if let (Some(row), Some(o)) = (rows.get(i), out.get_mut(i)) {
+        let doubled = V4(row.0.map(|x| 2.0 * x));
+        *o = Row { flag: 0xa5a5 ^ i as u16, inner: Tagged { tag: (i % 7) as u8, v: doubled } };
+    }
+}

@@ -1541,6 +1541,16 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(ported::aligned_rows),
         },
+        Case {
+            file: "ported.rs",
+            kernel: "nested_aligned",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(ported::nested_aligned),
+        },
     ]
 }
 

@@ -856,8 +856,8 @@ impl $T {
         intrinsics::math_round_ties_even(self)
     }
 
-    /// The midpoint as core computes it for f64 (and, in the f64 template's copy for f32,
-    /// through f64 below): halving first where the sum could overflow or lose a subnormal.
+    /// The midpoint as core computes it: for f32, exactly through f64 and rounded once; for
+    /// f64, halving first where the sum could overflow or lose a subnormal.
     pub fn midpoint(self, other: $T) -> $T {
         if $BITS == 32 {
             return ((self as f64 + other as f64) / 2.0) as $T;

@@ -549,31 +549,27 @@ impl<'f> FuncEmitter<'f> {
                 let ty = self.rk_ty(op.operands[1]).clone();
                 let t = self.ty(op.operands[1]);
                 let pair = self.temp();
-                if ty.is_float() {
-                    // LLVM's cmpxchg takes integers: a float is compared by its bits, as
-                    // CUDA's atomicCAS on a reinterpreted float does.
+                // LLVM's cmpxchg takes integers: a float is compared by its bits, as CUDA's
+                // atomicCAS on a reinterpreted float does.
+                let (current, new, it) = if ty.is_float() {
                     let i = format!("i{}", ty.size_of() * 8);
-                    let (current, new, old) = (self.temp(), self.temp(), self.temp());
+                    let (current, new) = (self.temp(), self.temp());
                     self.line(format!("{current} = llvm.bitcast {} : {t} to {i}", arg(1)));
                     self.line(format!("{new} = llvm.bitcast {} : {t} to {i}", arg(2)));
-                    self.line(format!(
-                        "{pair} = llvm.cmpxchg {}, {current}, {new} monotonic monotonic : !llvm.ptr, {i}",
-                        arg(0)
-                    ));
-                    self.line(format!(
-                        "{old} = llvm.extractvalue {pair}[0] : !llvm.struct<({i}, i1)>"
-                    ));
-                    self.line(format!("{res} = llvm.bitcast {old} : {i} to {t}"));
+                    (current, new, i)
                 } else {
-                    self.line(format!(
-                        "{pair} = llvm.cmpxchg {}, {}, {} monotonic monotonic : !llvm.ptr, {t}",
-                        arg(0),
-                        arg(1),
-                        arg(2)
-                    ));
-                    self.line(format!(
-                        "{res} = llvm.extractvalue {pair}[0] : !llvm.struct<({t}, i1)>"
-                    ));
+                    (arg(1), arg(2), t.clone())
+                };
+                self.line(format!(
+                    "{pair} = llvm.cmpxchg {}, {current}, {new} monotonic monotonic : !llvm.ptr, {it}",
+                    arg(0)
+                ));
+                let old = if ty.is_float() { self.temp() } else { res.clone() };
+                self.line(format!(
+                    "{old} = llvm.extractvalue {pair}[0] : !llvm.struct<({it}, i1)>"
+                ));
+                if ty.is_float() {
+                    self.line(format!("{res} = llvm.bitcast {old} : {it} to {t}"));
                 }
             }
             // Slices are kernel parameters only (the verifier keeps them out of yields and

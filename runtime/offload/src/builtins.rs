@@ -283,8 +283,9 @@ warp_value! {
     f64 => u64, |a, b| a + b, f64::min(a, b), f64::max(a, b);
 }
 
-/// A value that warp shuffles move: the [`WarpValue`]s, and 128-bit integers, which move as
-/// two 64-bit words (as rkc compiles them: two shuffles from the same lane).
+/// A value that warp shuffles move: the [`WarpValue`]s; 128-bit integers, which move as two
+/// 64-bit words (as rkc compiles them: two shuffles from the same lane); and, with the `half`
+/// feature, `f16` and `bf16` as their bits.
 pub trait ShuffleValue: Copy {
     #[doc(hidden)]
     const WORDS: usize;

@@ -30,9 +30,8 @@
 //! `Build::no_cache` turns it off.
 
 use siphasher::sip128::{Hasher128, SipHasher13};
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -45,7 +44,7 @@ pub struct Build {
     compiler: Option<PathBuf>,
     out_dir: Option<PathBuf>,
     quiet: bool,
-    /// `rkc-cache` in the crate unless moved; `None` after `no_cache`.
+    /// Where the fat binaries are kept for builds without rkc.
     cache: Cache,
 }
 
@@ -251,7 +250,8 @@ impl Build {
         if let Ok(extra) = std::env::var("RKC_FLAGS") {
             args.extend(extra.split_whitespace().map(str::to_string));
         }
-        let cache = self.cache_entry(name, file, &sources, &args)?;
+        let key = content_key(file, &sources, &args)?;
+        let cache = self.cache_entry(name, &key);
         // Panic locations name the kernel file relative to the crate, as rustc's do, so that
         // the fat binary does not depend on where the crate was checked out (and the cache's
         // key leaves this argument out for the same reason).
@@ -261,30 +261,28 @@ impl Build {
         }
         let output = out_dir.join(format!("{name}.fatbin"));
 
+        // Inside the rkc workspace (its examples) a missing rkc is built; elsewhere the cache
+        // stands in for it.
         let compiler = match &self.compiler {
             Some(c) => c.clone(),
-            None => match find_compiler() {
+            None => match find_compiler().or_else(|| self.build_workspace_compiler()) {
                 Some(c) => c,
-                None => match (&cache, self.in_rkc_workspace()) {
-                    (Some(entry), false) => return self.use_cached(entry, &output),
-                    (None, false) => return Err(Error::CompilerNotFound),
-                    (_, true) => self.build_workspace_compiler().ok_or(Error::CompilerNotFound)?,
-                },
+                None => {
+                    return match &cache {
+                        Some(entry) => self.use_cached(entry, &output),
+                        None => Err(Error::CompilerNotFound),
+                    };
+                }
             },
         };
         self.say(format!("cargo:rerun-if-changed={}", compiler.display()));
 
-        // Skip the work when nothing that goes into the output changed.
-        let mut h = DefaultHasher::new();
-        for s in &sources {
-            std::fs::read(s).map_err(|error| Error::Io { path: s.clone(), error })?.hash(&mut h);
-        }
-        args.hash(&mut h);
-        if let Ok(meta) = std::fs::metadata(&compiler) {
-            meta.len().hash(&mut h);
-            meta.modified().ok().hash(&mut h);
-        }
-        let stamp = format!("{:016x}", h.finish());
+        // Skip the work when nothing that goes into the output changed: the sources and
+        // options (the cache's key) and the compiler.
+        let compiler_stamp = std::fs::metadata(&compiler)
+            .map(|m| format!("{} {:?}", m.len(), m.modified().ok()))
+            .unwrap_or_default();
+        let stamp = format!("{}.{} {compiler_stamp}", key.sources, key.options);
         let stamp_file = out_dir.join(format!("{name}.fatbin.hash"));
         if output.is_file() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
             if let Some(entry) = &cache {
@@ -329,8 +327,30 @@ struct CacheEntry {
     path: PathBuf,
 }
 
-/// The magic number that begins an LLVM OffloadBinary (see offload-binary).
-const OFFLOAD_BINARY_MAGIC: [u8; 4] = [0x10, 0xff, 0x10, 0xad];
+/// What a fat binary is made from, as two stable hashes: the kernel files (their paths relative
+/// to the kernel file, and their bytes), and the options.
+struct ContentKey {
+    sources: String,
+    options: String,
+}
+
+fn content_key(file: &Path, sources: &[PathBuf], args: &[String]) -> Result<ContentKey, Error> {
+    let base = file.parent().unwrap_or(Path::new(""));
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for s in sources {
+        let relative = s.strip_prefix(base).unwrap_or(s);
+        let components: Vec<String> =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        parts.push(components.join("/").into_bytes());
+        parts.push(std::fs::read(s).map_err(|error| Error::Io { path: s.clone(), error })?);
+    }
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
+    Ok(ContentKey {
+        sources: stable_hash(&parts)[..16].to_string(),
+        options: stable_hash(&args)[..8].to_string(),
+    })
+}
 
 /// A 128-bit SipHash-1-3 with zero keys: stable across Rust versions and machines (std's
 /// `DefaultHasher` is not), so a hash made where rkc is installed names the entry that a
@@ -347,49 +367,16 @@ fn stable_hash(parts: &[&[u8]]) -> String {
 
 impl Build {
     /// The cache entry of this build, or `None` when the cache is off.
-    fn cache_entry(
-        &self,
-        name: &str,
-        file: &Path,
-        sources: &[PathBuf],
-        args: &[String],
-    ) -> Result<Option<CacheEntry>, Error> {
+    fn cache_entry(&self, name: &str, key: &ContentKey) -> Option<CacheEntry> {
+        let crate_dir =
+            std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
         let dir = match &self.cache {
-            Cache::Off => return Ok(None),
-            Cache::InCrate | Cache::At(_) => {
-                let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR")
-                    .map(PathBuf::from)
-                    .or_else(|| file.parent().map(Path::to_path_buf))
-                    .unwrap_or_default();
-                match &self.cache {
-                    Cache::At(d) => crate_dir.join(d),
-                    _ => crate_dir.join("rkc-cache"),
-                }
-            }
+            Cache::Off => return None,
+            Cache::InCrate => crate_dir.join("rkc-cache"),
+            Cache::At(d) => crate_dir.join(d),
         };
-        let base = file.parent().unwrap_or(Path::new(""));
-        let mut parts: Vec<Vec<u8>> = Vec::new();
-        for s in sources {
-            let relative = s.strip_prefix(base).unwrap_or(s);
-            let components: Vec<String> = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            parts.push(components.join("/").into_bytes());
-            parts.push(std::fs::read(s).map_err(|error| Error::Io { path: s.clone(), error })?);
-        }
-        let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-        let sources_hash = stable_hash(&parts);
-        let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
-        let options_hash = stable_hash(&args);
-        let path =
-            dir.join(format!("{name}.{}.{}.fatbin", &sources_hash[..16], &options_hash[..8]));
-        Ok(Some(CacheEntry {
-            dir,
-            name: name.to_string(),
-            sources: sources_hash[..16].to_string(),
-            path,
-        }))
+        let path = dir.join(format!("{name}.{}.{}.fatbin", key.sources, key.options));
+        Some(CacheEntry { dir, name: name.to_string(), sources: key.sources.clone(), path })
     }
 
     /// The cached entries of the same name as `entry`, other than it.
@@ -426,12 +413,14 @@ impl Build {
             }
             Err(error) => return Err(Error::Io { path: entry.path.clone(), error }),
         };
-        if !bytes.starts_with(&OFFLOAD_BINARY_MAGIC) {
+        // The runtime checks the structure again when it registers it; this says at build
+        // time which file is wrong.
+        if let Err(e) = offload_binary::read(&bytes) {
             return Err(Error::Io {
                 path: entry.path.clone(),
                 error: std::io::Error::new(
                     std::io::ErrorKind::InvalidData,
-                    "not a fat binary (no OffloadBinary magic number); delete it and rebuild where rkc is installed",
+                    format!("not a fat binary ({e}); delete it and rebuild where rkc is installed"),
                 ),
             });
         }
@@ -472,14 +461,6 @@ impl Build {
                 entry.dir.display()
             ));
         }
-    }
-
-    /// Whether the crate being built is inside the rkc workspace (its examples), where a
-    /// missing rkc is built rather than replaced by the cache.
-    fn in_rkc_workspace(&self) -> bool {
-        std::env::var_os("CARGO_MANIFEST_DIR").is_some_and(|d| {
-            PathBuf::from(d).ancestors().any(|a| a.join("tools/rkc/Cargo.toml").is_file())
-        })
     }
 }
 

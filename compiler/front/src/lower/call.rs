@@ -591,17 +591,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let [v, k] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
                 let op = OpKind::Warp(WarpOp::Shuffle(mode));
-                // An 8- or 16-bit integer moves widened to 32 bits (sign- or zero-extended, as
-                // C's promotion to `int` does before CUDA's `__shfl_sync`) and narrowed back.
-                if let Type::Int(i) = &t
-                    && matches!(i.bits(), 8 | 16)
-                {
-                    let wide = if i.is_signed() { Type::I32 } else { Type::U32 };
-                    let w = self.cast(v, wide.clone(), span);
-                    let moved = self.op1(op, &[w, k], wide, span);
-                    return Operand::Scalar(self.cast(moved, t, span));
+                if let Some(moved) = self.widened_warp_op(op.clone(), v, &[k], span) {
+                    return Operand::Scalar(moved);
                 }
-                // A 16-bit float moves as its bits, widened like a `u16`.
+                // A 16-bit float moves as its bits, as a `u16` does.
                 if let Type::Float(f) = &t
                     && f.is_half()
                 {
@@ -611,12 +604,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                         Type::Int(IntTy::U16),
                         span,
                     );
-                    let w = self.cast(bits, Type::U32, span);
-                    let moved = self.op1(op, &[w, k], Type::U32, span);
-                    let narrow = self.cast(moved, Type::Int(IntTy::U16), span);
+                    let moved = self.widened_warp_op(op, bits, &[k], span).unwrap_or(bits);
                     return Operand::Scalar(self.op1(
                         OpKind::Math(rkc_rk::math::MathFn::FromBits),
-                        &[narrow],
+                        &[moved],
                         t,
                         span,
                     ));
@@ -679,15 +670,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let [v] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(v);
                 let reduce = OpKind::Warp(WarpOp::Reduce(op));
-                // Widened as the shuffles are: a wrapping sum, the minimum and the maximum of
-                // the extended values narrow back to those of the narrow type.
-                if let Type::Int(i) = &t
-                    && matches!(i.bits(), 8 | 16)
-                {
-                    let wide = if i.is_signed() { Type::I32 } else { Type::U32 };
-                    let w = self.cast(v, wide.clone(), span);
-                    let r = self.op1(reduce, &[w], wide, span);
-                    return Operand::Scalar(self.cast(r, t, span));
+                // A wrapping sum, the minimum and the maximum of the widened values narrow back
+                // to those of the narrow type.
+                if let Some(r) = self.widened_warp_op(reduce.clone(), v, &[], span) {
+                    return Operand::Scalar(r);
                 }
                 let float_ok = matches!(&t, Type::Float(f) if !f.is_half());
                 if !(matches!(&t, Type::Int(i) if matches!(i.bits(), 32 | 64)) || float_ok) {
@@ -736,6 +722,28 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 Operand::Never
             }
         }
+    }
+
+    /// A warp operation on an 8- or 16-bit integer `v` (its other operands `rest`), done on the
+    /// value widened to 32 bits (sign- or zero-extended, as C's promotion to `int` does before
+    /// CUDA's `__shfl_sync`) and narrowed back; `None` for other types.
+    fn widened_warp_op(
+        &mut self,
+        op: OpKind,
+        v: ValueId,
+        rest: &[ValueId],
+        span: Span,
+    ) -> Option<ValueId> {
+        let t = self.ty_of(v);
+        let Type::Int(i) = &t else { return None };
+        if !matches!(i.bits(), 8 | 16) {
+            return None;
+        }
+        let wide = if i.is_signed() { Type::I32 } else { Type::U32 };
+        let w = self.cast(v, wide.clone(), span);
+        let operands: Vec<ValueId> = std::iter::once(w).chain(rest.iter().copied()).collect();
+        let r = self.op1(op, &operands, wide, span);
+        Some(self.cast(r, t, span))
     }
 
     fn check_atomic(&mut self, t: &Type, op: Option<AtomicOp>, span: Span) {

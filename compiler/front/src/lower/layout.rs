@@ -209,13 +209,20 @@ impl Layouts {
                 }
                 a
             }
-            TyKind::Adt(d, _) if matches!(tcx.items.def(*d).kind, DefKind::Struct { .. }) => {
-                let own = match &tcx.items.def(*d).kind {
-                    DefKind::Struct { repr, .. } => repr.align.unwrap_or(1),
-                    _ => 1,
-                };
+            // A struct's own `align(N)` and its fields': a struct holding an aligned one is
+            // aligned as much.
+            TyKind::Adt(d, args) => {
                 let rk = self.mem_type(tcx, ty)?.map_or(1, |t| t.align_of());
-                own.max(rk)
+                match &tcx.items.def(*d).kind {
+                    DefKind::Struct { repr, .. } => {
+                        let mut a = rk.max(repr.align.unwrap_or(1));
+                        for f in field_types(tcx, *d, args) {
+                            a = a.max(self.declared_align(tcx, &f)?);
+                        }
+                        a
+                    }
+                    _ => rk,
+                }
             }
             _ => self.mem_type(tcx, ty)?.map_or(1, |t| t.align_of()),
         })
@@ -253,11 +260,7 @@ impl Layouts {
                                 def.name
                             )));
                         }
-                        let tys: Vec<Ty> = tcx
-                            .field_tys(*d)
-                            .iter()
-                            .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
-                            .collect();
+                        let tys = field_types(tcx, *d, args);
                         let names: Vec<String> =
                             items.fields(*d).iter().map(|f| f.name.to_string()).collect();
                         let (mut t, fields) = self.struct_of(tcx, name, &tys, &names)?;
@@ -332,11 +335,7 @@ impl Layouts {
         let mut vlayouts = Vec::new();
         let (mut size, mut align) = (0u64, 1u64);
         for (k, v) in variants.iter().enumerate() {
-            let tys: Vec<Ty> = tcx
-                .field_tys(*v)
-                .iter()
-                .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
-                .collect();
+            let tys = field_types(tcx, *v, args);
             let names: Vec<String> = items.fields(*v).iter().map(|f| f.name.to_string()).collect();
             let (t, fields) =
                 self.struct_of(tcx, format!("{}.{}", name, items.name(*v)), &tys, &names)?;
@@ -375,6 +374,15 @@ impl Layouts {
             fieldless: false,
         })
     }
+}
+
+/// The field types of a struct or enum variant for these generic arguments, projections
+/// normalised.
+fn field_types(tcx: &Tcx, d: DefId, args: &[GenericArg]) -> Vec<Ty> {
+    tcx.field_tys(d)
+        .iter()
+        .map(|t| crate::typeck::normalize_in_layout(tcx, &t.subst(args)))
+        .collect()
 }
 
 /// The rk struct that holds a slice in memory: its pointer and its length.
