@@ -36,7 +36,10 @@ pub(crate) fn in_kernel() -> bool {
     POSITION.with(Cell::get).is_some()
 }
 
+// Inlined: every geometry builtin is this one thread-local read, and the simulator runs
+// barrier-free kernels at the speed of their calls.
 #[track_caller]
+#[inline]
 fn position(builtin: &str) -> ThreadPosition {
     match POSITION.with(Cell::get) {
         Some(p) => p,
@@ -115,10 +118,11 @@ unsafe impl Sync for BlockState {}
 type SharedKey = (&'static str, u32, u32, usize, &'static str);
 
 impl BlockState {
-    /// A block of `threads` threads, run together (`together`) or one after another.
+    /// A block of `threads` threads, run together as coroutines (`together`; see
+    /// `sim::suspend`) or one after another.
     pub(crate) fn new(threads: usize, together: bool, dyn_cache: u32) -> BlockState {
         BlockState {
-            sync: together.then(|| rkc_simt::BlockSync::new(threads)),
+            sync: together.then(|| rkc_simt::BlockSync::cooperative(threads, crate::sim::suspend)),
             arrays: std::sync::Mutex::new(Vec::new()),
             dynamic: std::cell::UnsafeCell::new(
                 vec![0u128; (dyn_cache as usize).div_ceil(16)].into_boxed_slice(),
@@ -151,6 +155,12 @@ thread_local! {
 /// Sets the block whose threads the calling host thread simulates (null outside a kernel).
 pub(crate) fn set_block(block: *const BlockState) {
     BLOCK.with(|b| b.set(block));
+}
+
+/// The simulated thread the calling host thread runs now: its position and its block, which a
+/// coroutine saves when it suspends and restores when it is resumed.
+pub(crate) fn current_thread() -> (Option<ThreadPosition>, *const BlockState) {
+    (POSITION.with(Cell::get), BLOCK.with(Cell::get))
 }
 
 fn block(builtin: &str) -> &'static BlockState {
@@ -494,6 +504,7 @@ macro_rules! atomics {
         ///
         /// `p` must be valid for reads and writes and aligned.
         pub unsafe fn $name<T: AtomicValue + $bound>(p: *mut T, v: T) -> T {
+            crate::sim::progress();
             T::update(p, &|$x| { let $v = v; $body })
         }
     )*};
@@ -502,9 +513,19 @@ macro_rules! atomics {
 /// The arithmetic the atomics need, per type: integers and floats. (The methods have names of
 /// their own so that the prelude's glob import of this trait does not make `x.min(y)`
 /// ambiguous in kernels.)
-pub trait AtomicOps: Copy {
+pub trait AtomicOps: AtomicValue {
     #[doc(hidden)]
     fn atomic_add(self, o: Self) -> Self;
+    /// `atomic_add` itself: the integers' is one `fetch_add` (the simulator's histograms spend
+    /// their time here), the floats' a compare-exchange loop.
+    ///
+    /// # Safety
+    ///
+    /// As for `atomic_add`.
+    #[doc(hidden)]
+    unsafe fn atomic_fetch_add(p: *mut Self, v: Self) -> Self {
+        Self::update(p, &|x| x.atomic_add(v))
+    }
     #[doc(hidden)]
     fn atomic_sub(self, o: Self) -> Self;
     #[doc(hidden)]
@@ -525,9 +546,14 @@ pub trait AtomicBits: Copy {
 }
 
 macro_rules! int_ops {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $a:ty),*) => {$(
         impl AtomicOps for $t {
             fn atomic_add(self, o: Self) -> Self { self.wrapping_add(o) }
+            unsafe fn atomic_fetch_add(p: *mut Self, v: Self) -> Self {
+                // SAFETY: as in `AtomicValue::update`: the kernel's pointer is valid and
+                // aligned, and every concurrent access through it is atomic.
+                unsafe { <$a>::from_ptr(p) }.fetch_add(v, std::sync::atomic::Ordering::Relaxed)
+            }
             fn atomic_sub(self, o: Self) -> Self { self.wrapping_sub(o) }
             fn atomic_min(self, o: Self) -> Self { Ord::min(self, o) }
             fn atomic_max(self, o: Self) -> Self { Ord::max(self, o) }
@@ -540,7 +566,12 @@ macro_rules! int_ops {
     )*};
 }
 
-int_ops!(i32, u32, i64, u64);
+int_ops!(
+    i32 => std::sync::atomic::AtomicI32,
+    u32 => std::sync::atomic::AtomicU32,
+    i64 => std::sync::atomic::AtomicI64,
+    u64 => std::sync::atomic::AtomicU64
+);
 
 macro_rules! float_ops {
     ($($t:ty),*) => {$(
@@ -556,8 +587,20 @@ macro_rules! float_ops {
 
 float_ops!(f32, f64);
 
+/// `*p += v`, atomically.
+///
+/// Relaxed ordering, as CUDA's atomics; returns the old value.
+///
+/// # Safety
+///
+/// `p` must be valid for reads and writes and aligned.
+pub unsafe fn atomic_add<T: AtomicOps>(p: *mut T, v: T) -> T {
+    crate::sim::progress();
+    // SAFETY: the caller's promise.
+    unsafe { T::atomic_fetch_add(p, v) }
+}
+
 atomics! {
-    atomic_add: AtomicOps, "`*p += v`, atomically.", |x, v| x.atomic_add(v);
     atomic_sub: AtomicOps, "`*p -= v`, atomically.", |x, v| x.atomic_sub(v);
     atomic_and: AtomicBits, "`*p &= v`, atomically.", |x, v| x.atomic_and(v);
     atomic_or: AtomicBits, "`*p |= v`, atomically.", |x, v| x.atomic_or(v);
@@ -574,5 +617,6 @@ atomics! {
 ///
 /// `p` must be valid for reads and writes and aligned.
 pub unsafe fn atomic_compare_exchange<T: AtomicValue>(p: *mut T, current: T, new: T) -> T {
+    crate::sim::progress();
     T::update(p, &|x| if x.same_bits(current) { new } else { x })
 }

@@ -2,8 +2,11 @@
 //! simulated thread, with the same mapping as the GPU: arguments are copied into separate
 //! "device" buffers, the kernel sees only those, and writable ones are copied back.
 //!
-//! Blocks run in parallel on every host core; the threads of one block run one after another
-//! on one host thread, in x-fastest order. A panic in a kernel thread (Rust's own bounds check,
+//! Blocks run in parallel on every host core. The threads of one block run on one host thread:
+//! one after another in x-fastest order when the kernel never synchronises (one loop that moves
+//! the thread's position), else as stackful coroutines (`corosensei`) that switch at each
+//! barrier and warp operation, and every 64th atomic operation so that a thread spinning on a
+//! flag lets the others run. A panic in a kernel thread (Rust's own bounds check,
 //! division by zero, `assert!`) stops the launch and becomes [`OffloadError::KernelPanic`]
 //! naming the block and thread.
 
@@ -13,6 +16,9 @@ use crate::cuda::check_limits;
 use crate::error::OffloadError;
 use crate::registry::Found;
 use crate::{Kernel, LaunchConfig};
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -157,7 +163,8 @@ pub unsafe fn simulate_raw<K: Kernel>(
         MAX_GRID_DIM,
         MAX_SHARED_PER_BLOCK,
     )?;
-    // Raw runs do not know whether the kernel synchronises: run block threads together.
+    // Raw runs do not know whether the kernel synchronises: run block threads together (as
+    // coroutines, which costs little more than running them one after another).
     run_grid(K::NAME, config, true, &|| K::run_raw(args))
 }
 
@@ -240,33 +247,49 @@ fn run_thread(
     state: &BlockState,
     body: &(dyn Fn() + Sync),
 ) -> Result<(), OffloadError> {
-    set_position(Some(ThreadPosition {
-        thread_idx: thread,
-        block_idx: block,
-        block_dim: config.thread_dim,
-        grid_dim: config.workgroup_dim,
-    }));
+    set_position(Some(position(config, block, thread)));
     set_block(state);
     let result = catch_unwind(AssertUnwindSafe(body));
     set_block(std::ptr::null());
     set_position(None);
-    result.map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
-        let location = PANIC_LOCATION.with(|p| std::mem::take(&mut *p.borrow_mut()));
-        OffloadError::KernelPanic { kernel: name.into(), message, location, block, thread }
-    })
+    result.map_err(|payload| kernel_panic(name, payload, block, thread))
 }
 
-fn threads_of(config: &LaunchConfig) -> Vec<[u32; 3]> {
+fn position(config: &LaunchConfig, block: [u32; 3], thread: [u32; 3]) -> ThreadPosition {
+    ThreadPosition {
+        thread_idx: thread,
+        block_idx: block,
+        block_dim: config.thread_dim,
+        grid_dim: config.workgroup_dim,
+    }
+}
+
+/// The error for a simulated thread's panic, with the message and the place the panic hook
+/// recorded.
+fn kernel_panic(
+    name: &str,
+    payload: Box<dyn std::any::Any + Send>,
+    block: [u32; 3],
+    thread: [u32; 3],
+) -> OffloadError {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    let location = PANIC_LOCATION.with(|p| std::mem::take(&mut *p.borrow_mut()));
+    OffloadError::KernelPanic { kernel: name.into(), message, location, block, thread }
+}
+
+/// The threads of a block in x-fastest order.
+fn threads_of(config: &LaunchConfig) -> impl Iterator<Item = [u32; 3]> {
     let [bx, by, bz] = config.thread_dim;
-    (0..bz).flat_map(|z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z]))).collect()
+    (0..bz).flat_map(move |z| (0..by).flat_map(move |y| (0..bx).map(move |x| [x, y, z])))
 }
 
-/// The threads of a block one after another (kernels without barriers or warp operations).
+/// The threads of a block one after another (kernels without barriers or warp operations):
+/// one loop that only moves the thread's position, inside one `catch_unwind` for the block,
+/// so that a short kernel body is most of the time spent.
 fn run_block(
     name: &str,
     config: &LaunchConfig,
@@ -274,17 +297,83 @@ fn run_block(
     body: &(dyn Fn() + Sync),
 ) -> Result<(), OffloadError> {
     install_panic_hook();
-    let threads = threads_of(config);
-    let state = BlockState::new(threads.len(), false, config.dyn_cache);
-    for thread in threads {
-        run_thread(name, config, block, thread, &state, body)?;
-    }
-    Ok(())
+    let [bx, by, bz] = config.thread_dim;
+    let state = BlockState::new((bx * by * bz) as usize, false, config.dyn_cache);
+    let current = Cell::new([0; 3]);
+    set_block(&state);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    current.set([x, y, z]);
+                    set_position(Some(position(config, block, [x, y, z])));
+                    body();
+                }
+            }
+        }
+    }));
+    set_block(std::ptr::null());
+    set_position(None);
+    result.map_err(|payload| kernel_panic(name, payload, block, current.get()))
 }
 
-/// The threads of a block on host threads of their own, so that every thread of the block is
-/// live at a barrier or warp operation; one that some threads never reach is reported, not
-/// a hang.
+/// The stack of a simulated thread that runs as a coroutine: 2 MiB of address space (what a
+/// host thread gets by default, so that a kernel that ran on host threads of their own still
+/// has room), of which only the pages the thread touches take memory.
+const STACK_BYTES: usize = 2 << 20;
+
+/// Coroutine stacks, kept between blocks and launches: creating one maps memory, which costs
+/// more than running a short kernel thread.
+static STACKS: Mutex<Vec<DefaultStack>> = Mutex::new(Vec::new());
+
+/// The most stacks kept: a full block (1024 threads) for each of 16 host threads.
+const STACKS_KEPT: usize = 16 * 1024;
+
+thread_local! {
+    /// The coroutine of the simulated thread this host thread runs now (null outside one),
+    /// and the atomic operations since the last switch (see `progress`). One cell, so that the
+    /// check in every atomic operation is one thread-local access.
+    static COROUTINE: Cell<(*const Yielder<(), ()>, u32)> = const { Cell::new((std::ptr::null(), 0)) };
+}
+
+/// Gives control back to the block's scheduler (a simulated thread waits at a barrier or a
+/// warp operation, or lets others make progress), and resumes with this thread's position and
+/// block, which the threads that ran meanwhile changed on this host thread.
+pub(crate) fn suspend() {
+    let (yielder, _) = COROUTINE.with(Cell::get);
+    if yielder.is_null() {
+        return;
+    }
+    let (position, block) = crate::builtins::current_thread();
+    // SAFETY: the pointer is the running coroutine's own yielder, which lives on its stack for
+    // as long as the coroutine runs, and this is that coroutine (it set the pointer when it
+    // started and sets it again after every switch).
+    unsafe { (*yielder).suspend(()) };
+    COROUTINE.with(|c| c.set((yielder, 0)));
+    set_position(position);
+    set_block(block);
+}
+
+/// Called by every atomic operation: a simulated thread that waits for another thread of its
+/// block by spinning on an atomic (a lock, a flag) must let that thread run, as a GPU's
+/// scheduler does. Every 64th atomic operation of a coroutine switches to the next thread,
+/// which keeps atomic-heavy kernels (histograms) from switching at each one.
+#[inline]
+pub(crate) fn progress() {
+    let switch = COROUTINE.with(|c| {
+        let (yielder, n) = c.get();
+        c.set((yielder, n.wrapping_add(1)));
+        !yielder.is_null() && n % 64 == 63
+    });
+    if switch {
+        suspend();
+    }
+}
+
+/// The threads of a block as coroutines on the calling host thread, so that every thread of
+/// the block is live at a barrier or warp operation: each runs until it must wait, then the
+/// next one runs, round after round, until all have left the kernel. A barrier or warp
+/// operation that some threads never reach is reported (by `rkc_simt::BlockSync`), not a hang.
 fn run_block_together(
     name: &str,
     config: &LaunchConfig,
@@ -292,23 +381,56 @@ fn run_block_together(
     body: &(dyn Fn() + Sync),
 ) -> Result<(), OffloadError> {
     install_panic_hook();
-    let threads = threads_of(config);
+    let threads: Vec<[u32; 3]> = threads_of(config).collect();
     let state = BlockState::new(threads.len(), true, config.dyn_cache);
-    let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for &thread in &threads {
-            let (state, failure) = (&state, &failure);
-            scope.spawn(move || {
-                let result = run_thread(name, config, block, thread, state, body);
-                state.exit();
-                if let Err(e) = result {
-                    failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-                }
-            });
-        }
-    });
-    match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    let failure: RefCell<Option<OffloadError>> = RefCell::new(None);
+    let mut stacks = take_stacks(name, threads.len())?;
+    let mut coroutines = Vec::with_capacity(threads.len());
+    for &thread in &threads {
+        let (state, failure) = (&state, &failure);
+        let Some(stack) = stacks.pop() else { break };
+        let run = move |yielder: &Yielder<(), ()>, ()| {
+            COROUTINE.with(|c| c.set((yielder, 0)));
+            let result = run_thread(name, config, block, thread, state, body);
+            state.exit();
+            COROUTINE.with(|c| c.set((std::ptr::null(), 0)));
+            if let Err(e) = result {
+                failure.borrow_mut().get_or_insert(e);
+            }
+        };
+        // SAFETY: the coroutine borrows `state`, `failure`, `config` and `body`, which live
+        // until this function returns; every coroutine is run to completion below (a thread
+        // that panics is caught inside `run_thread`, and one stuck at a barrier is released
+        // with an error) and is gone by then.
+        coroutines.push(unsafe { Coroutine::with_stack_unchecked(stack, run) });
+    }
+    let mut live: Vec<usize> = (0..coroutines.len()).collect();
+    while !live.is_empty() {
+        live.retain(|&k| matches!(coroutines[k].resume(()), CoroutineResult::Yield(())));
+    }
+    let mut pool = STACKS.lock().unwrap_or_else(|p| p.into_inner());
+    let room = STACKS_KEPT.saturating_sub(pool.len());
+    pool.extend(coroutines.into_iter().map(Coroutine::into_stack).take(room));
+    drop(pool);
+    match failure.into_inner() {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// `n` coroutine stacks, from those kept or newly mapped.
+fn take_stacks(kernel: &str, n: usize) -> Result<Vec<DefaultStack>, OffloadError> {
+    let mut stacks = {
+        let mut pool = STACKS.lock().unwrap_or_else(|p| p.into_inner());
+        let at = pool.len().saturating_sub(n);
+        pool.split_off(at)
+    };
+    while stacks.len() < n {
+        let stack = DefaultStack::new(STACK_BYTES).map_err(|e| OffloadError::InvalidLaunch {
+            kernel: kernel.into(),
+            reason: format!("cannot map a stack for a simulated thread: {e}"),
+        })?;
+        stacks.push(stack);
+    }
+    Ok(stacks)
 }

@@ -97,6 +97,25 @@ fn reverse(x: *mut [u32; 128], sums: *mut [u32; 4]) {
     }
 }
 
+/// The threads of a block take turns through a ticket in shared memory, last thread first:
+/// each spins on an atomic until its turn comes. A GPU's scheduler lets the other threads run
+/// meanwhile; the simulator must too, or the first thread it runs spins forever.
+#[offload_kernel]
+fn take_turns(order: *mut [u32; 64]) {
+    // SAFETY: the pointer is mapped; the ticket is only touched atomically after the barrier.
+    unsafe {
+        let ticket = shared_array::<u32, 1>();
+        let t = thread_idx_x();
+        if t == 0 {
+            (*ticket)[0] = 0;
+        }
+        sync_threads();
+        let mine = block_dim_x() - 1 - t;
+        while atomic_add(&mut (*ticket)[0] as *mut u32, 0) != mine {}
+        (*order)[t as usize] = atomic_add(&mut (*ticket)[0] as *mut u32, 1);
+    }
+}
+
 /// A kernel whose fat-binary metadata disagrees with the host (a stale fat binary).
 #[offload_kernel]
 fn stale(x: *mut u32) {
@@ -410,6 +429,10 @@ fn register() {
                         ("sums", "*mut [u32; 4]", ptr(16, true), Access::Write),
                     ],
                 )
+            },
+            KernelInfo {
+                barriers: true,
+                ..info("take_turns", &[("order", "*mut [u32; 64]", ptr(256, true), Access::Write)])
             },
         ];
         let image = offload_binary::metadata::metadata_only_image(&kernels);
@@ -869,6 +892,17 @@ fn divergent_and_partial_warps_are_errors_not_hangs() {
     try_offload! { kernel = unguarded, thread_dim = [8, 1, 1], args = (&mut y as *mut [u32; 8],) }
         .unwrap();
     assert_eq!(y, [7; 8]);
+}
+
+/// A thread that spins on an atomic until another thread of its block moves does not hang the
+/// simulator, which runs a block's threads as coroutines on one host thread.
+#[test]
+fn threads_spinning_on_an_atomic_let_the_others_run() {
+    register();
+    let mut order = [u32::MAX; 64];
+    offload! { kernel = take_turns, thread_dim = [64, 1, 1], args = (&mut order as *mut [u32; 64],) }
+    let expected: [u32; 64] = std::array::from_fn(|t| 63 - t as u32);
+    assert_eq!(order, expected);
 }
 
 /// `dyn_cache` gives each block its own dynamic shared memory of that size.

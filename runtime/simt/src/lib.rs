@@ -15,6 +15,10 @@
 //! block whose thread count is not a multiple of 32) are undefined on a GPU; here they are an
 //! error.
 //!
+//! A block's threads may instead run as coroutines on one host thread
+//! ([`BlockSync::cooperative`]): a thread that must wait hands control back to the executor's
+//! scheduler, which resumes the others. The counting below is the same for both.
+//!
 //! On a GPU, threads that wait at different points forever are a hang. Here, every wait is
 //! counted: when all the threads of the block that have not left the kernel are waiting and
 //! no group can complete, the block is stuck, and every waiter gets [`Stuck`] instead.
@@ -82,11 +86,26 @@ struct State {
 pub struct BlockSync {
     state: Mutex<State>,
     wake: Condvar,
+    /// For threads that run as coroutines on one host thread: gives control back to the
+    /// executor, which resumes the other threads and this one again later. `None` for threads
+    /// on host threads of their own, which block on `wake`.
+    suspend: Option<fn()>,
 }
 
 impl BlockSync {
-    /// The sync state of a block of `threads` threads.
+    /// The sync state of a block of `threads` threads, each on a host thread of its own.
     pub fn new(threads: usize) -> BlockSync {
+        BlockSync::with_wait(threads, None)
+    }
+
+    /// The sync state of a block of `threads` threads that run as coroutines on one host
+    /// thread: a thread that waits calls `suspend`, which must let the block's other threads
+    /// run before it returns (the wait is then checked again).
+    pub fn cooperative(threads: usize, suspend: fn()) -> BlockSync {
+        BlockSync::with_wait(threads, Some(suspend))
+    }
+
+    fn with_wait(threads: usize, suspend: Option<fn()>) -> BlockSync {
         let warps = (0..threads.div_ceil(WARP_SIZE))
             .map(|w| Group {
                 size: (threads - w * WARP_SIZE).min(WARP_SIZE),
@@ -104,11 +123,25 @@ impl BlockSync {
                 stuck: None,
             }),
             wake: Condvar::new(),
+            suspend,
         }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits for another thread to change the state: blocks on the condition variable, or, for
+    /// coroutines, lets the others run.
+    fn wait<'a>(&'a self, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        match self.suspend {
+            None => self.wake.wait(s).unwrap_or_else(|e| e.into_inner()),
+            Some(suspend) => {
+                drop(s);
+                suspend();
+                self.lock()
+            }
+        }
     }
 
     /// Waits until every thread of the block has reached a barrier.
@@ -129,7 +162,7 @@ impl BlockSync {
         s.waiting += 1;
         self.check_stuck(&mut s);
         while s.barrier.generation == generation && s.stuck.is_none() {
-            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
+            s = self.wait(s);
         }
         if s.barrier.generation != generation {
             Ok(())
@@ -167,7 +200,7 @@ impl BlockSync {
         s.waiting += 1;
         self.check_stuck(&mut s);
         while s.warps[w].generation == generation && s.stuck.is_none() {
-            s = self.wake.wait(s).unwrap_or_else(|e| e.into_inner());
+            s = self.wait(s);
         }
         if s.warps[w].generation != generation {
             Ok(s.warps[w].done.clone())
@@ -254,10 +287,13 @@ pub fn ballot(values: &[u64]) -> u32 {
 /// k))` for k = 16, 8, 4, 2, 1), so that floating-point sums round exactly as on the device.
 /// Every lane gets the same result; this returns lane `lane`'s.
 pub fn butterfly(values: &[u64], lane: usize, op: &dyn Fn(u64, u64) -> u64) -> u64 {
-    let mut v: Vec<u64> = values.to_vec();
+    let mut v = [0u64; WARP_SIZE];
+    for (slot, &value) in v.iter_mut().zip(values) {
+        *slot = value;
+    }
     let mut k = WARP_SIZE / 2;
     while k > 0 {
-        v = (0..WARP_SIZE).map(|l| op(v[l], v[l ^ k])).collect();
+        v = std::array::from_fn(|l| op(v[l], v[l ^ k]));
         k /= 2;
     }
     v[lane]
