@@ -94,5 +94,31 @@ pub fn run_checks() -> Result<String, String> {
     // ... and is used on its own device.
     offload! { kernel = saxpy, workgroup_dim = [2, 1, 1], thread_dim = [128, 1, 1], device = 0, args = (256usize, a, &guard, &mut ys[..]) }
     report.push_str("PASS resident data of device 0 used on device 0\n");
+    // A device buffer of device 0 is refused on device 1, and its copy there is used.
+    let on_0 = rkc_offload::DeviceBuffer::from_slice_on(Some(0), &xs).map_err(|e| e.to_string())?;
+    let mut y_1 =
+        rkc_offload::DeviceBuffer::from_slice_on(Some(1), &ys).map_err(|e| e.to_string())?;
+    let result = try_offload! {
+        kernel = saxpy,
+        workgroup_dim = [2, 1, 1],
+        thread_dim = [128, 1, 1],
+        device = 1,
+        args = (256usize, a, &on_0, &mut y_1),
+    };
+    match result {
+        Err(e @ OffloadError::BufferElsewhere { .. }) => {
+            report.push_str(&format!("PASS a device buffer of device 0 refused on device 1: {e}\n"))
+        }
+        other => {
+            return Err(format!("a device buffer of device 0 was accepted on device 1: {other:?}"));
+        }
+    }
+    let on_1 = on_0.to_device(Some(1)).map_err(|e| e.to_string())?;
+    offload! { kernel = saxpy, workgroup_dim = [2, 1, 1], thread_dim = [128, 1, 1], device = 1, args = (256usize, a, &on_1, &mut y_1) }
+    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| a * x + y).collect();
+    if y_1.to_vec().map_err(|e| e.to_string())? != expected {
+        return Err("saxpy on device buffers copied to device 1 is wrong".into());
+    }
+    report.push_str("PASS a device buffer copied to device 1 is used there\n");
     Ok(report)
 }

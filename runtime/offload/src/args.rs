@@ -8,6 +8,9 @@ pub enum ArgMapping {
     /// A host buffer that the device gets a copy of; `writable` when the kernel may write it
     /// (upstream copies it back).
     Buffer { host: *mut u8, len: usize, writable: bool },
+    /// `len` bytes already in a device's memory (a [`crate::DeviceBuffer`] or a view of one),
+    /// passed by address: nothing is copied.
+    Device { address: u64, len: usize, writable: bool, location: crate::buffer::Location },
 }
 
 /// A value that can be passed for a kernel parameter of type `P`.

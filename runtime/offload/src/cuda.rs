@@ -15,6 +15,7 @@ use crate::LaunchConfig;
 use crate::args::ArgMapping;
 use crate::error::OffloadError;
 use crate::registry::Found;
+use crate::runtime::Placement;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Mutex;
@@ -68,6 +69,8 @@ struct Api {
     memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
     memcpy_dtoh_async:
         unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, *mut c_void) -> CuResult,
+    memcpy_dtod: unsafe extern "C" fn(CuDevicePtr, CuDevicePtr, usize) -> CuResult,
+    memset_d8: unsafe extern "C" fn(CuDevicePtr, u8, usize) -> CuResult,
     launch_kernel: unsafe extern "C" fn(
         CuFunction,
         c_uint,
@@ -216,6 +219,14 @@ impl Api {
                 memcpy_htod: sym!(names[13]),
                 memcpy_dtoh: sym!(names[14]),
                 memcpy_dtoh_async: sym!(names[15]),
+                memcpy_dtod: sym!(match kind {
+                    Kind::Cuda => "cuMemcpyDtoD_v2",
+                    Kind::Hip => "hipMemcpyDtoD",
+                }),
+                memset_d8: sym!(match kind {
+                    Kind::Cuda => "cuMemsetD8_v2",
+                    Kind::Hip => "hipMemsetD8",
+                }),
                 launch_kernel: sym!(names[16]),
                 vendor,
                 _lib: lib,
@@ -244,6 +255,8 @@ impl Api {
             ("cuMemcpyHtoD_v2", "hipMemcpyHtoD"),
             ("cuMemcpyDtoH_v2", "hipMemcpyDtoH"),
             ("cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"),
+            ("cuMemcpyDtoD_v2", "hipMemcpyDtoD"),
+            ("cuMemsetD8_v2", "hipMemsetD8"),
             ("cuLaunchKernel", "hipModuleLaunchKernel"),
         ];
         match self.kind() {
@@ -343,6 +356,9 @@ struct Device {
     /// and freeing per launch cost more than the copies for small arrays (measured on the
     /// H200, testsuite/bench/runtime-h200.md).
     pool: Vec<(usize, CuDevicePtr)>,
+    /// How many times the device was reset after a trap. Memory allocated before a reset is
+    /// gone with its context: a `DeviceBuffer` remembers the count it was allocated under.
+    resets: u64,
 }
 
 // SAFETY: the pinned record pointer is only used under the device's mutex.
@@ -450,6 +466,7 @@ impl Cuda {
                         functions: HashMap::new(),
                         record: None,
                         pool: Vec::new(),
+                        resets: 0,
                     }));
                 }
                 apis.push((api, driver_version));
@@ -477,61 +494,135 @@ impl Cuda {
         }
     }
 
-    /// Allocates a resident copy of `len` host bytes on a device and copies them in.
-    pub fn resident_alloc(
+    /// Runs `f` with a device's library, its context current on this thread and its mutex
+    /// held; refused on a device that an earlier trap left unusable.
+    fn with_device<R>(
         &self,
         ordinal: usize,
-        host: *const u8,
-        len: usize,
-    ) -> Result<u64, OffloadError> {
+        f: impl FnOnce(&Api, &Device) -> Result<R, OffloadError>,
+    ) -> Result<R, OffloadError> {
         let device = self
             .devices
             .get(ordinal)
             .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
         let device = device.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(trapped) = &device.lost {
+            return Err(OffloadError::DeviceLost {
+                device: ordinal as i32,
+                kernel: "(memory operation)".into(),
+                trapped: trapped.clone(),
+            });
+        }
         let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
-        let mut p: CuDevicePtr = 0;
-        // SAFETY: `p` is a live local; `host` has `len` readable bytes (the guard's borrow).
-        unsafe {
-            api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut p, len.max(1)))?;
-            if let Err(e) = api.check("cuMemcpyHtoD_v2", (api.memcpy_htod)(p, host.cast(), len)) {
-                (api.mem_free)(p);
-                return Err(e);
-            }
-        }
-        Ok(p)
+        f(api, &device)
     }
 
-    /// Copies a resident copy back to the host.
-    pub fn resident_copy_back(
+    /// Allocates `len` bytes (at least one) on a device: the address, and the device's reset
+    /// count, which the memory lives as long as.
+    pub fn alloc(&self, ordinal: usize, len: usize) -> Result<(u64, u64), OffloadError> {
+        self.with_device(ordinal, |api, device| {
+            let mut p: CuDevicePtr = 0;
+            // SAFETY: `p` is a live local.
+            api.check("cuMemAlloc_v2", unsafe { (api.mem_alloc)(&mut p, len.max(1)) })?;
+            Ok((p, device.resets))
+        })
+    }
+
+    /// Whether memory allocated under reset count `resets` is still the device's (no trap has
+    /// reset it since).
+    pub fn alive(&self, ordinal: usize, resets: u64) -> bool {
+        self.devices.get(ordinal).is_some_and(|d| {
+            let d = d.lock().unwrap_or_else(|e| e.into_inner());
+            d.resets == resets && d.lost.is_none()
+        })
+    }
+
+    /// Copies `len` host bytes to device memory.
+    ///
+    /// # Safety
+    ///
+    /// `host` must be readable for `len` bytes and `device_ptr` an allocation of this device
+    /// with room for them.
+    pub unsafe fn copy_in(
+        &self,
+        ordinal: usize,
+        device_ptr: u64,
+        host: *const u8,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_device(ordinal, |api, _| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(device_ptr, host.cast(), len) })
+        })
+    }
+
+    /// Copies `len` bytes of device memory to the host.
+    ///
+    /// # Safety
+    ///
+    /// `host` must be writable for `len` bytes and `device_ptr` an allocation of this device
+    /// holding them.
+    pub unsafe fn copy_out(
         &self,
         ordinal: usize,
         host: *mut u8,
         device_ptr: u64,
         len: usize,
     ) -> Result<(), OffloadError> {
-        let device = self
-            .devices
-            .get(ordinal)
-            .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
-        let device = device.lock().unwrap_or_else(|e| e.into_inner());
-        let api = self.api(&device);
-        // SAFETY: the context is retained; `host` has `len` writable bytes (the guard's
-        // exclusive borrow) and the device copy as many.
-        unsafe {
-            api.check("cuCtxSetCurrent", (api.ctx_set_current)(device.context))?;
-            api.check("cuMemcpyDtoH_v2", (api.memcpy_dtoh)(host.cast(), device_ptr, len))
-        }
+        self.with_device(ordinal, |api, _| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_ptr, len) })
+        })
     }
 
-    /// Frees a resident copy.
-    pub fn resident_free(&self, ordinal: usize, device_ptr: u64) {
+    /// Copies `len` bytes between two allocations of one device.
+    ///
+    /// # Safety
+    ///
+    /// Both must be allocations of this device with `len` bytes from the addresses given.
+    pub unsafe fn copy_within(
+        &self,
+        ordinal: usize,
+        dst: u64,
+        src: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_device(ordinal, |api, _| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemcpyDtoD_v2", unsafe { (api.memcpy_dtod)(dst, src, len) })
+        })
+    }
+
+    /// Sets `len` bytes of device memory to zero.
+    ///
+    /// # Safety
+    ///
+    /// `device_ptr` must be an allocation of this device with `len` bytes.
+    pub unsafe fn zero(
+        &self,
+        ordinal: usize,
+        device_ptr: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_device(ordinal, |api, _| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemsetD8_v2", unsafe { (api.memset_d8)(device_ptr, 0, len) })
+        })
+    }
+
+    /// Frees device memory allocated under reset count `resets`; memory a reset already took
+    /// is not freed again.
+    pub fn free(&self, ordinal: usize, device_ptr: u64, resets: u64) {
         if let Some(device) = self.devices.get(ordinal) {
             let device = device.lock().unwrap_or_else(|e| e.into_inner());
+            if device.resets != resets || device.lost.is_some() {
+                return;
+            }
             let api = self.api(&device);
-            // SAFETY: the pointer came from resident_alloc on this device and is freed once.
+            // SAFETY: the pointer came from `alloc` on this device, under this context, and is
+            // freed once.
             unsafe {
                 (api.ctx_set_current)(device.context);
                 (api.mem_free)(device_ptr);
@@ -582,43 +673,25 @@ impl Cuda {
         let device = &mut *device;
 
         let mut buffers = Buffers { api, ptrs: Vec::new(), pool: &mut device.pool };
-        // Arguments resident on this device pass their device copy and move nothing.
-        let mut resident = vec![false; mappings.len()];
+        // Arguments already on this device (resident copies, device buffers) pass their
+        // address and move nothing.
+        let placements =
+            crate::runtime::place(found, mappings, crate::resident::Home::Cuda(ordinal))?;
         let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
-        // Each mapping's device buffer (a slice takes two parameter slots, so the parameter
-        // storage does not line up with the mappings).
+        // Each argument's device address (a slice takes two parameter slots, so the parameter
+        // storage does not line up with the arguments).
         let mut device_of: Vec<u64> = vec![0; mappings.len()];
-        for (k, m) in mappings.iter().enumerate() {
-            let copy = match *m {
-                ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(
-                    host,
-                    len,
-                    crate::resident::Home::Cuda(ordinal),
-                    found,
-                    k,
-                )?,
-                ArgMapping::Value { .. } => None,
-            };
-            match (*m, copy) {
-                (ArgMapping::Value { bytes, .. }, _) => storage.push(u64::from_le_bytes(bytes)),
-                (ArgMapping::Buffer { len, .. }, Some(address)) => {
-                    resident[k] = true;
-                    info_copy(
-                        found,
-                        k,
-                        "resident on the device, not copied",
-                        len,
-                        std::time::Instant::now(),
-                    );
-                    storage.push(address);
-                    device_of[k] = address;
-                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
-                        found.info.params.get(k).map(|p| p.kind)
-                    {
-                        storage.push(len as u64 / elem_size.max(1));
-                    }
+        for (k, placement) in placements.iter().enumerate() {
+            let (address, len) = match *placement {
+                Placement::Value(bits) => {
+                    storage.push(bits);
+                    continue;
                 }
-                (ArgMapping::Buffer { host, len, .. }, None) => {
+                Placement::OnDevice { address, len, how } => {
+                    info_copy(found, k, how, len, std::time::Instant::now());
+                    (address, len)
+                }
+                Placement::Copy { host, len, .. } => {
                     let dptr = buffers.alloc(len)?;
                     let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
                     if copy_in && len > 0 {
@@ -639,15 +712,16 @@ impl Cuda {
                             std::time::Instant::now(),
                         );
                     }
-                    storage.push(dptr);
-                    device_of[k] = dptr;
-                    // A slice parameter is a pointer and a length in elements.
-                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
-                        found.info.params.get(k).map(|p| p.kind)
-                    {
-                        storage.push(len as u64 / elem_size.max(1));
-                    }
+                    (dptr, len)
                 }
+            };
+            storage.push(address);
+            device_of[k] = address;
+            // A slice parameter is a pointer and a length in elements.
+            if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
+                found.info.params.get(k).map(|p| p.kind)
+            {
+                storage.push(len as u64 / elem_size.max(1));
             }
         }
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
@@ -735,10 +809,8 @@ impl Cuda {
             // A panicked launch copies nothing back: the host's data stays as it was.
             return Err(panic);
         }
-        for (k, m) in mappings.iter().enumerate() {
-            if let ArgMapping::Buffer { host, len, writable: true } = *m
-                && !resident[k]
-            {
+        for (k, placement) in placements.iter().enumerate() {
+            if let Placement::Copy { host, len, writable: true } = *placement {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
                 if copy_back && len > 0 {
                     let t = std::time::Instant::now();
@@ -764,6 +836,7 @@ impl Cuda {
         device.modules.clear();
         device.functions.clear();
         device.record = None;
+        device.resets += 1;
         device.pool.clear();
         crate::resident::lose_device(crate::resident::Home::Cuda(ordinal));
         let mut context: CuContext = std::ptr::null_mut();

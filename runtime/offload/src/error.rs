@@ -64,6 +64,12 @@ pub enum OffloadError {
     },
     /// An argument's data is resident on another device than the launch's.
     ResidentElsewhere { kernel: String, param: String, resident: String, launch: String },
+    /// A `DeviceBuffer` passed to a launch on another device than its own.
+    BufferElsewhere { kernel: String, param: String, buffer: String, launch: String },
+    /// A `DeviceBuffer`'s memory was freed when its device was reset after a trap.
+    BufferLost { device: String },
+    /// A copy between a `DeviceBuffer` (or a view of one) and data of another length.
+    BufferLength { op: &'static str, buffer: usize, other: usize },
 }
 
 impl fmt::Display for OffloadError {
@@ -91,7 +97,7 @@ impl fmt::Display for OffloadError {
                 "kernel `{kernel}` offsets its parameter `{param}: {ty}` past the pointee ({location}), \
                  but a raw pointer argument maps only the {bytes} bytes of one pointee, as upstream's \
                  `offload!` does; pass the whole data instead (a slice `&x[..]` or an array for the \
-                 pointer, or a slice parameter `&[T]`), or `preload` it"
+                 pointer, or a slice parameter `&[T]`), a `DeviceBuffer`, or `preload` it"
             ),
             OffloadError::DeviceUnavailable { device } if *device < 0 => write!(
                 f,
@@ -140,6 +146,19 @@ impl fmt::Display for OffloadError {
             OffloadError::DeviceLost { device, kernel, trapped } => write!(
                 f,
                 "cannot launch kernel `{kernel}` on device {device}: the device has been unusable since kernel `{trapped}` trapped on it (the CUDA driver keeps an illegal address for the life of the process); other devices and the CPU simulator still work"
+            ),
+            OffloadError::BufferElsewhere { kernel, param, buffer, launch } => write!(
+                f,
+                "the device buffer passed for `{param}` of kernel `{kernel}` lives on {buffer}, but the launch is on {launch}; \
+                 copy it there with `DeviceBuffer::to_device`, or launch there"
+            ),
+            OffloadError::BufferLost { device } => write!(
+                f,
+                "a device buffer on {device} was lost when the device was reset after a kernel trapped; allocate it again"
+            ),
+            OffloadError::BufferLength { op, buffer, other } => write!(
+                f,
+                "DeviceBuffer::{op}: the device side holds {buffer} values but the other side {other}; the lengths must be equal"
             ),
             OffloadError::ResidentLost { kernel, param, device } => write!(
                 f,

@@ -49,6 +49,7 @@
 pub mod guide {}
 
 mod args;
+mod buffer;
 pub mod builtins;
 mod cuda;
 mod error;
@@ -58,6 +59,7 @@ mod runtime;
 mod sim;
 
 pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
+pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Location, Zeroable};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use registry::register_fatbin;

@@ -32,6 +32,8 @@ struct Entry {
     len: usize,
     home: Home,
     device: u64,
+    /// The device's reset count when the copy was made (see `Cuda::alloc`).
+    resets: u64,
     refs: usize,
     /// The device was reset after a trap: the device copy is gone.
     lost: bool,
@@ -113,13 +115,22 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
         e.refs += 1;
         return Ok(());
     }
-    let (device, simulator_copy) = match home {
-        Home::Cuda(d) => (crate::runtime::cuda()?.resident_alloc(d, host, len)?, None),
+    let (device, resets, simulator_copy) = match home {
+        Home::Cuda(d) => {
+            let cuda = crate::runtime::cuda()?;
+            let (p, resets) = cuda.alloc(d, len)?;
+            // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `p` as many.
+            if let Err(e) = unsafe { cuda.copy_in(d, p, host, len) } {
+                cuda.free(d, p, resets);
+                return Err(e);
+            }
+            (p, resets, None)
+        }
         Home::Simulator(_) => {
             let mut copy = vec![0u128; len.div_ceil(16).max(1)].into_boxed_slice();
             // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `copy` has as many.
             unsafe { std::ptr::copy_nonoverlapping(host, copy.as_mut_ptr().cast::<u8>(), len) };
-            (copy.as_mut_ptr() as usize as u64, Some(copy))
+            (copy.as_mut_ptr() as usize as u64, 0, Some(copy))
         }
     };
     crate::runtime::info(format_args!("preload: {len} bytes to {home}, resident"));
@@ -128,6 +139,7 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
         len,
         home,
         device,
+        resets,
         refs: 1,
         lost: false,
         _simulator_copy: simulator_copy,
@@ -151,8 +163,9 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     } else if copy_back {
         crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
         match e.home {
+            // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
             Home::Cuda(d) => {
-                crate::runtime::cuda().and_then(|c| c.resident_copy_back(d, host, e.device, len))
+                crate::runtime::cuda().and_then(|c| unsafe { c.copy_out(d, host, e.device, len) })
             }
             Home::Simulator(_) => {
                 // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
@@ -169,7 +182,7 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
         if let (Home::Cuda(d), false) = (e.home, e.lost)
             && let Ok(c) = crate::runtime::cuda()
         {
-            c.resident_free(d, e.device);
+            c.free(d, e.device, e.resets);
         }
     }
     result

@@ -162,6 +162,64 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     }
 }
 
+/// Where one argument of a launch comes from on the device.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Placement {
+    /// A value in the parameter itself: its bits.
+    Value(u64),
+    /// Already in the device's memory (a resident copy or a device buffer), `len` bytes at
+    /// `address`; `how` says which, for `OFFLOAD_INFO`.
+    OnDevice { address: u64, len: usize, how: &'static str },
+    /// Host memory the launch copies to a buffer of its own (and back when `writable`).
+    Copy { host: *mut u8, len: usize, writable: bool },
+}
+
+/// Places every argument of a launch on `here`, the one decision both backends share: a
+/// value travels in its parameter; host data resident on the device, and device buffers, are
+/// passed by address; other host data is copied. Device data of another device, or lost in
+/// a reset, is refused naming the parameter.
+pub(crate) fn place(
+    found: &registry::Found,
+    mappings: &[crate::ArgMapping],
+    here: crate::resident::Home,
+) -> Result<Vec<Placement>, OffloadError> {
+    let param =
+        |k: usize| found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
+    mappings
+        .iter()
+        .enumerate()
+        .map(|(k, m)| match *m {
+            crate::ArgMapping::Value { bytes, .. } => {
+                Ok(Placement::Value(u64::from_le_bytes(bytes)))
+            }
+            crate::ArgMapping::Buffer { host, len, writable } => {
+                Ok(match crate::resident::device_copy(host, len, here, found, k)? {
+                    Some(address) => Placement::OnDevice {
+                        address,
+                        len,
+                        how: "resident on the device, not copied",
+                    },
+                    None => Placement::Copy { host, len, writable },
+                })
+            }
+            crate::ArgMapping::Device { address, len, location, .. } => {
+                if location.home != here {
+                    Err(OffloadError::BufferElsewhere {
+                        kernel: found.info.name.clone(),
+                        param: param(k),
+                        buffer: location.to_string(),
+                        launch: here.to_string(),
+                    })
+                } else if !location.alive() {
+                    Err(OffloadError::BufferLost { device: location.to_string() })
+                } else {
+                    Ok(Placement::OnDevice { address, len, how: "a device buffer, not copied" })
+                }
+            }
+        })
+        .collect()
+}
+
 /// A raw pointer argument maps one pointee, `size_of::<T>()` bytes, as upstream's `offload!`
 /// does; a kernel that offsets the pointer past it (the compiler records where, in the fat
 /// binary) would read or write memory the launch never mapped: garbage or a fault on a GPU, a
@@ -179,10 +237,17 @@ fn check_pointer_reach(
         else {
             continue;
         };
-        let crate::ArgMapping::Buffer { host, len, .. } = *mapping else { continue };
-        if len as u64 > pointee_size
-            || crate::resident::device_copy(host, len, home, found, k)?.is_some()
-        {
+        let len = match *mapping {
+            crate::ArgMapping::Buffer { host, len, .. }
+                if crate::resident::device_copy(host, len, home, found, k)?.is_none() =>
+            {
+                len
+            }
+            // A device buffer (or a view) of one pointee is as short as a pointer to one.
+            crate::ArgMapping::Device { len, .. } => len,
+            _ => continue,
+        };
+        if len as u64 > pointee_size {
             continue;
         }
         return Err(OffloadError::PointerPastMapping {

@@ -15,6 +15,7 @@ use crate::builtins::{BlockState, ThreadPosition, set_block, set_position};
 use crate::cuda::check_limits;
 use crate::error::OffloadError;
 use crate::registry::Found;
+use crate::runtime::Placement;
 use crate::{Kernel, LaunchConfig};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -59,37 +60,23 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         config.workgroup_dim, config.thread_dim
     ));
 
-    // Device buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
+    // The launch's own buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
+    let placements =
+        crate::runtime::place(found, mappings, crate::resident::Home::Simulator(device))?;
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
     let mut addresses = Vec::with_capacity(mappings.len());
-    for (k, m) in mappings.iter().enumerate() {
-        let copy = match *m {
-            ArgMapping::Buffer { host, len, .. } => crate::resident::device_copy(
-                host,
-                len,
-                crate::resident::Home::Simulator(device),
-                found,
-                k,
-            )?,
-            ArgMapping::Value { .. } => None,
-        };
-        match (*m, copy) {
-            (ArgMapping::Value { .. }, _) => {
+    for (k, placement) in placements.iter().enumerate() {
+        match *placement {
+            Placement::Value(_) => {
                 buffers.push(Vec::new());
                 addresses.push(0);
             }
-            (ArgMapping::Buffer { len, .. }, Some(address)) => {
-                crate::cuda::info_copy(
-                    found,
-                    k,
-                    "resident, not copied",
-                    len,
-                    std::time::Instant::now(),
-                );
+            Placement::OnDevice { address, len, how } => {
+                crate::cuda::info_copy(found, k, how, len, std::time::Instant::now());
                 buffers.push(Vec::new());
                 addresses.push(address);
             }
-            (ArgMapping::Buffer { host, len, .. }, None) => {
+            Placement::Copy { host, len, .. } => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
                 let t = std::time::Instant::now();
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
@@ -127,9 +114,8 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         "  kernel {name}: {:.3} ms",
         kernel_start.elapsed().as_secs_f64() * 1e3
     ));
-    for (k, m) in mappings.iter().enumerate() {
-        if let ArgMapping::Buffer { host, len, writable: true } = *m
-            && !buffers[k].is_empty()
+    for (k, placement) in placements.iter().enumerate() {
+        if let Placement::Copy { host, len, writable: true } = *placement
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
         {
             let t = std::time::Instant::now();

@@ -36,6 +36,8 @@ int hipMalloc(uint64_t *p, size_t n) { void *m = malloc(n); if (!m) return 2; *p
 int hipFree(uint64_t p) { free((void *)(uintptr_t)p); return 0; }
 int hipMemcpyHtoD(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
 int hipMemcpyDtoH(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int hipMemcpyDtoD(uint64_t dst, uint64_t src, size_t n) { memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
+int hipMemsetD8(uint64_t dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
 int hipMemcpyDtoHAsync(void *dst, uint64_t src, size_t n, void *stream) { (void)stream; return hipMemcpyDtoH(dst, src, n); }
 int hipHostMalloc(void **p, size_t n, unsigned flags) { (void)flags; *p = calloc(1, n); return *p ? 0 : 2; }
 

@@ -7,7 +7,7 @@
 
 use offload_binary::{Access, KernelInfo, ParamInfo, ParamKind};
 use rkc_offload::prelude::*;
-use rkc_offload::{OffloadError, ParamShape};
+use rkc_offload::{DeviceBuffer, OffloadError, ParamShape};
 use std::sync::Once;
 
 #[offload_kernel]
@@ -113,6 +113,15 @@ fn take_turns(order: *mut [u32; 64]) {
         let mine = block_dim_x() - 1 - t;
         while atomic_add(&mut (*ticket)[0] as *mut u32, 0) != mine {}
         (*order)[t as usize] = atomic_add(&mut (*ticket)[0] as *mut u32, 1);
+    }
+}
+
+/// Scales a slice in place, by its own length.
+#[offload_kernel]
+fn scale(x: &mut [f32], k: f32) {
+    let i = unsafe { global_idx_x() };
+    if i < x.len() {
+        x[i] *= k;
     }
 }
 
@@ -434,6 +443,18 @@ fn register() {
                 barriers: true,
                 ..info("take_turns", &[("order", "*mut [u32; 64]", ptr(256, true), Access::Write)])
             },
+            info(
+                "scale",
+                &[
+                    (
+                        "x",
+                        "&mut [f32]",
+                        ParamKind::Slice { elem_size: 4, mutable: true },
+                        Access::ReadWrite,
+                    ),
+                    ("k", "f32", ParamKind::Value { size: 4 }, Access::Read),
+                ],
+            ),
         ];
         let image = offload_binary::metadata::metadata_only_image(&kernels);
         rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
@@ -505,7 +526,7 @@ fn a_raw_pointer_the_kernel_reads_past_is_refused() {
         "kernel `saxpy` offsets its parameter `x: *const f32` past the pointee (launch.rs:31:41), \
          but a raw pointer argument maps only the 4 bytes of one pointee, as upstream's \
          `offload!` does; pass the whole data instead (a slice `&x[..]` or an array for the \
-         pointer, or a slice parameter `&[T]`), or `preload` it"
+         pointer, or a slice parameter `&[T]`), a `DeviceBuffer`, or `preload` it"
     );
     assert!(ys.iter().all(|y| *y == 2.0));
     // The same kernel with the whole data mapped runs.
@@ -516,6 +537,57 @@ fn a_raw_pointer_the_kernel_reads_past_is_refused() {
         args = (n, 3.0, &xs[..], &mut ys[..]),
     }
     assert!(ys.iter().all(|y| *y == 5.0));
+}
+
+/// Device buffers pass for pointer and slice parameters with nothing copied, keep their data
+/// between launches, and come back with `to_vec`; views pass ranges of them.
+#[test]
+fn device_buffers_stay_on_the_device_between_launches() {
+    register();
+    let n = 1000usize;
+    let xs: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let ys: Vec<f32> = (0..n).map(|i| 1.0 - i as f32).collect();
+    let x = DeviceBuffer::from_slice(&xs).unwrap();
+    let mut y = DeviceBuffer::from_slice(&ys).unwrap();
+    assert_eq!((x.len(), y.len()), (n, n));
+    offload! { kernel = saxpy, workgroup_dim = [4, 1, 1], thread_dim = [256, 1, 1], args = (n, 3.0, &x, &mut y) }
+    offload! { kernel = scale, workgroup_dim = [4, 1, 1], thread_dim = [256, 1, 1], args = (&mut y, 2.0f32) }
+    let expected: Vec<f32> = xs.iter().zip(&ys).map(|(x, y)| (3.0 * x + y) * 2.0).collect();
+    assert_eq!(y.to_vec().unwrap(), expected);
+    // A view of the first half: the kernel sees a slice of 500 values.
+    offload! { kernel = scale, workgroup_dim = [4, 1, 1], thread_dim = [256, 1, 1], args = (y.slice_mut(..n / 2), -1.0f32) }
+    let after = y.to_vec().unwrap();
+    assert!(after[..n / 2].iter().zip(&expected).all(|(a, e)| *a == -e));
+    assert_eq!(after[n / 2..], expected[n / 2..]);
+    // Copies between buffers and views, and their length checks.
+    let mut z = DeviceBuffer::<f32>::zeroed(n).unwrap();
+    assert!(z.to_vec().unwrap().iter().all(|v| *v == 0.0));
+    z.copy_from(&y).unwrap();
+    assert_eq!(z.to_vec().unwrap(), after);
+    z.slice_mut(10..12).copy_from_slice(&[7.0, 8.0]).unwrap();
+    assert_eq!(z.slice(9..13).to_vec().unwrap(), [after[9], 7.0, 8.0, after[12]]);
+    let err = z.copy_from_slice(&[1.0; 3]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "DeviceBuffer::copy_from_slice: the device side holds 1000 values but the other side 3; the lengths must be equal"
+    );
+    let moved = z.to_device(None).unwrap();
+    assert_eq!(moved.to_vec().unwrap(), z.to_vec().unwrap());
+}
+
+/// A buffer of one value is as short as a pointer to one: the reach check refuses it for a
+/// parameter the kernel offsets past its pointee.
+#[test]
+fn a_one_value_device_buffer_the_kernel_reads_past_is_refused() {
+    register();
+    let x = DeviceBuffer::from_slice(&[1.0f32]).unwrap();
+    let mut y = DeviceBuffer::<f32>::zeroed(256).unwrap();
+    let err = try_offload! { kernel = saxpy, thread_dim = [256, 1, 1], args = (256usize, 3.0, &x, &mut y) }
+        .unwrap_err();
+    assert!(
+        err.to_string().starts_with("kernel `saxpy` offsets its parameter `x: *const f32`"),
+        "{err}"
+    );
 }
 
 #[test]
