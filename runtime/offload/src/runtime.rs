@@ -177,11 +177,14 @@ pub(crate) enum Placement {
 /// Places every argument of a launch on `here`, the one decision both backends share: a
 /// value travels in its parameter; host data resident on the device, and device buffers, are
 /// passed by address; other host data is copied. Device data of another device, or lost in
-/// a reset, is refused naming the parameter.
+/// a reset, is refused naming the parameter. `alive` says whether a device buffer's memory
+/// is still there; the CUDA backend answers it from the device it holds locked (asking the
+/// runtime would lock it again).
 pub(crate) fn place(
     found: &registry::Found,
     mappings: &[crate::ArgMapping],
     here: crate::resident::Home,
+    alive: impl Fn(crate::buffer::Location) -> bool,
 ) -> Result<Vec<Placement>, OffloadError> {
     let param =
         |k: usize| found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
@@ -210,7 +213,7 @@ pub(crate) fn place(
                         buffer: location.to_string(),
                         launch: here.to_string(),
                     })
-                } else if !location.alive() {
+                } else if !alive(location) {
                     Err(OffloadError::BufferLost { device: location.to_string() })
                 } else {
                     Ok(Placement::OnDevice { address, len, how: "a device buffer, not copied" })
@@ -237,17 +240,18 @@ fn check_pointer_reach(
         else {
             continue;
         };
-        let len = match *mapping {
-            crate::ArgMapping::Buffer { host, len, .. }
-                if crate::resident::device_copy(host, len, home, found, k)?.is_none() =>
-            {
-                len
-            }
-            // A device buffer (or a view) of one pointee is as short as a pointer to one.
-            crate::ArgMapping::Device { len, .. } => len,
-            _ => continue,
+        // A device buffer (or a view) of one pointee is as short as a pointer to one.
+        let (crate::ArgMapping::Buffer { len, .. } | crate::ArgMapping::Device { len, .. }) =
+            *mapping
+        else {
+            continue;
         };
         if len as u64 > pointee_size {
+            continue;
+        }
+        if let crate::ArgMapping::Buffer { host, .. } = *mapping
+            && crate::resident::device_copy(host, len, home, found, k)?.is_some()
+        {
             continue;
         }
         return Err(OffloadError::PointerPastMapping {

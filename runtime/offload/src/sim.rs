@@ -62,7 +62,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 
     // The launch's own buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
     let placements =
-        crate::runtime::place(found, mappings, crate::resident::Home::Simulator(device))?;
+        crate::runtime::place(found, mappings, crate::resident::Home::Simulator(device), |_| true)?;
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
     let mut addresses = Vec::with_capacity(mappings.len());
     for (k, placement) in placements.iter().enumerate() {

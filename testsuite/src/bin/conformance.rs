@@ -260,8 +260,10 @@ fn main() -> ExitCode {
             }
             let resident_data = vec![1.0f32; 1000];
             let resident = rkc_offload::preload(&resident_data[..]);
-            let mut cell = 0u32;
-            let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cell as *mut u32,) }
+            // More than one cell, so that the launch's reach check (a raw pointer to one value
+            // that the kernel offsets past it) lets the wild write reach the GPU.
+            let mut cells = [0u32; 64];
+            let recovered = match rkc_offload::try_offload! { kernel = rkc_testsuite::faults_trap::wild_write, args = (&mut cells[..],) }
             {
                 Err(OffloadError::KernelTrapped { recovered, .. }) => recovered,
                 other => return Err(format!("a wild write gave {other:?}")),
