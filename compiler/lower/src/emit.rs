@@ -869,8 +869,11 @@ impl<'f> FuncEmitter<'f> {
     /// The kernel's one panic block. The first thread to panic claims the record with a
     /// compare-and-swap of word 0 from 0 to 1 and writes, as 32-bit words, the site number
     /// (1), its block (2..5) and thread (5..8) indices, then the two values as 64-bit words at
-    /// bytes 32 and 40. Every panicking thread then returns: the context stays usable, and
-    /// the runtime turns the record into Rust's message and location.
+    /// bytes 32 and 40; then, when the 64-bit word at byte 48 is not zero, it stores 1 to the
+    /// address it holds: a flag in host memory mapped for the device, which the runtime reads
+    /// after the kernel instead of copying the record back at every launch. Every panicking
+    /// thread then returns: the context stays usable, and the runtime turns the record into
+    /// Rust's message and location.
     fn panic_block(&mut self) {
         self.start_block(format!("{PANIC_BLOCK}(%panic_site: i32, %panic_a: i64, %panic_b: i64):"));
         let (zero, one) = (self.temp(), self.temp());
@@ -908,6 +911,19 @@ impl<'f> FuncEmitter<'f> {
             ));
             self.line(format!("llvm.store {v}, {p} : i64, !llvm.ptr<1>"));
         }
+        let (at, flag, zero64, mapped) = (self.temp(), self.temp(), self.temp(), self.temp());
+        self.line(format!(
+            "{at} = llvm.getelementptr {PANIC_RECORD}[6] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64"
+        ));
+        self.line(format!("{flag} = llvm.load {at} : !llvm.ptr<1> -> i64"));
+        self.line(format!("{zero64} = arith.constant 0 : i64"));
+        self.line(format!("{mapped} = arith.cmpi ne, {flag}, {zero64} : i64"));
+        let raise = self.new_label();
+        self.line(format!("cf.cond_br {mapped}, {raise}, {done}"));
+        self.start_block(format!("{raise}:"));
+        let p = self.temp();
+        self.line(format!("{p} = llvm.inttoptr {flag} : i64 to !llvm.ptr<1>"));
+        self.line(format!("llvm.store {one}, {p} : i32, !llvm.ptr<1>"));
         self.line(format!("cf.br {done}"));
         self.start_block(format!("{done}:"));
         self.line("gpu.return".into());

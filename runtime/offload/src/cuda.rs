@@ -94,11 +94,16 @@ enum Vendor {
         get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
         get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
         mem_alloc_host: unsafe extern "C" fn(*mut *mut c_void, usize) -> CuResult,
+        mem_host_alloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
+        host_get_device_pointer:
+            unsafe extern "C" fn(*mut CuDevicePtr, *mut c_void, c_uint) -> CuResult,
     },
     Hip {
         get_error_name: unsafe extern "C" fn(CuResult) -> *const c_char,
         get_error_string: unsafe extern "C" fn(CuResult) -> *const c_char,
         host_malloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
+        host_get_device_pointer:
+            unsafe extern "C" fn(*mut CuDevicePtr, *mut c_void, c_uint) -> CuResult,
     },
 }
 
@@ -187,11 +192,14 @@ impl Api {
                     get_error_name: sym!("cuGetErrorName"),
                     get_error_string: sym!("cuGetErrorString"),
                     mem_alloc_host: sym!("cuMemAllocHost_v2"),
+                    mem_host_alloc: sym!("cuMemHostAlloc"),
+                    host_get_device_pointer: sym!("cuMemHostGetDevicePointer_v2"),
                 },
                 Kind::Hip => Vendor::Hip {
                     get_error_name: sym!("hipGetErrorName"),
                     get_error_string: sym!("hipGetErrorString"),
                     host_malloc: sym!("hipHostMalloc"),
+                    host_get_device_pointer: sym!("hipHostGetDevicePointer"),
                 },
             };
             Some(Api {
@@ -264,6 +272,47 @@ impl Api {
             Vendor::Cuda { .. } => Kind::Cuda,
             Vendor::Hip { .. } => Kind::Hip,
         }
+    }
+
+    /// A zeroed word of pinned host memory mapped for the device (`cuMemHostAlloc` with
+    /// `CU_MEMHOSTALLOC_DEVICEMAP` / `hipHostMalloc` with `hipHostMallocMapped`, both 2): its
+    /// host pointer and device address, or `None` when the driver cannot map host memory.
+    fn mapped_word(&self) -> Option<(*mut u32, u64)> {
+        const MAPPED: c_uint = 2;
+        let mut p: *mut c_void = std::ptr::null_mut();
+        let mut address: CuDevicePtr = 0;
+        // SAFETY: live out-pointers; the allocation has 4 bytes, zeroed before use.
+        unsafe {
+            let (allocated, mapped) = match self.vendor {
+                Vendor::Cuda { mem_host_alloc, host_get_device_pointer, .. } => {
+                    let a = mem_host_alloc(&mut p, 4, MAPPED);
+                    (
+                        a,
+                        if a == CUDA_SUCCESS {
+                            host_get_device_pointer(&mut address, p, 0)
+                        } else {
+                            a
+                        },
+                    )
+                }
+                Vendor::Hip { host_malloc, host_get_device_pointer, .. } => {
+                    let a = host_malloc(&mut p, 4, MAPPED);
+                    (
+                        a,
+                        if a == CUDA_SUCCESS {
+                            host_get_device_pointer(&mut address, p, 0)
+                        } else {
+                            a
+                        },
+                    )
+                }
+            };
+            if allocated != CUDA_SUCCESS || mapped != CUDA_SUCCESS || p.is_null() || address == 0 {
+                return None;
+            }
+            std::ptr::write_volatile(p.cast::<u32>(), 0);
+        }
+        Some((p.cast(), address))
     }
 
     /// Pinned host memory (`cuMemAllocHost` / `hipHostMalloc` with default flags).
@@ -344,8 +393,8 @@ struct Device {
     modules: HashMap<(usize, usize), CuModule>,
     functions: HashMap<(usize, usize, String), CuFunction>,
     /// The panic record every launch on this device passes (made on the first launch, kept
-    /// zeroed between launches), and the pinned host copy the launch's record is read into.
-    record: Option<(CuDevicePtr, *mut u8)>,
+    /// zeroed between launches).
+    record: Option<Record>,
     /// Device buffers of finished launches, by size class, for the next launches: allocating
     /// and freeing per launch cost more than the copies for small arrays (measured on the
     /// H200, testsuite/bench/runtime-h200.md).
@@ -355,7 +404,23 @@ struct Device {
     resets: u64,
 }
 
-// SAFETY: the pinned record pointer is only used under the device's mutex.
+/// A device's panic record (see `PANIC_RECORD_BYTES`).
+#[derive(Clone, Copy)]
+struct Record {
+    /// The record in device memory, which the kernel's first panicking thread claims and fills.
+    device: CuDevicePtr,
+    /// Pinned host memory the record is copied into when it is read.
+    host: *mut u8,
+    /// A word of host memory mapped for the device, whose device address the record holds at
+    /// byte 48: the panicking thread sets it, so that a launch reads one host word after the
+    /// kernel instead of copying the record back (4 µs of a 12 µs launch on the H200). `None`
+    /// where the driver cannot map host memory: the record is then copied back every time.
+    flag: Option<*mut u32>,
+    /// The record's contents between launches: zero, and the flag's device address.
+    initial: [u8; PANIC_RECORD_BYTES],
+}
+
+// SAFETY: the pinned record pointers are only used under the device's mutex.
 unsafe impl Send for Device {}
 
 /// The GPU drivers found (CUDA, HIP) with every device they report, NVIDIA's first.
@@ -722,8 +787,7 @@ impl Cuda {
         }
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
-        let (record, record_host) = record;
-        storage.push(record);
+        storage.push(record.device);
         // The driver reads each parameter through a pointer to its value. Values narrower
         // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
         // pointer to the u64 finds them.
@@ -751,21 +815,23 @@ impl Cuda {
             )
         };
         api.check("cuLaunchKernel", launched)?;
-        // Reading the record back is the launch's synchronisation: the synchronous copy on the
-        // default stream waits for the kernel (and reports its trap). Measured on the H200, a
-        // launch with an asynchronous copy and `cuCtxSynchronize` took 17 µs where the launch
-        // and a synchronous copy take 12 (testsuite/bench/runtime-h200.md).
-        // SAFETY: `record_host` is pinned memory of PANIC_RECORD_BYTES bytes, as is `record`.
-        let synced = unsafe { (api.memcpy_dtoh)(record_host.cast(), record, PANIC_RECORD_BYTES) };
+        // The launch's synchronisation: with the mapped flag, waiting for the context; without
+        // it, the synchronous copy of the record back, which waits for the kernel on the default
+        // stream. Either reports a trap.
+        let (call, synced) = match record.flag {
+            // SAFETY: synchronising the current context has no preconditions.
+            Some(_) => ("cuCtxSynchronize", unsafe { (api.ctx_synchronize)() }),
+            // SAFETY: `record.host` is pinned memory of PANIC_RECORD_BYTES bytes, as is the
+            // record.
+            None => ("cuMemcpyDtoH_v2", unsafe {
+                (api.memcpy_dtoh)(record.host.cast(), record.device, PANIC_RECORD_BYTES)
+            }),
+        };
         if matches!(
             synced,
             CUDA_ERROR_ILLEGAL_INSTRUCTION | CUDA_ERROR_LAUNCH_FAILED | CUDA_ERROR_ILLEGAL_ADDRESS
         ) {
-            let detail = api
-                .check("cuMemcpyDtoH_v2", synced)
-                .err()
-                .map(|e| e.to_string())
-                .unwrap_or_default();
+            let detail = api.check(call, synced).err().map(|e| e.to_string()).unwrap_or_default();
             // The context is unusable after a trap (the driver's errors are sticky): reset the
             // device and start afresh, so that later launches work. The reset frees every
             // allocation of the context, the launch's buffers too.
@@ -780,23 +846,42 @@ impl Cuda {
                 recovered: recovered.is_ok(),
             });
         }
-        api.check("cuMemcpyDtoH_v2", synced)?;
+        api.check(call, synced)?;
         crate::runtime::info(format_args!(
             "  kernel {name}: {:.3} ms (launch and synchronisation)",
             kernel_start.elapsed().as_secs_f64() * 1e3
         ));
-        let mut raw = [0u8; PANIC_RECORD_BYTES];
-        // SAFETY: the synchronisation above finished the copy into the pinned buffer.
-        unsafe { std::ptr::copy_nonoverlapping(record_host, raw.as_mut_ptr(), PANIC_RECORD_BYTES) };
-        if let Some(panic) = read_panic_record(&raw, found) {
-            // Zero the record again for the next launch.
-            let zeros = [0u8; PANIC_RECORD_BYTES];
-            // SAFETY: `record` has PANIC_RECORD_BYTES bytes; `zeros` is that long.
-            api.check("cuMemcpyHtoD_v2", unsafe {
-                (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES)
-            })?;
-            // A panicked launch copies nothing back: the host's data stays as it was.
-            return Err(panic);
+        // SAFETY: the flag is mapped host memory of this context, which the finished kernel
+        // may have written; read and cleared only here, under the device's mutex.
+        let panicked = record.flag.is_none_or(|f| unsafe { std::ptr::read_volatile(f) } != 0);
+        if panicked {
+            if let Some(f) = record.flag {
+                // SAFETY: as above.
+                unsafe { std::ptr::write_volatile(f, 0) };
+                // SAFETY: `record.host` is pinned memory of PANIC_RECORD_BYTES bytes, as is the
+                // record; the kernel has finished.
+                api.check("cuMemcpyDtoH_v2", unsafe {
+                    (api.memcpy_dtoh)(record.host.cast(), record.device, PANIC_RECORD_BYTES)
+                })?;
+            }
+            let mut raw = [0u8; PANIC_RECORD_BYTES];
+            // SAFETY: the copy above, or the synchronising one, filled the pinned buffer.
+            unsafe {
+                std::ptr::copy_nonoverlapping(record.host, raw.as_mut_ptr(), PANIC_RECORD_BYTES)
+            };
+            if let Some(panic) = read_panic_record(&raw, found) {
+                // Reset the record for the next launch.
+                // SAFETY: the record has PANIC_RECORD_BYTES bytes; `initial` is that long.
+                api.check("cuMemcpyHtoD_v2", unsafe {
+                    (api.memcpy_htod)(
+                        record.device,
+                        record.initial.as_ptr().cast(),
+                        PANIC_RECORD_BYTES,
+                    )
+                })?;
+                // A panicked launch copies nothing back: the host's data stays as it was.
+                return Err(panic);
+            }
         }
         for (k, placement) in placements.iter().enumerate() {
             if let Placement::Copy { host, len, writable: true } = *placement {
@@ -847,26 +932,32 @@ impl Cuda {
         Ok(())
     }
 
-    /// The device's panic record and its pinned host copy, made and zeroed on first use.
-    fn panic_record(&self, device: &mut Device) -> Result<(CuDevicePtr, *mut u8), OffloadError> {
+    /// The device's panic record, made on first use: device memory holding zeros and the
+    /// address of the mapped flag, pinned memory to read it into, and the flag.
+    fn panic_record(&self, device: &mut Device) -> Result<Record, OffloadError> {
         if let Some(r) = device.record {
             return Ok(r);
         }
         let api = &self.apis[device.api].0;
         let mut record: CuDevicePtr = 0;
         let mut host: *mut c_void = std::ptr::null_mut();
-        let zeros = [0u8; PANIC_RECORD_BYTES];
+        let mut initial = [0u8; PANIC_RECORD_BYTES];
+        let flag = api.mapped_word();
+        if let Some((_, address)) = flag {
+            initial[48..56].copy_from_slice(&address.to_le_bytes());
+        }
         // SAFETY: live out-pointers; the copy writes PANIC_RECORD_BYTES into a buffer of that size.
         unsafe {
             api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
             api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
             api.check(
                 "cuMemcpyHtoD_v2",
-                (api.memcpy_htod)(record, zeros.as_ptr().cast(), PANIC_RECORD_BYTES),
+                (api.memcpy_htod)(record, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
             )?;
         }
-        device.record = Some((record, host.cast()));
-        Ok((record, host.cast()))
+        let r = Record { device: record, host: host.cast(), flag: flag.map(|(f, _)| f), initial };
+        device.record = Some(r);
+        Ok(r)
     }
 
     /// The kernel's function on a device, loading the best image into a module when needed:
@@ -1094,8 +1185,9 @@ pub(crate) fn check_limits(
 }
 
 /// The size of a kernel's panic record: a claim flag, the site number, block and thread
-/// indices (u32 words 0..8), then two u64 values (bytes 32..48).
-pub(crate) const PANIC_RECORD_BYTES: usize = 48;
+/// indices (u32 words 0..8), two u64 values (bytes 32..48), and the device address of a word
+/// of mapped host memory the panicking thread sets to 1 (bytes 48..56; 0 for none).
+pub(crate) const PANIC_RECORD_BYTES: usize = 56;
 
 /// Turns a filled panic record into the panic it describes, with Rust's message.
 pub(crate) fn read_panic_record(

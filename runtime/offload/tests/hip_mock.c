@@ -39,6 +39,7 @@ int hipMemcpyDtoH(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *
 int hipMemcpyDtoD(uint64_t dst, uint64_t src, size_t n) { memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
 int hipMemsetD8(uint64_t dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
 int hipMemcpyDtoHAsync(void *dst, uint64_t src, size_t n, void *stream) { (void)stream; return hipMemcpyDtoH(dst, src, n); }
+int hipHostGetDevicePointer(uint64_t *d, void *h, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)h; return 0; }
 int hipHostMalloc(void **p, size_t n, unsigned flags) { (void)flags; *p = calloc(1, n); return *p ? 0 : 2; }
 
 int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
