@@ -457,16 +457,33 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
 /// args = (..,) }`. Panics on any launch error, as upstream does.
 #[proc_macro]
 pub fn offload(input: TokenStream) -> TokenStream {
-    expand(input, false)
+    expand(input, Mode::Panicking)
 }
 
 /// The fallible form of `offload!`: returns `Result<(), rkc_offload::OffloadError>`.
 #[proc_macro]
 pub fn try_offload(input: TokenStream) -> TokenStream {
-    expand(input, true)
+    expand(input, Mode::Fallible)
 }
 
-fn expand(input: TokenStream, fallible: bool) -> TokenStream {
+/// Queues a launch on a stream (an rkc extension): `offload_async! { stream = s, kernel = k,
+/// workgroup_dim = [..], thread_dim = [..], args = (..,) }`, the fields of `offload!` with
+/// `stream` (a `rkc_offload::Stream`) for `device`. Returns
+/// `Result<(), rkc_offload::OffloadError>`; the kernel's own errors come from the stream's
+/// `synchronize` or the end of its scope.
+#[proc_macro]
+pub fn offload_async(input: TokenStream) -> TokenStream {
+    expand(input, Mode::Stream)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Panicking,
+    Fallible,
+    Stream,
+}
+
+fn expand(input: TokenStream, mode: Mode) -> TokenStream {
     let fields = match syn::parse::<Fields>(input) {
         Ok(f) => f.0,
         Err(e) => return e.to_compile_error().into(),
@@ -475,7 +492,13 @@ fn expand(input: TokenStream, fallible: bool) -> TokenStream {
     let mut seen: Vec<String> = Vec::new();
     for f in &fields {
         let name = f.name.to_string();
-        if !FIELDS.contains(&name.as_str()) {
+        let known = match mode {
+            Mode::Stream => {
+                name == "stream" || (name != "device" && FIELDS.contains(&name.as_str()))
+            }
+            _ => FIELDS.contains(&name.as_str()),
+        };
+        if !known {
             return compile_error(f.name.span(), &format!("unknown field `{name}`"));
         }
         if seen.contains(&name) {
@@ -529,6 +552,24 @@ fn expand(input: TokenStream, fallible: bool) -> TokenStream {
         Some(e) => quote!({ let d: u32 = #e; d }),
         None => quote!(0u32),
     };
+    if mode == Mode::Stream {
+        let Some(stream) = get("stream") else {
+            return compile_error(Span::call_site(), "missing `stream`");
+        };
+        return quote! {
+            ::rkc_offload::__private::launch_async::<#kernel_path, _>(
+                &#stream,
+                ::rkc_offload::LaunchConfig {
+                    workgroup_dim: #workgroup_dim,
+                    thread_dim: #thread_dim,
+                    dyn_cache: #dyn_cache,
+                    device: ::core::option::Option::None,
+                },
+                (#(#args,)*),
+            )
+        }
+        .into();
+    }
     let launch = quote! {
         ::rkc_offload::__private::launch::<#kernel_path, _>(
             ::rkc_offload::LaunchConfig {
@@ -540,7 +581,7 @@ fn expand(input: TokenStream, fallible: bool) -> TokenStream {
             (#(#args,)*),
         )
     };
-    if fallible {
+    if mode == Mode::Fallible {
         launch.into()
     } else {
         quote!(::rkc_offload::__private::unwrap_launch(#launch)).into()

@@ -441,6 +441,11 @@ pub struct DeviceSliceMut<'a, T> {
 }
 
 impl<T: DeviceCopy> DeviceSlice<'_, T> {
+    /// The view's device address, length in values and device, for a stream's copies.
+    pub(crate) fn raw(&self) -> (u64, usize, Location) {
+        (self.view.address, self.view.len, self.view.location)
+    }
+
     /// The number of values.
     pub fn len(&self) -> usize {
         self.view.len
@@ -463,6 +468,11 @@ impl<T: DeviceCopy> DeviceSlice<'_, T> {
 }
 
 impl<T: DeviceCopy> DeviceSliceMut<'_, T> {
+    /// The view's device address, length in values and device, for a stream's copies.
+    pub(crate) fn raw(&self) -> (u64, usize, Location) {
+        (self.view.address, self.view.len, self.view.location)
+    }
+
     /// The number of values.
     pub fn len(&self) -> usize {
         self.view.len

@@ -20,6 +20,9 @@ use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Mutex;
 
+mod stream;
+pub(crate) use stream::StreamState;
+
 type CuResult = c_int;
 type CuDevice = c_int;
 type CuContext = *mut c_void;
@@ -84,6 +87,8 @@ struct Api {
     ) -> CuResult,
     /// The calls whose shapes differ between the vendors.
     vendor: Vendor,
+    /// Streams, events and asynchronous copies (`None` when the library lacks them).
+    streams: Option<stream::StreamApi>,
     /// Keeps the library mapped for as long as the pointers above are used.
     _lib: libloading::Library,
 }
@@ -232,6 +237,7 @@ impl Api {
                 }),
                 launch_kernel: sym!(names[15]),
                 vendor,
+                streams: stream::StreamApi::load(&lib, kind),
                 _lib: lib,
             })
         }
@@ -263,7 +269,9 @@ impl Api {
         ];
         match self.kind() {
             Kind::Cuda => cuda,
-            Kind::Hip => HIP.iter().find(|(c, _)| *c == cuda).map_or(cuda, |(_, h)| *h),
+            Kind::Hip => {
+                HIP.iter().chain(stream::NAMES).find(|(c, _)| *c == cuda).map_or(cuda, |(_, h)| *h)
+            }
         }
     }
 

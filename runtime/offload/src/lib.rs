@@ -57,6 +57,7 @@ mod registry;
 mod resident;
 mod runtime;
 mod sim;
+mod stream;
 
 pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
 pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Location, Zeroable};
@@ -67,12 +68,13 @@ pub use resident::{
     Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut,
     try_preload_mut_on, try_preload_on,
 };
-pub use rkc_offload_macros::{DeviceCopy, offload, offload_kernel, try_offload};
+pub use rkc_offload_macros::{DeviceCopy, offload, offload_async, offload_kernel, try_offload};
 pub use runtime::{
     Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices,
     transfer_totals,
 };
 pub use sim::simulate_raw;
+pub use stream::{Event, PinnedBuffer, Scope, Stream, scope};
 
 /// What `#[offload_kernel]` generates for each kernel: the host's view of it, checked at
 /// launch against the fat binary's metadata.
@@ -308,6 +310,7 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::runtime::launch;
+    pub use crate::stream::launch_async;
 
     /// Reads a parameter from `Kernel::run_raw`'s raw arguments (see `FromRawArg`).
     pub type ReadRaw<P> = fn(&mut dyn Iterator<Item = u64>) -> P;

@@ -229,7 +229,7 @@ pub(crate) fn place(
 /// crash of the process on the simulator. Such a launch is refused, naming the parameter, the
 /// place and the fix, unless the argument maps more than one pointee (a slice or an array
 /// passed for the pointer) or is resident data.
-fn check_pointer_reach(
+pub(crate) fn check_pointer_reach(
     found: &registry::Found,
     mappings: &[crate::ArgMapping],
     home: crate::resident::Home,

@@ -575,6 +575,64 @@ fn device_buffers_stay_on_the_device_between_launches() {
     assert_eq!(moved.to_vec().unwrap(), z.to_vec().unwrap());
 }
 
+/// Streams in a scope: chunks copied in, scaled and copied out on two streams, the output
+/// complete when the scope returns; events order and time the work; an asynchronous launch
+/// refuses host memory (it copies nothing); a kernel's panic is reported by `synchronize`.
+#[test]
+fn streams_queue_copies_and_launches() {
+    register();
+    let n = 4096usize;
+    let input: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut output = vec![0.0f32; n];
+    let chunk = 1024;
+    let mut buffers =
+        [DeviceBuffer::<f32>::zeroed(chunk).unwrap(), DeviceBuffer::<f32>::zeroed(chunk).unwrap()];
+    rkc_offload::scope(|s| {
+        let streams = [s.stream()?, s.stream()?];
+        let start = streams[0].record()?;
+        for (k, (inp, out)) in input.chunks(chunk).zip(output.chunks_mut(chunk)).enumerate() {
+            let (st, buf) = (&streams[k % 2], &mut buffers[k % 2]);
+            st.copy_to_device(&mut *buf, inp)?;
+            rkc_offload::offload_async! { stream = st, kernel = scale, workgroup_dim = [4, 1, 1], thread_dim = [256, 1, 1], args = (&mut *buf, 3.0f32) }?;
+            st.copy_to_host(&*buf, out)?;
+        }
+        let done = streams[1].record()?;
+        streams[0].wait_for(&done)?;
+        let end = streams[0].record()?;
+        assert!(end.elapsed_since(&start)? >= std::time::Duration::ZERO);
+        Ok(())
+    })
+    .unwrap();
+    assert!(output.iter().zip(&input).all(|(o, i)| *o == 3.0 * i));
+
+    let mut host = vec![1.0f32; 256];
+    let err = rkc_offload::scope(|s| {
+        let st = s.stream()?;
+        rkc_offload::offload_async! { stream = st, kernel = scale, thread_dim = [256, 1, 1], args = (&mut host[..], 2.0f32) }
+    })
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid launch of kernel `scale`: the argument `x` is host memory, which an asynchronous launch does not copy; put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
+    );
+
+    let mut cells = DeviceBuffer::from_slice(&[[0u32; 8]]).unwrap();
+    let err = rkc_offload::scope(|s| {
+        let st = s.stream()?;
+        rkc_offload::offload_async! { stream = st, kernel = unguarded, thread_dim = [16, 1, 1], args = (&mut cells,) }?;
+        st.synchronize()
+    })
+    .unwrap_err();
+    assert!(err.to_string().starts_with("kernel `unguarded` panicked"), "{err}");
+    // The scope's end reports what its closure did not wait for.
+    let err = rkc_offload::scope(|s| {
+        let st = s.stream()?;
+        rkc_offload::offload_async! { stream = st, kernel = unguarded, thread_dim = [16, 1, 1], args = (&mut cells,) }
+    })
+    .unwrap_err();
+    assert!(err.to_string().starts_with("kernel `unguarded` panicked"), "{err}");
+}
+
 /// A buffer of one value is as short as a pointer to one: the reach check refuses it for a
 /// parameter the kernel offsets past its pointee.
 #[test]

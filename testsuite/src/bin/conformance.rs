@@ -235,6 +235,75 @@ fn main() -> ExitCode {
                 }
             }
         }
+        // Streams: saxpy queued on two streams over device buffers, the results copied back
+        // asynchronously; a kernel that panics on a stream is reported by its synchronisation
+        // with Rust's message, and the stream works afterwards.
+        let streams = (|| -> Result<String, String> {
+            use rkc_offload::{DeviceBuffer, offload_async};
+            let e = |e: rkc_offload::OffloadError| e.to_string();
+            let n = 100_000usize;
+            let x: Vec<f32> = (0..n).map(|i| (i % 97) as f32).collect();
+            let y: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
+            let dx = DeviceBuffer::from_slice(&x).map_err(e)?;
+            let mut dys = [
+                DeviceBuffer::from_slice(&y).map_err(e)?,
+                DeviceBuffer::from_slice(&y).map_err(e)?,
+            ];
+            let mut outs = [vec![0.0f32; n], vec![0.0f32; n]];
+            let ms = rkc_offload::scope(|s| {
+                let st = [s.stream()?, s.stream()?];
+                let start = st[0].record()?;
+                for (k, (dy, out)) in dys.iter_mut().zip(outs.iter_mut()).enumerate() {
+                    let a = k as f32 + 2.0;
+                    offload_async! { stream = st[k], kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [n.div_ceil(128) as u32, 1, 1], thread_dim = [128, 1, 1], args = (n, a, &dx, &mut *dy) }?;
+                    st[k].copy_to_host(&*dy, out)?;
+                }
+                let other = st[1].record()?;
+                st[0].wait_for(&other)?;
+                let end = st[0].record()?;
+                Ok(end.elapsed_since(&start)?.as_secs_f64() * 1e3)
+            })
+            .map_err(e)?;
+            for (k, out) in outs.iter().enumerate() {
+                let a = k as f32 + 2.0;
+                if let Some(i) = (0..n).find(|&i| out[i] != a * x[i] + y[i]) {
+                    return Err(format!("stream {k}, element {i}: {}", out[i]));
+                }
+            }
+            let idx: Vec<u32> = (0..64).map(|i| if i == 9 { 75 } else { i }).collect();
+            let didx =
+                DeviceBuffer::from_slice(&[<[u32; 64]>::try_from(&idx[..]).unwrap_or([0; 64])])
+                    .map_err(e)?;
+            let mut dout = DeviceBuffer::<[u32; 64]>::zeroed(1).map_err(e)?;
+            let panicked = rkc_offload::scope(|s| {
+                let st = s.stream()?;
+                offload_async! { stream = st, kernel = rkc_testsuite::panics::out_of_bounds, thread_dim = [64, 1, 1], args = (&didx, &mut dout) }?;
+                let first = st.synchronize();
+                offload_async! { stream = st, kernel = rkc_testsuite::saxpy::saxpy, workgroup_dim = [n.div_ceil(128) as u32, 1, 1], thread_dim = [128, 1, 1], args = (n, 1.0f32, &dx, &mut dys[0]) }?;
+                st.synchronize()?;
+                Ok(first)
+            })
+            .map_err(e)?;
+            match panicked {
+                Err(p)
+                    if p.to_string()
+                        .contains("index out of bounds: the len is 64 but the index is 75") => {}
+                other => return Err(format!("a panic on a stream gave {other:?}")),
+            }
+            Ok(format!(
+                "2 streams, saxpy over {n} elements each, {ms:.3} ms between events; a panic on a stream reported by its synchronisation"
+            ))
+        })();
+        match streams {
+            Ok(detail) => {
+                passed += 1;
+                println!("PASS {:<18} {:<20} {detail}", "streams", "saxpy.rs panics.rs");
+            }
+            Err(detail) => {
+                failed += 1;
+                println!("FAIL {:<18} {:<20} {detail}", "streams", "saxpy.rs panics.rs");
+            }
+        }
         // Faults, last (a trap may leave the device unusable): too much shared memory, a truncated
         // fat binary, then a kernel that traps. CUDA keeps an illegal address sticky for the life
         // of the process; the runtime tries a reset, and either later launches work and resident

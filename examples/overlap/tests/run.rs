@@ -1,0 +1,17 @@
+//! The example as a user runs it, on the CPU simulator (see examples/run_check.rs).
+
+#[path = "../../run_check.rs"]
+mod run_check;
+
+#[test]
+fn runs_on_the_simulator_and_checks_its_results() {
+    run_check::run(
+        env!("CARGO_BIN_EXE_overlap"),
+        &[],
+        &[
+            "65536 of 65536 elements equal between the two runs",
+            "4096 of 4096 sampled equal the CPU's",
+            "speed-up",
+        ],
+    );
+}

@@ -1,0 +1,433 @@
+//! Streams, asynchronous copies and launches, events and pinned host memory on a GPU: the
+//! driver side of `crate::stream`. Loaded apart from the entry points every launch needs, so
+//! that a driver without them (an old HIP) still runs `offload!`.
+
+use super::{Api, CuDevicePtr, CuResult, CuStream, Cuda, Kind, PANIC_RECORD_BYTES, Placement};
+use crate::LaunchConfig;
+use crate::error::OffloadError;
+use crate::registry::Found;
+use std::ffi::{c_uint, c_void};
+
+pub(crate) type CuEvent = *mut c_void;
+
+/// The stream, event and pinned-memory entry points.
+pub(super) struct StreamApi {
+    stream_create: unsafe extern "C" fn(*mut CuStream, c_uint) -> CuResult,
+    stream_destroy: unsafe extern "C" fn(CuStream) -> CuResult,
+    stream_synchronize: unsafe extern "C" fn(CuStream) -> CuResult,
+    stream_wait_event: unsafe extern "C" fn(CuStream, CuEvent, c_uint) -> CuResult,
+    memcpy_htod_async:
+        unsafe extern "C" fn(CuDevicePtr, *const c_void, usize, CuStream) -> CuResult,
+    memcpy_dtoh_async: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, CuStream) -> CuResult,
+    event_create: unsafe extern "C" fn(*mut CuEvent, c_uint) -> CuResult,
+    event_record: unsafe extern "C" fn(CuEvent, CuStream) -> CuResult,
+    event_synchronize: unsafe extern "C" fn(CuEvent) -> CuResult,
+    event_elapsed: unsafe extern "C" fn(*mut f32, CuEvent, CuEvent) -> CuResult,
+    event_destroy: unsafe extern "C" fn(CuEvent) -> CuResult,
+    mem_free_host: unsafe extern "C" fn(*mut c_void) -> CuResult,
+}
+
+/// The CUDA names of the calls, and HIP's for the same (for `Api::call_name`).
+pub(super) const NAMES: &[(&str, &str)] = &[
+    ("cuStreamCreate", "hipStreamCreateWithFlags"),
+    ("cuStreamDestroy_v2", "hipStreamDestroy"),
+    ("cuStreamSynchronize", "hipStreamSynchronize"),
+    ("cuStreamWaitEvent", "hipStreamWaitEvent"),
+    ("cuMemcpyHtoDAsync_v2", "hipMemcpyHtoDAsync"),
+    ("cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"),
+    ("cuEventCreate", "hipEventCreateWithFlags"),
+    ("cuEventRecord", "hipEventRecord"),
+    ("cuEventSynchronize", "hipEventSynchronize"),
+    ("cuEventElapsedTime", "hipEventElapsedTime"),
+    ("cuEventDestroy_v2", "hipEventDestroy"),
+    ("cuMemFreeHost", "hipHostFree"),
+];
+
+impl StreamApi {
+    /// The entry points from a loaded driver library; `None` when one is missing.
+    pub(super) fn load(lib: &libloading::Library, kind: Kind) -> Option<StreamApi> {
+        let name = |k: usize| match kind {
+            Kind::Cuda => NAMES[k].0,
+            Kind::Hip => NAMES[k].1,
+        };
+        // SAFETY: each symbol is given the signature of its C declaration (cuda.h and
+        // hip_runtime_api.h agree on these shapes).
+        unsafe {
+            macro_rules! sym {
+                ($k:expr) => {
+                    *lib.get(format!("{}\0", name($k)).as_bytes()).ok()?
+                };
+            }
+            Some(StreamApi {
+                stream_create: sym!(0),
+                stream_destroy: sym!(1),
+                stream_synchronize: sym!(2),
+                stream_wait_event: sym!(3),
+                memcpy_htod_async: sym!(4),
+                memcpy_dtoh_async: sym!(5),
+                event_create: sym!(6),
+                event_record: sym!(7),
+                event_synchronize: sym!(8),
+                event_elapsed: sym!(9),
+                event_destroy: sym!(10),
+                mem_free_host: sym!(11),
+            })
+        }
+    }
+}
+
+/// What a GPU stream keeps between its launches and its synchronisation: a panic record per
+/// launch (kernels of one stream may panic in any of them), and a mapped flag all of them set.
+pub(crate) struct StreamState {
+    pub stream: usize,
+    flag: Option<(*mut u32, u64)>,
+    /// Records of launches not yet synchronised, with their kernels.
+    pending: Vec<(CuDevicePtr, Found)>,
+    /// Records ready for the next launches (zero, with the flag's address).
+    free: Vec<CuDevicePtr>,
+}
+
+// SAFETY: the flag is mapped host memory used only under the stream's owner's lock.
+unsafe impl Send for StreamState {}
+
+impl Cuda {
+    fn streams(&self, api: &Api) -> Result<*const StreamApi, OffloadError> {
+        api.streams.as_ref().map(|s| s as *const StreamApi).ok_or(OffloadError::InvalidLaunch {
+            kernel: "(stream)".into(),
+            reason:
+                "the GPU driver lacks the stream API (cuStreamCreate and the asynchronous copies)"
+                    .into(),
+        })
+    }
+
+    /// Runs `f` with the device's library and its stream entry points.
+    fn with_streams<R>(
+        &self,
+        ordinal: usize,
+        f: impl FnOnce(&Api, &StreamApi) -> Result<R, OffloadError>,
+    ) -> Result<R, OffloadError> {
+        self.with_device(ordinal, |api, _| {
+            // SAFETY: the table lives as long as `api`.
+            let s = unsafe { &*self.streams(api)? };
+            f(api, s)
+        })
+    }
+
+    /// A new non-blocking stream on a device, with its mapped panic flag.
+    pub fn stream_create(&self, ordinal: usize) -> Result<StreamState, OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            let mut stream: CuStream = std::ptr::null_mut();
+            // SAFETY: a live out-pointer; flag 1 is CU_STREAM_NON_BLOCKING (hipStreamNonBlocking).
+            api.check("cuStreamCreate", unsafe { (s.stream_create)(&mut stream, 1) })?;
+            Ok(StreamState {
+                stream: stream as usize,
+                flag: api.mapped_word(),
+                pending: Vec::new(),
+                free: Vec::new(),
+            })
+        })
+    }
+
+    /// Waits for a stream and reports the first panic or trap of its kernels since the last
+    /// time; the stream's records are ready for reuse afterwards.
+    pub fn stream_synchronize(
+        &self,
+        ordinal: usize,
+        state: &mut StreamState,
+    ) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: the stream is this device's.
+            let synced = unsafe { (s.stream_synchronize)(state.stream as CuStream) };
+            api.check("cuStreamSynchronize", synced)?;
+            // SAFETY: the flag is mapped host memory that the finished kernels may have set.
+            let flagged =
+                state.flag.is_none_or(|(f, _)| unsafe { std::ptr::read_volatile(f) } != 0);
+            let mut first = None;
+            if flagged && !state.pending.is_empty() {
+                let mut initial = [0u8; PANIC_RECORD_BYTES];
+                if let Some((f, address)) = state.flag {
+                    initial[48..56].copy_from_slice(&address.to_le_bytes());
+                    // SAFETY: as above.
+                    unsafe { std::ptr::write_volatile(f, 0) };
+                }
+                for (record, found) in &state.pending {
+                    let mut raw = [0u8; PANIC_RECORD_BYTES];
+                    // SAFETY: the record has PANIC_RECORD_BYTES bytes; the stream is idle.
+                    api.check("cuMemcpyDtoH_v2", unsafe {
+                        (api.memcpy_dtoh)(raw.as_mut_ptr().cast(), *record, PANIC_RECORD_BYTES)
+                    })?;
+                    if let Some(panic) = super::read_panic_record(&raw, found) {
+                        first.get_or_insert(panic);
+                        // SAFETY: as above.
+                        api.check("cuMemcpyHtoD_v2", unsafe {
+                            (api.memcpy_htod)(*record, initial.as_ptr().cast(), PANIC_RECORD_BYTES)
+                        })?;
+                    }
+                }
+            }
+            state.free.extend(state.pending.drain(..).map(|(r, _)| r));
+            first.map_or(Ok(()), Err)
+        })
+    }
+
+    /// Destroys a stream after waiting for it, and frees its records and flag.
+    pub fn stream_destroy(&self, ordinal: usize, mut state: StreamState) {
+        let _ = self.stream_synchronize(ordinal, &mut state);
+        let _ = self.with_streams(ordinal, |api, s| {
+            // SAFETY: the stream is idle and used no more; the records and the flag are its.
+            unsafe {
+                (s.stream_destroy)(state.stream as CuStream);
+                for r in state.free.drain(..) {
+                    (api.mem_free)(r);
+                }
+                if let Some((f, _)) = state.flag {
+                    (s.mem_free_host)(f.cast());
+                }
+            }
+            Ok(())
+        });
+    }
+
+    /// Queues a copy of `len` host bytes to device memory.
+    ///
+    /// # Safety
+    ///
+    /// `host` must stay readable for `len` bytes until the stream has run the copy, and
+    /// `device_ptr` must be an allocation of this device with room for them.
+    pub unsafe fn copy_in_async(
+        &self,
+        ordinal: usize,
+        state: &StreamState,
+        device_ptr: u64,
+        host: *const u8,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemcpyHtoDAsync_v2", unsafe {
+                (s.memcpy_htod_async)(device_ptr, host.cast(), len, state.stream as CuStream)
+            })
+        })
+    }
+
+    /// Queues a copy of `len` device bytes to host memory.
+    ///
+    /// # Safety
+    ///
+    /// `host` must stay writable for `len` bytes, and untouched by the host, until the stream
+    /// has run the copy.
+    pub unsafe fn copy_out_async(
+        &self,
+        ordinal: usize,
+        state: &StreamState,
+        host: *mut u8,
+        device_ptr: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: the caller's promise.
+            api.check("cuMemcpyDtoHAsync_v2", unsafe {
+                (s.memcpy_dtoh_async)(host.cast(), device_ptr, len, state.stream as CuStream)
+            })
+        })
+    }
+
+    /// Queues a kernel on a stream. Every argument must already be on the device (values,
+    /// device buffers, resident data): an asynchronous launch copies nothing.
+    pub fn launch_async(
+        &self,
+        ordinal: usize,
+        state: &mut StreamState,
+        found: &Found,
+        placements: &[Placement],
+        config: &LaunchConfig,
+    ) -> Result<(), OffloadError> {
+        let device = self
+            .devices
+            .get(ordinal)
+            .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
+        let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+        let name = found.info.name.as_str();
+        if let Some(trapped) = &device.lost {
+            return Err(OffloadError::DeviceLost {
+                device: ordinal as i32,
+                kernel: name.into(),
+                trapped: trapped.clone(),
+            });
+        }
+        super::check_shape(name, config, &device.info)?;
+        let api = &self.apis[device.api].0;
+        self.streams(api)?;
+        // SAFETY: the context was retained at start-up.
+        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
+        let function = self.function(&mut device, found)?;
+        let mut storage: Vec<u64> = Vec::with_capacity(placements.len() + 1);
+        for (k, placement) in placements.iter().enumerate() {
+            match *placement {
+                Placement::Value(bits) => storage.push(bits),
+                Placement::OnDevice { address, len, .. } => {
+                    storage.push(address);
+                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
+                        found.info.params.get(k).map(|p| p.kind)
+                    {
+                        storage.push(len as u64 / elem_size.max(1));
+                    }
+                }
+                Placement::Copy { .. } => {
+                    let param =
+                        found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
+                    return Err(OffloadError::InvalidLaunch {
+                        kernel: name.into(),
+                        reason: format!(
+                            "the argument `{param}` is host memory, which an asynchronous launch does not copy; \
+                             put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
+                        ),
+                    });
+                }
+            }
+        }
+        let record = match state.free.pop() {
+            Some(r) => r,
+            None => {
+                let mut initial = [0u8; PANIC_RECORD_BYTES];
+                if let Some((_, address)) = state.flag {
+                    initial[48..56].copy_from_slice(&address.to_le_bytes());
+                }
+                let mut r: CuDevicePtr = 0;
+                // SAFETY: a live out-pointer; the copy writes the record's bytes.
+                unsafe {
+                    api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut r, PANIC_RECORD_BYTES))?;
+                    api.check(
+                        "cuMemcpyHtoD_v2",
+                        (api.memcpy_htod)(r, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
+                    )?;
+                }
+                r
+            }
+        };
+        storage.push(record);
+        let mut params: Vec<*mut c_void> =
+            storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+        let [gx, gy, gz] = config.workgroup_dim;
+        let [bx, by, bz] = config.thread_dim;
+        // SAFETY: as for `launch`: the function is this context's, one pointer per parameter;
+        // the driver copies the parameter values when the call returns.
+        let launched = unsafe {
+            (api.launch_kernel)(
+                function,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                config.dyn_cache,
+                state.stream as CuStream,
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        if let Err(e) = api.check("cuLaunchKernel", launched) {
+            state.free.push(record);
+            return Err(e);
+        }
+        state.pending.push((record, found.clone()));
+        crate::runtime::info(format_args!(
+            "launch {name} on {} ({}), workgroups {:?}, threads {:?}, queued on a stream",
+            device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
+        ));
+        Ok(())
+    }
+
+    /// A new event on a device (with timing).
+    pub fn event_create(&self, ordinal: usize) -> Result<usize, OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            let mut e: CuEvent = std::ptr::null_mut();
+            // SAFETY: a live out-pointer; flags 0 is the default (timing on).
+            api.check("cuEventCreate", unsafe { (s.event_create)(&mut e, 0) })?;
+            Ok(e as usize)
+        })
+    }
+
+    /// Records an event at the current end of a stream.
+    pub fn event_record(
+        &self,
+        ordinal: usize,
+        event: usize,
+        stream: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: both are this device's.
+            api.check("cuEventRecord", unsafe {
+                (s.event_record)(event as CuEvent, stream as CuStream)
+            })
+        })
+    }
+
+    /// Makes a stream wait for an event before its later work.
+    pub fn stream_wait_event(
+        &self,
+        ordinal: usize,
+        stream: usize,
+        event: usize,
+    ) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: both are this device's.
+            api.check("cuStreamWaitEvent", unsafe {
+                (s.stream_wait_event)(stream as CuStream, event as CuEvent, 0)
+            })
+        })
+    }
+
+    /// Waits for an event.
+    pub fn event_synchronize(&self, ordinal: usize, event: usize) -> Result<(), OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            // SAFETY: the event is this device's.
+            api.check("cuEventSynchronize", unsafe { (s.event_synchronize)(event as CuEvent) })
+        })
+    }
+
+    /// Milliseconds between two recorded events (both complete).
+    pub fn event_elapsed(
+        &self,
+        ordinal: usize,
+        start: usize,
+        end: usize,
+    ) -> Result<f32, OffloadError> {
+        self.with_streams(ordinal, |api, s| {
+            let mut ms = 0.0f32;
+            // SAFETY: a live out-pointer; both events are this device's.
+            api.check("cuEventElapsedTime", unsafe {
+                (s.event_elapsed)(&mut ms, start as CuEvent, end as CuEvent)
+            })?;
+            Ok(ms)
+        })
+    }
+
+    /// Destroys an event.
+    pub fn event_destroy(&self, ordinal: usize, event: usize) {
+        let _ = self.with_streams(ordinal, |_, s| {
+            // SAFETY: the event is this device's and used no more.
+            unsafe { (s.event_destroy)(event as CuEvent) };
+            Ok(())
+        });
+    }
+
+    /// `len` bytes of pinned host memory (at least one).
+    pub fn pinned_alloc(&self, ordinal: usize, len: usize) -> Result<*mut u8, OffloadError> {
+        self.with_streams(ordinal, |api, _| {
+            let mut p: *mut c_void = std::ptr::null_mut();
+            api.alloc_host(&mut p, len.max(1))?;
+            Ok(p.cast())
+        })
+    }
+
+    /// Frees pinned host memory from `pinned_alloc`.
+    pub fn pinned_free(&self, ordinal: usize, p: *mut u8) {
+        let _ = self.with_streams(ordinal, |_, s| {
+            // SAFETY: `p` came from `pinned_alloc` on this device and is freed once.
+            unsafe { (s.mem_free_host)(p.cast()) };
+            Ok(())
+        });
+    }
+}
