@@ -135,10 +135,37 @@ impl Cuda {
         ordinal: usize,
         state: &mut StreamState,
     ) -> Result<(), OffloadError> {
-        self.with_streams(ordinal, |api, s| {
+        let trapped = self.with_streams(ordinal, |api, s| {
             // SAFETY: the stream is this device's.
             let synced = unsafe { (s.stream_synchronize)(state.stream as CuStream) };
+            if matches!(
+                synced,
+                super::CUDA_ERROR_ILLEGAL_INSTRUCTION
+                    | super::CUDA_ERROR_LAUNCH_FAILED
+                    | super::CUDA_ERROR_ILLEGAL_ADDRESS
+            ) {
+                return Ok(Some(api.check("cuStreamSynchronize", synced).err()));
+            }
             api.check("cuStreamSynchronize", synced)?;
+            Ok(None)
+        })?;
+        if let Some(detail) = trapped {
+            // A trap leaves the context unusable, with the streams in it: unlike a synchronous
+            // launch's, it is not reset here (the scope's other streams live in the context),
+            // and the device reports itself lost from now on.
+            let kernel =
+                state.pending.first().map_or_else(String::new, |(_, f)| f.info.name.clone());
+            state.pending.clear();
+            if let Some(device) = self.devices.get(ordinal) {
+                device.lock().unwrap_or_else(|e| e.into_inner()).lost = Some(kernel.clone());
+            }
+            return Err(OffloadError::KernelTrapped {
+                kernel,
+                detail: detail.map(|e| e.to_string()).unwrap_or_default(),
+                recovered: false,
+            });
+        }
+        self.with_streams(ordinal, |api, _| {
             // SAFETY: the flag is mapped host memory that the finished kernels may have set.
             let flagged =
                 state.flag.is_none_or(|(f, _)| unsafe { std::ptr::read_volatile(f) } != 0);
