@@ -747,6 +747,7 @@ impl Cuda {
                 l.resets == device.resets
             })?;
         let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
+        let copies_in = crate::nvtx::Range::new(|| format!("{name}: copy to device"));
         // Each argument's device address (a slice takes two parameter slots, so the parameter
         // storage does not line up with the arguments).
         let mut device_of: Vec<u64> = vec![0; mappings.len()];
@@ -793,6 +794,8 @@ impl Cuda {
                 storage.push(len as u64 / elem_size.max(1));
             }
         }
+        drop(copies_in);
+        let kernel_range = crate::nvtx::Range::new(|| format!("{name}: kernel"));
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
         storage.push(record.device);
@@ -891,6 +894,8 @@ impl Cuda {
                 return Err(panic);
             }
         }
+        drop(kernel_range);
+        let _copies_out = crate::nvtx::Range::new(|| format!("{name}: copy from device"));
         for (k, placement) in placements.iter().enumerate() {
             if let Placement::Copy { host, len, writable: true } = *placement {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());

@@ -53,6 +53,7 @@ mod buffer;
 pub mod builtins;
 mod cuda;
 mod error;
+mod nvtx;
 mod registry;
 mod resident;
 mod runtime;

@@ -147,6 +147,8 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     args: A,
 ) -> Result<(), OffloadError> {
     let rt = runtime()?;
+    // Named after the kernel, for Nsight Systems and `ncu --nvtx-include "name/"`.
+    let _range = crate::nvtx::Range::new(|| K::NAME.to_string());
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     let home = home_of(config.device)?;

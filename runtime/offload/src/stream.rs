@@ -359,6 +359,7 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
     config: LaunchConfig,
     args: A,
 ) -> Result<(), OffloadError> {
+    let _range = crate::nvtx::Range::new(|| format!("{} (queued)", K::NAME));
     let found = crate::registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     let home = stream.inner.home;
