@@ -77,23 +77,48 @@ static VERSION_INFO: VersionInfo = VersionInfo {
 
 unsafe extern "C" fn set_injection_nvtx_version(_: u32) {}
 
-/// The CORE module (1) is the only one rkc has; the others are refused.
+/// The number of callback ids of each module NVTX 3 defines (`NVTX_CBID_*_SIZE`): CORE,
+/// CUDA, OPENCL, CUDART, CORE2, SYNC. An injection library asks for each and may give up when
+/// one is missing, so the modules rkc does not call get tables too, whose slots it ignores.
+const MODULE_SIZES: [c_uint; 6] = [16, 9, 15, 7, 16, 7];
+
+/// The slots of the modules other than CORE, filled by the injection library and never used.
+static OTHER_SLOTS: [[AtomicPtr<c_void>; 17]; 5] =
+    [const { [const { AtomicPtr::new(std::ptr::null_mut()) }; 17] }; 5];
+
+static OTHER_TABLES: OnceLock<[Table; 5]> = OnceLock::new();
+
+fn module_table(module: c_int) -> Option<(&'static Table, c_uint)> {
+    let size = *MODULE_SIZES.get(usize::try_from(module).ok()?.checked_sub(1)?)?;
+    if module == 1 {
+        return Some((core_table(), size));
+    }
+    let tables = OTHER_TABLES.get_or_init(|| {
+        std::array::from_fn(|m| {
+            let mut t = [std::ptr::null_mut(); 17];
+            for (id, slot) in t.iter_mut().enumerate().take(MODULE_SIZES[m + 1] as usize).skip(1) {
+                *slot = OTHER_SLOTS[m][id].as_ptr();
+            }
+            Table(t)
+        })
+    });
+    Some((&tables[module as usize - 2], size))
+}
+
+/// `GetModuleFunctionTable`: the table of a module NVTX defines, and its callback count.
 unsafe extern "C" fn get_module_function_table(
     module: c_int,
     table: *mut *mut *mut *mut c_void,
     size: *mut c_uint,
 ) -> c_int {
-    if module != 1 {
-        return 0;
-    }
-    let t = core_table();
+    let Some((t, n)) = module_table(module) else { return 0 };
     // SAFETY: the injection library passes valid out-pointers (or null ones, skipped).
     unsafe {
         if !table.is_null() {
             *table = t.0.as_ptr().cast_mut();
         }
         if !size.is_null() {
-            *size = 16;
+            *size = n;
         }
     }
     1
@@ -113,22 +138,42 @@ fn init() -> bool {
     static READY: OnceLock<bool> = OnceLock::new();
     *READY.get_or_init(|| {
         let Some(path) = std::env::var_os("NVTX_INJECTION64_PATH") else { return false };
-        // SAFETY: the profiler set the variable to its own injection library, built to be
-        // loaded into the profiled process; its entry point has NVTX's documented signature.
-        unsafe {
-            let Ok(lib) = libloading::Library::new(path) else { return false };
-            type Init = unsafe extern "C" fn(unsafe extern "C" fn(u32) -> *const c_void) -> c_int;
-            let Ok(entry) = lib.get::<Init>(b"InitializeInjectionNvtx2\0") else { return false };
-            if entry(get_export_table) == 0 {
-                return false;
+        let outcome = load(&path);
+        crate::runtime::info(format_args!(
+            "NVTX: injection library {}: {}",
+            path.to_string_lossy(),
+            match outcome {
+                Ok(()) => "ranges on",
+                Err(why) => why,
             }
-            // The library stays loaded for the life of the process, as NVTX's own loader leaves it.
-            std::mem::forget(lib);
-        }
-        RANGE_PUSH.store(CORE_SLOTS.0[9].load(Ordering::Acquire), Ordering::Release);
-        RANGE_POP.store(CORE_SLOTS.0[11].load(Ordering::Acquire), Ordering::Release);
-        true
+        ));
+        outcome.is_ok()
     })
+}
+
+fn load(path: &std::ffi::OsStr) -> Result<(), &'static str> {
+    // SAFETY: the profiler set the variable to its own injection library, built to be loaded
+    // into the profiled process; its entry point has NVTX's documented signature.
+    unsafe {
+        let lib = libloading::Library::new(path).map_err(|_| "cannot be loaded")?;
+        type Init = unsafe extern "C" fn(unsafe extern "C" fn(u32) -> *const c_void) -> c_int;
+        let entry = lib
+            .get::<Init>(b"InitializeInjectionNvtx2\0")
+            .map_err(|_| "has no InitializeInjectionNvtx2")?;
+        if entry(get_export_table) == 0 {
+            return Err("InitializeInjectionNvtx2 failed");
+        }
+        // The library stays loaded for the life of the process, as NVTX's own loader leaves it.
+        std::mem::forget(lib);
+    }
+    let (push, pop) =
+        (CORE_SLOTS.0[9].load(Ordering::Acquire), CORE_SLOTS.0[11].load(Ordering::Acquire));
+    if push.is_null() || pop.is_null() {
+        return Err("installed no nvtxRangePushA / nvtxRangePop");
+    }
+    RANGE_PUSH.store(push, Ordering::Release);
+    RANGE_POP.store(pop, Ordering::Release);
+    Ok(())
 }
 
 /// An NVTX range, open until dropped; nothing when no profiler is attached.

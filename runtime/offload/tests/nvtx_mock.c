@@ -35,7 +35,10 @@ int InitializeInjectionNvtx2(const void *(*get_export_table)(uint32_t)) {
     fnptr **table = 0;
     unsigned size = 0;
     if (!cb->get_module_function_table(1, &table, &size) || size < 12) return 0;
-    if (cb->get_module_function_table(2, &table, &size)) return 0; /* only CORE is offered */
+    /* Every module NVTX defines has a table (a real injection library fills them all). */
+    for (int m = 2; m <= 6; m++)
+        if (!cb->get_module_function_table(m, &table, &size) || size == 0) return 0;
+    if (cb->get_module_function_table(7, &table, &size)) return 0;
     cb->get_module_function_table(1, &table, &size);
     *table[9] = (fnptr)push;
     *table[11] = (fnptr)pop;
