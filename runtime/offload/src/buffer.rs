@@ -440,49 +440,41 @@ pub struct DeviceSliceMut<'a, T> {
     _borrow: PhantomData<&'a mut [T]>,
 }
 
-impl<T: DeviceCopy> DeviceSlice<'_, T> {
-    /// The view's device address, length in values and device, for a stream's copies.
-    pub(crate) fn raw(&self) -> (u64, usize, Location) {
-        (self.view.address, self.view.len, self.view.location)
-    }
+// What both views read: their length, their place, and their values copied to the host.
+macro_rules! view_reads {
+    ($($view:ident),*) => {$(
+        impl<T: DeviceCopy> $view<'_, T> {
+            /// The view's device address, length in values and device, for a stream's copies.
+            pub(crate) fn raw(&self) -> (u64, usize, Location) {
+                (self.view.address, self.view.len, self.view.location)
+            }
 
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.view.len
-    }
+            /// The number of values.
+            pub fn len(&self) -> usize {
+                self.view.len
+            }
 
-    /// Whether the view holds no values.
-    pub fn is_empty(&self) -> bool {
-        self.view.len == 0
-    }
+            /// Whether the view holds no values.
+            pub fn is_empty(&self) -> bool {
+                self.view.len == 0
+            }
 
-    /// Copies the view into `out` (exactly `len()` values).
-    pub fn copy_to_slice(&self, out: &mut [T]) -> Result<(), OffloadError> {
-        self.view.copy_out(out)
-    }
+            /// Copies the view into `out` (exactly `len()` values).
+            pub fn copy_to_slice(&self, out: &mut [T]) -> Result<(), OffloadError> {
+                self.view.copy_out(out)
+            }
 
-    /// The view's values, copied to the host.
-    pub fn to_vec(&self) -> Result<Vec<T>, OffloadError> {
-        self.view.to_vec()
-    }
+            /// The view's values, copied to the host.
+            pub fn to_vec(&self) -> Result<Vec<T>, OffloadError> {
+                self.view.to_vec()
+            }
+        }
+    )*};
 }
 
+view_reads!(DeviceSlice, DeviceSliceMut);
+
 impl<T: DeviceCopy> DeviceSliceMut<'_, T> {
-    /// The view's device address, length in values and device, for a stream's copies.
-    pub(crate) fn raw(&self) -> (u64, usize, Location) {
-        (self.view.address, self.view.len, self.view.location)
-    }
-
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.view.len
-    }
-
-    /// Whether the view holds no values.
-    pub fn is_empty(&self) -> bool {
-        self.view.len == 0
-    }
-
     /// Copies `values` (exactly `len()` of them) into the view.
     pub fn copy_from_slice(&mut self, values: &[T]) -> Result<(), OffloadError> {
         self.view.copy_in(values)
@@ -491,16 +483,6 @@ impl<T: DeviceCopy> DeviceSliceMut<'_, T> {
     /// Copies `source` (of the same length) into the view.
     pub fn copy_from(&mut self, source: DeviceSlice<'_, T>) -> Result<(), OffloadError> {
         self.view.copy_from(source.view)
-    }
-
-    /// Copies the view into `out` (exactly `len()` values).
-    pub fn copy_to_slice(&self, out: &mut [T]) -> Result<(), OffloadError> {
-        self.view.copy_out(out)
-    }
-
-    /// The view's values, copied to the host.
-    pub fn to_vec(&self) -> Result<Vec<T>, OffloadError> {
-        self.view.to_vec()
     }
 }
 

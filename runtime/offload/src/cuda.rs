@@ -706,15 +706,14 @@ impl Cuda {
         Some(d.lock().unwrap_or_else(|e| e.into_inner()).info.clone())
     }
 
-    /// Launches one kernel with upstream's mapping: buffers are allocated, copied in, the
-    /// kernel runs, writable buffers are copied back, and everything is freed on every path.
-    pub fn launch(
+    /// A device locked for a launch of `found`, its context current and the kernel's function
+    /// loaded; refused on a lost device and for a shape the device cannot run.
+    fn prepare_launch(
         &self,
         ordinal: usize,
         found: &Found,
-        mappings: &[ArgMapping],
         config: &LaunchConfig,
-    ) -> Result<(), OffloadError> {
+    ) -> Result<(std::sync::MutexGuard<'_, Device>, CuFunction), OffloadError> {
         let Some(device) = self.devices.get(ordinal) else {
             return Err(OffloadError::DeviceUnavailable { device: ordinal as i32 });
         };
@@ -736,6 +735,21 @@ impl Cuda {
         // SAFETY: the context was retained at start-up and stays alive for the process.
         api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
         let function = self.function(&mut device, found)?;
+        Ok((device, function))
+    }
+
+    /// Launches one kernel with upstream's mapping: buffers are allocated, copied in, the
+    /// kernel runs, writable buffers are copied back, and everything is freed on every path.
+    pub fn launch(
+        &self,
+        ordinal: usize,
+        found: &Found,
+        mappings: &[ArgMapping],
+        config: &LaunchConfig,
+    ) -> Result<(), OffloadError> {
+        let (mut device, function) = self.prepare_launch(ordinal, found, config)?;
+        let api = &self.apis[device.api].0;
+        let name = found.info.name.as_str();
         let record = self.panic_record(&mut device)?;
         let device = &mut *device;
 
@@ -746,85 +760,38 @@ impl Cuda {
             crate::runtime::place(found, mappings, crate::resident::Home::Cuda(ordinal), |l| {
                 l.resets == device.resets
             })?;
-        let mut storage: Vec<u64> = Vec::with_capacity(mappings.len() + 1);
         let copies_in = crate::nvtx::Range::new(|| format!("{name}: copy to device"));
-        // Each argument's device address (a slice takes two parameter slots, so the parameter
-        // storage does not line up with the arguments).
-        let mut device_of: Vec<u64> = vec![0; mappings.len()];
-        for (k, placement) in placements.iter().enumerate() {
-            let (address, len) = match *placement {
-                Placement::Value(bits) => {
-                    storage.push(bits);
-                    continue;
-                }
-                Placement::OnDevice { address, len, how } => {
-                    info_copy(found, k, how, len, std::time::Instant::now());
-                    (address, len)
-                }
-                Placement::Copy { host, len, .. } => {
-                    let dptr = buffers.alloc(len)?;
-                    let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
-                    if copy_in && len > 0 {
-                        let t = std::time::Instant::now();
-                        // SAFETY: `host` points at `len` readable bytes borrowed for the launch
-                        // (the `offload!` arguments); `dptr` was allocated with `len` bytes.
-                        api.check("cuMemcpyHtoD_v2", unsafe {
-                            (api.memcpy_htod)(dptr, host.cast(), len)
-                        })?;
-                        info_copy(found, k, "to device", len, t);
-                        crate::runtime::count_transfer(true, len);
-                    } else {
-                        info_copy(
-                            found,
-                            k,
-                            "not copied in (the kernel does not read it)",
-                            len,
-                            std::time::Instant::now(),
-                        );
-                    }
-                    (dptr, len)
-                }
-            };
-            storage.push(address);
-            device_of[k] = address;
-            // A slice parameter is a pointer and a length in elements.
-            if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
-                found.info.params.get(k).map(|p| p.kind)
-            {
-                storage.push(len as u64 / elem_size.max(1));
+        let (mut storage, device_of) = parameters(found, &placements, |k, host, len| {
+            let dptr = buffers.alloc(len)?;
+            let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
+            if copy_in && len > 0 {
+                let t = std::time::Instant::now();
+                // SAFETY: `host` points at `len` readable bytes borrowed for the launch (the
+                // `offload!` arguments); `dptr` was allocated with `len` bytes.
+                api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
+                info_copy(found, k, "to device", len, t);
+                crate::runtime::count_transfer(true, len);
+            } else {
+                info_copy(
+                    found,
+                    k,
+                    "not copied in (the kernel does not read it)",
+                    len,
+                    std::time::Instant::now(),
+                );
             }
-        }
+            Ok(dptr)
+        })?;
         drop(copies_in);
         let kernel_range = crate::nvtx::Range::new(|| format!("{name}: kernel"));
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
         storage.push(record.device);
-        // The driver reads each parameter through a pointer to its value. Values narrower
-        // than 8 bytes sit in the low bytes of their u64, which is where a little-endian
-        // pointer to the u64 finds them.
-        let mut params: Vec<*mut c_void> =
-            storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-        let [gx, gy, gz] = config.workgroup_dim;
-        let [bx, by, bz] = config.thread_dim;
         let kernel_start = std::time::Instant::now();
-        // SAFETY: `function` belongs to the current context; `params` has one pointer per
-        // kernel parameter (the signature was checked against the fat binary), each pointing at
-        // a live u64 holding the value or the device pointer.
-        let launched = unsafe {
-            (api.launch_kernel)(
-                function,
-                gx,
-                gy,
-                gz,
-                bx,
-                by,
-                bz,
-                config.dyn_cache,
-                std::ptr::null_mut(),
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
-        };
+        // SAFETY: `function` belongs to the current context; `storage` has one value per
+        // kernel parameter (the signature was checked against the fat binary).
+        let launched =
+            unsafe { launch_kernel(api, function, config, std::ptr::null_mut(), &mut storage) };
         api.check("cuLaunchKernel", launched)?;
         // The launch's synchronisation: with the mapped flag, waiting for the context; without
         // it, the synchronous copy of the record back, which waits for the kernel on the default
@@ -1085,6 +1052,78 @@ impl Cuda {
             return Ok(function);
         }
         Err(no_image())
+    }
+}
+
+/// The parameter values of a launch: each placement's value or device address (a slice's
+/// also its length in elements), and each argument's device address (0 for values). `copy`
+/// puts an argument that the launch copies on the device, given its index, host address and
+/// length, and returns its device address.
+fn parameters(
+    found: &Found,
+    placements: &[Placement],
+    mut copy: impl FnMut(usize, *mut u8, usize) -> Result<u64, OffloadError>,
+) -> Result<(Vec<u64>, Vec<u64>), OffloadError> {
+    let mut storage: Vec<u64> = Vec::with_capacity(placements.len() + 1);
+    // A slice takes two parameter slots, so the storage does not line up with the arguments.
+    let mut device_of: Vec<u64> = vec![0; placements.len()];
+    for (k, placement) in placements.iter().enumerate() {
+        let (address, len) = match *placement {
+            Placement::Value(bits) => {
+                storage.push(bits);
+                continue;
+            }
+            Placement::OnDevice { address, len, how } => {
+                info_copy(found, k, how, len, std::time::Instant::now());
+                (address, len)
+            }
+            Placement::Copy { host, len, .. } => (copy(k, host, len)?, len),
+        };
+        storage.push(address);
+        device_of[k] = address;
+        if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
+            found.info.params.get(k).map(|p| p.kind)
+        {
+            storage.push(len as u64 / elem_size.max(1));
+        }
+    }
+    Ok((storage, device_of))
+}
+
+/// `cuLaunchKernel` of `function` with the launch's shape on `stream` (null: the default
+/// stream), its parameters the values in `storage`. The driver reads each parameter through
+/// a pointer to its value; values narrower than 8 bytes sit in the low bytes of their u64,
+/// which is where a little-endian pointer to the u64 finds them.
+///
+/// # Safety
+///
+/// `function` must belong to the current context and `storage` hold one value per parameter
+/// of the kernel, in order (the panic record last).
+unsafe fn launch_kernel(
+    api: &Api,
+    function: CuFunction,
+    config: &LaunchConfig,
+    stream: CuStream,
+    storage: &mut [u64],
+) -> CuResult {
+    let mut params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+    let [gx, gy, gz] = config.workgroup_dim;
+    let [bx, by, bz] = config.thread_dim;
+    // SAFETY: the caller's promise; the driver copies the values before returning.
+    unsafe {
+        (api.launch_kernel)(
+            function,
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            config.dyn_cache,
+            stream,
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
     }
 }
 

@@ -366,14 +366,7 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
     crate::runtime::check_pointer_reach(&found, &mappings, home)?;
     let placements = crate::runtime::place(&found, &mappings, home, |l| l.alive())?;
     if let Some(k) = placements.iter().position(|p| matches!(p, Placement::Copy { .. })) {
-        let param = found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-        return Err(OffloadError::InvalidLaunch {
-            kernel: found.info.name.clone(),
-            reason: format!(
-                "the argument `{param}` is host memory, which an asynchronous launch does not copy; \
-                 put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
-            ),
-        });
+        return Err(host_memory_refused(&found, k));
     }
     stream.inner.with(|home, q| match (home, q) {
         (Home::Cuda(d), Queue::Gpu(state)) => {
@@ -387,6 +380,18 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
         }
         _ => Ok(()),
     })
+}
+
+/// The error for host memory passed to an asynchronous launch.
+pub(crate) fn host_memory_refused(found: &crate::registry::Found, k: usize) -> OffloadError {
+    let param = found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
+    OffloadError::InvalidLaunch {
+        kernel: found.info.name.clone(),
+        reason: format!(
+            "the argument `{param}` is host memory, which an asynchronous launch does not copy; \
+             put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
+        ),
+    }
 }
 
 /// Page-locked host memory for `len` values of `T`, which a GPU's copies read and write

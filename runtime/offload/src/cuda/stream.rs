@@ -269,50 +269,12 @@ impl Cuda {
         placements: &[Placement],
         config: &LaunchConfig,
     ) -> Result<(), OffloadError> {
-        let device = self
-            .devices
-            .get(ordinal)
-            .ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })?;
-        let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
-        let name = found.info.name.as_str();
-        if let Some(trapped) = &device.lost {
-            return Err(OffloadError::DeviceLost {
-                device: ordinal as i32,
-                kernel: name.into(),
-                trapped: trapped.clone(),
-            });
-        }
-        super::check_shape(name, config, &device.info)?;
+        let (device, function) = self.prepare_launch(ordinal, found, config)?;
         let api = &self.apis[device.api].0;
         self.streams(api)?;
-        // SAFETY: the context was retained at start-up.
-        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
-        let function = self.function(&mut device, found)?;
-        let mut storage: Vec<u64> = Vec::with_capacity(placements.len() + 1);
-        for (k, placement) in placements.iter().enumerate() {
-            match *placement {
-                Placement::Value(bits) => storage.push(bits),
-                Placement::OnDevice { address, len, .. } => {
-                    storage.push(address);
-                    if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
-                        found.info.params.get(k).map(|p| p.kind)
-                    {
-                        storage.push(len as u64 / elem_size.max(1));
-                    }
-                }
-                Placement::Copy { .. } => {
-                    let param =
-                        found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-                    return Err(OffloadError::InvalidLaunch {
-                        kernel: name.into(),
-                        reason: format!(
-                            "the argument `{param}` is host memory, which an asynchronous launch does not copy; \
-                             put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
-                        ),
-                    });
-                }
-            }
-        }
+        let (mut storage, _) = super::parameters(found, placements, |k, _, _| {
+            Err(crate::stream::host_memory_refused(found, k))
+        })?;
         let record = match state.free.pop() {
             Some(r) => r,
             None => {
@@ -333,36 +295,15 @@ impl Cuda {
             }
         };
         storage.push(record);
-        let mut params: Vec<*mut c_void> =
-            storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-        let [gx, gy, gz] = config.workgroup_dim;
-        let [bx, by, bz] = config.thread_dim;
-        // SAFETY: as for `launch`: the function is this context's, one pointer per parameter;
-        // the driver copies the parameter values when the call returns.
+        // SAFETY: the function is this context's; `storage` has one value per parameter.
         let launched = unsafe {
-            (api.launch_kernel)(
-                function,
-                gx,
-                gy,
-                gz,
-                bx,
-                by,
-                bz,
-                config.dyn_cache,
-                state.stream as CuStream,
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
+            super::launch_kernel(api, function, config, state.stream as CuStream, &mut storage)
         };
         if let Err(e) = api.check("cuLaunchKernel", launched) {
             state.free.push(record);
             return Err(e);
         }
         state.pending.push((record, found.clone()));
-        crate::runtime::info(format_args!(
-            "launch {name} on {} ({}), workgroups {:?}, threads {:?}, queued on a stream",
-            device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
-        ));
         Ok(())
     }
 
