@@ -400,6 +400,9 @@ struct Device {
     /// Loaded modules by (fat binary id, image index), and functions by module and name.
     modules: HashMap<(usize, usize), CuModule>,
     functions: HashMap<(usize, usize, String), CuFunction>,
+    /// The function each kernel of a fat binary launched with, by fat binary id and kernel
+    /// name: a launch's first lookup, which borrows the name instead of building a key.
+    launched: HashMap<usize, HashMap<String, CuFunction>>,
     /// The panic record every launch on this device passes (made on the first launch, kept
     /// zeroed between launches).
     record: Option<Record>,
@@ -531,6 +534,7 @@ impl Cuda {
                         context,
                         modules: HashMap::new(),
                         functions: HashMap::new(),
+                        launched: HashMap::new(),
                         record: None,
                         pool: Vec::new(),
                         resets: 0,
@@ -765,7 +769,7 @@ impl Cuda {
             let dptr = buffers.alloc(len)?;
             let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
             if copy_in && len > 0 {
-                let t = std::time::Instant::now();
+                let t = crate::runtime::clock();
                 // SAFETY: `host` points at `len` readable bytes borrowed for the launch (the
                 // `offload!` arguments); `dptr` was allocated with `len` bytes.
                 api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
@@ -777,7 +781,7 @@ impl Cuda {
                     k,
                     "not copied in (the kernel does not read it)",
                     len,
-                    std::time::Instant::now(),
+                    crate::runtime::clock(),
                 );
             }
             Ok(dptr)
@@ -787,7 +791,7 @@ impl Cuda {
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
         storage.push(record.device);
-        let kernel_start = std::time::Instant::now();
+        let kernel_start = crate::runtime::clock();
         // SAFETY: `function` belongs to the current context; `storage` has one value per
         // kernel parameter (the signature was checked against the fat binary).
         let launched =
@@ -827,7 +831,7 @@ impl Cuda {
         api.check(call, synced)?;
         crate::runtime::info(format_args!(
             "  kernel {name}: {:.3} ms (launch and synchronisation)",
-            kernel_start.elapsed().as_secs_f64() * 1e3
+            crate::runtime::ms_since(kernel_start)
         ));
         // SAFETY: the flag is mapped host memory of this context, which the finished kernel
         // may have written; read and cleared only here, under the device's mutex.
@@ -867,7 +871,7 @@ impl Cuda {
             if let Placement::Copy { host, len, writable: true } = *placement {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
                 if copy_back && len > 0 {
-                    let t = std::time::Instant::now();
+                    let t = crate::runtime::clock();
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
                     api.check("cuMemcpyDtoH_v2", unsafe {
@@ -889,6 +893,7 @@ impl Cuda {
         let api = &self.apis[device.api].0;
         device.modules.clear();
         device.functions.clear();
+        device.launched.clear();
         device.record = None;
         device.resets += 1;
         device.pool.clear();
@@ -946,6 +951,12 @@ impl Cuda {
     /// and a cubin for the GPU would avoid it); for an AMD
     /// GPU the first code object HIP accepts (HIP rejects those of other architectures).
     fn function(&self, device: &mut Device, found: &Found) -> Result<CuFunction, OffloadError> {
+        // A kernel launched before: its function, without choosing its image again.
+        if let Some(&f) =
+            device.launched.get(&found.fatbin.id).and_then(|m| m.get(found.info.name.as_str()))
+        {
+            return Ok(f);
+        }
         let api = &self.apis[device.api].0;
         let name = &found.info.name;
         let fatbin = &found.fatbin;
@@ -1049,6 +1060,7 @@ impl Cuda {
                 (api.module_get_function)(&mut function, module, cname.as_ptr())
             })?;
             device.functions.insert((fatbin.id, index, name.clone()), function);
+            device.launched.entry(fatbin.id).or_default().insert(name.clone(), function);
             return Ok(function);
         }
         Err(no_image())
@@ -1074,7 +1086,7 @@ fn parameters(
                 continue;
             }
             Placement::OnDevice { address, len, how } => {
-                info_copy(found, k, how, len, std::time::Instant::now());
+                info_copy(found, k, how, len, crate::runtime::clock());
                 (address, len)
             }
             Placement::Copy { host, len, .. } => (copy(k, host, len)?, len),
@@ -1278,9 +1290,9 @@ pub(crate) fn info_copy(
     k: usize,
     what: &str,
     bytes: usize,
-    start: std::time::Instant,
+    start: Option<std::time::Instant>,
 ) {
-    if crate::runtime::info_enabled() {
+    if let Some(start) = start {
         let p = found.info.params.get(k);
         crate::runtime::info(format_args!(
             "  {} ({}): {bytes} bytes {what} in {:.3} ms",

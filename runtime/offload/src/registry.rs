@@ -11,8 +11,9 @@ pub(crate) struct FatBinary {
     /// Distinguishes fat binaries in the per-device module caches.
     pub id: usize,
     pub images: Vec<Image>,
-    /// The decoded metadata of each image, by image index.
-    pub kernels: Vec<Vec<KernelInfo>>,
+    /// The decoded metadata of each image, by image index (shared with every launch's
+    /// `Found`, so that a launch does not copy it).
+    pub kernels: Vec<Vec<Arc<KernelInfo>>>,
 }
 
 static REGISTRY: RwLock<Vec<Arc<FatBinary>>> = RwLock::new(Vec::new());
@@ -32,7 +33,11 @@ pub fn register_fatbin(bytes: impl AsRef<[u8]>) -> Result<(), OffloadError> {
             ))
         })?;
         kernels.push(
-            offload_binary::metadata::decode(meta).map_err(|e| bad(format!("image {k}: {e}")))?,
+            offload_binary::metadata::decode(meta)
+                .map_err(|e| bad(format!("image {k}: {e}")))?
+                .into_iter()
+                .map(Arc::new)
+                .collect(),
         );
     }
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
@@ -45,7 +50,7 @@ pub fn register_fatbin(bytes: impl AsRef<[u8]>) -> Result<(), OffloadError> {
 #[derive(Clone, Debug)]
 pub(crate) struct Found {
     pub fatbin: Arc<FatBinary>,
-    pub info: KernelInfo,
+    pub info: Arc<KernelInfo>,
 }
 
 /// Finds a kernel by name and checks that the fat binary's kernel takes the parameters the
@@ -71,7 +76,7 @@ pub(crate) fn find(
                     difference,
                 });
             }
-            return Ok(Found { fatbin: Arc::clone(fatbin), info: info.clone() });
+            return Ok(Found { fatbin: Arc::clone(fatbin), info: Arc::clone(info) });
         }
     }
     Err(OffloadError::KernelNotFound { kernel: name.into() })
@@ -128,7 +133,7 @@ pub(crate) fn find_by_name(name: &str) -> Result<Found, OffloadError> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     for fatbin in registry.iter().rev() {
         if let Some(info) = fatbin.kernels.iter().flatten().find(|k| k.name == name) {
-            return Ok(Found { fatbin: Arc::clone(fatbin), info: info.clone() });
+            return Ok(Found { fatbin: Arc::clone(fatbin), info: Arc::clone(info) });
         }
     }
     Err(OffloadError::KernelNotFound { kernel: name.into() })
@@ -191,11 +196,11 @@ mod tests {
     /// A fat binary holding kernel `k` as a cubin and PTX for each of `archs`, and kernel
     /// `other` only as PTX for sm_90.
     fn fatbin(archs: &[&str]) -> FatBinary {
-        let k =
-            offload_binary::metadata::decode("rkc-kernels 1\nkernel\tk\nsource\tt.rs\n").unwrap();
-        let other =
-            offload_binary::metadata::decode("rkc-kernels 1\nkernel\tother\nsource\tt.rs\n")
-                .unwrap();
+        let decode = |text: &str| -> Vec<Arc<KernelInfo>> {
+            offload_binary::metadata::decode(text).unwrap().into_iter().map(Arc::new).collect()
+        };
+        let k = decode("rkc-kernels 1\nkernel\tk\nsource\tt.rs\n");
+        let other = decode("rkc-kernels 1\nkernel\tother\nsource\tt.rs\n");
         let image = |kind: ImageKind, arch: &str| Image {
             image_kind: kind,
             offload_kind: OffloadKind::Cuda,

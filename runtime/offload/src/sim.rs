@@ -72,13 +72,13 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 addresses.push(0);
             }
             Placement::OnDevice { address, len, how } => {
-                crate::cuda::info_copy(found, k, how, len, std::time::Instant::now());
+                crate::cuda::info_copy(found, k, how, len, crate::runtime::clock());
                 buffers.push(Vec::new());
                 addresses.push(address);
             }
             Placement::Copy { host, len, .. } => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
-                let t = std::time::Instant::now();
+                let t = crate::runtime::clock();
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
                     // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
                     // `buf` has at least `len` bytes and does not overlap host memory.
@@ -102,7 +102,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         }
     }
     let params = Shared(args.params(&addresses));
-    let kernel_start = std::time::Instant::now();
+    let kernel_start = crate::runtime::clock();
     let shared = &params;
     // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
     // (raw-pointer) field that edition 2024's disjoint captures would take.
@@ -112,13 +112,13 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     })?;
     crate::runtime::info(format_args!(
         "  kernel {name}: {:.3} ms",
-        kernel_start.elapsed().as_secs_f64() * 1e3
+        crate::runtime::ms_since(kernel_start)
     ));
     for (k, placement) in placements.iter().enumerate() {
         if let Placement::Copy { host, len, writable: true } = *placement
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
         {
-            let t = std::time::Instant::now();
+            let t = crate::runtime::clock();
             // SAFETY: `host` points at `len` writable bytes (a `*mut`/`&mut` argument borrowed
             // for the launch); the buffer holds at least `len` bytes.
             unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
