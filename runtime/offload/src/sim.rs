@@ -165,6 +165,13 @@ fn run_grid(
     let total = gx * gy * gz;
     let workers =
         std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
+    if barriers {
+        // Every worker needs a stack per thread of its block at once. Mapped here, by one
+        // thread, before the workers start: mapped by the workers at their first block, the
+        // stacks' `mmap` and `mprotect` calls contend for the process's memory-map lock.
+        let [bx, by, bz] = config.thread_dim.map(|d| d as usize);
+        fill_stacks(name, workers as usize * bx * by * bz)?;
+    }
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
@@ -404,6 +411,22 @@ fn run_block_together(
     }
 }
 
+/// Maps stacks until the pool holds `n` (or as many as it keeps).
+fn fill_stacks(kernel: &str, n: usize) -> Result<(), OffloadError> {
+    let mut pool = STACKS.lock().unwrap_or_else(|p| p.into_inner());
+    while pool.len() < n.min(STACKS_KEPT) {
+        pool.push(new_stack(kernel)?);
+    }
+    Ok(())
+}
+
+fn new_stack(kernel: &str) -> Result<DefaultStack, OffloadError> {
+    DefaultStack::new(STACK_BYTES).map_err(|e| OffloadError::InvalidLaunch {
+        kernel: kernel.into(),
+        reason: format!("cannot map a stack for a simulated thread: {e}"),
+    })
+}
+
 /// `n` coroutine stacks, from those kept or newly mapped.
 fn take_stacks(kernel: &str, n: usize) -> Result<Vec<DefaultStack>, OffloadError> {
     let mut stacks = {
@@ -412,11 +435,7 @@ fn take_stacks(kernel: &str, n: usize) -> Result<Vec<DefaultStack>, OffloadError
         pool.split_off(at)
     };
     while stacks.len() < n {
-        let stack = DefaultStack::new(STACK_BYTES).map_err(|e| OffloadError::InvalidLaunch {
-            kernel: kernel.into(),
-            reason: format!("cannot map a stack for a simulated thread: {e}"),
-        })?;
-        stacks.push(stack);
+        stacks.push(new_stack(kernel)?);
     }
     Ok(stacks)
 }
