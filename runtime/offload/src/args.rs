@@ -10,7 +10,7 @@ pub enum ArgMapping {
     Buffer { host: *mut u8, len: usize, writable: bool },
     /// `len` bytes already in a device's memory (a [`crate::DeviceBuffer`] or a view of one),
     /// passed by address: nothing is copied.
-    Device { address: u64, len: usize, writable: bool, location: crate::buffer::Location },
+    Device { address: u64, len: usize, writable: bool, location: crate::home::Location },
 }
 
 /// A value that can be passed for a kernel parameter of type `P`.

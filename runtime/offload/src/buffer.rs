@@ -10,23 +10,9 @@
 
 use crate::args::{ArgMapping, DeviceCopy, KernelArg};
 use crate::error::OffloadError;
-use crate::resident::Home;
+use crate::home::{Home, Location};
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
-
-/// Where a [`DeviceBuffer`] lives, as its launch checks it: the device, and for a GPU the
-/// device's reset count when the memory was allocated (a reset after a trap frees it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Location {
-    pub(crate) home: Home,
-    pub(crate) resets: u64,
-}
-
-impl std::fmt::Display for Location {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.home.fmt(f)
-    }
-}
 
 impl Location {
     /// Whether the memory is still there (no reset took it).

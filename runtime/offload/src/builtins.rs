@@ -11,6 +11,7 @@
 //! | atomics | `atomic_{add,sub,and,or,xor,min,max,exchange}`, `atomic_compare_exchange` | `llvm.atomicrmw`, `llvm.cmpxchg` (relaxed) |
 //! | warps (32 lanes) | `lane_id`, `warp_size`, `warp_shuffle{,_xor,_up,_down}`, `warp_any`, `warp_all`, `warp_ballot`, `warp_reduce_{add,min,max}` | `gpu.lane_id`, `gpu.shuffle` |
 
+use corosensei::Yielder;
 use std::cell::Cell;
 
 /// Where the current simulated thread is in its launch.
@@ -122,7 +123,7 @@ impl BlockState {
     /// `sim::suspend`) or one after another.
     pub(crate) fn new(threads: usize, together: bool, dyn_cache: u32) -> BlockState {
         BlockState {
-            sync: together.then(|| rkc_simt::BlockSync::cooperative(threads, crate::sim::suspend)),
+            sync: together.then(|| rkc_simt::BlockSync::cooperative(threads, suspend)),
             arrays: std::sync::Mutex::new(Vec::new()),
             dynamic: std::cell::UnsafeCell::new(
                 vec![0u128; (dyn_cache as usize).div_ceil(16)].into_boxed_slice(),
@@ -504,7 +505,7 @@ macro_rules! atomics {
         ///
         /// `p` must be valid for reads and writes and aligned.
         pub unsafe fn $name<T: AtomicValue + $bound>(p: *mut T, v: T) -> T {
-            crate::sim::progress();
+            progress();
             T::update(p, &|$x| { let $v = v; $body })
         }
     )*};
@@ -595,7 +596,7 @@ float_ops!(f32, f64);
 ///
 /// `p` must be valid for reads and writes and aligned.
 pub unsafe fn atomic_add<T: AtomicOps>(p: *mut T, v: T) -> T {
-    crate::sim::progress();
+    progress();
     // SAFETY: the caller's promise.
     unsafe { T::atomic_fetch_add(p, v) }
 }
@@ -617,6 +618,58 @@ atomics! {
 ///
 /// `p` must be valid for reads and writes and aligned.
 pub unsafe fn atomic_compare_exchange<T: AtomicValue>(p: *mut T, current: T, new: T) -> T {
-    crate::sim::progress();
+    progress();
     T::update(p, &|x| if x.same_bits(current) { new } else { x })
+}
+
+// The simulator's coroutines (sim.rs runs the threads of a block that synchronises as
+// coroutines on one host thread): the hooks by which a simulated thread gives control back.
+// They live here, with the thread-local position they save and restore, so that the builtins
+// and the simulator do not depend on each other both ways.
+
+thread_local! {
+    /// The coroutine of the simulated thread this host thread runs now (null outside one),
+    /// and the atomic operations since the last switch (see `progress`). One cell, so that the
+    /// check in every atomic operation is one thread-local access.
+    static COROUTINE: Cell<(*const Yielder<(), ()>, u32)> = const { Cell::new((std::ptr::null(), 0)) };
+}
+
+/// Gives control back to the block's scheduler (a simulated thread waits at a barrier or a
+/// warp operation, or lets others make progress), and resumes with this thread's position and
+/// block, which the threads that ran meanwhile changed on this host thread.
+pub(crate) fn suspend() {
+    let (yielder, _) = COROUTINE.with(Cell::get);
+    if yielder.is_null() {
+        return;
+    }
+    let (position, block) = current_thread();
+    // SAFETY: the pointer is the running coroutine's own yielder, which lives on its stack for
+    // as long as the coroutine runs, and this is that coroutine (it set the pointer when it
+    // started and sets it again after every switch).
+    unsafe { (*yielder).suspend(()) };
+    COROUTINE.with(|c| c.set((yielder, 0)));
+    set_position(position);
+    set_block(block);
+}
+
+/// Called by every atomic operation: a simulated thread that waits for another thread of its
+/// block by spinning on an atomic (a lock, a flag) must let that thread run, as a GPU's
+/// scheduler does. Every 64th atomic operation of a coroutine switches to the next thread,
+/// which keeps atomic-heavy kernels (histograms) from switching at each one.
+#[inline]
+pub(crate) fn progress() {
+    let switch = COROUTINE.with(|c| {
+        let (yielder, n) = c.get();
+        c.set((yielder, n.wrapping_add(1)));
+        !yielder.is_null() && n % 64 == 63
+    });
+    if switch {
+        suspend();
+    }
+}
+
+/// Marks the calling host thread as running the coroutine of `yielder` (null: none), with no
+/// atomic operations counted yet.
+pub(crate) fn enter_coroutine(yielder: *const Yielder<(), ()>) {
+    COROUTINE.with(|c| c.set((yielder, 0)));
 }

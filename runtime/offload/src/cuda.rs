@@ -14,8 +14,9 @@
 use crate::LaunchConfig;
 use crate::args::ArgMapping;
 use crate::error::OffloadError;
+use crate::placement::Placement;
 use crate::registry::Found;
-use crate::runtime::Placement;
+use crate::report::info_copy;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Mutex;
@@ -732,7 +733,7 @@ impl Cuda {
             });
         }
         check_shape(name, config, &device.info)?;
-        crate::runtime::info(format_args!(
+        crate::report::info(format_args!(
             "launch {name} on {} ({}), workgroups {:?}, threads {:?}",
             device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
         ));
@@ -761,7 +762,7 @@ impl Cuda {
         // Arguments already on this device (resident copies, device buffers) pass their
         // address and move nothing.
         let placements =
-            crate::runtime::place(found, mappings, crate::resident::Home::Cuda(ordinal), |l| {
+            crate::placement::place(found, mappings, crate::home::Home::Cuda(ordinal), |l| {
                 l.resets == device.resets
             })?;
         let copies_in = crate::nvtx::Range::new(|| format!("{name}: copy to device"));
@@ -769,19 +770,19 @@ impl Cuda {
             let dptr = buffers.alloc(len)?;
             let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
             if copy_in && len > 0 {
-                let t = crate::runtime::clock();
+                let t = crate::report::clock();
                 // SAFETY: `host` points at `len` readable bytes borrowed for the launch (the
                 // `offload!` arguments); `dptr` was allocated with `len` bytes.
                 api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
                 info_copy(found, k, "to device", len, t);
-                crate::runtime::count_transfer(true, len);
+                crate::report::count_transfer(true, len);
             } else {
                 info_copy(
                     found,
                     k,
                     "not copied in (the kernel does not read it)",
                     len,
-                    crate::runtime::clock(),
+                    crate::report::clock(),
                 );
             }
             Ok(dptr)
@@ -791,7 +792,7 @@ impl Cuda {
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
         // PANIC_RECORD_BYTES).
         storage.push(record.device);
-        let kernel_start = crate::runtime::clock();
+        let kernel_start = crate::report::clock();
         // SAFETY: `function` belongs to the current context; `storage` has one value per
         // kernel parameter (the signature was checked against the fat binary).
         let launched =
@@ -829,9 +830,9 @@ impl Cuda {
             });
         }
         api.check(call, synced)?;
-        crate::runtime::info(format_args!(
+        crate::report::info(format_args!(
             "  kernel {name}: {:.3} ms (launch and synchronisation)",
-            crate::runtime::ms_since(kernel_start)
+            crate::report::ms_since(kernel_start)
         ));
         // SAFETY: the flag is mapped host memory of this context, which the finished kernel
         // may have written; read and cleared only here, under the device's mutex.
@@ -871,14 +872,14 @@ impl Cuda {
             if let Placement::Copy { host, len, writable: true } = *placement {
                 let copy_back = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
                 if copy_back && len > 0 {
-                    let t = crate::runtime::clock();
+                    let t = crate::report::clock();
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
                     api.check("cuMemcpyDtoH_v2", unsafe {
                         (api.memcpy_dtoh)(host.cast(), device_of[k], len)
                     })?;
                     info_copy(found, k, "from device", len, t);
-                    crate::runtime::count_transfer(false, len);
+                    crate::report::count_transfer(false, len);
                 }
             }
         }
@@ -897,7 +898,7 @@ impl Cuda {
         device.record = None;
         device.resets += 1;
         device.pool.clear();
-        crate::resident::lose_device(crate::resident::Home::Cuda(ordinal));
+        crate::resident_map::lose_device(crate::home::Home::Cuda(ordinal));
         let mut context: CuContext = std::ptr::null_mut();
         // SAFETY: `dev` is the driver's handle of this device; `context` is a live local.
         unsafe {
@@ -1032,7 +1033,7 @@ impl Cuda {
                     if device.info.kind == Kind::Hip {
                         device.info.arch = image.arch().to_string();
                     } else if image.image_kind == offload_binary::ImageKind::Ptx {
-                        crate::runtime::info(format_args!(
+                        crate::report::info(format_args!(
                             "{}: the fat binary has no cubin for {} ({}); the driver compiled the {} PTX",
                             name,
                             device.info.name,
@@ -1040,7 +1041,7 @@ impl Cuda {
                             image.arch()
                         ));
                     } else if image.arch() != device.info.arch {
-                        crate::runtime::info(format_args!(
+                        crate::report::info(format_args!(
                             "{}: {} ({}) runs the {} cubin (binary compatible within its major version)",
                             name,
                             device.info.name,
@@ -1086,7 +1087,7 @@ fn parameters(
                 continue;
             }
             Placement::OnDevice { address, len, how } => {
-                info_copy(found, k, how, len, crate::runtime::clock());
+                info_copy(found, k, how, len, crate::report::clock());
                 (address, len)
             }
             Placement::Copy { host, len, .. } => (copy(k, host, len)?, len),
@@ -1282,23 +1283,4 @@ pub(crate) fn read_panic_record(
         block: [word(2), word(3), word(4)],
         thread: [word(5), word(6), word(7)],
     })
-}
-
-/// Reports one argument's copy when `OFFLOAD_INFO` is set.
-pub(crate) fn info_copy(
-    found: &Found,
-    k: usize,
-    what: &str,
-    bytes: usize,
-    start: Option<std::time::Instant>,
-) {
-    if let Some(start) = start {
-        let p = found.info.params.get(k);
-        crate::runtime::info(format_args!(
-            "  {} ({}): {bytes} bytes {what} in {:.3} ms",
-            p.map_or("?", |p| p.name.as_str()),
-            p.map_or("?", |p| p.ty.as_str()),
-            start.elapsed().as_secs_f64() * 1e3
-        ));
-    }
 }

@@ -53,18 +53,24 @@ mod buffer;
 pub mod builtins;
 mod cuda;
 mod error;
+mod home;
 mod nvtx;
+mod placement;
 mod registry;
+mod report;
 mod resident;
+mod resident_map;
 mod runtime;
 mod sim;
 mod stream;
 
 pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
-pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Location, Zeroable};
+pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
 pub use builtins::*;
 pub use error::OffloadError;
+pub use home::Location;
 pub use registry::register_fatbin;
+pub use report::transfer_totals;
 pub use resident::{
     Preload, PreloadMut, offload_sync, preload, preload_mut, try_preload, try_preload_mut,
     try_preload_mut_on, try_preload_on,
@@ -72,7 +78,6 @@ pub use resident::{
 pub use rkc_offload_macros::{DeviceCopy, offload, offload_async, offload_kernel, try_offload};
 pub use runtime::{
     Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices,
-    transfer_totals,
 };
 pub use sim::simulate_raw;
 pub use stream::{Event, PinnedBuffer, Scope, Stream, scope};

@@ -139,7 +139,7 @@ fn init() -> bool {
     *READY.get_or_init(|| {
         let Some(path) = std::env::var_os("NVTX_INJECTION64_PATH") else { return false };
         let outcome = load(&path);
-        crate::runtime::info(format_args!(
+        crate::report::info(format_args!(
             "NVTX: injection library {}: {}",
             path.to_string_lossy(),
             match outcome {

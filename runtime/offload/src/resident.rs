@@ -8,90 +8,8 @@
 
 use crate::args::{ArgMapping, KernelArg};
 use crate::error::OffloadError;
-use std::sync::Mutex;
-
-/// Where a resident copy lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Home {
-    Cuda(usize),
-    /// The simulator; its index among `OFFLOAD_SIM_DEVICES` simulated devices (0 without).
-    Simulator(usize),
-}
-
-impl std::fmt::Display for Home {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Home::Cuda(d) => write!(f, "device {d}"),
-            Home::Simulator(d) => write!(f, "the CPU simulator (device {d})"),
-        }
-    }
-}
-
-struct Entry {
-    host: usize,
-    len: usize,
-    home: Home,
-    device: u64,
-    /// The device's reset count when the copy was made (see `Cuda::alloc`).
-    resets: u64,
-    refs: usize,
-    /// The device was reset after a trap: the device copy is gone.
-    lost: bool,
-    /// Owns the simulator's copy, which `device` points into, until the entry goes (a GPU
-    /// copy is freed through the driver instead).
-    _simulator_copy: Option<Box<[u128]>>,
-}
-
-static RESIDENT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
-
-fn table() -> std::sync::MutexGuard<'static, Vec<Entry>> {
-    RESIDENT.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The resident copy holding `[host, host + len)`, if any: its home and the device address of
-/// `host`.
-fn lookup(host: *const u8, len: usize) -> Option<(Home, u64, bool)> {
-    let host = host as usize;
-    table()
-        .iter()
-        .find(|e| host >= e.host && host + len <= e.host + e.len)
-        .map(|e| (e.home, e.device + (host - e.host) as u64, e.lost))
-}
-
-/// Marks every resident copy on `home` as lost (its device was reset after a trap).
-pub(crate) fn lose_device(home: Home) {
-    for e in table().iter_mut().filter(|e| e.home == home) {
-        e.lost = true;
-    }
-}
-
-/// For a launch on `here`: the device address of the resident copy holding an argument's
-/// `[host, host + len)`, `None` when it is not resident, or the error when it is resident on
-/// another device. One lookup per argument.
-pub(crate) fn device_copy(
-    host: *const u8,
-    len: usize,
-    here: Home,
-    found: &crate::registry::Found,
-    k: usize,
-) -> Result<Option<u64>, OffloadError> {
-    let param = || found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-    match lookup(host, len) {
-        None => Ok(None),
-        Some((home, _, true)) => Err(OffloadError::ResidentLost {
-            kernel: found.info.name.clone(),
-            param: param(),
-            device: home.to_string(),
-        }),
-        Some((home, address, false)) if home == here => Ok(Some(address)),
-        Some((home, _, false)) => Err(OffloadError::ResidentElsewhere {
-            kernel: found.info.name.clone(),
-            param: param(),
-            resident: home.to_string(),
-            launch: here.to_string(),
-        }),
-    }
-}
+use crate::home::Home;
+use crate::resident_map::{Entry, table};
 
 /// Makes (or shares) the resident copy of `len` bytes at `host` on `device` (the default
 /// device when `None`).
@@ -133,7 +51,7 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
             (copy.as_mut_ptr() as usize as u64, 0, Some(copy))
         }
     };
-    crate::runtime::info(format_args!("preload: {len} bytes to {home}, resident"));
+    crate::report::info(format_args!("preload: {len} bytes to {home}, resident"));
     t.push(Entry {
         host: host as usize,
         len,
@@ -161,7 +79,7 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
             device: e.home.to_string(),
         })
     } else if copy_back {
-        crate::runtime::info(format_args!("preload: {len} bytes back from {}", e.home));
+        crate::report::info(format_args!("preload: {len} bytes back from {}", e.home));
         match e.home {
             // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
             Home::Cuda(d) => {

@@ -152,126 +152,23 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     let home = home_of(config.device)?;
-    check_pointer_reach(&found, &mappings, home)?;
+    crate::placement::check_pointer_reach(&found, &mappings, home)?;
     match home {
-        crate::resident::Home::Cuda(d) => match &rt.cuda {
+        crate::home::Home::Cuda(d) => match &rt.cuda {
             Some(cuda) => cuda.launch(d, &found, &mappings, &config),
             None => Err(OffloadError::NoDeviceMandatory),
         },
-        crate::resident::Home::Simulator(d) => {
+        crate::home::Home::Simulator(d) => {
             sim::launch::<K, A>(&found, &args, &mappings, &config, d)
         }
     }
 }
 
-/// Where one argument of a launch comes from on the device.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Placement {
-    /// A value in the parameter itself: its bits.
-    Value(u64),
-    /// Already in the device's memory (a resident copy or a device buffer), `len` bytes at
-    /// `address`; `how` says which, for `OFFLOAD_INFO`.
-    OnDevice { address: u64, len: usize, how: &'static str },
-    /// Host memory the launch copies to a buffer of its own (and back when `writable`).
-    Copy { host: *mut u8, len: usize, writable: bool },
-}
-
-/// Places every argument of a launch on `here`, the one decision both backends share: a
-/// value travels in its parameter; host data resident on the device, and device buffers, are
-/// passed by address; other host data is copied. Device data of another device, or lost in
-/// a reset, is refused naming the parameter. `alive` says whether a device buffer's memory
-/// is still there; the CUDA backend answers it from the device it holds locked (asking the
-/// runtime would lock it again).
-pub(crate) fn place(
-    found: &registry::Found,
-    mappings: &[crate::ArgMapping],
-    here: crate::resident::Home,
-    alive: impl Fn(crate::buffer::Location) -> bool,
-) -> Result<Vec<Placement>, OffloadError> {
-    let param =
-        |k: usize| found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-    mappings
-        .iter()
-        .enumerate()
-        .map(|(k, m)| match *m {
-            crate::ArgMapping::Value { bytes, .. } => {
-                Ok(Placement::Value(u64::from_le_bytes(bytes)))
-            }
-            crate::ArgMapping::Buffer { host, len, writable } => {
-                Ok(match crate::resident::device_copy(host, len, here, found, k)? {
-                    Some(address) => Placement::OnDevice {
-                        address,
-                        len,
-                        how: "resident on the device, not copied",
-                    },
-                    None => Placement::Copy { host, len, writable },
-                })
-            }
-            crate::ArgMapping::Device { address, len, location, .. } => {
-                if location.home != here {
-                    Err(OffloadError::BufferElsewhere {
-                        kernel: found.info.name.clone(),
-                        param: param(k),
-                        buffer: location.to_string(),
-                        launch: here.to_string(),
-                    })
-                } else if !alive(location) {
-                    Err(OffloadError::BufferLost { device: location.to_string() })
-                } else {
-                    Ok(Placement::OnDevice { address, len, how: "a device buffer, not copied" })
-                }
-            }
-        })
-        .collect()
-}
-
-/// A raw pointer argument maps one pointee, `size_of::<T>()` bytes, as upstream's `offload!`
-/// does; a kernel that offsets the pointer past it (the compiler records where, in the fat
-/// binary) would read or write memory the launch never mapped: garbage or a fault on a GPU, a
-/// crash of the process on the simulator. Such a launch is refused, naming the parameter, the
-/// place and the fix, unless the argument maps more than one pointee (a slice or an array
-/// passed for the pointer) or is resident data.
-pub(crate) fn check_pointer_reach(
-    found: &registry::Found,
-    mappings: &[crate::ArgMapping],
-    home: crate::resident::Home,
-) -> Result<(), OffloadError> {
-    for (k, (param, mapping)) in found.info.params.iter().zip(mappings).enumerate() {
-        let (offload_binary::ParamKind::Pointer { pointee_size, .. }, Some((line, col))) =
-            (param.kind, param.past_pointee)
-        else {
-            continue;
-        };
-        // A device buffer (or a view) of one pointee is as short as a pointer to one.
-        let (crate::ArgMapping::Buffer { len, .. } | crate::ArgMapping::Device { len, .. }) =
-            *mapping
-        else {
-            continue;
-        };
-        if len as u64 > pointee_size {
-            continue;
-        }
-        if let crate::ArgMapping::Buffer { host, .. } = *mapping
-            && crate::resident::device_copy(host, len, home, found, k)?.is_some()
-        {
-            continue;
-        }
-        return Err(OffloadError::PointerPastMapping {
-            kernel: found.info.name.clone(),
-            param: param.name.clone(),
-            ty: param.ty.clone(),
-            bytes: len,
-            location: format!("{}:{line}:{col}", found.info.source),
-        });
-    }
-    Ok(())
-}
-
 /// Where a launch (or a preload) with this `device` field runs: `None` is the default device
 /// (the first GPU; else the simulator, device 0); `Some(n)` must name one of
 /// `offload_get_num_devices()`'s devices, with upstream's message otherwise.
-pub(crate) fn home_of(device: Option<i32>) -> Result<crate::resident::Home, OffloadError> {
-    use crate::resident::Home;
+pub(crate) fn home_of(device: Option<i32>) -> Result<crate::home::Home, OffloadError> {
+    use crate::home::Home;
     let rt = runtime()?;
     let gpus = rt.gpu_count();
     match device {
@@ -337,51 +234,7 @@ pub fn launch_raw(
     }
 }
 
-/// Whether `OFFLOAD_INFO` asks for a report of every launch's transfers on stderr (like
-/// LIBOMPTARGET_INFO): each argument copied, its direction, bytes and time, and the kernel's
-/// time.
-pub(crate) fn info_enabled() -> bool {
-    static INFO: OnceLock<bool> = OnceLock::new();
-    *INFO.get_or_init(|| std::env::var("OFFLOAD_INFO").is_ok_and(|v| !v.is_empty() && v != "0"))
-}
-
-/// The time now when `OFFLOAD_INFO` reports launches, for the report's durations; `None`
-/// otherwise, so that a launch without the report reads no clock (a sixth of the runtime's own
-/// time per launch, measured).
-pub(crate) fn clock() -> Option<std::time::Instant> {
-    info_enabled().then(std::time::Instant::now)
-}
-
-/// Milliseconds since `start` (0 without a clock).
-pub(crate) fn ms_since(start: Option<std::time::Instant>) -> f64 {
-    start.map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3)
-}
-
-/// One line of the transfer report.
-pub(crate) fn info(line: std::fmt::Arguments<'_>) {
-    if info_enabled() {
-        eprintln!("[offload] {line}");
-    }
-}
-
 /// The CUDA backend, for resident data on a GPU.
 pub(crate) fn cuda() -> Result<&'static Cuda, OffloadError> {
     runtime()?.cuda.as_ref().ok_or(OffloadError::NoDeviceMandatory)
-}
-
-static BYTES_IN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static BYTES_OUT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Counts bytes that launches copied to (`to_device`) or from a device.
-pub(crate) fn count_transfer(to_device: bool, bytes: usize) {
-    let counter = if to_device { &BYTES_IN } else { &BYTES_OUT };
-    counter.fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The bytes launches have copied to devices and back since the program started (resident
-/// data's one-time copies are not launches' and not counted), for measuring what the mapping
-/// costs.
-pub fn transfer_totals() -> (u64, u64) {
-    use std::sync::atomic::Ordering::Relaxed;
-    (BYTES_IN.load(Relaxed), BYTES_OUT.load(Relaxed))
 }

@@ -14,8 +14,8 @@ use crate::args::{ArgMapping, IntoArgs};
 use crate::builtins::{BlockState, ThreadPosition, set_block, set_position};
 use crate::cuda::check_limits;
 use crate::error::OffloadError;
+use crate::placement::Placement;
 use crate::registry::Found;
-use crate::runtime::Placement;
 use crate::{Kernel, LaunchConfig};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -55,14 +55,14 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         MAX_GRID_DIM,
         MAX_SHARED_PER_BLOCK,
     )?;
-    crate::runtime::info(format_args!(
+    crate::report::info(format_args!(
         "launch {name} on the CPU simulator, workgroups {:?}, threads {:?}",
         config.workgroup_dim, config.thread_dim
     ));
 
     // The launch's own buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
     let placements =
-        crate::runtime::place(found, mappings, crate::resident::Home::Simulator(device), |_| true)?;
+        crate::placement::place(found, mappings, crate::home::Home::Simulator(device), |_| true)?;
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
     let mut addresses = Vec::with_capacity(mappings.len());
     for (k, placement) in placements.iter().enumerate() {
@@ -72,23 +72,23 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
                 addresses.push(0);
             }
             Placement::OnDevice { address, len, how } => {
-                crate::cuda::info_copy(found, k, how, len, crate::runtime::clock());
+                crate::report::info_copy(found, k, how, len, crate::report::clock());
                 buffers.push(Vec::new());
                 addresses.push(address);
             }
             Placement::Copy { host, len, .. } => {
                 let mut buf = vec![0u128; len.div_ceil(16).max(1)];
-                let t = crate::runtime::clock();
+                let t = crate::report::clock();
                 if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
                     // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
                     // `buf` has at least `len` bytes and does not overlap host memory.
                     unsafe {
                         std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len)
                     };
-                    crate::cuda::info_copy(found, k, "to device", len, t);
-                    crate::runtime::count_transfer(true, len);
+                    crate::report::info_copy(found, k, "to device", len, t);
+                    crate::report::count_transfer(true, len);
                 } else {
-                    crate::cuda::info_copy(
+                    crate::report::info_copy(
                         found,
                         k,
                         "not copied in (the kernel does not read it)",
@@ -102,7 +102,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         }
     }
     let params = Shared(args.params(&addresses));
-    let kernel_start = crate::runtime::clock();
+    let kernel_start = crate::report::clock();
     let shared = &params;
     // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
     // (raw-pointer) field that edition 2024's disjoint captures would take.
@@ -110,20 +110,20 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         let p: &Shared<K::Params> = shared;
         K::run_on_host(p.0)
     })?;
-    crate::runtime::info(format_args!(
+    crate::report::info(format_args!(
         "  kernel {name}: {:.3} ms",
-        crate::runtime::ms_since(kernel_start)
+        crate::report::ms_since(kernel_start)
     ));
     for (k, placement) in placements.iter().enumerate() {
         if let Placement::Copy { host, len, writable: true } = *placement
             && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
         {
-            let t = crate::runtime::clock();
+            let t = crate::report::clock();
             // SAFETY: `host` points at `len` writable bytes (a `*mut`/`&mut` argument borrowed
             // for the launch); the buffer holds at least `len` bytes.
             unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
-            crate::cuda::info_copy(found, k, "from device", len, t);
-            crate::runtime::count_transfer(false, len);
+            crate::report::info_copy(found, k, "from device", len, t);
+            crate::report::count_transfer(false, len);
         }
     }
     Ok(())
@@ -322,47 +322,6 @@ static STACKS: Mutex<Vec<DefaultStack>> = Mutex::new(Vec::new());
 /// The most stacks kept: a full block (1024 threads) for each of 16 host threads.
 const STACKS_KEPT: usize = 16 * 1024;
 
-thread_local! {
-    /// The coroutine of the simulated thread this host thread runs now (null outside one),
-    /// and the atomic operations since the last switch (see `progress`). One cell, so that the
-    /// check in every atomic operation is one thread-local access.
-    static COROUTINE: Cell<(*const Yielder<(), ()>, u32)> = const { Cell::new((std::ptr::null(), 0)) };
-}
-
-/// Gives control back to the block's scheduler (a simulated thread waits at a barrier or a
-/// warp operation, or lets others make progress), and resumes with this thread's position and
-/// block, which the threads that ran meanwhile changed on this host thread.
-pub(crate) fn suspend() {
-    let (yielder, _) = COROUTINE.with(Cell::get);
-    if yielder.is_null() {
-        return;
-    }
-    let (position, block) = crate::builtins::current_thread();
-    // SAFETY: the pointer is the running coroutine's own yielder, which lives on its stack for
-    // as long as the coroutine runs, and this is that coroutine (it set the pointer when it
-    // started and sets it again after every switch).
-    unsafe { (*yielder).suspend(()) };
-    COROUTINE.with(|c| c.set((yielder, 0)));
-    set_position(position);
-    set_block(block);
-}
-
-/// Called by every atomic operation: a simulated thread that waits for another thread of its
-/// block by spinning on an atomic (a lock, a flag) must let that thread run, as a GPU's
-/// scheduler does. Every 64th atomic operation of a coroutine switches to the next thread,
-/// which keeps atomic-heavy kernels (histograms) from switching at each one.
-#[inline]
-pub(crate) fn progress() {
-    let switch = COROUTINE.with(|c| {
-        let (yielder, n) = c.get();
-        c.set((yielder, n.wrapping_add(1)));
-        !yielder.is_null() && n % 64 == 63
-    });
-    if switch {
-        suspend();
-    }
-}
-
 /// The threads of a block as coroutines on the calling host thread, so that every thread of
 /// the block is live at a barrier or warp operation: each runs until it must wait, then the
 /// next one runs, round after round, until all have left the kernel. A barrier or warp
@@ -383,10 +342,10 @@ fn run_block_together(
         let (state, failure) = (&state, &failure);
         let Some(stack) = stacks.pop() else { break };
         let run = move |yielder: &Yielder<(), ()>, ()| {
-            COROUTINE.with(|c| c.set((yielder, 0)));
+            crate::builtins::enter_coroutine(yielder);
             let result = run_thread(name, config, block, thread, state, body);
             state.exit();
-            COROUTINE.with(|c| c.set((std::ptr::null(), 0)));
+            crate::builtins::enter_coroutine(std::ptr::null());
             if let Err(e) = result {
                 failure.borrow_mut().get_or_insert(e);
             }

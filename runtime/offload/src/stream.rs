@@ -30,10 +30,10 @@
 //! are reported where a GPU reports them: by `synchronize` or at the end of the scope.
 
 use crate::args::{DeviceCopy, IntoArgs};
-use crate::buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Location, Zeroable};
+use crate::buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
 use crate::error::OffloadError;
-use crate::resident::Home;
-use crate::runtime::Placement;
+use crate::home::{Home, Location};
+use crate::placement::Placement;
 use crate::{Kernel, LaunchConfig};
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
@@ -363,10 +363,10 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
     let found = crate::registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     let home = stream.inner.home;
-    crate::runtime::check_pointer_reach(&found, &mappings, home)?;
-    let placements = crate::runtime::place(&found, &mappings, home, |l| l.alive())?;
+    crate::placement::check_pointer_reach(&found, &mappings, home)?;
+    let placements = crate::placement::place(&found, &mappings, home, |l| l.alive())?;
     if let Some(k) = placements.iter().position(|p| matches!(p, Placement::Copy { .. })) {
-        return Err(host_memory_refused(&found, k));
+        return Err(crate::placement::host_memory_refused(&found, k));
     }
     stream.inner.with(|home, q| match (home, q) {
         (Home::Cuda(d), Queue::Gpu(state)) => {
@@ -380,18 +380,6 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
         }
         _ => Ok(()),
     })
-}
-
-/// The error for host memory passed to an asynchronous launch.
-pub(crate) fn host_memory_refused(found: &crate::registry::Found, k: usize) -> OffloadError {
-    let param = found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-    OffloadError::InvalidLaunch {
-        kernel: found.info.name.clone(),
-        reason: format!(
-            "the argument `{param}` is host memory, which an asynchronous launch does not copy; \
-             put it in a DeviceBuffer (Stream::copy_to_device queues the copy)"
-        ),
-    }
 }
 
 /// Page-locked host memory for `len` values of `T`, which a GPU's copies read and write

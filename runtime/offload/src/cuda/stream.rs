@@ -273,7 +273,7 @@ impl Cuda {
         let api = &self.apis[device.api].0;
         self.streams(api)?;
         let (mut storage, _) = super::parameters(found, placements, |k, _, _| {
-            Err(crate::stream::host_memory_refused(found, k))
+            Err(crate::placement::host_memory_refused(found, k))
         })?;
         let record = match state.free.pop() {
             Some(r) => r,

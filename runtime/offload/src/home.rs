@@ -1,0 +1,33 @@
+//! Where device data lives: a GPU or a simulated device, and for GPU memory the device's reset
+//! count when it was allocated.
+
+/// A device that holds data: a GPU by ordinal, or the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Home {
+    Cuda(usize),
+    /// The simulator; its index among `OFFLOAD_SIM_DEVICES` simulated devices (0 without).
+    Simulator(usize),
+}
+
+impl std::fmt::Display for Home {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Home::Cuda(d) => write!(f, "device {d}"),
+            Home::Simulator(d) => write!(f, "the CPU simulator (device {d})"),
+        }
+    }
+}
+
+/// Where a [`DeviceBuffer`] lives, as its launch checks it: the device, and for a GPU the
+/// device's reset count when the memory was allocated (a reset after a trap frees it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub(crate) home: Home,
+    pub(crate) resets: u64,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.home.fmt(f)
+    }
+}
