@@ -4,7 +4,9 @@
 //!    copy) against `cuLaunchKernel` + `cuCtxSynchronize`, per launch, median of batches, and
 //!    against a launch followed by a 48-byte `cuMemcpyDtoH` (what reading a panic record back
 //!    costs at the least);
-//! 2. implicit mapping: `offload!` of saxpy on host slices (copy x and y in, y back) against
+//! 2. queued launches: `offload_async!` on one stream against `cuLaunchKernel` without
+//!    synchronising, per launch over batches of 1000;
+//! 3. implicit mapping: `offload!` of saxpy on host slices (copy x and y in, y back) against
 //!    `cuMemcpyHtoD` ×2 + launch + `cuMemcpyDtoH` on buffers allocated beforehand, from 1 KiB
 //!    to 1 GiB per array.
 //!
@@ -137,7 +139,48 @@ fn main() {
         buffer_us / raw_us
     );
 
-    // 2. Implicit mapping against hand-written copies.
+    // 2. Queued launches: batches of launches on one stream and one synchronisation, against
+    // as many cuLaunchKernel on the default stream and one cuCtxSynchronize.
+    let queued = 1000usize;
+    let batch = |f: &mut dyn FnMut()| -> f64 {
+        median(
+            (0..batches)
+                .map(|_| {
+                    let t = Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64() * 1e6 / queued as f64
+                })
+                .collect(),
+        )
+    };
+    let bx = DeviceBuffer::from_slice(&x).expect("x to the device");
+    let mut by = DeviceBuffer::from_slice(&y).expect("y to the device");
+    let async_us = rkc_offload::scope(|s| {
+        let st = s.stream()?;
+        Ok(batch(&mut || {
+            for _ in 0..queued {
+                rkc_offload::offload_async! { stream = st, kernel = saxpy, workgroup_dim = [1, 1, 1], thread_dim = [256, 1, 1], args = (2.0f32, &bx, &mut by) }
+                    .expect("queue");
+            }
+            st.synchronize().expect("synchronise");
+        }))
+    })
+    .expect("a stream");
+    let raw_async_us = batch(&mut || {
+        for _ in 0..queued {
+            gpu.launch(f, [1, 1, 1], [256, 1, 1], &small);
+        }
+        gpu.synchronize();
+    });
+    println!(
+        "## Queued launches (saxpy on 256 elements, {queued} per synchronisation; medians of {batches} batches)\n"
+    );
+    println!("| path | µs per launch |\n|---|---|");
+    println!("| `offload_async!` on one stream, then `Stream::synchronize` | {async_us:.2} |");
+    println!("| `cuLaunchKernel`, then `cuCtxSynchronize` | {raw_async_us:.2} |");
+    println!("\nratio: {:.2} (goal ≤ 1.1)\n", async_us / raw_async_us);
+
+    // 3. Implicit mapping against hand-written copies.
     println!(
         "## Implicit mapping (saxpy: x and y copied in, y copied back) against hand-written copies\n"
     );
