@@ -111,7 +111,10 @@ impl fmt::Display for OffloadError {
                 "OFFLOAD_TARGET=mandatory but no GPU is available (no CUDA driver, or it reports no device)"
             ),
             OffloadError::BadOffloadTarget { value } => {
-                write!(f, "OFFLOAD_TARGET=`{value}` is not one of mandatory, disabled, default")
+                write!(
+                    f,
+                    "OFFLOAD_TARGET=`{value}` is not one of default, mandatory, disabled, simulator"
+                )
             }
             OffloadError::BadEnvironment { variable, value, expected } => {
                 write!(f, "{variable}=`{value}` is not {expected}")

@@ -55,7 +55,9 @@ fn runtime() -> Result<&'static Runtime, OffloadError> {
                 Ok(v) => match v.to_ascii_lowercase().as_str() {
                     "" | "default" => Mode::Default,
                     "mandatory" => Mode::Mandatory,
-                    "disabled" => Mode::Disabled,
+                    // `simulator` names the executor, as the CPU fallback's own value will
+                    // (`disabled` is OpenMP's word for the same).
+                    "disabled" | "simulator" => Mode::Disabled,
                     _ => return Err(OffloadError::BadOffloadTarget { value: v }),
                 },
             };
