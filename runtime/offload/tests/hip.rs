@@ -29,18 +29,11 @@ fn only_gfx90a(x: *mut u32) {
     }
 }
 
+#[path = "common/mock.rs"]
+mod mock;
+
 fn build_mock() -> PathBuf {
-    let out = std::env::temp_dir().join(format!("rkc-hip-mock-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
-    let lib = out.join("libamdhip64.so");
-    let status = std::process::Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
-        .arg(&lib)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hip_mock.c"))
-        .status()
-        .expect("run cc, the C compiler rustc links with");
-    assert!(status.success(), "cc could not build the mock HIP library");
-    lib
+    mock::build("hip_mock.c", "libamdhip64.so")
 }
 
 /// A minimal ELF64 header whose e_flags name an AMDGPU machine (0x3f gfx90a, 0x4c gfx942).

@@ -15,18 +15,12 @@ fn bump(x: &mut [u32]) {
     }
 }
 
+#[path = "common/mock.rs"]
+mod mock;
+
 #[test]
 fn launches_are_nvtx_ranges_named_after_their_kernels() {
-    let out = std::env::temp_dir().join(format!("rkc-nvtx-mock-{}", std::process::id()));
-    std::fs::create_dir_all(&out).unwrap();
-    let lib = out.join("libnvtx-mock.so");
-    let status = std::process::Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
-        .arg(&lib)
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/nvtx_mock.c"))
-        .status()
-        .expect("run cc, the C compiler rustc links with");
-    assert!(status.success(), "cc could not build the mock injection library");
+    let lib = mock::build("nvtx_mock.c", "libnvtx-mock.so");
     // SAFETY: this test is the only one in its process and sets the variables before the
     // runtime reads the environment.
     unsafe {
