@@ -118,10 +118,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
     /// fills it before the buffer is handed out.
     fn alloc(device: Option<i32>, len: usize) -> Result<Self, OffloadError> {
         let home = crate::runtime::home_of(device)?;
-        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| OffloadError::InvalidLaunch {
-            kernel: "DeviceBuffer".into(),
-            reason: format!("{len} values of {} bytes overflow the address space", size_of::<T>()),
-        })?;
+        let bytes = bytes_of::<T>("DeviceBuffer", len)?;
         match home {
             Home::Cuda(d) => {
                 let (address, resets) = crate::runtime::cuda()?.alloc(d, bytes)?;
@@ -245,6 +242,14 @@ impl<T> std::fmt::Debug for DeviceBuffer<T> {
     }
 }
 
+/// The bytes of `len` values of `T`, refused when they overflow the address space.
+pub(crate) fn bytes_of<T>(what: &str, len: usize) -> Result<usize, OffloadError> {
+    len.checked_mul(size_of::<T>()).ok_or_else(|| OffloadError::InvalidLaunch {
+        kernel: what.into(),
+        reason: format!("{len} values of {} bytes overflow the address space", size_of::<T>()),
+    })
+}
+
 /// The start and end of `range` in `0..len`, with slicing's panics.
 #[track_caller]
 fn bounds(range: impl RangeBounds<usize>, len: usize) -> (usize, usize) {
@@ -318,10 +323,28 @@ impl<T: DeviceCopy> View<T> {
 
     fn copy_out(self, out: &mut [T]) -> Result<(), OffloadError> {
         self.check_len("copy_to_slice", out.len())?;
+        // SAFETY: `out` has `bytes()` writable bytes.
+        unsafe { self.read_into(out.as_mut_ptr().cast()) }
+    }
+
+    fn to_vec(self) -> Result<Vec<T>, OffloadError> {
+        let mut out: Vec<T> = Vec::with_capacity(self.len);
+        // SAFETY: `out` has room for `len` values, `bytes()` bytes.
+        unsafe { self.read_into(out.as_mut_ptr().cast())? };
+        // SAFETY: the copy initialised `len` values with the bytes of values of `T`.
+        unsafe { out.set_len(self.len) };
+        Ok(out)
+    }
+
+    /// Copies the view's bytes to `host`.
+    ///
+    /// # Safety
+    ///
+    /// `host` must be writable for `bytes()` bytes, apart from device memory.
+    unsafe fn read_into(self, host: *mut u8) -> Result<(), OffloadError> {
         self.check_alive()?;
-        let host = out.as_mut_ptr().cast::<u8>();
         match self.location.home {
-            // SAFETY: `out` has `bytes()` writable bytes; the view as many readable ones.
+            // SAFETY: the caller's promise; the view has `bytes()` readable bytes.
             Home::Cuda(d) => unsafe {
                 crate::runtime::cuda()?.copy_out(d, host, self.address, self.bytes())
             },
@@ -335,29 +358,6 @@ impl<T: DeviceCopy> View<T> {
                 Ok(())
             },
         }
-    }
-
-    fn to_vec(self) -> Result<Vec<T>, OffloadError> {
-        let mut out: Vec<T> = Vec::with_capacity(self.len);
-        let host = out.as_mut_ptr().cast::<u8>();
-        self.check_alive()?;
-        match self.location.home {
-            // SAFETY: `out` has room for `len` values; the copy writes all their bytes.
-            Home::Cuda(d) => unsafe {
-                crate::runtime::cuda()?.copy_out(d, host, self.address, self.bytes())?
-            },
-            // SAFETY: as above.
-            Home::Simulator(_) => unsafe {
-                std::ptr::copy_nonoverlapping(
-                    self.address as usize as *const u8,
-                    host,
-                    self.bytes(),
-                )
-            },
-        }
-        // SAFETY: the copy initialised `len` values with the bytes of values of `T`.
-        unsafe { out.set_len(self.len) };
-        Ok(out)
     }
 
     /// Copies `source` into this view (the borrow rules keep them from overlapping).
@@ -509,4 +509,32 @@ device_args! {
     &'a mut DeviceBuffer<T>, buffer, true;
     DeviceSlice<'a, T>, view, false;
     DeviceSliceMut<'a, T>, view, true;
+}
+
+// A buffer passes where a view of all of it does (a stream's copies take views).
+impl<'a, T> From<&'a mut DeviceBuffer<T>> for DeviceSliceMut<'a, T>
+where
+    T: DeviceCopy,
+{
+    fn from(b: &'a mut DeviceBuffer<T>) -> Self {
+        b.as_slice_mut()
+    }
+}
+
+impl<'a, T> From<&'a DeviceBuffer<T>> for DeviceSlice<'a, T>
+where
+    T: DeviceCopy,
+{
+    fn from(b: &'a DeviceBuffer<T>) -> Self {
+        b.as_slice()
+    }
+}
+
+impl<'a, T> From<&'a mut DeviceBuffer<T>> for DeviceSlice<'a, T>
+where
+    T: DeviceCopy,
+{
+    fn from(b: &'a mut DeviceBuffer<T>) -> Self {
+        b.as_slice()
+    }
 }

@@ -324,6 +324,31 @@ impl Api {
         Some((p.cast(), address))
     }
 
+    /// A panic record in device memory holding `initial`.
+    fn new_record(&self, initial: &[u8; PANIC_RECORD_BYTES]) -> Result<CuDevicePtr, OffloadError> {
+        let mut record: CuDevicePtr = 0;
+        // SAFETY: a live out-pointer; the copy writes PANIC_RECORD_BYTES into an allocation of
+        // that size.
+        unsafe {
+            self.check("cuMemAlloc_v2", (self.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
+            self.check(
+                "cuMemcpyHtoD_v2",
+                (self.memcpy_htod)(record, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
+            )?;
+        }
+        Ok(record)
+    }
+
+    /// The stream entry points, or the error for a driver without them.
+    fn streams(&self) -> Result<&stream::StreamApi, OffloadError> {
+        self.streams.as_ref().ok_or(OffloadError::InvalidLaunch {
+            kernel: "(stream)".into(),
+            reason:
+                "the GPU driver lacks the stream API (cuStreamCreate and the asynchronous copies)"
+                    .into(),
+        })
+    }
+
     /// Pinned host memory (`cuMemAllocHost` / `hipHostMalloc` with default flags).
     fn alloc_host(&self, p: *mut *mut c_void, len: usize) -> Result<(), OffloadError> {
         // SAFETY: `p` is a live out-pointer.
@@ -925,22 +950,11 @@ impl Cuda {
             return Ok(r);
         }
         let api = &self.apis[device.api].0;
-        let mut record: CuDevicePtr = 0;
         let mut host: *mut c_void = std::ptr::null_mut();
-        let mut initial = [0u8; PANIC_RECORD_BYTES];
         let flag = api.mapped_word();
-        if let Some((_, address)) = flag {
-            initial[48..56].copy_from_slice(&address.to_le_bytes());
-        }
-        // SAFETY: live out-pointers; the copy writes PANIC_RECORD_BYTES into a buffer of that size.
-        unsafe {
-            api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
-            api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
-            api.check(
-                "cuMemcpyHtoD_v2",
-                (api.memcpy_htod)(record, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
-            )?;
-        }
+        let initial = initial_record(flag.map(|(_, address)| address));
+        let record = api.new_record(&initial)?;
+        api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
         let r = Record { device: record, host: host.cast(), flag: flag.map(|(f, _)| f), initial };
         device.record = Some(r);
         Ok(r)
@@ -1253,6 +1267,14 @@ pub(crate) fn check_limits(
 /// indices (u32 words 0..8), two u64 values (bytes 32..48), and the device address of a word
 /// of mapped host memory the panicking thread sets to 1 (bytes 48..56; 0 for none).
 pub(crate) const PANIC_RECORD_BYTES: usize = 56;
+
+/// A panic record's contents between launches: zero, and at byte 48 the device address of the
+/// mapped flag the panicking thread sets (0 for none).
+fn initial_record(flag_address: Option<u64>) -> [u8; PANIC_RECORD_BYTES] {
+    let mut initial = [0u8; PANIC_RECORD_BYTES];
+    initial[48..56].copy_from_slice(&flag_address.unwrap_or(0).to_le_bytes());
+    initial
+}
 
 /// Turns a filled panic record into the panic it describes, with Rust's message.
 pub(crate) fn read_panic_record(

@@ -30,7 +30,7 @@
 //! are reported where a GPU reports them: by `synchronize` or at the end of the scope.
 
 use crate::args::{DeviceCopy, IntoArgs};
-use crate::buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
+use crate::buffer::{DeviceSlice, DeviceSliceMut, Zeroable};
 use crate::error::OffloadError;
 use crate::home::{Home, Location};
 use crate::placement::Placement;
@@ -405,10 +405,7 @@ impl<T: DeviceCopy> PinnedBuffer<T> {
         T: Zeroable,
     {
         let home = crate::runtime::home_of(None)?;
-        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(|| OffloadError::InvalidLaunch {
-            kernel: "PinnedBuffer".into(),
-            reason: format!("{len} values of {} bytes overflow the address space", size_of::<T>()),
-        })?;
+        let bytes = crate::buffer::bytes_of::<T>("PinnedBuffer", len)?;
         match home {
             Home::Cuda(d) => {
                 let p = crate::runtime::cuda()?.pinned_alloc(d, bytes)?;
@@ -461,32 +458,5 @@ impl<T> Drop for PinnedBuffer<T> {
         {
             cuda.pinned_free(d, self.ptr.cast());
         }
-    }
-}
-
-impl<'a, T> From<&'a mut DeviceBuffer<T>> for DeviceSliceMut<'a, T>
-where
-    T: DeviceCopy,
-{
-    fn from(b: &'a mut DeviceBuffer<T>) -> Self {
-        b.as_slice_mut()
-    }
-}
-
-impl<'a, T> From<&'a DeviceBuffer<T>> for DeviceSlice<'a, T>
-where
-    T: DeviceCopy,
-{
-    fn from(b: &'a DeviceBuffer<T>) -> Self {
-        b.as_slice()
-    }
-}
-
-impl<'a, T> From<&'a mut DeviceBuffer<T>> for DeviceSlice<'a, T>
-where
-    T: DeviceCopy,
-{
-    fn from(b: &'a mut DeviceBuffer<T>) -> Self {
-        b.as_slice()
     }
 }

@@ -81,6 +81,8 @@ impl StreamApi {
 pub(crate) struct StreamState {
     pub stream: usize,
     flag: Option<(*mut u32, u64)>,
+    /// A record's contents between launches (zero, and the flag's device address).
+    initial: [u8; PANIC_RECORD_BYTES],
     /// Records of launches not yet synchronised, with their kernels.
     pending: Vec<(CuDevicePtr, Found)>,
     /// Records ready for the next launches (zero, with the flag's address).
@@ -91,26 +93,13 @@ pub(crate) struct StreamState {
 unsafe impl Send for StreamState {}
 
 impl Cuda {
-    fn streams(&self, api: &Api) -> Result<*const StreamApi, OffloadError> {
-        api.streams.as_ref().map(|s| s as *const StreamApi).ok_or(OffloadError::InvalidLaunch {
-            kernel: "(stream)".into(),
-            reason:
-                "the GPU driver lacks the stream API (cuStreamCreate and the asynchronous copies)"
-                    .into(),
-        })
-    }
-
     /// Runs `f` with the device's library and its stream entry points.
     fn with_streams<R>(
         &self,
         ordinal: usize,
         f: impl FnOnce(&Api, &StreamApi) -> Result<R, OffloadError>,
     ) -> Result<R, OffloadError> {
-        self.with_device(ordinal, |api, _| {
-            // SAFETY: the table lives as long as `api`.
-            let s = unsafe { &*self.streams(api)? };
-            f(api, s)
-        })
+        self.with_device(ordinal, |api, _| f(api, api.streams()?))
     }
 
     /// A new non-blocking stream on a device, with its mapped panic flag.
@@ -119,9 +108,11 @@ impl Cuda {
             let mut stream: CuStream = std::ptr::null_mut();
             // SAFETY: a live out-pointer; flag 1 is CU_STREAM_NON_BLOCKING (hipStreamNonBlocking).
             api.check("cuStreamCreate", unsafe { (s.stream_create)(&mut stream, 1) })?;
+            let flag = api.mapped_word();
             Ok(StreamState {
                 stream: stream as usize,
-                flag: api.mapped_word(),
+                flag,
+                initial: super::initial_record(flag.map(|(_, address)| address)),
                 pending: Vec::new(),
                 free: Vec::new(),
             })
@@ -171,9 +162,7 @@ impl Cuda {
                 state.flag.is_none_or(|(f, _)| unsafe { std::ptr::read_volatile(f) } != 0);
             let mut first = None;
             if flagged && !state.pending.is_empty() {
-                let mut initial = [0u8; PANIC_RECORD_BYTES];
-                if let Some((f, address)) = state.flag {
-                    initial[48..56].copy_from_slice(&address.to_le_bytes());
+                if let Some((f, _)) = state.flag {
                     // SAFETY: as above.
                     unsafe { std::ptr::write_volatile(f, 0) };
                 }
@@ -187,7 +176,11 @@ impl Cuda {
                         first.get_or_insert(panic);
                         // SAFETY: as above.
                         api.check("cuMemcpyHtoD_v2", unsafe {
-                            (api.memcpy_htod)(*record, initial.as_ptr().cast(), PANIC_RECORD_BYTES)
+                            (api.memcpy_htod)(
+                                *record,
+                                state.initial.as_ptr().cast(),
+                                PANIC_RECORD_BYTES,
+                            )
                         })?;
                     }
                 }
@@ -271,28 +264,13 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         let (device, function) = self.prepare_launch(ordinal, found, config)?;
         let api = &self.apis[device.api].0;
-        self.streams(api)?;
+        api.streams()?;
         let (mut storage, _) = super::parameters(found, placements, |k, _, _| {
             Err(crate::placement::host_memory_refused(found, k))
         })?;
         let record = match state.free.pop() {
             Some(r) => r,
-            None => {
-                let mut initial = [0u8; PANIC_RECORD_BYTES];
-                if let Some((_, address)) = state.flag {
-                    initial[48..56].copy_from_slice(&address.to_le_bytes());
-                }
-                let mut r: CuDevicePtr = 0;
-                // SAFETY: a live out-pointer; the copy writes the record's bytes.
-                unsafe {
-                    api.check("cuMemAlloc_v2", (api.mem_alloc)(&mut r, PANIC_RECORD_BYTES))?;
-                    api.check(
-                        "cuMemcpyHtoD_v2",
-                        (api.memcpy_htod)(r, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
-                    )?;
-                }
-                r
-            }
+            None => api.new_record(&state.initial)?,
         };
         storage.push(record);
         // SAFETY: the function is this context's; `storage` has one value per parameter.
