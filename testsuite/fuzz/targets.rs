@@ -15,7 +15,7 @@ pub fn front_end(data: &[u8]) {
     assert_eq!(rkc_rk::print_module(&parsed), text, "rk text does not round-trip");
     let mut optimized = module;
     if rkc_rk::passes::inline_calls(&mut optimized).is_ok() {
-        rkc_rk::passes::simplify(&mut optimized);
+        rkc_rk::passes::optimize(&mut optimized, true, &mut |_, _| {});
         rkc_rk::verify(&optimized).expect("the rk passes made invalid rk");
     }
 }
@@ -34,7 +34,7 @@ pub fn rk_parser(data: &[u8]) {
     assert_eq!(rkc_rk::print_module(&again), printed, "rk text does not round-trip");
     let mut optimized = module;
     if rkc_rk::passes::inline_calls(&mut optimized).is_ok() && rkc_rk::verify(&optimized).is_ok() {
-        rkc_rk::passes::simplify(&mut optimized);
+        rkc_rk::passes::optimize(&mut optimized, true, &mut |_, _| {});
         rkc_rk::verify(&optimized).expect("simplify made invalid rk");
     }
 }

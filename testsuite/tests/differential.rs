@@ -30,7 +30,7 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         let mut inlined = module.clone();
         rkc_rk::passes::inline_calls(&mut inlined).unwrap();
         rkc_rk::verify(&inlined).unwrap();
-        rkc_rk::passes::simplify(&mut inlined);
+        rkc_rk::passes::optimize(&mut inlined, true, &mut |_, _| {});
         rkc_rk::verify(&inlined)
             .unwrap_or_else(|e| panic!("{}: simplify broke the module: {e}", case.kernel));
 
@@ -78,7 +78,7 @@ fn rk_text_round_trips() {
             rkc_front::compile(&source).unwrap_or_else(|d| panic!("{}: {:?}", file.display(), d));
         let mut optimized = module.clone();
         rkc_rk::passes::inline_calls(&mut optimized).unwrap();
-        rkc_rk::passes::simplify(&mut optimized);
+        rkc_rk::passes::optimize(&mut optimized, true, &mut |_, _| {});
         for m in [&module, &optimized] {
             let text = rkc_rk::print_module(m);
             let parsed = rkc_rk::parse_module(&text)
@@ -117,7 +117,7 @@ fn generated_kernels_agree_with_rustc() {
     rkc_rk::verify(&module).unwrap();
     let mut optimized = module.clone();
     rkc_rk::passes::inline_calls(&mut optimized).unwrap();
-    rkc_rk::passes::simplify(&mut optimized);
+    rkc_rk::passes::optimize(&mut optimized, true, &mut |_, _| {});
     rkc_rk::verify(&optimized).unwrap();
     let cases = generated_cases();
     assert!(cases.len() >= 100, "only {} generated kernels", cases.len());
@@ -137,4 +137,168 @@ fn generated_kernels_agree_with_rustc() {
         }
     }
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Loop versioning (`rkc_rk::passes::version`) keeps every outcome: kernels whose loops it
+/// versions run in the interpreter before and after it over a grid of sizes and lengths, in
+/// and out of bounds, and give the same buffers or the same panic (message, location, block
+/// and thread). Each loop shape the pass recognises is here, and shapes it must refuse.
+#[test]
+fn versioned_loops_keep_every_outcome() {
+    const SOURCE: &str = r#"
+use rkc_offload::prelude::*;
+#[offload_kernel]
+pub fn rows(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut acc = 0u32;
+    for k in 0..n {
+        acc = acc.wrapping_add(a[t * n + k]);
+    }
+    out[t] = acc;
+}
+#[offload_kernel]
+pub fn rows_rev(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut acc = 0u32;
+    for k in (1..=n).rev() {
+        acc = acc.wrapping_mul(3).wrapping_add(a[t + k]);
+    }
+    out[t] = acc;
+}
+#[offload_kernel]
+pub fn strided(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut acc = 0u32;
+    for k in (t..n).step_by(4) {
+        acc = acc.wrapping_add(a[k] ^ k as u32);
+    }
+    out[t] = acc;
+}
+#[offload_kernel]
+pub fn tiles(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut j = 0usize;
+    while j < 8 {
+        if t + j < n {
+            out[(t + j) * 2] = a[t * 3 + j] + 1;
+        }
+        j += 2;
+    }
+}
+#[offload_kernel]
+pub fn grid_stride(a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let stride = unsafe { block_dim_x() } as usize;
+    let mut i = t;
+    let mut s = 0u32;
+    while i < a.len() {
+        s = s.wrapping_add(a[i]);
+        i += stride;
+    }
+    out[t * 5] = s;
+}
+#[offload_kernel]
+pub fn behind(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut acc = 0u32;
+    for i in t..n {
+        acc = acc.wrapping_add(a[i - 2]);
+    }
+    out[t] = acc;
+}
+#[offload_kernel]
+pub fn nested(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut acc = 0u32;
+    for i in 0..n {
+        for j in 0..3 {
+            acc = acc.wrapping_add(a[i * 3 + j + t]);
+        }
+    }
+    out[t] = acc;
+}
+#[offload_kernel]
+pub fn narrow(n: u32, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() };
+    let mut acc = 0u32;
+    for i in t..n {
+        acc = acc.wrapping_add(a[i as usize]);
+    }
+    out[t as usize] = acc;
+}
+#[offload_kernel]
+pub fn masked(n: usize, a: &[u32], bins: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut i = t;
+    while i < n {
+        bins[(a[i] & 7) as usize] += 1;
+        i += 4;
+    }
+}
+#[offload_kernel]
+pub fn after_step(n: usize, a: &[u32], out: &mut [u32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut j = 0usize;
+    let mut acc = 0u32;
+    while j < n {
+        j += 1;
+        acc = acc.wrapping_add(a[j] + a[t]);
+    }
+    out[t] = acc;
+}
+"#;
+    let module = rkc_front::compile(SOURCE)
+        .unwrap_or_else(|d| panic!("{}", rkc_front::render(&d, "versioned.rs", SOURCE, false)));
+    let mut plain = module.clone();
+    rkc_rk::passes::inline_calls(&mut plain).unwrap();
+    rkc_rk::passes::simplify(&mut plain);
+    let mut versioned = plain.clone();
+    rkc_rk::passes::optimize(&mut versioned, true, &mut |_, _| {});
+    rkc_rk::verify(&versioned).unwrap();
+    let words = |n: usize, seed: u32| -> Vec<u8> {
+        (0..n as u32).flat_map(|i| (i.wrapping_mul(2654435761) ^ seed).to_le_bytes()).collect()
+    };
+    let launch = rkc_rk::interp::Launch { grid: [1, 1, 1], block: [4, 1, 1], dyn_shared: 0 };
+    let mut outcomes = std::collections::BTreeMap::<&str, (usize, usize)>::new();
+    for func in plain.kernels() {
+        let name = func.name.as_str();
+        let count = |m: &rkc_rk::Module| {
+            rkc_rk::print_module(&rkc_rk::Module {
+                funcs: m.funcs.iter().filter(|f| f.name == name).cloned().collect(),
+                tables: vec![],
+            })
+            .matches("rk.loop")
+            .count()
+        };
+        let more_loops = count(&versioned) > count(&plain);
+        // `after_step` reads its index after the increment; the pass must leave it alone.
+        assert_eq!(more_loops, name != "after_step", "{name}: versioned or not as expected");
+        let (mut ok, mut panicked) = (0, 0);
+        for n in 0..12usize {
+            for len in [0usize, 1, 2, 3, 5, 8, 11, 12, 24, 30, 40, 64] {
+                for out_len in [4usize, 16, 24] {
+                    let scalar = rkc_rk::interp::Arg::Scalar(n as u64);
+                    let mut args = vec![
+                        scalar,
+                        rkc_rk::interp::Arg::Buffer(words(len, 7)),
+                        rkc_rk::interp::Arg::Buffer(words(out_len, 9)),
+                    ];
+                    if func.params.len() == 2 {
+                        args.remove(0);
+                    }
+                    let mut args2 = args.clone();
+                    let a = rkc_rk::interp::run(&plain, name, launch, &mut args);
+                    let b = rkc_rk::interp::run(&versioned, name, launch, &mut args2);
+                    assert_eq!(a, b, "{name}: n = {n}, len = {len}, out = {out_len}");
+                    assert_eq!(args, args2, "{name}: n = {n}, len = {len}, out = {out_len}");
+                    if a.is_ok() { ok += 1 } else { panicked += 1 }
+                }
+            }
+        }
+        outcomes.insert(name, (ok, panicked));
+    }
+    // Both outcomes occur for every kernel, or the grid proves little.
+    for (name, (ok, panicked)) in &outcomes {
+        assert!(*ok > 0 && *panicked > 0, "{name}: {ok} runs passed, {panicked} panicked");
+    }
 }

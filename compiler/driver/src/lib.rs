@@ -247,10 +247,11 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         dump("rk-inline", &rkc_rk::print_module(&optimized));
     }
     if options.opt_level > 0 {
-        rkc_rk::passes::simplify(&mut optimized);
-        if options.print_ir_after_all {
-            dump("rk-simplify", &rkc_rk::print_module(&optimized));
-        }
+        rkc_rk::passes::optimize(&mut optimized, options.bounds_checks, &mut |pass, m| {
+            if options.print_ir_after_all {
+                dump(pass, &rkc_rk::print_module(m));
+            }
+        });
     }
     let verified = rkc_rk::verify(&optimized)
         .map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 struct Cli {
     /// A kernel file (.rs) or rk text (.rk); `-` reads rk text from stdin.
     input: String,
-    /// Comma-separated rk passes to run, in order: inline, simplify.
+    /// Comma-separated rk passes to run, in order: inline, simplify, version.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
     /// What to print: rk (default), gpu, access, sites.
@@ -58,7 +58,12 @@ fn run(cli: &Cli) -> Result<String, String> {
             "simplify" => {
                 rkc_rk::passes::simplify(&mut module);
             }
-            other => return Err(format!("unknown pass `{other}`; passes: inline, simplify")),
+            "version" => {
+                rkc_rk::passes::version_loops(&mut module);
+            }
+            other => {
+                return Err(format!("unknown pass `{other}`; passes: inline, simplify, version"));
+            }
         }
         rkc_rk::verify(&module).map_err(|e| format!("after `{pass}`: {e}"))?;
     }

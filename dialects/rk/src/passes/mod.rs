@@ -2,11 +2,42 @@
 //! its output whenever it accepted its input.
 
 pub mod access;
+pub mod forward;
 pub mod hoist;
 pub mod inline;
 pub mod simplify;
+pub mod version;
 
 pub use access::{access_of_params, offsets_past_pointee};
+pub use forward::forward_locals;
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};
 pub use simplify::{Stats, simplify};
+pub use version::version_loops;
+
+/// The rk pipeline after inlining, as the driver runs it: `simplify`, then, when bounds checks
+/// are on, `version` and `simplify` again for what the fast copies let it fold and hoist
+/// (with checks off the two copies of a loop would be the same code). `after` sees the module
+/// after each step, by name (`rk-simplify`, `rk-version`), for `--print-ir-after-all`.
+pub fn optimize(
+    module: &mut crate::Module,
+    bounds_checks: bool,
+    after: &mut dyn FnMut(&str, &crate::Module),
+) -> Stats {
+    let mut stats = simplify(module);
+    after("rk-simplify", module);
+    if bounds_checks {
+        stats.loops_versioned = version_loops(module);
+        if stats.loops_versioned > 0 {
+            let again = simplify(module);
+            stats.folded += again.folded;
+            stats.checks_removed += again.checks_removed;
+            stats.ops_removed += again.ops_removed;
+            stats.checks_hoisted = again.checks_hoisted;
+            stats.loops_unwrapped += again.loops_unwrapped;
+            stats.loads_forwarded += again.loads_forwarded;
+            after("rk-version", module);
+        }
+    }
+    stats
+}

@@ -6,11 +6,16 @@
 //! unfolded one meant; an op that would panic (a division by a constant zero) is left alone.
 //!
 //! A bounds check `rk.bounds_check %i, %n` is removed when an enclosing `rk.if` arm is
-//! entered only if `%i < %m` with `%m` the same value as `%n`, or both constants with
-//! `m <= n`: the canonical kernel's `if i < n { (*x)[i] = ... }` needs no check.
+//! entered only if `%i < %m` (alone or as one side of a short-circuit `&&`) with `%m` the same
+//! value as `%n`, or both constants with `m <= n`: the canonical kernel's
+//! `if i < n { (*x)[i] = ... }` needs no check. It is removed too when `%n` is a constant
+//! above the largest value `%i` can have (a constant, a mask `x & c`, a remainder `x % c`).
+//!
+//! Loads from private aggregates are forwarded first (`forward.rs`), so that an index kept in a
+//! tuple is arithmetic again.
 
 use crate::interp::{self, Bits};
-use crate::ir::{CmpOp, Func, Literal, Module, Op, OpKind, Region, ValueId};
+use crate::ir::{BinOp, CmpOp, Func, Literal, Module, Op, OpKind, Region, ValueId};
 use crate::types::Type;
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +27,8 @@ pub struct Stats {
     pub ops_removed: usize,
     pub checks_hoisted: usize,
     pub loops_unwrapped: usize,
+    pub loads_forwarded: usize,
+    pub loops_versioned: usize,
 }
 
 /// Runs the three passes on every function, to a fixed point.
@@ -34,6 +41,9 @@ pub fn simplify(module: &mut Module) -> Stats {
             let mut body = std::mem::take(&mut func.body);
             let mut renames = HashMap::new();
             stats.loops_unwrapped += unwrap_one_trip_loops(&mut body, &mut renames);
+            func.body = body;
+            stats.loads_forwarded += super::forward::forward_locals(func);
+            let mut body = std::mem::take(&mut func.body);
             double_negations(&body, &mut HashMap::new(), &mut HashMap::new(), &mut renames);
             if !renames.is_empty() {
                 rename_operands(&mut body, &renames);
@@ -46,7 +56,7 @@ pub fn simplify(module: &mut Module) -> Stats {
                 &mut body,
                 &consts,
                 &lengths,
-                &mut HashMap::new(),
+                &mut Guards::default(),
                 &mut Vec::new(),
                 &mut stats,
             );
@@ -253,7 +263,44 @@ struct Below {
     rhs: ValueId,
 }
 
-/// `cmps` holds the comparisons defined so far in the walk: result → (predicate, lhs, rhs).
+/// What the walk of `eliminate_checks` has seen so far: each comparison's result →
+/// (predicate, lhs, rhs), and each short-circuit `&&`'s result → its two sides.
+#[derive(Default)]
+struct Guards {
+    cmps: HashMap<ValueId, (CmpOp, ValueId, ValueId)>,
+    ands: HashMap<ValueId, (ValueId, ValueId)>,
+    /// Upper bounds of unsigned values, known from their definitions: a mask `x & c`, a
+    /// remainder `x % c`, a constant, and casts of those (`(b & 255) as usize`).
+    maxes: HashMap<ValueId, u128>,
+}
+
+impl Guards {
+    fn record(&mut self, func: &Func, op: &Op, consts: &HashMap<ValueId, Bits>) {
+        let Some(&r) = op.results.first() else { return };
+        let unsigned = |v: ValueId| match func.ty(v) {
+            Some(Type::Int(t)) if !t.is_signed() => Some(t.range().1),
+            _ => None,
+        };
+        let Some(type_max) = unsigned(r) else { return };
+        let max = |v: &ValueId| self.maxes.get(v).copied().or_else(|| consts.get(v).copied());
+        let bound = match (&op.kind, op.operands.as_slice()) {
+            (OpKind::Binary(BinOp::And), [x, y]) => match (max(x), max(y)) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            (OpKind::Binary(BinOp::Rem), [_, y]) => {
+                consts.get(y).filter(|c| **c > 0).map(|c| c - 1)
+            }
+            (OpKind::Cast, [x]) if unsigned(*x).is_some() => max(x),
+            _ => None,
+        };
+        if let Some(b) = bound {
+            // A truncation keeps a value that fits and wraps one that does not.
+            self.maxes.insert(r, if b <= type_max { b } else { type_max });
+        }
+    }
+}
+
 /// Every `rk.slice_len` result with its slice: two lengths of one slice are equal.
 fn slice_lengths(region: &Region, out: &mut HashMap<ValueId, ValueId>) {
     for op in &region.ops {
@@ -273,15 +320,16 @@ fn eliminate_checks(
     region: &mut Region,
     consts: &HashMap<ValueId, Bits>,
     lengths: &HashMap<ValueId, ValueId>,
-    cmps: &mut HashMap<ValueId, (CmpOp, ValueId, ValueId)>,
+    guards: &mut Guards,
     facts: &mut Vec<Below>,
     stats: &mut Stats,
 ) {
     let mut removed = Vec::new();
     for (k, op) in region.ops.iter_mut().enumerate() {
         if let (OpKind::Cmp(c), Some(r)) = (&op.kind, op.results.first()) {
-            cmps.insert(*r, (*c, op.operands[0], op.operands[1]));
+            guards.cmps.insert(*r, (*c, op.operands[0], op.operands[1]));
         }
+        guards.record(func, op, consts);
         match &op.kind {
             OpKind::BoundsCheck => {
                 let (i, n) = (op.operands[0], op.operands[1]);
@@ -294,37 +342,30 @@ fn eliminate_checks(
                         && (same_length(f.rhs, n)
                             || matches!((consts.get(&f.rhs), consts.get(&n)), (Some(m), Some(n)) if m <= n))
                 });
-                // A constant index below a constant length needs no check either.
-                let constant =
-                    matches!((consts.get(&i), consts.get(&n)), (Some(i), Some(n)) if i < n);
+                // An index whose largest value is below a constant length needs no check
+                // either: a constant, or a mask such as `(b & 255) as usize` into `[T; 256]`.
+                let largest = consts.get(&i).or_else(|| guards.maxes.get(&i));
+                let constant = matches!((largest, consts.get(&n)), (Some(i), Some(n)) if i < n);
                 if proven || constant {
                     removed.push(k);
                 }
             }
             OpKind::If => {
-                let cond = op.operands[0];
-                let fact = cmps.get(&cond).copied().and_then(|(pred, a, b)| match pred {
-                    CmpOp::Lt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: a, rhs: b }),
-                    CmpOp::Gt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: b, rhs: a }),
-                    _ => None,
-                });
+                let mut known = Vec::new();
+                guard_facts(func, op.operands[0], guards, &mut known);
+                if let Some((r, v)) = short_circuit_and(op) {
+                    guards.ands.insert(r, (op.operands[0], v));
+                }
                 for (arm, r) in op.regions.iter_mut().enumerate() {
-                    let pushed = match fact {
-                        Some(f) if arm == 0 => {
-                            facts.push(f);
-                            true
-                        }
-                        _ => false,
-                    };
-                    eliminate_checks(func, r, consts, lengths, cmps, facts, stats);
-                    if pushed {
-                        facts.pop();
-                    }
+                    let pushed = if arm == 0 { known.len() } else { 0 };
+                    facts.extend(known.iter().take(pushed).copied());
+                    eliminate_checks(func, r, consts, lengths, guards, facts, stats);
+                    facts.truncate(facts.len() - pushed);
                 }
             }
             _ => {
                 for r in &mut op.regions {
-                    eliminate_checks(func, r, consts, lengths, cmps, facts, stats);
+                    eliminate_checks(func, r, consts, lengths, guards, facts, stats);
                 }
             }
         }
@@ -333,6 +374,40 @@ fn eliminate_checks(
     for k in removed.into_iter().rev() {
         region.ops.remove(k);
     }
+}
+
+/// The `usize` facts a condition establishes where it holds: `a < b` (or `b > a`), and both
+/// sides of a short-circuit `&&` (see `short_circuit_and`), so that
+/// `if i < a.len() && i < b.len() { b[i] = a[i] }` needs no check.
+fn guard_facts(func: &Func, cond: ValueId, guards: &Guards, out: &mut Vec<Below>) {
+    if let Some(&(x, y)) = guards.ands.get(&cond) {
+        guard_facts(func, x, guards, out);
+        guard_facts(func, y, guards, out);
+        return;
+    }
+    let fact = guards.cmps.get(&cond).copied().and_then(|(pred, a, b)| match pred {
+        CmpOp::Lt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: a, rhs: b }),
+        CmpOp::Gt if func.ty(a) == Some(&Type::USIZE) => Some(Below { lhs: b, rhs: a }),
+        _ => None,
+    });
+    out.extend(fact);
+}
+
+/// `%r = rk.if %c -> bool { ...; rk.yield %v } else { %f = rk.const false; rk.yield %f }`, what
+/// the front end makes of `c && v`: `(r, v)`.
+fn short_circuit_and(op: &Op) -> Option<(ValueId, ValueId)> {
+    let ([r], [then, els]) = (op.results.as_slice(), op.regions.as_slice()) else { return None };
+    let yielded = |region: &Region| match region.ops.last() {
+        Some(y) if y.kind == OpKind::Yield && y.operands.len() == 1 => Some(y.operands[0]),
+        _ => None,
+    };
+    let v = yielded(then)?;
+    let f = yielded(els)?;
+    let is_false = els
+        .ops
+        .iter()
+        .any(|o| o.kind == OpKind::Const(Literal::Bool(false)) && o.results.first() == Some(&f));
+    is_false.then_some((*r, v))
 }
 
 /// Whether an op can be removed when its results are unused: it has no effect but its value.

@@ -1,0 +1,993 @@
+//! Loop versioning for bounds checks: the checks of a loop whose indices are monotone in the
+//! loop's induction variables are proven once, before the loop, for every iteration at once,
+//! and the loop runs in a copy without them; when the proof fails, the original loop runs, so
+//! a kernel panics exactly where and how it did (the site, the message and the values).
+//!
+//! ```text
+//! rk.loop { i: first..=last; rk.bounds_check f(i), n; ... }
+//!   ⇒ %ok = f(last) < n && (no wrap in f between first and last) && ...
+//!     rk.if %ok { rk.loop { ...without the check... } } else { rk.loop { ...as before... } }
+//! ```
+//!
+//! This is what LLVM's inductive range check elimination and loop versioning do, done on rk
+//! because rk still knows the loops' shapes. On a GPU a check per iteration costs more than its
+//! compare: each unrolled iteration's load waits behind the branch before it, while the
+//! unchecked copy issues all of them at once (transpose and softmax in testsuite/bench/).
+//!
+//! **Induction variables.** Two loop shapes are recognised, and each is checked, not trusted,
+//! so the pass is sound on any verified rk:
+//!
+//! - `while` (a slot `j`): the loop begins with pure ops and `rk.if %exit { rk.break }`, where
+//!   the test leaves `j < U` (or `j <= U`) with `U` invariant; `j` is written once in the loop,
+//!   at its top level, with `j + K` (`K` invariant); its value on entry is the last write before
+//!   the loop. Reads of `j` before that write see a value in `[first, hi]` (`hi = U - 1` or
+//!   `U`; the last value of the progression when `K` is a constant), provided `hi + K` does not
+//!   wrap, which the proof includes.
+//! - counted (what the front end makes of `for i in a..b`, `..=`, `.rev()`, `.step_by(k)`):
+//!   the loop begins `rk.if (rk.read done) { rk.break }; %i = rk.read next`, and sets
+//!   `done = (H - i) < K` and `next = i + K'` (`K' <= K`), or for `.rev()`
+//!   `done = (i - A) < K` and `next = i - K'`. Then `%i` lies in `[first, H]` (`[A, first]`)
+//!   whenever the loop runs, given `first <= H` (`A <= first`), which the proof includes.
+//!
+//! Loops nested in the versioned loop contribute their induction variables when their bounds
+//! are invariant in it, so a check in an inner loop is proven before the outer one.
+//!
+//! **Indices.** An index is an unsigned expression of induction variables and invariant values
+//! built from `+`, `*`, `-` (by an invariant), widening casts, `& c` and `% c` (constants);
+//! each is monotone, so its largest value is its value at the variables' largest values. The
+//! proof computes the smallest and largest value of every subexpression in `u128`, where they
+//! cannot wrap, and requires each to fit its type (no wrapping inside the loop either) and the
+//! largest index to be below the length. Invariant values are recomputed before the loop
+//! (pure ops, and slot reads of slots the loop does not write).
+//!
+//! **Not versioned:** loops that synchronise (barriers, warp exchanges): threads of one block
+//! or warp could take different copies and reach different barrier instructions.
+
+use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, Op, OpKind, Region, ValueId};
+use crate::types::{IntTy, Type};
+use std::collections::{HashMap, HashSet};
+
+/// Versions the loops of every function; returns how many loops were versioned.
+pub fn version_loops(module: &mut crate::Module) -> usize {
+    module.funcs.iter_mut().map(version_func).sum()
+}
+
+fn version_func(func: &mut Func) -> usize {
+    let mut body = std::mem::take(&mut func.body);
+    let mut cx = Context::new(func, &body);
+    let n = cx.region(&mut body);
+    func.body = body;
+    n
+}
+
+/// What a region-free op computes, for looking through definitions.
+#[derive(Clone)]
+struct Def {
+    kind: OpKind,
+    operands: Vec<ValueId>,
+}
+
+struct Context<'f> {
+    func: &'f mut Func,
+    defs: HashMap<ValueId, Def>,
+    /// Slots used only by `rk.read` and `rk.write` (their contents change only by writes).
+    plain_slots: HashSet<ValueId>,
+}
+
+/// An induction variable's values: every read in `reads` is in `[lo, hi]` whenever it runs.
+struct Induction {
+    reads: HashSet<ValueId>,
+    /// Invariant values and what the proof must also establish, as ops computed before the
+    /// loop (see `Proof`).
+    lo: Term,
+    hi: Term,
+    conditions: Vec<Condition>,
+}
+
+/// An invariant value the proof recomputes, or a value it derives (in `u128`).
+#[derive(Clone)]
+enum Term {
+    /// An invariant value of the loop, of an unsigned type of at most 64 bits.
+    Value(ValueId),
+    /// `first + ((hi - first) & !(K - 1))`: the last value of a progression whose constant
+    /// step `K` is a power of two (a mask, so that the proof has no division that could panic).
+    Last { first: ValueId, hi: Box<Term>, step: u128 },
+    /// `v - 1` (the largest value below an exclusive bound).
+    Pred(ValueId),
+}
+
+/// A condition the proof must establish, over invariant values.
+enum Condition {
+    /// `a <= b`.
+    Le(Term, Term),
+    /// `t + k` fits the type `ty` (a progression does not wrap past its last value).
+    AddFits(Term, ValueId, IntTy),
+}
+
+impl<'f> Context<'f> {
+    fn new(func: &'f mut Func, body: &Region) -> Context<'f> {
+        let mut defs = HashMap::new();
+        let mut slots = HashSet::new();
+        let mut other_uses = HashSet::new();
+        scan(body, &mut defs, &mut slots, &mut other_uses);
+        let plain_slots = slots.difference(&other_uses).copied().collect();
+        Context { func, defs, plain_slots }
+    }
+
+    fn int_ty(&self, v: ValueId) -> Option<IntTy> {
+        match self.func.ty(v) {
+            Some(Type::Int(t)) if !t.is_signed() && t.bits() <= 64 => Some(*t),
+            _ => None,
+        }
+    }
+
+    /// Versions the loops of a region (outer loops first); returns how many.
+    fn region(&mut self, region: &mut Region) -> usize {
+        let mut n = 0;
+        let mut k = 0;
+        while k < region.ops.len() {
+            if region.ops[k].kind == OpKind::Loop
+                && let Some((before, mut versioned)) = self.version(&region.ops, k)
+            {
+                // The checked copy is the rare path; only the fast copy's inner loops are
+                // worth versioning again (for checks the outer proof could not cover).
+                n += 1 + self.region(&mut versioned.regions[0]);
+                let skip = before.len() + 1;
+                region.ops.splice(k..=k, before.into_iter().chain([versioned]));
+                k += skip;
+                continue;
+            }
+            for r in &mut region.ops[k].regions {
+                n += self.region(r);
+            }
+            k += 1;
+        }
+        n
+    }
+
+    /// Tries to version the loop at `ops[at]`: the ops that compute the proof, and the
+    /// `rk.if` holding both copies.
+    fn version(&mut self, ops: &[Op], at: usize) -> Option<(Vec<Op>, Op)> {
+        let lp = &ops[at];
+        if synchronises(&lp.regions[0]) {
+            return None;
+        }
+        let inside = defined_in(&lp.regions[0]);
+        let written = written_slots(&lp.regions[0]);
+        let scope = Scope { inside: &inside, written: &written };
+        let mut inductions = Vec::new();
+        self.inductions(ops, at, &scope, &mut inductions);
+        let mut checks = Vec::new();
+        collect_checks(&lp.regions[0], &mut checks);
+        let mut proof = Proof::new(lp.loc);
+        let mut proven: HashSet<(ValueId, ValueId)> = HashSet::new();
+        for (index, len) in checks {
+            if proven.contains(&(index, len)) {
+                continue;
+            }
+            // A check that cannot be proven leaves the proof as it was.
+            let saved = proof.save();
+            if self.prove(&mut proof, &scope, &inductions, index, len).is_some() {
+                proven.insert((index, len));
+            } else {
+                proof.restore(saved);
+            }
+        }
+        if proven.is_empty() {
+            return None;
+        }
+        // The ranges of the variables the proven checks used.
+        let used = proof.used.clone();
+        for ind in inductions.iter().filter(|i| used.contains(&i.id())) {
+            for c in &ind.conditions {
+                let ok = match c {
+                    Condition::Le(a, b) => {
+                        let (a, b) =
+                            (self.term(&mut proof, &scope, a)?, self.term(&mut proof, &scope, b)?);
+                        if proof.bound(a) == 0 {
+                            // Nothing is below zero.
+                            continue;
+                        }
+                        proof.cmp(self.func, CmpOp::Le, a, b)
+                    }
+                    Condition::AddFits(t, k, ty) => {
+                        let t = self.term(&mut proof, &scope, t)?;
+                        let k = self.wide(&mut proof, &scope, *k)?;
+                        let sum = proof.binary(self.func, BinOp::Add, t, k);
+                        proof.at_most(self.func, sum, ty.range().1);
+                        continue;
+                    }
+                };
+                proof.conditions.push(ok);
+            }
+        }
+        let ok = proof.all(self.func);
+        let fast = self.copy_without(lp, &proven);
+        let loc = lp.loc;
+        let results = lp.results.clone();
+        let slow = lp.clone();
+        let arm = |func: &mut Func, mut lp: Op| {
+            let fresh: Vec<ValueId> = lp
+                .results
+                .iter()
+                .map(|r| func.new_value(func.ty(*r).cloned().unwrap_or(Type::Unit)))
+                .collect();
+            lp.results = fresh.clone();
+            let mut ops = vec![lp];
+            if !fresh.is_empty() {
+                ops.push(Op {
+                    kind: OpKind::Yield,
+                    operands: fresh,
+                    results: vec![],
+                    regions: vec![],
+                    loc,
+                });
+            }
+            Region { ops }
+        };
+        let then = arm(self.func, fast);
+        let els = arm(self.func, slow);
+        let versioned =
+            Op { kind: OpKind::If, operands: vec![ok], results, regions: vec![then, els], loc };
+        Some((proof.ops, versioned))
+    }
+
+    /// The induction variables of the loop at `ops[at]` and of the loops nested in it.
+    fn inductions(&self, ops: &[Op], at: usize, scope: &Scope, out: &mut Vec<Induction>) {
+        let lp = &ops[at];
+        if let Some(ind) = self.counted(ops, at, scope).or_else(|| self.while_loop(ops, at, scope))
+        {
+            out.push(ind);
+        }
+        visit_loops(&lp.regions[0], &mut |ops, k| self.inductions_nested(ops, k, scope, out));
+    }
+
+    fn inductions_nested(&self, ops: &[Op], at: usize, scope: &Scope, out: &mut Vec<Induction>) {
+        if let Some(ind) = self.counted(ops, at, scope).or_else(|| self.while_loop(ops, at, scope))
+        {
+            out.push(ind);
+        }
+    }
+
+    /// The `while j < U { ...; j += K }` shape (see the module comment).
+    fn while_loop(&self, ops: &[Op], at: usize, scope: &Scope) -> Option<Induction> {
+        let body = &ops[at].regions[0].ops;
+        let exit = body.iter().position(|op| !op.regions.is_empty() || !is_plain(&op.kind))?;
+        // The loop stops if `cond`; the comparison that holds after the test is its negation.
+        let cond = breaks_if(&body[exit])?;
+        let (pred, a, b) = match self.defs.get(&cond).map(|d| (&d.kind, d.operands.as_slice())) {
+            Some((OpKind::Not, [c])) => {
+                match self.defs.get(c).map(|d| (&d.kind, d.operands.as_slice())) {
+                    Some((OpKind::Cmp(p), [a, b])) => (*p, *a, *b),
+                    _ => return None,
+                }
+            }
+            Some((OpKind::Cmp(p), [a, b])) => (negate(*p), *a, *b),
+            _ => return None,
+        };
+        let (read, bound, inclusive) = match pred {
+            CmpOp::Lt => (a, b, false),
+            CmpOp::Le => (a, b, true),
+            CmpOp::Gt => (b, a, false),
+            CmpOp::Ge => (b, a, true),
+            _ => return None,
+        };
+        let slot = self.read_of(read)?;
+        let ty = self.int_ty(read)?;
+        if !self.plain_slots.contains(&slot) || !self.invariant(bound, scope) {
+            return None;
+        }
+        // The one write of the slot in the loop, at its top level, of `j + K`.
+        let writes: Vec<usize> = (0..body.len()).filter(|&k| writes_slot(&body[k], slot)).collect();
+        let [w] = writes.as_slice() else { return None };
+        let write = &body[*w];
+        if write.kind != OpKind::Write || *w <= exit {
+            return None;
+        }
+        let (step, stepped) = match self.defs.get(&write.operands[0]) {
+            Some(Def { kind: OpKind::Binary(BinOp::Add), operands }) => {
+                let (x, k) = (operands[0], operands[1]);
+                if self.read_of(x) == Some(slot) && self.invariant(k, scope) {
+                    (k, x)
+                } else if self.read_of(k) == Some(slot) && self.invariant(x, scope) {
+                    (x, k)
+                } else {
+                    return None;
+                }
+            }
+            _ => return None,
+        };
+        let first = self.entry_value(ops, at, slot)?;
+        // Reads before the write see the current value.
+        let mut reads = HashSet::new();
+        for op in &body[..*w] {
+            collect_reads_of(op, slot, &mut reads);
+        }
+        if !reads.contains(&stepped) {
+            return None;
+        }
+        let hi = if inclusive { Term::Value(bound) } else { Term::Pred(bound) };
+        let hi_exact = match self.constant(step) {
+            Some(k) if k > 1 && k.is_power_of_two() => {
+                Term::Last { first, hi: Box::new(hi.clone()), step: k }
+            }
+            _ => hi.clone(),
+        };
+        Some(Induction {
+            reads,
+            lo: Term::Value(first),
+            hi: hi_exact,
+            conditions: vec![Condition::AddFits(hi, step, ty)],
+        })
+    }
+
+    /// The front end's counted loop (see the module comment).
+    fn counted(&self, ops: &[Op], at: usize, scope: &Scope) -> Option<Induction> {
+        let body = &ops[at].regions[0].ops;
+        let [read_done, test, read_next, ..] = body.as_slice() else { return None };
+        if read_done.kind != OpKind::Read || read_next.kind != OpKind::Read {
+            return None;
+        }
+        let (done, next) = (read_done.operands[0], read_next.operands[0]);
+        if breaks_if(test) != Some(read_done.results[0]) {
+            return None;
+        }
+        let i = read_next.results[0];
+        self.int_ty(i)?;
+        if !self.plain_slots.contains(&done) || !self.plain_slots.contains(&next) {
+            return None;
+        }
+        let writes_of =
+            |slot| (0..body.len()).filter(|&k| writes_slot(&body[k], slot)).collect::<Vec<_>>();
+        let (wd, wn) = (writes_of(done), writes_of(next));
+        let ([wd], [wn]) = (wd.as_slice(), wn.as_slice()) else { return None };
+        let (wd, wn) = (&body[*wd], &body[*wn]);
+        if wd.kind != OpKind::Write || wn.kind != OpKind::Write {
+            return None;
+        }
+        // `done = R < Kc`, `R = (H - i)` or `(i - A)`, possibly widened.
+        let (remaining, kc) = match self.defs.get(&wd.operands[0]) {
+            Some(Def { kind: OpKind::Cmp(CmpOp::Lt), operands }) => (operands[0], operands[1]),
+            _ => return None,
+        };
+        let remaining = self.strip_widening(remaining);
+        let (forward, other) = match self.defs.get(&remaining) {
+            Some(Def { kind: OpKind::Binary(BinOp::Sub), operands }) if operands[1] == i => {
+                (true, operands[0])
+            }
+            Some(Def { kind: OpKind::Binary(BinOp::Sub), operands }) if operands[0] == i => {
+                (false, operands[1])
+            }
+            _ => return None,
+        };
+        if self.func.ty(other) != self.func.ty(i) || !self.invariant(other, scope) {
+            return None;
+        }
+        // `next = i ± Kn` with `Kn <= Kc`.
+        let want = if forward { BinOp::Add } else { BinOp::Sub };
+        let kn = match self.defs.get(&wn.operands[0]) {
+            Some(Def { kind: OpKind::Binary(b), operands }) if *b == want && operands[0] == i => {
+                operands[1]
+            }
+            Some(Def { kind: OpKind::Binary(BinOp::Add), operands })
+                if forward && operands[1] == i =>
+            {
+                operands[0]
+            }
+            _ => return None,
+        };
+        if !self.step_at_most(kn, kc) {
+            return None;
+        }
+        let first = self.entry_value(ops, at, next)?;
+        let reads = HashSet::from([i]);
+        if forward {
+            let hi = match self.constant(kn) {
+                Some(k) if k > 1 && k.is_power_of_two() => {
+                    Term::Last { first, hi: Box::new(Term::Value(other)), step: k }
+                }
+                _ => Term::Value(other),
+            };
+            Some(Induction {
+                reads,
+                lo: Term::Value(first),
+                hi,
+                conditions: vec![Condition::Le(Term::Value(first), Term::Value(other))],
+            })
+        } else {
+            Some(Induction {
+                reads,
+                lo: Term::Value(other),
+                hi: Term::Value(first),
+                conditions: vec![Condition::Le(Term::Value(other), Term::Value(first))],
+            })
+        }
+    }
+
+    /// Whether `kn <= kc` always (the step taken is at most the step the exit test assumes).
+    fn step_at_most(&self, kn: ValueId, kc: ValueId) -> bool {
+        if kn == kc {
+            return true;
+        }
+        if let (Some(a), Some(b)) = (self.constant(kn), self.constant(kc)) {
+            return a <= b;
+        }
+        // A cast of `kc` to a type no wider (a truncation never grows a value), or `kc` a
+        // widening of `kn`.
+        match (self.defs.get(&kn), self.defs.get(&kc)) {
+            (Some(Def { kind: OpKind::Cast, operands }), _) if operands[0] == kc => {
+                matches!((self.int_ty(kn), self.int_ty(kc)), (Some(_), Some(_)))
+            }
+            (_, Some(Def { kind: OpKind::Cast, operands })) if operands[0] == kn => {
+                matches!((self.int_ty(kn), self.int_ty(kc)), (Some(a), Some(b)) if a.bits() <= b.bits())
+            }
+            _ => false,
+        }
+    }
+
+    /// Looks through casts that keep an unsigned value (to an unsigned type at least as wide).
+    fn strip_widening(&self, mut v: ValueId) -> ValueId {
+        while let Some(Def { kind: OpKind::Cast, operands }) = self.defs.get(&v) {
+            match (self.int_ty(operands[0]), self.int_ty(v)) {
+                (Some(from), Some(to)) if from.bits() <= to.bits() => v = operands[0],
+                _ => break,
+            }
+        }
+        v
+    }
+
+    /// The slot an `rk.read` result reads.
+    fn read_of(&self, v: ValueId) -> Option<ValueId> {
+        match self.defs.get(&v) {
+            Some(Def { kind: OpKind::Read, operands }) => operands.first().copied(),
+            _ => None,
+        }
+    }
+
+    fn constant(&self, v: ValueId) -> Option<u128> {
+        match self.defs.get(&v) {
+            Some(Def { kind: OpKind::Const(Literal::Int(b)), .. }) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The value a slot holds when the loop at `ops[at]` starts: the last write before it in
+    /// the same region, with nothing between that could write the slot.
+    fn entry_value(&self, ops: &[Op], at: usize, slot: ValueId) -> Option<ValueId> {
+        for op in ops[..at].iter().rev() {
+            if op.kind == OpKind::Write && op.operands.get(1) == Some(&slot) {
+                return op.operands.first().copied();
+            }
+            if writes_slot(op, slot) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether a value is the same in every iteration of the loop and can be recomputed before
+    /// it: defined outside it, or by pure ops (and reads of slots it never writes) inside.
+    fn invariant(&self, v: ValueId, scope: &Scope) -> bool {
+        if !scope.inside.contains(&v) {
+            return true;
+        }
+        match self.defs.get(&v) {
+            Some(Def { kind: OpKind::Read, operands }) => {
+                self.plain_slots.contains(&operands[0]) && !scope.written.contains(&operands[0])
+            }
+            Some(Def { kind, operands }) if recomputable(kind, self.func, operands) => {
+                operands.iter().all(|o| self.invariant(*o, scope))
+            }
+            _ => false,
+        }
+    }
+
+    /// Recomputes an invariant value before the loop (memoised).
+    fn materialise(&mut self, proof: &mut Proof, scope: &Scope, v: ValueId) -> Option<ValueId> {
+        if !scope.inside.contains(&v) {
+            return Some(v);
+        }
+        if let Some(&m) = proof.copies.get(&v) {
+            return Some(m);
+        }
+        let def = self.defs.get(&v)?.clone();
+        let operands: Option<Vec<ValueId>> =
+            def.operands.iter().map(|o| self.materialise(proof, scope, *o)).collect();
+        let ty = self.func.ty(v)?.clone();
+        let r = self.func.new_value(ty);
+        proof.ops.push(Op {
+            kind: def.kind,
+            operands: operands?,
+            results: vec![r],
+            regions: vec![],
+            loc: proof.loc,
+        });
+        proof.copies.insert(v, r);
+        Some(r)
+    }
+
+    /// An invariant unsigned value, recomputed and widened to `u128`.
+    fn wide(&mut self, proof: &mut Proof, scope: &Scope, v: ValueId) -> Option<ValueId> {
+        self.int_ty(v)?;
+        if !self.invariant(v, scope) {
+            return None;
+        }
+        let bound = self.static_max(v);
+        let m = self.materialise(proof, scope, v)?;
+        Some(proof.widen(self.func, m, bound))
+    }
+
+    /// An upper bound of an unsigned value known at compile time: its type's largest value,
+    /// or less where its definition says so (a widened narrower value, a constant, a mask).
+    fn static_max(&self, v: ValueId) -> u128 {
+        let type_max = self.int_ty(v).map_or(u128::MAX, |t| t.range().1);
+        let known = match self.defs.get(&v) {
+            Some(Def { kind: OpKind::Const(Literal::Int(c)), .. }) => *c,
+            Some(Def { kind: OpKind::Cast, operands }) if self.int_ty(operands[0]).is_some() => {
+                self.static_max(operands[0])
+            }
+            Some(Def { kind: OpKind::Binary(BinOp::And), operands }) => {
+                self.static_max(operands[0]).min(self.static_max(operands[1]))
+            }
+            Some(Def { kind: OpKind::Binary(b @ (BinOp::Add | BinOp::Mul)), operands }) => {
+                let (x, y) = (self.static_max(operands[0]), self.static_max(operands[1]));
+                if *b == BinOp::Add { x.saturating_add(y) } else { x.saturating_mul(y) }
+            }
+            _ => type_max,
+        };
+        // An addition or product that may wrap in its type has no better bound than the type's.
+        if known > type_max { type_max } else { known }
+    }
+
+    fn term(&mut self, proof: &mut Proof, scope: &Scope, t: &Term) -> Option<ValueId> {
+        match t {
+            Term::Value(v) => self.wide(proof, scope, *v),
+            Term::Pred(v) => {
+                let w = self.wide(proof, scope, *v)?;
+                let one = proof.constant(self.func, 1);
+                Some(proof.binary(self.func, BinOp::Sub, w, one))
+            }
+            Term::Last { first, hi, step } => {
+                let f = self.wide(proof, scope, *first)?;
+                let h = self.term(proof, scope, hi)?;
+                let mask = proof.constant(self.func, !(*step - 1));
+                let span = proof.binary(self.func, BinOp::Sub, h, f);
+                let whole = proof.binary(self.func, BinOp::And, span, mask);
+                Some(proof.binary(self.func, BinOp::Add, f, whole))
+            }
+        }
+    }
+
+    /// Adds to the proof that `index < len` in every iteration; `None` when it cannot.
+    fn prove(
+        &mut self,
+        proof: &mut Proof,
+        scope: &Scope,
+        inductions: &[Induction],
+        index: ValueId,
+        len: ValueId,
+    ) -> Option<()> {
+        if self.invariant(index, scope) || !self.invariant(len, scope) {
+            // An invariant index is the guard eliminator's business (or a plain check).
+            return None;
+        }
+        let range = self.range(proof, scope, inductions, index)?;
+        let n = self.wide(proof, scope, len)?;
+        let ok = proof.cmp(self.func, CmpOp::Lt, range.max, n);
+        proof.conditions.push(ok);
+        Some(())
+    }
+
+    /// The smallest and largest value of `v` over the induction variables' ranges, in `u128`,
+    /// adding to the proof that no subexpression wraps.
+    fn range(
+        &mut self,
+        proof: &mut Proof,
+        scope: &Scope,
+        inds: &[Induction],
+        v: ValueId,
+    ) -> Option<Range> {
+        let ty = self.int_ty(v)?;
+        if self.invariant(v, scope) {
+            let w = self.wide(proof, scope, v)?;
+            return Some(Range { min: w, max: w });
+        }
+        if let Some(ind) = inds.iter().find(|i| i.reads.contains(&v)) {
+            proof.used.insert(ind.id());
+            let min = self.term(proof, scope, &ind.lo)?;
+            let max = self.term(proof, scope, &ind.hi)?;
+            return Some(Range { min, max });
+        }
+        let def = self.defs.get(&v)?.clone();
+        match (&def.kind, def.operands.as_slice()) {
+            (OpKind::Binary(b @ (BinOp::Add | BinOp::Mul)), [x, y]) => {
+                let (x, y) =
+                    (self.range(proof, scope, inds, *x)?, self.range(proof, scope, inds, *y)?);
+                let min = proof.binary(self.func, *b, x.min, y.min);
+                let max = proof.binary(self.func, *b, x.max, y.max);
+                proof.at_most(self.func, max, ty.range().1);
+                Some(Range { min, max })
+            }
+            (OpKind::Binary(BinOp::Sub), [x, y]) if self.invariant(*y, scope) => {
+                let x = self.range(proof, scope, inds, *x)?;
+                let y = self.wide(proof, scope, *y)?;
+                let ok = proof.cmp(self.func, CmpOp::Le, y, x.min);
+                proof.conditions.push(ok);
+                let min = proof.binary(self.func, BinOp::Sub, x.min, y);
+                let max = proof.binary(self.func, BinOp::Sub, x.max, y);
+                Some(Range { min, max })
+            }
+            (OpKind::Binary(BinOp::And), [x, y]) => {
+                // `x & c` lies in `[0, c]` whatever `x` is.
+                let c = [*x, *y].into_iter().find_map(|o| self.constant(o))?;
+                let (min, max) = (proof.constant(self.func, 0), proof.constant(self.func, c));
+                Some(Range { min, max })
+            }
+            (OpKind::Binary(BinOp::Rem), [_, y]) => {
+                let c = self.constant(*y).filter(|c| *c > 0)?;
+                let (min, max) = (proof.constant(self.func, 0), proof.constant(self.func, c - 1));
+                Some(Range { min, max })
+            }
+            (OpKind::Cast, [x]) => match self.int_ty(*x) {
+                Some(from) if from.bits() <= ty.bits() => self.range(proof, scope, inds, *x),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A copy of the loop with fresh values, without the proven checks.
+    fn copy_without(&mut self, lp: &Op, proven: &HashSet<(ValueId, ValueId)>) -> Op {
+        let mut map = HashMap::new();
+        let mut copy = copy_op(self.func, lp, &mut map);
+        for (v, c) in &map {
+            if let Some(d) = self.defs.get(v).cloned() {
+                let operands = d.operands.iter().map(|o| *map.get(o).unwrap_or(o)).collect();
+                self.defs.insert(*c, Def { kind: d.kind, operands });
+            }
+            if self.plain_slots.contains(v) {
+                self.plain_slots.insert(*c);
+            }
+        }
+        let mapped: HashSet<(ValueId, ValueId)> = proven
+            .iter()
+            .map(|(i, n)| (*map.get(i).unwrap_or(i), *map.get(n).unwrap_or(n)))
+            .collect();
+        drop_checks(&mut copy.regions[0], &mapped);
+        copy
+    }
+}
+
+/// What the loop defines and writes, for invariance.
+struct Scope<'a> {
+    inside: &'a HashSet<ValueId>,
+    written: &'a HashSet<ValueId>,
+}
+
+impl Induction {
+    /// A stable identity: the smallest read.
+    fn id(&self) -> ValueId {
+        self.reads.iter().min().copied().unwrap_or(ValueId(u32::MAX))
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Range {
+    min: ValueId,
+    max: ValueId,
+}
+
+/// The ops that compute the proof, before the loop.
+struct Proof {
+    ops: Vec<Op>,
+    conditions: Vec<ValueId>,
+    /// An upper bound of each `u128` value the proof computes, known at compile time, so that
+    /// a condition that always holds is not computed at all.
+    bounds: HashMap<ValueId, u128>,
+    copies: HashMap<ValueId, ValueId>,
+    widened: HashMap<ValueId, ValueId>,
+    used: HashSet<ValueId>,
+    loc: Loc,
+}
+
+/// A proof's state, to return to when a check cannot be proven.
+struct Saved {
+    ops: usize,
+    conditions: usize,
+    copies: HashMap<ValueId, ValueId>,
+    widened: HashMap<ValueId, ValueId>,
+    used: HashSet<ValueId>,
+}
+
+const WIDE: Type = Type::Int(IntTy::U128);
+
+impl Proof {
+    fn new(loc: Loc) -> Proof {
+        Proof {
+            ops: Vec::new(),
+            conditions: Vec::new(),
+            bounds: HashMap::new(),
+            copies: HashMap::new(),
+            widened: HashMap::new(),
+            used: HashSet::new(),
+            loc,
+        }
+    }
+
+    fn save(&self) -> Saved {
+        Saved {
+            ops: self.ops.len(),
+            conditions: self.conditions.len(),
+            copies: self.copies.clone(),
+            widened: self.widened.clone(),
+            used: self.used.clone(),
+        }
+    }
+
+    fn restore(&mut self, saved: Saved) {
+        self.ops.truncate(saved.ops);
+        self.conditions.truncate(saved.conditions);
+        self.copies = saved.copies;
+        self.widened = saved.widened;
+        self.used = saved.used;
+    }
+
+    fn push(&mut self, func: &mut Func, kind: OpKind, operands: Vec<ValueId>, ty: Type) -> ValueId {
+        let r = func.new_value(ty);
+        self.ops.push(Op { kind, operands, results: vec![r], regions: vec![], loc: self.loc });
+        r
+    }
+
+    /// `v` widened to `u128` (once); `bound` is what is known of it statically.
+    fn widen(&mut self, func: &mut Func, v: ValueId, bound: u128) -> ValueId {
+        if let Some(&w) = self.widened.get(&v) {
+            return w;
+        }
+        let r = self.push(func, OpKind::Cast, vec![v], WIDE);
+        self.bounds.insert(r, bound);
+        self.widened.insert(v, r);
+        r
+    }
+
+    fn constant(&mut self, func: &mut Func, c: u128) -> ValueId {
+        let r = self.push(func, OpKind::Const(Literal::Int(c)), vec![], WIDE);
+        self.bounds.insert(r, c);
+        r
+    }
+
+    fn bound(&self, v: ValueId) -> u128 {
+        self.bounds.get(&v).copied().unwrap_or(u128::MAX)
+    }
+
+    fn binary(&mut self, func: &mut Func, b: BinOp, x: ValueId, y: ValueId) -> ValueId {
+        let (bx, by) = (self.bound(x), self.bound(y));
+        let bound = match b {
+            BinOp::Add => bx.saturating_add(by),
+            BinOp::Mul => bx.saturating_mul(by),
+            BinOp::Sub => bx,
+            BinOp::And => bx.min(by),
+            _ => u128::MAX,
+        };
+        let r = self.push(func, OpKind::Binary(b), vec![x, y], WIDE);
+        self.bounds.insert(r, bound);
+        r
+    }
+
+    /// Requires `x <= max`, unless its bound already says so.
+    fn at_most(&mut self, func: &mut Func, x: ValueId, max: u128) {
+        if self.bound(x) > max {
+            let m = self.constant(func, max);
+            let ok = self.cmp(func, CmpOp::Le, x, m);
+            self.conditions.push(ok);
+        }
+    }
+
+    fn cmp(&mut self, func: &mut Func, c: CmpOp, x: ValueId, y: ValueId) -> ValueId {
+        self.push(func, OpKind::Cmp(c), vec![x, y], Type::Bool)
+    }
+
+    /// The conjunction of every condition (`true` for none).
+    fn all(&mut self, func: &mut Func) -> ValueId {
+        let conditions = std::mem::take(&mut self.conditions);
+        let Some((&first, rest)) = conditions.split_first() else {
+            return self.push(func, OpKind::Const(Literal::Bool(true)), vec![], Type::Bool);
+        };
+        rest.iter().fold(first, |acc, &c| {
+            self.push(func, OpKind::Binary(BinOp::And), vec![acc, c], Type::Bool)
+        })
+    }
+}
+
+fn negate(p: CmpOp) -> CmpOp {
+    match p {
+        CmpOp::Eq => CmpOp::Ne,
+        CmpOp::Ne => CmpOp::Eq,
+        CmpOp::Lt => CmpOp::Ge,
+        CmpOp::Le => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Le,
+        CmpOp::Ge => CmpOp::Lt,
+    }
+}
+
+/// Ops a proof may recompute before the loop: pure, reading no memory, unable to panic.
+fn recomputable(kind: &OpKind, func: &Func, operands: &[ValueId]) -> bool {
+    match kind {
+        OpKind::Const(_)
+        | OpKind::Geometry(..)
+        | OpKind::Cmp(_)
+        | OpKind::Not
+        | OpKind::Cast
+        | OpKind::SliceLen
+        | OpKind::SlicePtr => true,
+        OpKind::Binary(BinOp::Div | BinOp::Rem) => {
+            operands.first().and_then(|v| func.ty(*v)).is_some_and(Type::is_float)
+        }
+        OpKind::Binary(_) => true,
+        _ => false,
+    }
+}
+
+/// Ops allowed before a `while` loop's exit test (no effects: the test is the first thing the
+/// loop does).
+fn is_plain(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Read
+            | OpKind::Const(_)
+            | OpKind::Cmp(_)
+            | OpKind::Not
+            | OpKind::Cast
+            | OpKind::SliceLen
+    ) || matches!(kind, OpKind::Binary(b) if !matches!(b, BinOp::Div | BinOp::Rem))
+}
+
+/// `rk.if %x { rk.break } else { }`: the loop stops if `%x`.
+fn breaks_if(op: &Op) -> Option<ValueId> {
+    let [then, els] = op.regions.as_slice() else { return None };
+    (op.kind == OpKind::If && op.results.is_empty() && els.ops.is_empty() && is_plain_break(then))
+        .then(|| op.operands[0])
+}
+
+fn is_plain_break(r: &Region) -> bool {
+    matches!(r.ops.as_slice(), [b] if b.kind == OpKind::Break { depth: 0 } && b.operands.is_empty())
+}
+
+fn scan(
+    region: &Region,
+    defs: &mut HashMap<ValueId, Def>,
+    slots: &mut HashSet<ValueId>,
+    other_uses: &mut HashSet<ValueId>,
+) {
+    for op in &region.ops {
+        if op.regions.is_empty() {
+            for r in &op.results {
+                defs.insert(*r, Def { kind: op.kind.clone(), operands: op.operands.clone() });
+            }
+        }
+        if op.kind == OpKind::Var {
+            slots.extend(op.results.iter().copied());
+        }
+        for (k, v) in op.operands.iter().enumerate() {
+            let slot_use =
+                (op.kind == OpKind::Read && k == 0) || (op.kind == OpKind::Write && k == 1);
+            if !slot_use {
+                other_uses.insert(*v);
+            }
+        }
+        for r in &op.regions {
+            scan(r, defs, slots, other_uses);
+        }
+    }
+}
+
+/// Every value defined inside a region (results of its ops, at any depth).
+fn defined_in(region: &Region) -> HashSet<ValueId> {
+    fn walk(r: &Region, out: &mut HashSet<ValueId>) {
+        for op in &r.ops {
+            out.extend(op.results.iter().copied());
+            for inner in &op.regions {
+                walk(inner, out);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    walk(region, &mut out);
+    out
+}
+
+/// Every slot written inside a region.
+fn written_slots(region: &Region) -> HashSet<ValueId> {
+    fn walk(r: &Region, out: &mut HashSet<ValueId>) {
+        for op in &r.ops {
+            if op.kind == OpKind::Write {
+                out.extend(op.operands.get(1).copied());
+            }
+            for inner in &op.regions {
+                walk(inner, out);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    walk(region, &mut out);
+    out
+}
+
+/// Whether an op writes a slot (itself or anywhere inside it).
+fn writes_slot(op: &Op, slot: ValueId) -> bool {
+    (op.kind == OpKind::Write && op.operands.get(1) == Some(&slot))
+        || op.regions.iter().any(|r| r.ops.iter().any(|o| writes_slot(o, slot)))
+}
+
+fn collect_reads_of(op: &Op, slot: ValueId, out: &mut HashSet<ValueId>) {
+    if op.kind == OpKind::Read && op.operands.first() == Some(&slot) {
+        out.extend(op.results.iter().copied());
+    }
+    for r in &op.regions {
+        for o in &r.ops {
+            collect_reads_of(o, slot, out);
+        }
+    }
+}
+
+/// Whether a region synchronises threads: a barrier or a warp exchange anywhere in it.
+fn synchronises(region: &Region) -> bool {
+    region.ops.iter().any(|op| {
+        matches!(op.kind, OpKind::Barrier | OpKind::Call { .. })
+            || matches!(op.kind, OpKind::Warp(w) if w.exchanges())
+            || op.regions.iter().any(synchronises)
+    })
+}
+
+/// Calls `f(ops, k)` for every loop `ops[k]` inside a region, at any depth.
+fn visit_loops(region: &Region, f: &mut impl FnMut(&[Op], usize)) {
+    for (k, op) in region.ops.iter().enumerate() {
+        if op.kind == OpKind::Loop {
+            f(&region.ops, k);
+        }
+        for r in &op.regions {
+            visit_loops(r, f);
+        }
+    }
+}
+
+fn collect_checks(region: &Region, out: &mut Vec<(ValueId, ValueId)>) {
+    for op in &region.ops {
+        if op.kind == OpKind::BoundsCheck {
+            out.push((op.operands[0], op.operands[1]));
+        }
+        for r in &op.regions {
+            collect_checks(r, out);
+        }
+    }
+}
+
+fn drop_checks(region: &mut Region, proven: &HashSet<(ValueId, ValueId)>) {
+    region.ops.retain(|op| {
+        op.kind != OpKind::BoundsCheck || !proven.contains(&(op.operands[0], op.operands[1]))
+    });
+    for op in &mut region.ops {
+        for r in &mut op.regions {
+            drop_checks(r, proven);
+        }
+    }
+}
+
+/// A copy of an op with fresh result values (operands defined inside it renamed).
+fn copy_op(func: &mut Func, op: &Op, map: &mut HashMap<ValueId, ValueId>) -> Op {
+    let operands = op.operands.iter().map(|v| *map.get(v).unwrap_or(v)).collect();
+    let results = op
+        .results
+        .iter()
+        .map(|r| {
+            let new = func.new_value(func.ty(*r).cloned().unwrap_or(Type::Unit));
+            map.insert(*r, new);
+            new
+        })
+        .collect();
+    let regions = op
+        .regions
+        .iter()
+        .map(|r| Region { ops: r.ops.iter().map(|o| copy_op(func, o, map)).collect() })
+        .collect();
+    Op { kind: op.kind.clone(), operands, results, regions, loc: op.loc }
+}

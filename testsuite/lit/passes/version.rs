@@ -1,0 +1,251 @@
+// A `for` loop over `0..n` whose index is affine in `k`: the check is proven once before the
+// loop (the largest index, with no wrap on the way, below the length) and the loop runs in a
+// copy without it; the original runs when the proof fails, and panics as before.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn row_sum(n: usize, a: &[f32], out: &mut [f32]) {
+    let row = unsafe { global_idx_x() };
+    let mut acc = 0.0f32;
+    for k in 0..n {
+        acc += a[row * n + k];
+    }
+    out[row] = acc;
+}
+// CHECK-LABEL: rk.func @row_sum(n %0: usize, a %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.block_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.block_dim x : u32
+// CHECK-NEXT:   %10 = rk.cast %9 : u32 to usize
+// CHECK-NEXT:   %11 = rk.mul %8, %10 : usize
+// CHECK-NEXT:   %12 = rk.thread_id x : u32
+// CHECK-NEXT:   %13 = rk.cast %12 : u32 to usize
+// CHECK-NEXT:   %14 = rk.add %11, %13 : usize
+// CHECK-NEXT:   %15 = rk.const 0.0 : f32
+// CHECK-NEXT:   %16 = rk.var : f32
+// CHECK-NEXT:   rk.write %15, %16 : f32
+// CHECK-NEXT:   %17 = rk.const 0 : usize
+// CHECK-NEXT:   %18 = rk.const 1 : usize
+// CHECK-NEXT:   %19 = rk.cmp ge %17, %0 : usize
+// CHECK-NEXT:   %20 = rk.var : bool
+// CHECK-NEXT:   rk.write %19, %20 : bool
+// CHECK-NEXT:   %21 = rk.var : usize
+// CHECK-NEXT:   rk.write %17, %21 : usize
+// CHECK-NEXT:   %22 = rk.mul %14, %0 : usize
+// CHECK-NEXT:   %23 = rk.cast %22 : usize to u128
+// CHECK-NEXT:   %24 = rk.sub %0, %18 : usize
+// CHECK-NEXT:   %25 = rk.cast %24 : usize to u128
+// CHECK-NEXT:   %26 = rk.add %23, %25 : u128
+// CHECK-NEXT:   %27 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %28 = rk.cmp le %26, %27 : u128
+// CHECK-NEXT:   %29 = rk.cast %4 : usize to u128
+// CHECK-NEXT:   %30 = rk.cmp lt %26, %29 : u128
+// CHECK-NEXT:   %31 = rk.and %28, %30 : bool
+// CHECK-NEXT:   rk.if %31 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %32 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %33 = rk.read %21 : usize
+// CHECK-NEXT:       %34 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %35 = rk.add %34, %33 : usize
+// CHECK-NEXT:       %36 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %37 = rk.sub %36, %33 : usize
+// CHECK-NEXT:       %38 = rk.cmp lt %37, %18 : usize
+// CHECK-NEXT:       rk.write %38, %20 : bool
+// CHECK-NEXT:       %39 = rk.add %33, %18 : usize
+// CHECK-NEXT:       rk.write %39, %21 : usize
+// CHECK-NEXT:       %40 = rk.ptr_offset %3, %35 : *const f32
+// CHECK-NEXT:       %41 = rk.load %40 : *const f32
+// CHECK-NEXT:       %42 = rk.read %16 : f32
+// CHECK-NEXT:       %43 = rk.add %42, %41 : f32
+// CHECK-NEXT:       rk.write %43, %16 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %44 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %44 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %45 = rk.read %21 : usize
+// CHECK-NEXT:       %46 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %47 = rk.add %46, %45 : usize
+// CHECK-NEXT:       rk.bounds_check %47, %4 at 11:16
+// CHECK-NEXT:       %48 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %49 = rk.sub %48, %45 : usize
+// CHECK-NEXT:       %50 = rk.cmp lt %49, %18 : usize
+// CHECK-NEXT:       rk.write %50, %20 : bool
+// CHECK-NEXT:       %51 = rk.add %45, %18 : usize
+// CHECK-NEXT:       rk.write %51, %21 : usize
+// CHECK-NEXT:       %52 = rk.ptr_offset %3, %47 : *const f32
+// CHECK-NEXT:       %53 = rk.load %52 : *const f32
+// CHECK-NEXT:       %54 = rk.read %16 : f32
+// CHECK-NEXT:       %55 = rk.add %54, %53 : f32
+// CHECK-NEXT:       rk.write %55, %16 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.bounds_check %14, %6 at 13:5
+// CHECK-NEXT:   %56 = rk.read %16 : f32
+// CHECK-NEXT:   %57 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %56, %57 : *mut f32
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }
+// -----
+// A `while` loop with a constant step: the proof uses the last value of the progression (24,
+// not 31), and checks whose index has no wrap to fear need no condition for it.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn columns(width: usize, input: &[f32], out: &mut [f32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let mut j = 0usize;
+    while j < 32 {
+        out[j * 33 + t] = input[j * width + t];
+        j += 8;
+    }
+}
+// CHECK-LABEL: rk.func @columns(width %0: usize, input %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.thread_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.const 0 : usize
+// CHECK-NEXT:   %10 = rk.var : usize
+// CHECK-NEXT:   rk.write %9, %10 : usize
+// CHECK-NEXT:   %11 = rk.const 24 : u128
+// CHECK-NEXT:   %12 = rk.cast %0 : usize to u128
+// CHECK-NEXT:   %13 = rk.mul %11, %12 : u128
+// CHECK-NEXT:   %14 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %15 = rk.cmp le %13, %14 : u128
+// CHECK-NEXT:   %16 = rk.cast %8 : usize to u128
+// CHECK-NEXT:   %17 = rk.add %13, %16 : u128
+// CHECK-NEXT:   %18 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %19 = rk.cmp le %17, %18 : u128
+// CHECK-NEXT:   %20 = rk.cast %4 : usize to u128
+// CHECK-NEXT:   %21 = rk.cmp lt %17, %20 : u128
+// CHECK-NEXT:   %22 = rk.const 792 : u128
+// CHECK-NEXT:   %23 = rk.add %22, %16 : u128
+// CHECK-NEXT:   %24 = rk.cast %6 : usize to u128
+// CHECK-NEXT:   %25 = rk.cmp lt %23, %24 : u128
+// CHECK-NEXT:   %26 = rk.and %15, %19 : bool
+// CHECK-NEXT:   %27 = rk.and %26, %21 : bool
+// CHECK-NEXT:   %28 = rk.and %27, %25 : bool
+// CHECK-NEXT:   rk.if %28 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %29 = rk.read %10 : usize
+// CHECK-NEXT:       %30 = rk.const 32 : usize
+// CHECK-NEXT:       %31 = rk.cmp lt %29, %30 : usize
+// CHECK-NEXT:       %32 = rk.not %31 : bool
+// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %33 = rk.read %10 : usize
+// CHECK-NEXT:       %34 = rk.mul %33, %0 : usize
+// CHECK-NEXT:       %35 = rk.add %34, %8 : usize
+// CHECK-NEXT:       %36 = rk.read %10 : usize
+// CHECK-NEXT:       %37 = rk.const 33 : usize
+// CHECK-NEXT:       %38 = rk.mul %36, %37 : usize
+// CHECK-NEXT:       %39 = rk.add %38, %8 : usize
+// CHECK-NEXT:       %40 = rk.ptr_offset %3, %35 : *const f32
+// CHECK-NEXT:       %41 = rk.load %40 : *const f32
+// CHECK-NEXT:       %42 = rk.ptr_offset %5, %39 : *mut f32
+// CHECK-NEXT:       rk.store %41, %42 : *mut f32
+// CHECK-NEXT:       %43 = rk.const 8 : usize
+// CHECK-NEXT:       %44 = rk.read %10 : usize
+// CHECK-NEXT:       %45 = rk.add %44, %43 : usize
+// CHECK-NEXT:       rk.write %45, %10 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %46 = rk.read %10 : usize
+// CHECK-NEXT:       %47 = rk.const 32 : usize
+// CHECK-NEXT:       %48 = rk.cmp lt %46, %47 : usize
+// CHECK-NEXT:       %49 = rk.not %48 : bool
+// CHECK-NEXT:       rk.if %49 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %50 = rk.read %10 : usize
+// CHECK-NEXT:       %51 = rk.mul %50, %0 : usize
+// CHECK-NEXT:       %52 = rk.add %51, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %52, %4 at 10:27
+// CHECK-NEXT:       %53 = rk.read %10 : usize
+// CHECK-NEXT:       %54 = rk.const 33 : usize
+// CHECK-NEXT:       %55 = rk.mul %53, %54 : usize
+// CHECK-NEXT:       %56 = rk.add %55, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %56, %6 at 10:9
+// CHECK-NEXT:       %57 = rk.ptr_offset %3, %52 : *const f32
+// CHECK-NEXT:       %58 = rk.load %57 : *const f32
+// CHECK-NEXT:       %59 = rk.ptr_offset %5, %56 : *mut f32
+// CHECK-NEXT:       rk.store %58, %59 : *mut f32
+// CHECK-NEXT:       %60 = rk.const 8 : usize
+// CHECK-NEXT:       %61 = rk.read %10 : usize
+// CHECK-NEXT:       %62 = rk.add %61, %60 : usize
+// CHECK-NEXT:       rk.write %62, %10 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }
+// -----
+// A loop that waits at a barrier is not versioned: the threads of a block could take
+// different copies.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn synchronised(n: usize, a: &[f32], out: &mut [f32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    for k in 0..n {
+        out[t] = a[k * 4 + t];
+        unsafe { sync_threads() };
+    }
+}
+// CHECK-LABEL: rk.func @synchronised(n %0: usize, a %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.thread_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.const 0 : usize
+// CHECK-NEXT:   %10 = rk.const 1 : usize
+// CHECK-NEXT:   %11 = rk.cmp ge %9, %0 : usize
+// CHECK-NEXT:   %12 = rk.var : bool
+// CHECK-NEXT:   rk.write %11, %12 : bool
+// CHECK-NEXT:   %13 = rk.var : usize
+// CHECK-NEXT:   rk.write %9, %13 : usize
+// CHECK-NEXT:   rk.loop {
+// CHECK-NEXT:     %14 = rk.read %12 : bool
+// CHECK-NEXT:     rk.if %14 {
+// CHECK-NEXT:       rk.break
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %15 = rk.read %13 : usize
+// CHECK-NEXT:     %16 = rk.const 4 : usize
+// CHECK-NEXT:     %17 = rk.mul %15, %16 : usize
+// CHECK-NEXT:     %18 = rk.add %17, %8 : usize
+// CHECK-NEXT:     rk.bounds_check %18, %4 at 9:18
+// CHECK-NEXT:     rk.bounds_check %8, %6 at 9:9
+// CHECK-NEXT:     %19 = rk.sub %0, %10 : usize
+// CHECK-NEXT:     %20 = rk.sub %19, %15 : usize
+// CHECK-NEXT:     %21 = rk.cmp lt %20, %10 : usize
+// CHECK-NEXT:     rk.write %21, %12 : bool
+// CHECK-NEXT:     %22 = rk.add %15, %10 : usize
+// CHECK-NEXT:     rk.write %22, %13 : usize
+// CHECK-NEXT:     %23 = rk.ptr_offset %3, %18 : *const f32
+// CHECK-NEXT:     %24 = rk.load %23 : *const f32
+// CHECK-NEXT:     %25 = rk.ptr_offset %5, %8 : *mut f32
+// CHECK-NEXT:     rk.store %24, %25 : *mut f32
+// CHECK-NEXT:     rk.barrier
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }
