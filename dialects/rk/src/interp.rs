@@ -262,10 +262,13 @@ fn grid<'m>(
                                 locals: Default::default(),
                             };
                             let result = m.call(func, params);
-                            sync.exit();
+                            // The thread's own failure goes first: its exit may make the
+                            // threads waiting at a barrier fail as divergent, and the panic
+                            // that ended it is what the launch must report.
                             if let Err(e) = result {
                                 failure.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
                             }
+                            sync.exit();
                         });
                     }
                 });

@@ -40,8 +40,12 @@
 //! largest index to be below the length. Invariant values are recomputed before the loop
 //! (pure ops, and slot reads of slots the loop does not write).
 //!
-//! **Not versioned:** loops that synchronise (barriers, warp exchanges): threads of one block
-//! or warp could take different copies and reach different barrier instructions.
+//! **Loops that synchronise** take the same copy in every thread that must meet: the proof is
+//! combined over the warp (`rk.warp all`) when the loop exchanges values between lanes, and
+//! over the block (through a word of shared memory between two barriers) when it waits at
+//! barriers, so that no thread waits at a barrier instruction of the other copy.
+//!
+//! Only loops that no other loop encloses are versioned; see `Context::region`.
 
 use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, Op, OpKind, Region, ValueId};
 use crate::types::{IntTy, Type};
@@ -55,7 +59,7 @@ pub fn version_loops(module: &mut crate::Module) -> usize {
 fn version_func(func: &mut Func) -> usize {
     let mut body = std::mem::take(&mut func.body);
     let mut cx = Context::new(func, &body);
-    let n = cx.region(&mut body);
+    let n = cx.region(&mut body, false);
     func.body = body;
     n
 }
@@ -82,6 +86,17 @@ struct Induction {
     lo: Term,
     hi: Term,
     conditions: Vec<Condition>,
+    /// Whether the loop runs at least once, from values known before it.
+    runs: Runs,
+}
+
+/// How to tell, before a loop, whether it runs at least once.
+#[derive(Clone, Copy)]
+enum Runs {
+    /// Unless this `bool` (a counted loop's initial `done`) holds.
+    Unless(ValueId),
+    /// If `first < bound` (`<=` when inclusive), for a `while` loop.
+    Below { first: ValueId, bound: ValueId, inclusive: bool },
 }
 
 /// An invariant value the proof recomputes, or a value it derives (in `u128`).
@@ -121,24 +136,29 @@ impl<'f> Context<'f> {
         }
     }
 
-    /// Versions the loops of a region (outer loops first); returns how many.
-    fn region(&mut self, region: &mut Region) -> usize {
+    /// Versions the loops of a region; returns how many. Only loops that no other loop
+    /// encloses are versioned (an enclosed loop's checks are proven with its enclosing loop's,
+    /// which sees its induction variables). A loop versioned inside a loop that could not be
+    /// (sgemm's inner loop, in a loop with barriers) costs registers: LLVM hoists the checked
+    /// copy's invariant indices out of the outer loop and keeps them live through it for the
+    /// panic path (sgemm: 44 registers became 59, which costs occupancy).
+    fn region(&mut self, region: &mut Region, in_loop: bool) -> usize {
         let mut n = 0;
         let mut k = 0;
         while k < region.ops.len() {
             if region.ops[k].kind == OpKind::Loop
-                && let Some((before, mut versioned)) = self.version(&region.ops, k)
+                && !in_loop
+                && let Some((before, versioned)) = self.version(&region.ops, k)
             {
-                // The checked copy is the rare path; only the fast copy's inner loops are
-                // worth versioning again (for checks the outer proof could not cover).
-                n += 1 + self.region(&mut versioned.regions[0]);
+                n += 1;
                 let skip = before.len() + 1;
                 region.ops.splice(k..=k, before.into_iter().chain([versioned]));
                 k += skip;
                 continue;
             }
+            let inner = in_loop || region.ops[k].kind == OpKind::Loop;
             for r in &mut region.ops[k].regions {
-                n += self.region(r);
+                n += self.region(r, inner);
             }
             k += 1;
         }
@@ -149,14 +169,16 @@ impl<'f> Context<'f> {
     /// `rk.if` holding both copies.
     fn version(&mut self, ops: &[Op], at: usize) -> Option<(Vec<Op>, Op)> {
         let lp = &ops[at];
-        if synchronises(&lp.regions[0]) {
-            return None;
-        }
+        let sync = synchronisation(&lp.regions[0])?;
         let inside = defined_in(&lp.regions[0]);
         let written = written_slots(&lp.regions[0]);
         let scope = Scope { inside: &inside, written: &written };
-        let mut inductions = Vec::new();
-        self.inductions(ops, at, &scope, &mut inductions);
+        let own = self.counted(ops, at, &scope).or_else(|| self.while_loop(ops, at, &scope));
+        let runs = own.as_ref().map(|i| i.runs);
+        let mut inductions: Vec<Induction> = own.into_iter().collect();
+        visit_loops(&lp.regions[0], &mut |ops, k| {
+            self.inductions_nested(ops, k, &scope, &mut inductions)
+        });
         let mut checks = Vec::new();
         collect_checks(&lp.regions[0], &mut checks);
         let mut proof = Proof::new(lp.loc);
@@ -202,6 +224,26 @@ impl<'f> Context<'f> {
             }
         }
         let ok = proof.all(self.func);
+        let ok = match sync {
+            Sync::None => ok,
+            // Threads that must meet take one copy; the vote runs only where the loop runs at
+            // least once, so that a loop that does not run adds no barrier or exchange that
+            // the kernel did not have (where it runs, every thread that must meet runs it too,
+            // or the kernel is wrong already).
+            _ => {
+                let runs = match runs? {
+                    Runs::Unless(done) => {
+                        proof.push(self.func, OpKind::Not, vec![done], Type::Bool)
+                    }
+                    Runs::Below { first, bound, inclusive } => {
+                        let bound = self.materialise(&mut proof, &scope, bound)?;
+                        let pred = if inclusive { CmpOp::Le } else { CmpOp::Lt };
+                        proof.push(self.func, OpKind::Cmp(pred), vec![first, bound], Type::Bool)
+                    }
+                };
+                proof.uniform(self.func, ok, runs, sync)
+            }
+        };
         let fast = self.copy_without(lp, &proven);
         let loc = lp.loc;
         let results = lp.results.clone();
@@ -230,16 +272,6 @@ impl<'f> Context<'f> {
         let versioned =
             Op { kind: OpKind::If, operands: vec![ok], results, regions: vec![then, els], loc };
         Some((proof.ops, versioned))
-    }
-
-    /// The induction variables of the loop at `ops[at]` and of the loops nested in it.
-    fn inductions(&self, ops: &[Op], at: usize, scope: &Scope, out: &mut Vec<Induction>) {
-        let lp = &ops[at];
-        if let Some(ind) = self.counted(ops, at, scope).or_else(|| self.while_loop(ops, at, scope))
-        {
-            out.push(ind);
-        }
-        visit_loops(&lp.regions[0], &mut |ops, k| self.inductions_nested(ops, k, scope, out));
     }
 
     fn inductions_nested(&self, ops: &[Op], at: usize, scope: &Scope, out: &mut Vec<Induction>) {
@@ -318,6 +350,7 @@ impl<'f> Context<'f> {
             lo: Term::Value(first),
             hi: hi_exact,
             conditions: vec![Condition::AddFits(hi, step, ty)],
+            runs: Runs::Below { first, bound, inclusive },
         })
     }
 
@@ -380,6 +413,7 @@ impl<'f> Context<'f> {
             return None;
         }
         let first = self.entry_value(ops, at, next)?;
+        let runs = Runs::Unless(self.entry_value(ops, at, done)?);
         let reads = HashSet::from([i]);
         if forward {
             let hi = match self.constant(kn) {
@@ -393,6 +427,7 @@ impl<'f> Context<'f> {
                 lo: Term::Value(first),
                 hi,
                 conditions: vec![Condition::Le(Term::Value(first), Term::Value(other))],
+                runs,
             })
         } else {
             Some(Induction {
@@ -400,6 +435,7 @@ impl<'f> Context<'f> {
                 lo: Term::Value(other),
                 hi: Term::Value(first),
                 conditions: vec![Condition::Le(Term::Value(other), Term::Value(first))],
+                runs,
             })
         }
     }
@@ -567,8 +603,7 @@ impl<'f> Context<'f> {
         index: ValueId,
         len: ValueId,
     ) -> Option<()> {
-        if self.invariant(index, scope) || !self.invariant(len, scope) {
-            // An invariant index is the guard eliminator's business (or a plain check).
+        if !self.invariant(len, scope) {
             return None;
         }
         let range = self.range(proof, scope, inductions, index)?;
@@ -786,6 +821,83 @@ impl Proof {
         self.push(func, OpKind::Cmp(c), vec![x, y], Type::Bool)
     }
 
+    /// `ok` agreed on by the threads that must meet (see `warp_all`, `block_all`), where the
+    /// loop runs; `false` (the checked copy, which then does nothing) where it does not.
+    fn uniform(&mut self, func: &mut Func, ok: ValueId, runs: ValueId, sync: Sync) -> ValueId {
+        let outer = std::mem::take(&mut self.ops);
+        let agreed =
+            if sync == Sync::Warp { self.warp_all(func, ok) } else { self.block_all(func, ok) };
+        let loc = self.loc;
+        let yield_op = |v| Op {
+            kind: OpKind::Yield,
+            operands: vec![v],
+            results: vec![],
+            regions: vec![],
+            loc,
+        };
+        let mut then = std::mem::replace(&mut self.ops, outer);
+        then.push(yield_op(agreed));
+        let no = func.new_value(Type::Bool);
+        let els = vec![
+            Op {
+                kind: OpKind::Const(Literal::Bool(false)),
+                operands: vec![],
+                results: vec![no],
+                regions: vec![],
+                loc,
+            },
+            yield_op(no),
+        ];
+        let r = func.new_value(Type::Bool);
+        self.ops.push(Op {
+            kind: OpKind::If,
+            operands: vec![runs],
+            results: vec![r],
+            regions: vec![Region { ops: then }, Region { ops: els }],
+            loc,
+        });
+        r
+    }
+
+    /// The proof for the whole warp: every lane of a warp that exchanges values in the loop
+    /// reaches the loop (or the kernel is wrong already), so all of them can vote.
+    fn warp_all(&mut self, func: &mut Func, ok: ValueId) -> ValueId {
+        self.push(func, OpKind::Warp(crate::ir::WarpOp::All), vec![ok], Type::Bool)
+    }
+
+    /// The proof for the whole block, for a loop with barriers, which every live thread of the
+    /// block reaches (or the kernel is wrong already): a word of shared memory that every
+    /// thread clears, a barrier, a thread whose proof failed sets it, a barrier, every thread
+    /// reads it. Only loops that no loop encloses are versioned, so this runs at most once per
+    /// thread and the word needs no third barrier before it is reused. The shared word belongs to the
+    /// loop's site (a `shared_array` call cannot start where a loop does).
+    fn block_all(&mut self, func: &mut Func, ok: ValueId) -> ValueId {
+        let word = Type::Int(IntTy::U32);
+        let array = Type::ptr(true, Type::Array { elem: Box::new(word.clone()), len: 1 });
+        let shared = self.push(func, OpKind::Shared, vec![], array);
+        let zero_index = self.push(func, OpKind::Const(Literal::Int(0)), vec![], Type::USIZE);
+        let at = self.push(
+            func,
+            OpKind::ElemPtr,
+            vec![shared, zero_index],
+            Type::ptr(true, word.clone()),
+        );
+        let (clear, set) = (
+            self.push(func, OpKind::Const(Literal::Int(0)), vec![], word.clone()),
+            self.push(func, OpKind::Const(Literal::Int(1)), vec![], word.clone()),
+        );
+        let loc = self.loc;
+        let op = |kind, operands, regions| Op { kind, operands, results: vec![], regions, loc };
+        self.ops.push(op(OpKind::Store, vec![clear, at], vec![]));
+        self.ops.push(op(OpKind::Barrier, vec![], vec![]));
+        let failed = self.push(func, OpKind::Not, vec![ok], Type::Bool);
+        let mark = Region { ops: vec![op(OpKind::Store, vec![set, at], vec![])] };
+        self.ops.push(op(OpKind::If, vec![failed], vec![mark, Region::default()]));
+        self.ops.push(op(OpKind::Barrier, vec![], vec![]));
+        let seen = self.push(func, OpKind::Load, vec![at], word);
+        self.push(func, OpKind::Cmp(CmpOp::Eq), vec![seen, clear], Type::Bool)
+    }
+
     /// The conjunction of every condition (`true` for none).
     fn all(&mut self, func: &mut Func) -> ValueId {
         let conditions = std::mem::take(&mut self.conditions);
@@ -929,13 +1041,34 @@ fn collect_reads_of(op: &Op, slot: ValueId, out: &mut HashSet<ValueId>) {
     }
 }
 
-/// Whether a region synchronises threads: a barrier or a warp exchange anywhere in it.
-fn synchronises(region: &Region) -> bool {
-    region.ops.iter().any(|op| {
-        matches!(op.kind, OpKind::Barrier | OpKind::Call { .. })
-            || matches!(op.kind, OpKind::Warp(w) if w.exchanges())
-            || op.regions.iter().any(synchronises)
-    })
+/// How the threads running a loop wait for each other, which decides how uniform the choice
+/// between its copies must be.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Sync {
+    /// Not at all: each thread may take its own copy.
+    None,
+    /// In warp exchanges: the lanes of a warp must take the same copy.
+    Warp,
+    /// At barriers: the threads of a block must take the same copy.
+    Block,
+}
+
+/// How a region synchronises; `None` (no answer) when it calls a function, which the inliner
+/// has normally removed.
+fn synchronisation(region: &Region) -> Option<Sync> {
+    let mut sync = Sync::None;
+    for op in &region.ops {
+        match op.kind {
+            OpKind::Call { .. } => return None,
+            OpKind::Barrier => sync = Sync::Block,
+            OpKind::Warp(w) if w.exchanges() => sync = sync.max(Sync::Warp),
+            _ => {}
+        }
+        for r in &op.regions {
+            sync = sync.max(synchronisation(r)?);
+        }
+    }
+    Some(sync)
 }
 
 /// Calls `f(ops, k)` for every loop `ops[k]` inside a region, at any depth.
