@@ -197,8 +197,9 @@ fn columns(width: usize, input: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // -----
-// A loop that waits at a barrier is not versioned: the threads of a block could take
-// different copies.
+// A loop that waits at a barrier is versioned with a proof the whole block agrees on (a word
+// of shared memory between two barriers, only where the loop runs), so that no thread waits at
+// a barrier of the other copy.
 // RUN: rkc-opt %s --passes=inline,simplify,version,simplify
 use rkc_offload::prelude::*;
 #[offload_kernel]
@@ -223,29 +224,93 @@ fn synchronised(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   rk.write %11, %12 : bool
 // CHECK-NEXT:   %13 = rk.var : usize
 // CHECK-NEXT:   rk.write %9, %13 : usize
-// CHECK-NEXT:   rk.loop {
-// CHECK-NEXT:     %14 = rk.read %12 : bool
-// CHECK-NEXT:     rk.if %14 {
-// CHECK-NEXT:       rk.break
+// CHECK-NEXT:   %14 = rk.sub %0, %10 : usize
+// CHECK-NEXT:   %15 = rk.cast %14 : usize to u128
+// CHECK-NEXT:   %16 = rk.const 4 : u128
+// CHECK-NEXT:   %17 = rk.mul %15, %16 : u128
+// CHECK-NEXT:   %18 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %19 = rk.cmp le %17, %18 : u128
+// CHECK-NEXT:   %20 = rk.cast %8 : usize to u128
+// CHECK-NEXT:   %21 = rk.add %17, %20 : u128
+// CHECK-NEXT:   %22 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %23 = rk.cmp le %21, %22 : u128
+// CHECK-NEXT:   %24 = rk.cast %4 : usize to u128
+// CHECK-NEXT:   %25 = rk.cmp lt %21, %24 : u128
+// CHECK-NEXT:   %26 = rk.cast %6 : usize to u128
+// CHECK-NEXT:   %27 = rk.cmp lt %20, %26 : u128
+// CHECK-NEXT:   %28 = rk.and %19, %23 : bool
+// CHECK-NEXT:   %29 = rk.and %28, %25 : bool
+// CHECK-NEXT:   %30 = rk.and %29, %27 : bool
+// CHECK-NEXT:   %31 = rk.not %11 : bool
+// CHECK-NEXT:   %32 = rk.if %31 -> bool {
+// CHECK-NEXT:     %33 = rk.shared : *mut [u32; 1]
+// CHECK-NEXT:     %34 = rk.const 0 : usize
+// CHECK-NEXT:     %35 = rk.elem_ptr %33, %34 : *mut [u32; 1] to *mut u32
+// CHECK-NEXT:     %36 = rk.const 0 : u32
+// CHECK-NEXT:     %37 = rk.const 1 : u32
+// CHECK-NEXT:     rk.store %36, %35 : *mut u32
+// CHECK-NEXT:     rk.barrier
+// CHECK-NEXT:     %38 = rk.not %30 : bool
+// CHECK-NEXT:     rk.if %38 {
+// CHECK-NEXT:       rk.store %37, %35 : *mut u32
 // CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %15 = rk.read %13 : usize
-// CHECK-NEXT:     %16 = rk.const 4 : usize
-// CHECK-NEXT:     %17 = rk.mul %15, %16 : usize
-// CHECK-NEXT:     %18 = rk.add %17, %8 : usize
-// CHECK-NEXT:     rk.bounds_check %18, %4 at 9:18
-// CHECK-NEXT:     rk.bounds_check %8, %6 at 9:9
-// CHECK-NEXT:     %19 = rk.sub %0, %10 : usize
-// CHECK-NEXT:     %20 = rk.sub %19, %15 : usize
-// CHECK-NEXT:     %21 = rk.cmp lt %20, %10 : usize
-// CHECK-NEXT:     rk.write %21, %12 : bool
-// CHECK-NEXT:     %22 = rk.add %15, %10 : usize
-// CHECK-NEXT:     rk.write %22, %13 : usize
-// CHECK-NEXT:     %23 = rk.ptr_offset %3, %18 : *const f32
-// CHECK-NEXT:     %24 = rk.load %23 : *const f32
-// CHECK-NEXT:     %25 = rk.ptr_offset %5, %8 : *mut f32
-// CHECK-NEXT:     rk.store %24, %25 : *mut f32
 // CHECK-NEXT:     rk.barrier
+// CHECK-NEXT:     %39 = rk.load %35 : *mut u32
+// CHECK-NEXT:     %40 = rk.cmp eq %39, %36 : u32
+// CHECK-NEXT:     rk.yield %40 : bool
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     %41 = rk.const false : bool
+// CHECK-NEXT:     rk.yield %41 : bool
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.if %32 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %42 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %42 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %43 = rk.read %13 : usize
+// CHECK-NEXT:       %44 = rk.const 4 : usize
+// CHECK-NEXT:       %45 = rk.mul %43, %44 : usize
+// CHECK-NEXT:       %46 = rk.add %45, %8 : usize
+// CHECK-NEXT:       %47 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %48 = rk.sub %47, %43 : usize
+// CHECK-NEXT:       %49 = rk.cmp lt %48, %10 : usize
+// CHECK-NEXT:       rk.write %49, %12 : bool
+// CHECK-NEXT:       %50 = rk.add %43, %10 : usize
+// CHECK-NEXT:       rk.write %50, %13 : usize
+// CHECK-NEXT:       %51 = rk.ptr_offset %3, %46 : *const f32
+// CHECK-NEXT:       %52 = rk.load %51 : *const f32
+// CHECK-NEXT:       %53 = rk.ptr_offset %5, %8 : *mut f32
+// CHECK-NEXT:       rk.store %52, %53 : *mut f32
+// CHECK-NEXT:       rk.barrier
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %54 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %54 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %55 = rk.read %13 : usize
+// CHECK-NEXT:       %56 = rk.const 4 : usize
+// CHECK-NEXT:       %57 = rk.mul %55, %56 : usize
+// CHECK-NEXT:       %58 = rk.add %57, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %58, %4 at 10:18
+// CHECK-NEXT:       rk.bounds_check %8, %6 at 10:9
+// CHECK-NEXT:       %59 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %60 = rk.sub %59, %55 : usize
+// CHECK-NEXT:       %61 = rk.cmp lt %60, %10 : usize
+// CHECK-NEXT:       rk.write %61, %12 : bool
+// CHECK-NEXT:       %62 = rk.add %55, %10 : usize
+// CHECK-NEXT:       rk.write %62, %13 : usize
+// CHECK-NEXT:       %63 = rk.ptr_offset %3, %58 : *const f32
+// CHECK-NEXT:       %64 = rk.load %63 : *const f32
+// CHECK-NEXT:       %65 = rk.ptr_offset %5, %8 : *mut f32
+// CHECK-NEXT:       rk.store %64, %65 : *mut f32
+// CHECK-NEXT:       rk.barrier
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
