@@ -124,7 +124,7 @@ struct FuncEmitter<'f> {
     /// places in its own private address space, and that LLVM promotes to registers.
     private: Vec<String>,
     /// The enclosing loops' header and exit labels and result types, innermost last.
-    loops: Vec<(String, String, Vec<String>)>,
+    loops: Vec<(String, String, Vec<String>, bool)>,
     /// The kernel's position in the module (its debug-info subprogram under `-g`).
     index: usize,
     /// The Rust location of the op being emitted, for `-g`.
@@ -469,9 +469,9 @@ impl<'f> FuncEmitter<'f> {
                 let ty = self.slot_type(op.operands[1]);
                 self.line(format!("memref.store {}, {}[{ZERO_INDEX}] : {ty}", arg(0), arg(1)));
             }
-            OpKind::Loop => self.loop_op(op),
+            OpKind::Loop { .. } => self.loop_op(op),
             OpKind::Break { depth } | OpKind::Continue { depth } => {
-                let Some((header, exit, tys)) = self
+                let Some((header, exit, tys, cold)) = self
                     .loops
                     .len()
                     .checked_sub(*depth as usize + 1)
@@ -480,7 +480,7 @@ impl<'f> FuncEmitter<'f> {
                     return;
                 };
                 if matches!(op.kind, OpKind::Continue { .. }) {
-                    self.line(format!("cf.br {header}"));
+                    self.line(back_edge(&header, cold));
                 } else if op.operands.is_empty() {
                     self.line(format!("cf.br {exit}"));
                 } else {
@@ -871,11 +871,12 @@ impl<'f> FuncEmitter<'f> {
         let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
         self.line(format!("cf.br {header}"));
         self.start_block(format!("{header}:"));
-        self.loops.push((header.clone(), exit.clone(), tys.clone()));
+        let cold = matches!(op.kind, OpKind::Loop { cold: true });
+        self.loops.push((header.clone(), exit.clone(), tys.clone(), cold));
         if let Some(body) = op.regions.first() {
             self.region(body);
             if body.falls_through() {
-                self.line(format!("cf.br {header}"));
+                self.line(back_edge(&header, cold));
             }
         }
         self.loops.pop();
@@ -1373,6 +1374,18 @@ const PANIC_BLOCK: &str = "^panic";
 
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";
+
+/// A branch back to a loop's header. A cold loop's back edges (all of them: LLVM reads a
+/// loop's metadata only when every latch carries the same) say not to unroll it.
+fn back_edge(header: &str, cold: bool) -> String {
+    if cold {
+        format!(
+            "llvm.br {header} {{loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}}"
+        )
+    } else {
+        format!("cf.br {header}")
+    }
+}
 
 /// The end of a group of two or more bounds checks starting at `ops[start]`, for
 /// `check_group`, or `start` when there is none: checks with only ops between them that

@@ -649,7 +649,7 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let v = op.operands.iter().map(|x| self.get(values, *x)).collect();
                 return Ok(Some(Flow::Normal(v)));
             }
-            OpKind::Loop => loop {
+            OpKind::Loop { .. } => loop {
                 match self.region(func, &op.regions[0], values)? {
                     Flow::Normal(_) | Flow::Continue(0) => continue,
                     Flow::Continue(d) => return Ok(Some(Flow::Continue(d - 1))),

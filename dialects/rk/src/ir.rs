@@ -276,8 +276,16 @@ pub enum OpKind {
     Read,
     /// Writes a slot.
     Write,
-    /// A loop: its region runs again whenever it ends or `rk.continue`s.
-    Loop,
+    /// A loop: its region runs again whenever it ends or `rk.continue`s. `cold` marks a loop
+    /// nested in the checked copy that loop versioning keeps for when its proof fails: it runs
+    /// rarely, and the back ends do not unroll it, so that its checks do not become many
+    /// invariant compares that LLVM hoists out of the enclosing loop and keeps live through it
+    /// for the panic path. Those would raise the kernel's register count (a kernel's registers
+    /// are those of its most demanding path, even one that never runs), and fewer threads would
+    /// fit on a multiprocessor: sgemm needed 61 registers instead of 32.
+    Loop {
+        cold: bool,
+    },
     /// Leaves the loop `depth` levels out (0 = innermost), with the loop's results.
     Break {
         depth: u32,
@@ -349,7 +357,7 @@ impl OpKind {
             OpKind::Var => "var",
             OpKind::Read => "read",
             OpKind::Write => "write",
-            OpKind::Loop => "loop",
+            OpKind::Loop { .. } => "loop",
             OpKind::Break { .. } => "break",
             OpKind::Continue { .. } => "continue",
             OpKind::Call { .. } => "call",
@@ -368,6 +376,11 @@ impl OpKind {
             OpKind::SliceLen => "slice_len",
             OpKind::SlicePtr => "slice_ptr",
         }
+    }
+
+    /// Whether the op is an `rk.loop`.
+    pub fn is_loop(&self) -> bool {
+        matches!(self, OpKind::Loop { .. })
     }
 
     /// Whether the op ends a region: nothing may follow it there.

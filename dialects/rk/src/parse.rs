@@ -686,13 +686,17 @@ impl Parser {
             }
             "if" | "loop" => {
                 let ops = if short == "if" { self.operands(func)? } else { vec![] };
+                let cold = short == "loop" && self.is_keyword("cold");
+                if cold {
+                    self.keyword("cold")?;
+                }
                 let tys = if self.eat(&Token::Arrow) { self.types()? } else { vec![] };
                 regions.push(self.region(func)?);
                 if short == "if" {
                     self.keyword("else")?;
                     regions.push(self.region(func)?);
                 }
-                (if short == "if" { OpKind::If } else { OpKind::Loop }, ops, tys)
+                (if short == "if" { OpKind::If } else { OpKind::Loop { cold } }, ops, tys)
             }
             "yield" | "return" | "break" | "continue" => {
                 let mut depth = 0;

@@ -203,7 +203,10 @@ impl Printer<'_> {
                 let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
                 let _ = write!(line, " {operands} : {ty}");
             }
-            OpKind::Loop => {
+            OpKind::Loop { cold } => {
+                if *cold {
+                    line.push_str(" cold");
+                }
                 if !op.results.is_empty() {
                     let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
                     let _ = write!(line, " -> {}", tys.join(", "));

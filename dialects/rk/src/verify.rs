@@ -216,7 +216,7 @@ impl Checker<'_> {
                 ),
             ));
         }
-        if !matches!(op.kind, OpKind::If | OpKind::Loop) && !op.regions.is_empty() {
+        if !matches!(op.kind, OpKind::If | OpKind::Loop { .. }) && !op.regions.is_empty() {
             return Err(self.err(op, "takes no regions"));
         }
         Ok(())
@@ -446,7 +446,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            OpKind::Loop => {
+            OpKind::Loop { .. } => {
                 if !op.operands.is_empty() || op.regions.len() != 1 {
                     return Err(self.err(op, "takes no operands and one region"));
                 }

@@ -58,7 +58,7 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::Warp(_)
         | OpKind::Call { .. }
         | OpKind::If
-        | OpKind::Loop
+        | OpKind::Loop { .. }
         | OpKind::Var => true,
         OpKind::Binary(BinOp::Div | BinOp::Rem) => {
             !op.operands.first().and_then(|v| func.ty(*v)).is_some_and(crate::Type::is_float)

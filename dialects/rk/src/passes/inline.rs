@@ -157,7 +157,7 @@ fn inline_call(caller: &mut Func, callee: &Func, call: &Op) -> Op {
     }
     let body = clone_region(caller, callee, &callee.body, &mut map, 0, call.loc);
     Op {
-        kind: OpKind::Loop,
+        kind: OpKind::Loop { cold: false },
         operands: vec![],
         results: call.results.clone(),
         regions: vec![body],
@@ -189,7 +189,7 @@ fn clone_region(
                 new
             })
             .collect();
-        let inner_depth = if op.kind == OpKind::Loop { loop_depth + 1 } else { loop_depth };
+        let inner_depth = if op.kind.is_loop() { loop_depth + 1 } else { loop_depth };
         let regions = op
             .regions
             .iter()

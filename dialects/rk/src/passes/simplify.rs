@@ -83,7 +83,7 @@ fn unwrap_one_trip_loops(region: &mut Region, renames: &mut HashMap<ValueId, Val
         for r in &mut op.regions {
             unwrapped += unwrap_one_trip_loops(r, renames);
         }
-        if op.kind == OpKind::Loop && op.regions.len() == 1 && runs_once(&op.regions[0]) {
+        if op.kind.is_loop() && op.regions.len() == 1 && runs_once(&op.regions[0]) {
             let mut body = std::mem::take(&mut op.regions[0]);
             let exit = body.ops.pop().expect("runs_once saw the break");
             if let (Some(&result), Some(&value)) = (op.results.first(), exit.operands.first()) {
@@ -112,7 +112,7 @@ fn exits_to(op: &Op, level: u32) -> bool {
     match op.kind {
         OpKind::Break { depth } | OpKind::Continue { depth } if depth == level => true,
         _ => {
-            let inner = if op.kind == OpKind::Loop { level + 1 } else { level };
+            let inner = if op.kind.is_loop() { level + 1 } else { level };
             op.regions.iter().any(|r| r.ops.iter().any(|o| exits_to(o, inner)))
         }
     }
@@ -125,7 +125,7 @@ fn shift_exits(region: &mut Region, level: u32) {
             OpKind::Break { depth } | OpKind::Continue { depth } if *depth > level => *depth -= 1,
             _ => {}
         }
-        let inner = if op.kind == OpKind::Loop { level + 1 } else { level };
+        let inner = if op.kind.is_loop() { level + 1 } else { level };
         for r in &mut op.regions {
             shift_exits(r, inner);
         }

@@ -45,7 +45,9 @@
 //! over the block (through a word of shared memory between two barriers) when it waits at
 //! barriers, so that no thread waits at a barrier instruction of the other copy.
 //!
-//! Only loops that no other loop encloses are versioned; see `Context::region`.
+//! Only loops that no other loop encloses are versioned; see `Context::region`. The loops
+//! nested in the checked copy are marked `cold`, which keeps the back ends from unrolling them
+//! (see `OpKind::Loop`: unrolled, their checks raised sgemm's register count from 32 to 61).
 
 use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, Op, OpKind, Region, ValueId};
 use crate::types::{IntTy, Type};
@@ -146,7 +148,7 @@ impl<'f> Context<'f> {
         let mut n = 0;
         let mut k = 0;
         while k < region.ops.len() {
-            if region.ops[k].kind == OpKind::Loop
+            if region.ops[k].kind.is_loop()
                 && !in_loop
                 && let Some((before, versioned)) = self.version(&region.ops, k)
             {
@@ -156,7 +158,7 @@ impl<'f> Context<'f> {
                 k += skip;
                 continue;
             }
-            let inner = in_loop || region.ops[k].kind == OpKind::Loop;
+            let inner = in_loop || region.ops[k].kind.is_loop();
             for r in &mut region.ops[k].regions {
                 n += self.region(r, inner);
             }
@@ -247,7 +249,14 @@ impl<'f> Context<'f> {
         let fast = self.copy_without(lp, &proven);
         let loc = lp.loc;
         let results = lp.results.clone();
-        let slow = lp.clone();
+        // The checked copy's inner loops stay rolled (see `OpKind::Loop`); the copy itself may
+        // be unrolled, as before versioning: no loop encloses it to hoist its checks out of.
+        let mut slow = lp.clone();
+        for r in &mut slow.regions {
+            for inner in &mut r.ops {
+                make_cold(inner);
+            }
+        }
         let arm = |func: &mut Func, mut lp: Op| {
             let fresh: Vec<ValueId> = lp
                 .results
@@ -1074,7 +1083,7 @@ fn synchronisation(region: &Region) -> Option<Sync> {
 /// Calls `f(ops, k)` for every loop `ops[k]` inside a region, at any depth.
 fn visit_loops(region: &Region, f: &mut impl FnMut(&[Op], usize)) {
     for (k, op) in region.ops.iter().enumerate() {
-        if op.kind == OpKind::Loop {
+        if op.kind.is_loop() {
             f(&region.ops, k);
         }
         for r in &op.regions {
@@ -1101,6 +1110,18 @@ fn drop_checks(region: &mut Region, proven: &HashSet<(ValueId, ValueId)>) {
     for op in &mut region.ops {
         for r in &mut op.regions {
             drop_checks(r, proven);
+        }
+    }
+}
+
+/// Marks a loop of a checked copy, and every loop inside it, cold (see `OpKind::Loop`).
+fn make_cold(op: &mut Op) {
+    if op.kind.is_loop() {
+        op.kind = OpKind::Loop { cold: true };
+    }
+    for r in &mut op.regions {
+        for inner in &mut r.ops {
+            make_cold(inner);
         }
     }
 }
