@@ -26,7 +26,7 @@ pub fn forward_locals(func: &mut Func) -> usize {
     forward_region(&mut body, &info, &mut renames);
     let forwarded = renames.len();
     if forwarded > 0 {
-        rename(&mut body, &renames);
+        super::simplify::rename_operands(&mut body, &renames);
     }
     // Stores to a local that nothing loads any more are dead.
     let loaded = loaded_roots(&body, &info);
@@ -167,19 +167,6 @@ fn forward_region(region: &mut Region, info: &Addresses, renames: &mut HashMap<V
 /// Whether one path is a prefix of the other (the two places overlap).
 fn overlaps(a: &[(bool, u128)], b: &[(bool, u128)]) -> bool {
     a.iter().zip(b).all(|(x, y)| x == y)
-}
-
-fn rename(region: &mut Region, renames: &HashMap<ValueId, ValueId>) {
-    for op in &mut region.ops {
-        for v in &mut op.operands {
-            while let Some(&to) = renames.get(v) {
-                *v = to;
-            }
-        }
-        for r in &mut op.regions {
-            rename(r, renames);
-        }
-    }
 }
 
 fn loaded_roots(region: &Region, info: &Addresses) -> HashSet<ValueId> {

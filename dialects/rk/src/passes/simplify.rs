@@ -172,7 +172,7 @@ fn double_negations(
 }
 
 /// Rewrites every use of a renamed value, following chains of renames.
-fn rename_operands(region: &mut Region, renames: &HashMap<ValueId, ValueId>) {
+pub(super) fn rename_operands(region: &mut Region, renames: &HashMap<ValueId, ValueId>) {
     for op in &mut region.ops {
         for v in &mut op.operands {
             while let Some(&to) = renames.get(v) {
