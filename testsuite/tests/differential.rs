@@ -353,3 +353,25 @@ pub fn after_step(n: usize, a: &[u32], out: &mut [u32]) {
         assert!(*ok > 0 && *panicked > 0, "{name}: {ok} runs passed, {panicked} panicked");
     }
 }
+
+/// The rk passes take time linear in an expression's size, also when its subexpressions are
+/// shared: a value the loop does not change, built by doubling 100 times inside it (`let b =
+/// a + a; let c = b + b; ...`), would take 2^100 steps to walk as a tree, and this test would
+/// not finish.
+#[test]
+fn shared_subexpressions_do_not_explode() {
+    let mut body = String::from("let x0 = t;\n");
+    for i in 1..=100 {
+        body += &format!("        let x{i} = x{p}.wrapping_add(x{p});\n", p = i - 1);
+    }
+    let source = format!(
+        "use rkc_offload::prelude::*;\n#[offload_kernel]\npub fn k(n: usize, a: &[u32], out: &mut [u32]) {{\n    let t = unsafe {{ thread_idx_x() }} as usize;\n    let mut s = 0u32;\n    for k in 0..n {{\n        {body}        s = s.wrapping_add(a[k + (x100 & 7)]);\n    }}\n    out[0] = s;\n}}\n"
+    );
+    let module = rkc_front::compile(&source)
+        .unwrap_or_else(|d| panic!("{}", rkc_front::render(&d, "k.rs", &source, false)));
+    let mut m = module.clone();
+    rkc_rk::passes::inline_calls(&mut m).unwrap();
+    let stats = rkc_rk::passes::optimize(&mut m, true, &mut |_, _| {});
+    rkc_rk::verify(&m).unwrap();
+    assert_eq!(stats.loops_versioned, 1, "the loop's checks are proven");
+}

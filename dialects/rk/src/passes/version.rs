@@ -78,6 +78,8 @@ struct Context<'f> {
     defs: HashMap<ValueId, Def>,
     /// Slots used only by `rk.read` and `rk.write` (their contents change only by writes).
     plain_slots: HashSet<ValueId>,
+    /// `static_max`'s answers (expressions may share subexpressions).
+    maxes: std::cell::RefCell<HashMap<ValueId, u128>>,
 }
 
 /// An induction variable's values: every read in `reads` is in `[lo, hi]` whenever it runs.
@@ -128,7 +130,7 @@ impl<'f> Context<'f> {
         let mut other_uses = HashSet::new();
         scan(body, &mut defs, &mut slots, &mut other_uses);
         let plain_slots = slots.difference(&other_uses).copied().collect();
-        Context { func, defs, plain_slots }
+        Context { func, defs, plain_slots, maxes: Default::default() }
     }
 
     fn int_ty(&self, v: ValueId) -> Option<IntTy> {
@@ -174,7 +176,7 @@ impl<'f> Context<'f> {
         let sync = synchronisation(&lp.regions[0])?;
         let inside = defined_in(&lp.regions[0]);
         let written = written_slots(&lp.regions[0]);
-        let scope = Scope { inside: &inside, written: &written };
+        let scope = Scope { inside: &inside, written: &written, invariant: Default::default() };
         let own = self.counted(ops, at, &scope).or_else(|| self.while_loop(ops, at, &scope));
         let runs = own.as_ref().map(|i| i.runs);
         let mut inductions: Vec<Induction> = own.into_iter().collect();
@@ -516,7 +518,10 @@ impl<'f> Context<'f> {
         if !scope.inside.contains(&v) {
             return true;
         }
-        match self.defs.get(&v) {
+        if let Some(&known) = scope.invariant.borrow().get(&v) {
+            return known;
+        }
+        let answer = match self.defs.get(&v) {
             Some(Def { kind: OpKind::Read, operands }) => {
                 self.plain_slots.contains(&operands[0]) && !scope.written.contains(&operands[0])
             }
@@ -524,7 +529,9 @@ impl<'f> Context<'f> {
                 operands.iter().all(|o| self.invariant(*o, scope))
             }
             _ => false,
-        }
+        };
+        scope.invariant.borrow_mut().insert(v, answer);
+        answer
     }
 
     /// Recomputes an invariant value before the loop (memoised).
@@ -565,6 +572,9 @@ impl<'f> Context<'f> {
     /// An upper bound of an unsigned value known at compile time: its type's largest value,
     /// or less where its definition says so (a widened narrower value, a constant, a mask).
     fn static_max(&self, v: ValueId) -> u128 {
+        if let Some(&known) = self.maxes.borrow().get(&v) {
+            return known;
+        }
         let type_max = self.int_ty(v).map_or(u128::MAX, |t| t.range().1);
         let known = match self.defs.get(&v) {
             Some(Def { kind: OpKind::Const(Literal::Int(c)), .. }) => *c,
@@ -581,7 +591,9 @@ impl<'f> Context<'f> {
             _ => type_max,
         };
         // An addition or product that may wrap in its type has no better bound than the type's.
-        if known > type_max { type_max } else { known }
+        let bound = if known > type_max { type_max } else { known };
+        self.maxes.borrow_mut().insert(v, bound);
+        bound
     }
 
     fn term(&mut self, proof: &mut Proof, scope: &Scope, t: &Term) -> Option<ValueId> {
@@ -625,6 +637,22 @@ impl<'f> Context<'f> {
     /// The smallest and largest value of `v` over the induction variables' ranges, in `u128`,
     /// adding to the proof that no subexpression wraps.
     fn range(
+        &mut self,
+        proof: &mut Proof,
+        scope: &Scope,
+        inds: &[Induction],
+        v: ValueId,
+    ) -> Option<Range> {
+        if let Some(&r) = proof.ranges.get(&v) {
+            return Some(r);
+        }
+        let r = self.range_of(proof, scope, inds, v)?;
+        proof.ranges.insert(v, r);
+        Some(r)
+    }
+
+    /// `range` without its memo (subexpressions may be shared).
+    fn range_of(
         &mut self,
         proof: &mut Proof,
         scope: &Scope,
@@ -706,6 +734,9 @@ impl<'f> Context<'f> {
 struct Scope<'a> {
     inside: &'a HashSet<ValueId>,
     written: &'a HashSet<ValueId>,
+    /// `Context::invariant`'s answers: an expression may share subexpressions (`let b = a + a;
+    /// let c = b + b; ...`), and without them each walk would take time exponential in its depth.
+    invariant: std::cell::RefCell<HashMap<ValueId, bool>>,
 }
 
 impl Induction {
@@ -730,6 +761,8 @@ struct Proof {
     bounds: HashMap<ValueId, u128>,
     copies: HashMap<ValueId, ValueId>,
     widened: HashMap<ValueId, ValueId>,
+    /// The ranges computed so far (their conditions are already in `conditions`).
+    ranges: HashMap<ValueId, Range>,
     used: HashSet<ValueId>,
     loc: Loc,
 }
@@ -740,6 +773,7 @@ struct Saved {
     conditions: usize,
     copies: HashMap<ValueId, ValueId>,
     widened: HashMap<ValueId, ValueId>,
+    ranges: HashMap<ValueId, Range>,
     used: HashSet<ValueId>,
 }
 
@@ -753,6 +787,7 @@ impl Proof {
             bounds: HashMap::new(),
             copies: HashMap::new(),
             widened: HashMap::new(),
+            ranges: HashMap::new(),
             used: HashSet::new(),
             loc,
         }
@@ -764,6 +799,7 @@ impl Proof {
             conditions: self.conditions.len(),
             copies: self.copies.clone(),
             widened: self.widened.clone(),
+            ranges: self.ranges.clone(),
             used: self.used.clone(),
         }
     }
@@ -773,6 +809,7 @@ impl Proof {
         self.conditions.truncate(saved.conditions);
         self.copies = saved.copies;
         self.widened = saved.widened;
+        self.ranges = saved.ranges;
         self.used = saved.used;
     }
 
