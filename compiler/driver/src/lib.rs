@@ -6,6 +6,7 @@
 //!   ─gpu-module-to-binary─▶ ptx / amdgcn / hsaco ─ptxas─▶ cubin ─▶ OffloadBinary (.fatbin)
 //! ```
 
+mod host;
 pub mod metadata;
 pub mod mlir;
 pub mod tools;
@@ -92,7 +93,7 @@ pub struct TargetOutput {
     pub assembly: Vec<u8>,
     /// The LLVM IR the back end received, as text, when `Options::llvm_ir` asked for it.
     pub llvm_ir: Option<String>,
-    /// The cubin or HSACO code object, when one was made.
+    /// The cubin or HSACO code object, or the host's shared object, when one was made.
     pub binary: Option<Vec<u8>>,
 }
 
@@ -111,6 +112,9 @@ pub struct Output {
     /// each kernel's control-flow graph (its blocks after lowering).
     pub dot_calls: String,
     pub dot_cfgs: Vec<(String, String)>,
+    /// The kernels the host image leaves out, each with the reason (it runs only kernels
+    /// whose threads never wait for each other); the runtime runs those on its simulator.
+    pub host_left_out: Vec<(String, String)>,
     /// Notes for the user that are not errors (e.g. no ptxas, so no cubin).
     pub warnings: Vec<String>,
     pub timings: Vec<(String, Duration)>,
@@ -260,15 +264,13 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     timed("rk passes", t);
 
     let t = Instant::now();
-    let gpu_text = rkc_lower::lower(
-        &verified,
-        &LowerOptions {
-            bounds_checks: options.bounds_checks,
-            fast_math: options.fast_math,
-            debug_file: options.debug_info.then(|| options.source_name.clone()),
-        },
-    )
-    .map_err(|e| internal("lowering", e.to_string()))?;
+    let lower_options = LowerOptions {
+        bounds_checks: options.bounds_checks,
+        fast_math: options.fast_math,
+        debug_file: options.debug_info.then(|| options.source_name.clone()),
+    };
+    let gpu_text = rkc_lower::lower(&verified, &lower_options)
+        .map_err(|e| internal("lowering", e.to_string()))?;
     dump("rkc-lower (gpu)", &gpu_text);
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
     let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
@@ -298,6 +300,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
 
     // MLIR's AMD serializer reads device libraries from a toolkit folder even for assembly.
     let mut chosen: Vec<&dyn Target> = options.targets.iter().map(|t| t.as_ref()).collect();
+    // The host image has its own back end, after the GPU targets.
+    let host_target =
+        chosen.iter().position(|t| t.kind() == TargetKind::Host).map(|k| chosen.remove(k));
     let amd_toolkit = if chosen.iter().any(|t| t.kind() == TargetKind::Amd) {
         match tools::amd_toolkit(&scratch.0) {
             Ok(toolkit) => Some(toolkit),
@@ -341,7 +346,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     for target in chosen {
         let toolkit = match target.kind() {
             TargetKind::Amd => amd_toolkit.as_deref(),
-            TargetKind::Nvidia => cuda_toolkit.as_deref(),
+            TargetKind::Nvidia | TargetKind::Host => cuda_toolkit.as_deref(),
         };
         let t = Instant::now();
         let mut module =
@@ -359,8 +364,10 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
                 let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
                 let step = format!("serialize {}", target.arch());
-                mlir.run(&mut m, &target.serialize_pipeline(format, toolkit), &step)
-                    .map_err(mlir_error)?;
+                let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
+                    internal("serialisation", format!("{} has no serialiser", target.arch()))
+                })?;
+                mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
                 mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
                     stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
                 })
@@ -391,7 +398,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         };
         // NVIDIA cubins are made by ptxas after the loop, all targets at once.
         let binary = match target.kind() {
-            TargetKind::Nvidia => None,
+            TargetKind::Nvidia | TargetKind::Host => None,
             TargetKind::Amd => {
                 let t = Instant::now();
                 let object = serialize(ImageFormat::Binary, toolkit)?;
@@ -409,6 +416,33 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             llvm_ir,
             binary,
         });
+    }
+    let mut host_left_out = Vec::new();
+    if let Some(target) = host_target {
+        let t = Instant::now();
+        let mut host = rkc_lower::lower_host(&verified, &lower_options)
+            .map_err(|e| internal("lowering for the host", e.to_string()))?;
+        host_left_out = std::mem::take(&mut host.left_out);
+        dump("rkc-lower (host)", &host.text);
+        timed("lower host", t);
+        let ld_lld = tools::find_ld_lld();
+        if host.kernels.is_empty() {
+            // Nothing to compile: the runtime runs every kernel on its simulator.
+        } else if ld_lld.is_none() && options.default_targets {
+            warnings.push(
+                "LLVM's ld.lld is not installed: the default host image is left out, and without a GPU the kernels run on the simulator (install lld-22, or give --offload-arch to choose the targets)".into(),
+            );
+        } else {
+            let ld_lld = ld_lld.ok_or_else(|| {
+                stage_error(
+                    RK_TOOL_MISSING,
+                    "LLVM's ld.lld is not installed: it links the host image".into(),
+                    &["install lld-22 (tools/setup.sh does), or leave `host` out of --offload-arch".into()],
+                )
+            })?;
+            targets
+                .push(host_image(&mlir, target, host, &ld_lld, &scratch.0, options, &mut timed)?);
+        }
     }
 
     if let Some(ptxas) = &ptxas {
@@ -428,7 +462,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     }
 
     let t = Instant::now();
-    let fatbin = offload_binary::write(&images(&targets, &kernels));
+    let fatbin = offload_binary::write(&images(&targets, &kernels, &host_left_out));
     timed("fatbin", t);
     let dot_cfgs = control_flow_graphs(&gpu_text);
     Ok(Output {
@@ -440,6 +474,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         targets,
         kernels,
         fatbin,
+        host_left_out,
         warnings,
         timings,
     })
@@ -514,12 +549,65 @@ fn mlir_error(e: mlir::MlirError) -> Error {
     stage_error(RK_MLIR_FAILED, format!("MLIR failed in the `{}` stage", e.step), &e.messages)
 }
 
+/// The host image: the host stage through the LLVM dialect, LLVM's x86-64 back end and
+/// `ld.lld`.
+fn host_image(
+    mlir: &mlir::Mlir,
+    target: &dyn Target,
+    host: rkc_lower::HostModule,
+    ld_lld: &std::path::Path,
+    scratch: &std::path::Path,
+    options: &Options,
+    timed: &mut impl FnMut(&str, Instant),
+) -> Result<TargetOutput, Error> {
+    let t = Instant::now();
+    let mut module = mlir.parse(&host.text, "lower host").map_err(mlir_error)?;
+    mlir.run(
+        &mut module,
+        &target.lowering_pipeline(options.opt_level, options.fast_math),
+        "llvm host",
+    )
+    .map_err(mlir_error)?;
+    let lowered = mlir::Mlir::print(&module, false);
+    timed("llvm host", t);
+    let t = Instant::now();
+    mlir.take_messages();
+    let compiled = host::compile(
+        &module,
+        target.triple(),
+        rkc_lower::Host::CPU,
+        options.opt_level,
+        options.llvm_ir,
+    )
+    .map_err(|e| stage_error(RK_MLIR_FAILED, format!("host image: {e}"), &mlir.take_messages()))?;
+    timed("object host", t);
+    let t = Instant::now();
+    let shared = host::link(ld_lld, &compiled.object, scratch).map_err(|e| {
+        stage_error(RK_TOOL_FAILED, "ld.lld failed to link the host image".into(), &[e])
+    })?;
+    timed("binary host", t);
+    Ok(TargetOutput {
+        kind: TargetKind::Host,
+        arch: rkc_lower::Host::CPU.to_string(),
+        triple: target.triple(),
+        dialect: target.dialect(),
+        lowered,
+        assembly: Vec::new(),
+        llvm_ir: compiled.llvm_ir,
+        binary: Some(shared),
+    })
+}
+
 fn tool_error(e: tools::ToolError) -> Error {
     stage_error(RK_TOOL_FAILED, format!("{} failed", e.tool), &[e.message])
 }
 
 /// The images of the fat binary, each carrying the kernel metadata.
-fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> Vec<Image> {
+fn images(
+    targets: &[TargetOutput],
+    kernels: &[offload_binary::KernelInfo],
+    host_left_out: &[(String, String)],
+) -> Vec<Image> {
     let meta = offload_binary::metadata::encode(kernels);
     let strings = |t: &TargetOutput| {
         vec![
@@ -534,17 +622,25 @@ fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> V
     };
     let mut images = Vec::new();
     for t in targets {
+        let mut strings = strings(t);
+        if t.kind == TargetKind::Host && !host_left_out.is_empty() {
+            let lines: Vec<String> =
+                host_left_out.iter().map(|(k, why)| format!("{k}: {why}")).collect();
+            strings.push((offload_binary::LEFT_OUT_KEY.to_string(), lines.join("\n")));
+        }
         let (offload_kind, asm_kind, bin_kind) = match t.kind {
             TargetKind::Nvidia => (OffloadKind::Cuda, Some(ImageKind::Ptx), ImageKind::Cubin),
             // AMD assembly is not loadable; only the code object goes into the fat binary.
             TargetKind::Amd => (OffloadKind::Hip, None, ImageKind::Object),
+            // A shared object for the CPU; no offload runtime of LLVM's claims it.
+            TargetKind::Host => (OffloadKind::None, None, ImageKind::Object),
         };
         if let Some(kind) = asm_kind {
             images.push(Image {
                 image_kind: kind,
                 offload_kind,
                 flags: 0,
-                strings: strings(t),
+                strings: strings.clone(),
                 bytes: t.assembly.clone(),
             });
         }
@@ -553,7 +649,7 @@ fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> V
                 image_kind: bin_kind,
                 offload_kind,
                 flags: 0,
-                strings: strings(t),
+                strings,
                 bytes: bin.clone(),
             });
         }

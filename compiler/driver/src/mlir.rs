@@ -88,7 +88,7 @@ impl Mlir {
         Mlir { context, messages, print_ir }
     }
 
-    fn take_messages(&self) -> Vec<String> {
+    pub(crate) fn take_messages(&self) -> Vec<String> {
         std::mem::take(&mut *self.messages.borrow_mut())
     }
 

@@ -72,7 +72,7 @@ fn scratch(name: &str) -> PathBuf {
 fn mlir_stages_of_every_kernel() {
     for file in kernel_files() {
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
-        let out = compile_file(&file, &options("sm_90,gfx942"));
+        let out = compile_file(&file, &options("sm_90,gfx942,host"));
         insta::assert_snapshot!(format!("{name}.rk"), out.rk);
         insta::assert_snapshot!(format!("{name}.rk-opt"), out.rk_optimized);
         insta::assert_snapshot!(format!("{name}.gpu"), out.gpu);
@@ -191,12 +191,81 @@ fn llvm_tools_read_every_fat_binary() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Every host image is an x86-64 shared object that exports an entry for each kernel it
+/// does not leave out, depends on nothing but the C library and libm, and names the kernels it
+/// leaves out with their reasons in its strings; the kernels that synchronise are the ones
+/// left out.
+#[test]
+fn host_image_of_every_kernel() {
+    let dir = scratch("host");
+    let mut left_out_somewhere = false;
+    for file in kernel_files() {
+        let out = compile_file(&file, &options("host"));
+        let left_out = |k: &str| out.host_left_out.iter().any(|(name, _)| name == k);
+        for k in &out.kernels {
+            assert!(
+                left_out(&k.name) || !k.barriers,
+                "{}: {} synchronises",
+                file.display(),
+                k.name
+            );
+            left_out_somewhere |= left_out(&k.name);
+        }
+        let Some(host) = out.targets.iter().find(|t| t.kind == TargetKind::Host) else {
+            // No image at all only when no kernel has an entry.
+            assert!(
+                out.kernels.iter().all(|k| left_out(&k.name)),
+                "{}: no host image",
+                file.display()
+            );
+            continue;
+        };
+        let so = dir.join("k.so");
+        std::fs::write(&so, host.binary.as_ref().expect("shared object")).unwrap();
+        let header = run(Command::new(llvm_tool("llvm-readelf")).arg("-h").arg(&so));
+        assert!(
+            header.contains("DYN (Shared object file)") && header.contains("X86-64"),
+            "{header}"
+        );
+        let dynamic = run(Command::new(llvm_tool("llvm-readelf")).arg("-d").arg(&so));
+        for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
+            assert!(
+                line.contains("[libc.so.6]") || line.contains("[libm.so.6]"),
+                "{}: {line}",
+                file.display()
+            );
+        }
+        let symbols =
+            run(Command::new(llvm_tool("llvm-nm")).arg("-D").arg("--defined-only").arg(&so));
+        let read = offload_binary::read(&out.fatbin).expect("read back");
+        let image = read
+            .iter()
+            .find(|i| i.string("triple") == Some("x86_64-unknown-linux-gnu"))
+            .expect("the host image in the fat binary");
+        assert_eq!(image.string("arch"), Some("x86-64"));
+        assert_eq!(image.bytes, *host.binary.as_ref().unwrap());
+        let listing = image.string(offload_binary::LEFT_OUT_KEY).unwrap_or("");
+        for k in &out.kernels {
+            let exported = symbols.contains(&format!(" T {}{}\n", rkc_lower::ENTRY_PREFIX, k.name));
+            let listed = listing.lines().any(|l| l.starts_with(&format!("{}: ", k.name)));
+            assert!(
+                exported != listed,
+                "{}: {} exported {exported}, left out {listed}",
+                file.display(),
+                k.name
+            );
+        }
+    }
+    assert!(left_out_somewhere, "no testsuite kernel exercises a left-out kernel");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// The same input and flags give byte-identical outputs.
 #[test]
 fn compilation_is_deterministic() {
     for file in kernel_files() {
-        let a = compile_file(&file, &options("sm_90,gfx942"));
-        let b = compile_file(&file, &options("sm_90,gfx942"));
+        let a = compile_file(&file, &options("sm_90,gfx942,host"));
+        let b = compile_file(&file, &options("sm_90,gfx942,host"));
         assert_eq!(a.fatbin, b.fatbin, "{}", file.display());
         assert_eq!(a.gpu, b.gpu);
     }

@@ -10,7 +10,11 @@ use rkc_rk::math::MathFn;
 use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
 use std::fmt::Write as _;
 
+mod host;
 mod warp;
+
+pub(crate) use host::host_module;
+pub use host::{ENTRY_PREFIX, HostModule};
 
 pub(crate) use warp::scope_placeholder;
 
@@ -145,6 +149,9 @@ struct FuncEmitter<'f> {
     /// The MLIR names of each slice value's pointer and length: the parameters', and those of
     /// the coercions (`&mut [T]` to `&[T]`) that alias them.
     slices: std::collections::HashMap<ValueId, (String, String)>,
+    /// Emitting the host image's body function (see [`host`]) instead of a `gpu.func`: the
+    /// thread's position comes from parameters, and per-thread memory from allocas.
+    host: bool,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -172,6 +179,7 @@ impl<'f> FuncEmitter<'f> {
                 .filter(|p| matches!(func.ty(p.value), Some(Type::Slice { .. })))
                 .map(|p| (p.value, (v(p.value), format!("{}_len", v(p.value)))))
                 .collect(),
+            host: false,
         }
     }
 
@@ -224,6 +232,21 @@ impl<'f> FuncEmitter<'f> {
         }
         let mut params = params;
         params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
+        if self.host {
+            params.extend(host::GEOMETRY.iter().map(|g| format!("{g}: index")));
+            // Internal: the host entry that loops over the threads is its only caller, and
+            // LLVM inlines it there.
+            let _ = writeln!(
+                out,
+                "  func.func @{}{}({}) attributes {{llvm.linkage = #llvm.linkage<internal>}} {{",
+                host::BODY_PREFIX,
+                self.func.name,
+                params.join(", ")
+            );
+            out.push_str(&self.text);
+            out.push_str("  }\n");
+            return self.globals;
+        }
         let _ = writeln!(
             out,
             "    gpu.func @{}({}){private} kernel {{",
@@ -242,6 +265,21 @@ impl<'f> FuncEmitter<'f> {
             None => out.push_str("    }\n"),
         }
         self.globals
+    }
+
+    /// The SSA name of an index-typed position value (`thread_id`, `block_id`, `block_dim`,
+    /// `grid_dim` and a dimension): a `gpu` op on a GPU, the body's parameter on the host.
+    fn geometry(&mut self, name: &str, dim: &str) -> String {
+        if self.host {
+            return format!("%host_{name}_{dim}");
+        }
+        let t = self.temp();
+        self.line(format!("{t} = gpu.{name} {dim}"));
+        t
+    }
+
+    fn return_op(&self) -> &'static str {
+        if self.host { "func.return" } else { "gpu.return" }
     }
 
     /// The fast-math attribute of float ops under `-C fast-math`, else nothing.
@@ -366,8 +404,7 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{res} = {}", constant(lit, ty)));
             }
             OpKind::Geometry(g, dim) => {
-                let t = self.temp();
-                self.line(format!("{t} = gpu.{} {}", g.name(), dim.name()));
+                let t = self.geometry(g.name(), dim.name());
                 self.line(format!("{res} = arith.index_castui {t} : index to i32"));
             }
             OpKind::Binary(b) => self.binary(*b, op),
@@ -444,7 +481,13 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Yield => {
                 // Handled by `if_op`, which knows the join block.
             }
-            OpKind::Return => self.line("gpu.return".into()),
+            OpKind::Return => self.line(self.return_op().into()),
+            OpKind::Var if self.host => {
+                // The host has no private address space: an alloca in the entry block, which
+                // LLVM promotes to registers as the GPU back ends do with the attribution.
+                let ty = self.slot_type(op.results[0]);
+                self.allocas.push(format!("{res} = memref.alloca() : {ty}"));
+            }
             OpKind::Var => {
                 let ty = self.slot_type(op.results[0]);
                 self.private.push(format!("{res}: {ty}"));
@@ -937,8 +980,8 @@ impl<'f> FuncEmitter<'f> {
         let mut words = vec!["%panic_site".to_string()];
         for op in ["block_id", "thread_id"] {
             for dim in ["x", "y", "z"] {
-                let (i, w) = (self.temp(), self.temp());
-                self.line(format!("{i} = gpu.{op} {dim}"));
+                let i = self.geometry(op, dim);
+                let w = self.temp();
                 self.line(format!("{w} = arith.index_castui {i} : index to i32"));
                 words.push(w);
             }
@@ -974,7 +1017,7 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("llvm.store {one}, {p} : i32, !llvm.ptr<1>"));
         self.line(format!("cf.br {done}"));
         self.start_block(format!("{done}:"));
-        self.line("gpu.return".into());
+        self.line(self.return_op().into());
     }
 
     /// Integer and float arithmetic. Integers wrap (Rust's release build); shifts take their

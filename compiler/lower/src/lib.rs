@@ -13,9 +13,10 @@
 mod emit;
 mod target;
 
+pub use emit::{ENTRY_PREFIX, HostModule};
 pub use target::{
-    AMD_ARCHS, DEFAULT_OFFLOAD_ARCH, ImageFormat, NVIDIA_ARCHS, Nvvm, Rocdl, Target, TargetError,
-    TargetKind, parse_offload_arch,
+    AMD_ARCHS, DEFAULT_OFFLOAD_ARCH, HOST_SUPPORTED, Host, ImageFormat, NVIDIA_ARCHS, Nvvm, Rocdl,
+    Target, TargetError, TargetKind, parse_offload_arch,
 };
 
 use rkc_rk::Verified;
@@ -63,6 +64,21 @@ impl std::error::Error for LowerError {}
 /// (`rkc_rk::passes::inline_calls`), since GPU kernels here have no call stack. A kernel that
 /// still calls is refused, never lowered without its call.
 pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, LowerError> {
+    refuse_calls(module)?;
+    Ok(emit::module(module.module(), options))
+}
+
+/// Lowers a verified rk module to the host stage: the kernels that the host image can run,
+/// as functions over a range of blocks (see the `emit::host` module), and the others with
+/// the reason they are left out. The text is ready for [`Host`]'s lowering pipeline.
+pub fn lower_host(module: &Verified<'_>, options: &LowerOptions) -> Result<HostModule, LowerError> {
+    refuse_calls(module)?;
+    let mut host = emit::host_module(module.module(), options);
+    host.text = specialize(&host.text, &Host);
+    Ok(host)
+}
+
+fn refuse_calls(module: &Verified<'_>) -> Result<(), LowerError> {
     fn first_call(region: &rkc_rk::Region) -> Option<&str> {
         region.ops.iter().find_map(|op| match &op.kind {
             rkc_rk::OpKind::Call { callee } => Some(callee.as_str()),
@@ -79,7 +95,7 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
             });
         }
     }
-    Ok(emit::module(module.module(), options))
+    Ok(())
 }
 
 /// The gpu-stage text for one target. Two things differ between the back ends, and the
@@ -93,7 +109,11 @@ pub fn specialize(gpu_text: &str, target: &dyn Target) -> String {
     let mut text = gpu_text.to_string();
     for scope in [rkc_rk::FenceScope::Block, rkc_rk::FenceScope::Device] {
         let placeholder = format!("syncscope(\"{}\")", emit::scope_placeholder(scope));
-        text = text.replace(&placeholder, &format!("syncscope(\"{}\")", target.fence_scope(scope)));
+        let named = match target.fence_scope(scope) {
+            "" => String::new(),
+            name => format!("syncscope(\"{name}\")"),
+        };
+        text = text.replace(&placeholder, &named);
     }
     if target.alloca_address_space() == 0 && text.contains(emit::PRIVATE_POINTER) {
         let lines: Vec<String> = text

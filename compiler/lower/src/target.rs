@@ -9,6 +9,8 @@ use std::path::Path;
 pub enum TargetKind {
     Nvidia,
     Amd,
+    /// The CPU rkc runs on: a shared object the runtime loads where there is no GPU.
+    Host,
 }
 
 /// What MLIR's `gpu-module-to-binary` is asked to produce.
@@ -35,8 +37,10 @@ pub trait Target: fmt::Debug + Send + Sync {
     /// With `fast_math`, the device libraries' fast paths too (approximate functions, flushed
     /// denormals), for `-C fast-math`.
     fn lowering_pipeline(&self, opt_level: u8, fast_math: bool) -> String;
-    /// The `gpu-module-to-binary` pass that serialises the lowered module.
-    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String;
+    /// The `gpu-module-to-binary` pass that serialises the lowered module; `None` for the
+    /// host, whose module the driver hands to LLVM's own target machine (MLIR has no
+    /// serialiser for CPU targets).
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> Option<String>;
     /// The name of the lowered stage for `--emit` (`nvvm`, `rocdl`).
     fn dialect(&self) -> &'static str;
     /// The OffloadBinary offload kind's name (`cuda`, `hip`).
@@ -46,6 +50,19 @@ pub trait Target: fmt::Debug + Send + Sync {
     /// The address space in which a thread's local arrays and structs are allocated (see
     /// `rkc_lower::specialize`).
     fn alloca_address_space(&self) -> u32;
+}
+
+/// The host CPU: the kernels that can run with a block's threads one after another (see
+/// `rkc_lower::lower_host`), compiled for the x86-64 baseline so that the image runs on any
+/// x86-64 Linux machine, whatever the machine that built it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Host;
+
+impl Host {
+    /// The architecture's name in `--offload-arch` and in the fat binary's `arch` string.
+    pub const ARCH: &'static str = "host";
+    /// The LLVM CPU the image is compiled for.
+    pub const CPU: &'static str = "x86-64";
 }
 
 /// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.
@@ -89,8 +106,8 @@ impl Target for Nvvm {
             self.chip
         )
     }
-    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
-        serialize(format, toolkit)
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> Option<String> {
+        Some(serialize(format, toolkit))
     }
     fn dialect(&self) -> &'static str {
         "nvvm"
@@ -132,8 +149,8 @@ impl Target for Rocdl {
             chip = self.chip
         )
     }
-    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> String {
-        serialize(format, toolkit)
+    fn serialize_pipeline(&self, format: ImageFormat, toolkit: Option<&Path>) -> Option<String> {
+        Some(serialize(format, toolkit))
     }
     fn dialect(&self) -> &'static str {
         "rocdl"
@@ -153,11 +170,52 @@ impl Target for Rocdl {
     }
 }
 
+impl Target for Host {
+    fn kind(&self) -> TargetKind {
+        TargetKind::Host
+    }
+    fn arch(&self) -> &str {
+        Host::ARCH
+    }
+    fn triple(&self) -> &'static str {
+        "x86_64-unknown-linux-gnu"
+    }
+    /// Math functions without an LLVM intrinsic become libm calls (`tanhf`), the functions
+    /// rustc's code calls for them too; the rest are LLVM intrinsics, as on the GPUs.
+    /// `canonicalize` drops the blocks without predecessors that the lowering of loops can
+    /// leave: the conversion to LLVM skips them, and the translation then refuses their
+    /// unconverted `cf.br`.
+    fn lowering_pipeline(&self, _opt_level: u8, _fast_math: bool) -> String {
+        "builtin.module(convert-math-to-libm,convert-scf-to-cf,canonicalize,convert-to-llvm,reconcile-unrealized-casts)".into()
+    }
+    fn serialize_pipeline(&self, _format: ImageFormat, _toolkit: Option<&Path>) -> Option<String> {
+        None
+    }
+    fn dialect(&self) -> &'static str {
+        "llvm"
+    }
+    fn offload_kind(&self) -> &'static str {
+        "none"
+    }
+    /// No scope: `specialize` removes the syncscope, and the fence is a system-wide one, which
+    /// on x86 costs the same as any other.
+    fn fence_scope(&self, _scope: FenceScope) -> &'static str {
+        ""
+    }
+    fn alloca_address_space(&self) -> u32 {
+        0
+    }
+}
+
 /// What rkc compiles for when no `--offload-arch` is given: a cubin for each NVIDIA
 /// architecture whose cubins the others cannot run (a cubin for X.y runs on X.z for z ≥ y, so
 /// sm_80's serves sm_87, sm_100's sm_103, sm_120's sm_121) plus sm_86 and sm_89, the common
 /// consumer GPUs, for their own scheduling; the PTX of each, which the driver compiles for a
-/// GPU newer than all of them; and the AMD Instinct MI300 series.
+/// GPU newer than all of them; the AMD Instinct MI300 series; and, where rkc can build one,
+/// the host image, which runs the kernels on the CPU where there is no GPU.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub const DEFAULT_OFFLOAD_ARCH: &str = "sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942,host";
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
 pub const DEFAULT_OFFLOAD_ARCH: &str = "sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942";
 
 /// The architectures rkc supports.
@@ -166,6 +224,10 @@ pub const NVIDIA_ARCHS: &[&str] = &[
     "sm_120", "sm_121",
 ];
 pub const AMD_ARCHS: &[&str] = &["gfx90a", "gfx942", "gfx1100"];
+
+/// Whether `host` is a target here: rkc compiles host images for x86-64 Linux, the host it
+/// runs on; elsewhere `--offload-arch=host` is an unknown architecture.
+pub const HOST_SUPPORTED: bool = cfg!(all(target_arch = "x86_64", target_os = "linux"));
 
 /// Why an `--offload-arch` list was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -181,9 +243,10 @@ impl fmt::Display for TargetError {
             TargetError::Empty => write!(f, "the list of offload architectures is empty"),
             TargetError::Unknown(a) => write!(
                 f,
-                "unknown offload architecture `{a}`; supported: {}, {}",
+                "unknown offload architecture `{a}`; supported: {}, {}{}",
                 NVIDIA_ARCHS.join(", "),
-                AMD_ARCHS.join(", ")
+                AMD_ARCHS.join(", "),
+                if HOST_SUPPORTED { ", host" } else { "" }
             ),
             TargetError::Duplicate(a) => {
                 write!(f, "the offload architecture `{a}` is listed twice")
@@ -207,6 +270,8 @@ pub fn parse_offload_arch(list: &str) -> Result<Vec<Box<dyn Target>>, TargetErro
             targets.push(Box::new(Nvvm { chip: arch.into() }));
         } else if AMD_ARCHS.contains(&arch) {
             targets.push(Box::new(Rocdl { chip: arch.into() }));
+        } else if arch == Host::ARCH && HOST_SUPPORTED {
+            targets.push(Box::new(Host));
         } else {
             return Err(TargetError::Unknown(arch.into()));
         }

@@ -35,6 +35,10 @@ pub const VERSION: u32 = 1;
 pub const KERNELS_KEY: &str = "rkc.kernels";
 /// The string key naming the tool that produced an image.
 pub const PRODUCER_KEY: &str = "rkc.producer";
+/// The string key of an image that runs only some of the kernels: one line per kernel it
+/// leaves out, `name: reason` (the host image leaves out kernels whose threads wait for each
+/// other; the runtime runs those on its simulator and says why).
+pub const LEFT_OUT_KEY: &str = "rkc.left-out";
 
 const HEADER_SIZE: usize = 32;
 const ENTRY_SIZE: usize = 40;

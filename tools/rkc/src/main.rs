@@ -40,16 +40,18 @@ struct Cli {
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
 
-    /// Comma-separated GPU architectures: sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90,
-    /// sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100. Default:
-    /// sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942 (without LLVM's ld.lld installed,
-    /// the AMD one is left out with a warning).
+    /// Comma-separated architectures: the GPUs sm_70, sm_75, sm_80, sm_86, sm_87, sm_89,
+    /// sm_90, sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100, and `host` (the
+    /// x86-64 CPU image that runs kernels without a GPU). Default:
+    /// sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942,host (without LLVM's ld.lld
+    /// installed, the AMD one and the host image are left out with a warning).
     #[arg(long = "offload-arch")]
     offload_arch: Option<String>,
 
     /// Also write these stages, next to the output, named by stage: rk, rk-opt, gpu, nvvm,
-    /// rocdl, llvm (each target's LLVM IR), ptx, cubin, amdgcn, hsaco, fatbin, dot (the call
-    /// graph and each kernel's control-flow graph, for Graphviz).
+    /// rocdl, llvm (each target's LLVM IR), ptx, cubin, amdgcn, hsaco, host (the host image's
+    /// LLVM-dialect module and shared object), fatbin, dot (the call graph and each kernel's
+    /// control-flow graph, for Graphviz).
     #[arg(long = "emit", value_delimiter = ',')]
     emit: Vec<Stage>,
 
@@ -145,6 +147,7 @@ enum Stage {
     Cubin,
     Amdgcn,
     Hsaco,
+    Host,
     Fatbin,
 }
 
@@ -425,6 +428,14 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
             }
             Stage::Gpu => write_file(&named("gpu.mlir"), out.gpu.as_bytes())?,
             Stage::Fatbin => {}
+            Stage::Host => {
+                for t in out.targets.iter().filter(|t| t.kind == TargetKind::Host) {
+                    write_file(&named(&format!("{}.llvm.mlir", t.arch)), t.lowered.as_bytes())?;
+                    if let Some(so) = &t.binary {
+                        write_file(&named(&format!("{}.so", t.arch)), so)?;
+                    }
+                }
+            }
             Stage::Nvvm
             | Stage::Rocdl
             | Stage::Llvm
@@ -434,24 +445,23 @@ fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {
             | Stage::Hsaco => {
                 for t in &out.targets {
                     let nvidia = t.kind == TargetKind::Nvidia;
+                    let amd = t.kind == TargetKind::Amd;
                     let (bytes, suffix): (Option<&[u8]>, String) = match stage {
                         Stage::Nvvm if nvidia => {
                             (Some(t.lowered.as_bytes()), format!("{}.nvvm.mlir", t.arch))
                         }
-                        Stage::Rocdl if !nvidia => {
+                        Stage::Rocdl if amd => {
                             (Some(t.lowered.as_bytes()), format!("{}.rocdl.mlir", t.arch))
                         }
                         Stage::Llvm => {
                             (t.llvm_ir.as_ref().map(String::as_bytes), format!("{}.ll", t.arch))
                         }
                         Stage::Ptx if nvidia => (Some(&t.assembly), format!("{}.ptx", t.arch)),
-                        Stage::Amdgcn if !nvidia => (Some(&t.assembly), format!("{}.s", t.arch)),
+                        Stage::Amdgcn if amd => (Some(&t.assembly), format!("{}.s", t.arch)),
                         Stage::Cubin if nvidia => {
                             (t.binary.as_deref(), format!("{}.cubin", t.arch))
                         }
-                        Stage::Hsaco if !nvidia => {
-                            (t.binary.as_deref(), format!("{}.hsaco", t.arch))
-                        }
+                        Stage::Hsaco if amd => (t.binary.as_deref(), format!("{}.hsaco", t.arch)),
                         _ => (None, String::new()),
                     };
                     if let Some(bytes) = bytes {
