@@ -2,7 +2,8 @@
 #! The main job end to end: installs what is missing, builds rkc, compiles the slice example's
 #! kernels into a fat binary, lists its images, runs them with every element checked, then runs
 #! the other examples (matmul, reduction, blur, histogram, overlap), each checked against a CPU
-#! reference: on the GPU when there is one, on the CPU simulator otherwise.
+#! reference: on the GPU when there is one, on the CPU otherwise (the host image, or the simulator
+#! for kernels it leaves out); each says where it ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh

@@ -426,9 +426,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         dump("rkc-lower (host)", &host.text);
         timed("lower host", t);
         let ld_lld = tools::find_ld_lld();
-        if host.kernels.is_empty() {
-            // Nothing to compile: the runtime runs every kernel on its simulator.
-        } else if ld_lld.is_none() && options.default_targets {
+        // An image is written even when it leaves every kernel out: it tells the runtime why
+        // each runs on the simulator.
+        if ld_lld.is_none() && options.default_targets {
             warnings.push(
                 "LLVM's ld.lld is not installed: the default host image is left out, and without a GPU the kernels run on the simulator (install lld-22, or give --offload-arch to choose the targets)".into(),
             );

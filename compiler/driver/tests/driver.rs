@@ -211,15 +211,8 @@ fn host_image_of_every_kernel() {
             );
             left_out_somewhere |= left_out(&k.name);
         }
-        let Some(host) = out.targets.iter().find(|t| t.kind == TargetKind::Host) else {
-            // No image at all only when no kernel has an entry.
-            assert!(
-                out.kernels.iter().all(|k| left_out(&k.name)),
-                "{}: no host image",
-                file.display()
-            );
-            continue;
-        };
+        // An image even when every kernel is left out: it carries the reasons.
+        let host = out.targets.iter().find(|t| t.kind == TargetKind::Host).expect("a host image");
         let so = dir.join("k.so");
         std::fs::write(&so, host.binary.as_ref().expect("shared object")).unwrap();
         let header = run(Command::new(llvm_tool("llvm-readelf")).arg("-h").arg(&so));

@@ -36,10 +36,16 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
-    let device = rkc_offload::default_device().expect("a device");
-    let (width, height) =
-        if device.backend != Backend::CpuSimulator { (4096, 4096) } else { (512, 384) };
-    println!("5×5 box blur of a {width}×{height} picture on {} ({})", device.name, device.arch);
+    let device = rkc_offload::executor::<blur>().expect("a device");
+    let (width, height) = match device.backend {
+        Backend::CpuSimulator => (512, 384),
+        Backend::CpuHost => (2048, 1536),
+        _ => (4096, 4096),
+    };
+    println!(
+        "5×5 box blur of a {width}×{height} picture on {} ({}, {})",
+        device.name, device.arch, device.driver
+    );
 
     // Rings, a checkerboard and noise: sharp edges that the blur visibly softens.
     let mut seed = 0x2545_f491_4f6c_dd1du64;

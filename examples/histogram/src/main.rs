@@ -4,19 +4,18 @@
 mod kernels;
 
 use kernels::histogram;
-use rkc_offload::{Backend, offload, preload, preload_mut};
+use rkc_offload::{offload, preload, preload_mut};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
-    let device = rkc_offload::default_device().expect("a device");
-    let (n, blocks) = if device.backend != Backend::CpuSimulator {
-        (1usize << 28, 2048u32)
-    } else {
-        (1 << 20, 8)
-    };
-    println!("histogram of {n} bytes in {blocks} blocks on {} ({})", device.name, device.arch);
+    let device = rkc_offload::executor::<histogram>().expect("a device");
+    let (n, blocks) = if device.backend.is_gpu() { (1usize << 28, 2048u32) } else { (1 << 20, 8) };
+    println!(
+        "histogram of {n} bytes in {blocks} blocks on {} ({}, {})",
+        device.name, device.arch, device.driver
+    );
 
     // Bytes with a skewed distribution (the sum of two random bytes, halved), so that some
     // bins are hot: atomics under contention.

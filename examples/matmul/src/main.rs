@@ -5,16 +5,17 @@
 mod kernels;
 
 use kernels::{TILE, matmul};
-use rkc_offload::{Backend, offload, preload, preload_mut};
+use rkc_offload::{offload, preload, preload_mut};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
-    let device = rkc_offload::default_device().expect("a device");
-    // The simulator runs every thread of a block on a host thread of its own: keep it small.
-    let n: usize = if device.backend != Backend::CpuSimulator { 2048 } else { 64 };
-    println!("matmul {n}×{n} on {} ({})", device.name, device.arch);
+    // Where the kernel runs: the GPU, the host image, or the simulator (this kernel waits at
+    // barriers, which the host image leaves to the simulator): keep the simulator's size small.
+    let device = rkc_offload::executor::<matmul>().expect("a device");
+    let n: usize = if device.backend.is_gpu() { 2048 } else { 64 };
+    println!("matmul {n}×{n} on {} ({}, {})", device.name, device.arch, device.driver);
 
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut random = || {

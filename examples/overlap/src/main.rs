@@ -29,7 +29,7 @@ fn main() -> ExitCode {
 fn run() -> Result<bool, rkc_offload::OffloadError> {
     rkc_offload::include_fatbin!("kernels")?;
     let device = rkc_offload::default_device()?;
-    let gpu = device.backend != rkc_offload::Backend::CpuSimulator;
+    let gpu = device.backend.is_gpu();
     // 256 MiB on a GPU; a size the simulator runs in a moment otherwise.
     let n: usize = if gpu { 1 << 26 } else { 1 << 16 };
     let chunk = n / CHUNKS;

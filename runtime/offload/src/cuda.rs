@@ -1086,7 +1086,7 @@ impl Cuda {
 /// also its length in elements), and each argument's device address (0 for values). `copy`
 /// puts an argument that the launch copies on the device, given its index, host address and
 /// length, and returns its device address.
-fn parameters(
+pub(crate) fn parameters(
     found: &Found,
     placements: &[Placement],
     mut copy: impl FnMut(usize, *mut u8, usize) -> Result<u64, OffloadError>,
@@ -1270,7 +1270,7 @@ pub(crate) const PANIC_RECORD_BYTES: usize = 56;
 
 /// A panic record's contents between launches: zero, and at byte 48 the device address of the
 /// mapped flag the panicking thread sets (0 for none).
-fn initial_record(flag_address: Option<u64>) -> [u8; PANIC_RECORD_BYTES] {
+pub(crate) fn initial_record(flag_address: Option<u64>) -> [u8; PANIC_RECORD_BYTES] {
     let mut initial = [0u8; PANIC_RECORD_BYTES];
     initial[48..56].copy_from_slice(&flag_address.unwrap_or(0).to_le_bytes());
     initial

@@ -21,6 +21,12 @@ pub enum OffloadError {
         /// (a struct that changed size keeps its name), so this says which it is.
         difference: String,
     },
+    /// The fat binary's host image (its kernels compiled for this CPU) cannot be loaded: it is
+    /// no x86-64 shared object, or the dynamic loader refused it.
+    HostImage { reason: String },
+    /// [`crate::launch_raw`] on the CPU, for a kernel the fat binary's host image leaves out
+    /// (`offload!` runs such kernels on the simulator instead).
+    NotInHostImage { kernel: String, reason: String },
     /// The fat binary has no image this device can run.
     NoImageForDevice { kernel: String, device: String, arch: String, available: Vec<String> },
     /// `device = n` names no device. The text is upstream's.
@@ -86,6 +92,11 @@ impl fmt::Display for OffloadError {
                 "the fat binary is stale for kernel `{kernel}`: the host declares `{host}` but the \
                  fat binary was compiled for `{fatbin}` ({difference}); recompile kernels.rs with rkc"
             ),
+            OffloadError::HostImage { reason } => write!(
+                f,
+                "cannot load the fat binary's host image (its kernels compiled for this CPU): \
+                 {reason}; OFFLOAD_TARGET=simulator runs the kernels on the CPU simulator instead"
+            ),
             OffloadError::NoImageForDevice { kernel, device, arch, available } => write!(
                 f,
                 "the fat binary has no image of kernel `{kernel}` for {device} ({arch}); it has: {}; \
@@ -113,11 +124,14 @@ impl fmt::Display for OffloadError {
             OffloadError::BadOffloadTarget { value } => {
                 write!(
                     f,
-                    "OFFLOAD_TARGET=`{value}` is not one of default, mandatory, disabled, simulator"
+                    "OFFLOAD_TARGET=`{value}` is not one of default, mandatory, cpu, disabled, simulator"
                 )
             }
             OffloadError::BadEnvironment { variable, value, expected } => {
                 write!(f, "{variable}=`{value}` is not {expected}")
+            }
+            OffloadError::NotInHostImage { kernel, reason } => {
+                write!(f, "kernel `{kernel}` has no entry in the host image: {reason}")
             }
             OffloadError::InvalidLaunch { kernel, reason } => {
                 write!(f, "invalid launch of kernel `{kernel}`: {reason}")

@@ -1,11 +1,12 @@
-//! Where device data lives: a GPU or a simulated device, and for GPU memory the device's reset
-//! count when it was allocated.
+//! Where device data lives: a GPU or the host's CPU (a simulated device), and for GPU memory
+//! the device's reset count when it was allocated.
 
-/// A device that holds data: a GPU by ordinal, or the simulator.
+/// A device that holds data: a GPU by ordinal, or the host's CPU, whose data is host memory
+/// that the simulator and host images alike run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Home {
     Cuda(usize),
-    /// The simulator; its index among `OFFLOAD_SIM_DEVICES` simulated devices (0 without).
+    /// The host's CPU; its index among `OFFLOAD_SIM_DEVICES` simulated devices (0 without).
     Simulator(usize),
 }
 
@@ -13,7 +14,7 @@ impl std::fmt::Display for Home {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Home::Cuda(d) => write!(f, "device {d}"),
-            Home::Simulator(d) => write!(f, "the CPU simulator (device {d})"),
+            Home::Simulator(d) => write!(f, "the CPU (device {d})"),
         }
     }
 }

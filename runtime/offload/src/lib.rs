@@ -1,6 +1,8 @@
 //! rkc's host library: `offload!` as upstream Rust's `core::offload` specifies it, on an NVIDIA
 //! GPU through the CUDA driver (loaded at run time; nothing from CUDA is needed to build) or,
-//! when there is no GPU, on a CPU simulator that keeps the GPU's contract.
+//! when there is no GPU, on the host's CPU: the fat binary's host image (rkc's compilation of
+//! the kernels for the CPU) where it can run the kernel, else a CPU simulator that keeps the
+//! GPU's contract.
 //!
 //! ```ignore
 //! use rkc_offload::prelude::*;
@@ -37,10 +39,13 @@
 //!
 //! # Devices
 //!
-//! The default device is the first GPU; with none, the CPU simulator.
+//! The default device is the first GPU; with none, the CPU: a kernel runs in its fat binary's
+//! host image when the image has an entry for it (`__rkc_host_<kernel>`; kernels with
+//! barriers, warp operations or shared memory have none), else on the simulator.
 //! `OFFLOAD_TARGET=mandatory|disabled|default` has the meaning of OpenMP's
-//! `OMP_TARGET_OFFLOAD`: `mandatory` makes a missing GPU an error, `disabled` always uses the
-//! simulator. With no GPU, `OFFLOAD_SIM_DEVICES=n` makes the simulator count as `n` devices,
+//! `OMP_TARGET_OFFLOAD`: `mandatory` makes a missing GPU an error, `disabled` (or `simulator`)
+//! always uses the simulator; `cpu` always uses the CPU, with host images where they run the
+//! kernel. `OFFLOAD_INFO` says which each launch uses. With no GPU, `OFFLOAD_SIM_DEVICES=n` makes the simulator count as `n` devices,
 //! so that code for several devices runs anywhere.
 
 /// The user guide (docs/guide.md, linked into this crate as guide.md so that its package holds it),
@@ -54,6 +59,7 @@ pub mod builtins;
 mod cuda;
 mod error;
 mod home;
+mod host;
 mod nvtx;
 mod placement;
 mod registry;
@@ -77,7 +83,8 @@ pub use resident::{
 };
 pub use rkc_offload_macros::{DeviceCopy, offload, offload_async, offload_kernel, try_offload};
 pub use runtime::{
-    Backend, DeviceInfo, RawArg, default_device, devices, launch_raw, offload_get_num_devices,
+    Backend, DeviceInfo, RawArg, default_device, devices, executor, launch_raw,
+    offload_get_num_devices,
 };
 pub use sim::simulate_raw;
 pub use stream::{Event, PinnedBuffer, Scope, Stream, scope};

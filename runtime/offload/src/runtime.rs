@@ -3,7 +3,8 @@
 use crate::args::IntoArgs;
 use crate::cuda::Cuda;
 use crate::error::OffloadError;
-use crate::{Kernel, LaunchConfig, registry, sim};
+use crate::host::HostEntry;
+use crate::{Kernel, LaunchConfig, host, registry, sim};
 use std::sync::OnceLock;
 
 /// Where kernels run.
@@ -13,7 +14,21 @@ pub enum Backend {
     Cuda,
     /// An AMD GPU through HIP.
     Hip,
+    /// The host's CPU running the fat binary's host image, rkc's compilation of the kernels
+    /// for this CPU; kernels the image cannot run (those with barriers, warp operations or
+    /// shared memory), and fat binaries without one, run on the simulator.
+    CpuHost,
+    /// The host's CPU running the kernels' Rust bodies as rustc compiled them, one simulated
+    /// thread after another (`OFFLOAD_TARGET=simulator`, or a host that cannot load host
+    /// images).
     CpuSimulator,
+}
+
+impl Backend {
+    /// Whether kernels run on a GPU (not on the host's CPU).
+    pub fn is_gpu(self) -> bool {
+        matches!(self, Backend::Cuda | Backend::Hip)
+    }
 }
 
 /// A device as the runtime sees it.
@@ -21,20 +36,24 @@ pub enum Backend {
 pub struct DeviceInfo {
     pub backend: Backend,
     pub name: String,
-    /// `sm_90` for CUDA devices, `host` for the simulator.
+    /// `sm_90` for CUDA devices, `x86-64` for host images, `host` for the simulator.
     pub arch: String,
-    /// The CUDA driver's version (`13.0`), or the simulator's description.
+    /// The CUDA driver's version (`13.0`), or the CPU backend's description.
     pub driver: String,
 }
 
 /// `OFFLOAD_TARGET`, with OpenMP's `OMP_TARGET_OFFLOAD` meanings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
-    /// A GPU when there is one, else the CPU simulator.
+    /// A GPU when there is one, else the CPU: the host image where it runs the kernel, else
+    /// the simulator.
     Default,
     /// A GPU, or an error.
     Mandatory,
-    /// Always the CPU simulator; no devices are counted.
+    /// Always the CPU, even where a GPU is: the host image where it runs the kernel, else the
+    /// simulator (`OFFLOAD_TARGET=cpu`).
+    Cpu,
+    /// Always the CPU simulator, even where a GPU is and for kernels a host image could run.
     Disabled,
 }
 
@@ -55,13 +74,17 @@ fn runtime() -> Result<&'static Runtime, OffloadError> {
                 Ok(v) => match v.to_ascii_lowercase().as_str() {
                     "" | "default" => Mode::Default,
                     "mandatory" => Mode::Mandatory,
-                    // `simulator` names the executor, as the CPU fallback's own value will
+                    "cpu" => Mode::Cpu,
+                    // `simulator` names the executor, as `cpu` does the host image's
                     // (`disabled` is OpenMP's word for the same).
                     "disabled" | "simulator" => Mode::Disabled,
                     _ => return Err(OffloadError::BadOffloadTarget { value: v }),
                 },
             };
-            let cuda = if mode == Mode::Disabled { None } else { Cuda::new()? };
+            let cuda = match mode {
+                Mode::Disabled | Mode::Cpu => None,
+                Mode::Default | Mode::Mandatory => Cuda::new()?,
+            };
             let sim_devices = match std::env::var("OFFLOAD_SIM_DEVICES") {
                 Err(_) => 0,
                 Ok(v) => v.parse::<usize>().map_err(|_| OffloadError::BadEnvironment {
@@ -88,25 +111,50 @@ impl Runtime {
             n => n,
         }
     }
+
+    /// The backend of launches on the CPU: host images unless `OFFLOAD_TARGET` asks for the
+    /// simulator or this host cannot load them.
+    fn cpu_backend(&self) -> Backend {
+        if host::SUPPORTED && self.mode != Mode::Disabled {
+            Backend::CpuHost
+        } else {
+            Backend::CpuSimulator
+        }
+    }
+
+    /// How the CPU backend runs kernels, for `DeviceInfo::driver`.
+    fn cpu_description(&self) -> String {
+        self.cpu_description_of(self.cpu_backend())
+    }
+
+    fn cpu_description_of(&self, backend: Backend) -> String {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match backend {
+            Backend::CpuHost => format!(
+                "{threads} host threads; host images, else the simulator (barriers, warp \
+                 operations, shared memory, or a fat binary without a host image)"
+            ),
+            _ => format!("{threads} host threads"),
+        }
+    }
 }
 
-/// The number of offload devices (GPUs); 0 when there is none, in which case launches without
-/// `device` run on the CPU simulator. Valid `device` indices are `0..n`.
+/// The number of offload devices (GPUs); 0 when there is none (or `OFFLOAD_SIM_DEVICES`),
+/// in which case launches without `device` run on the CPU. Valid `device` indices are `0..n`.
 pub fn offload_get_num_devices() -> i32 {
     runtime().map_or(0, |r| r.device_count() as i32)
 }
 
 /// Every device, in device-index order: the GPUs, or the simulated devices of
-/// `OFFLOAD_SIM_DEVICES` when there is no GPU.
+/// `OFFLOAD_SIM_DEVICES` when there is no GPU (each the host's CPU, as [`default_device`]
+/// describes it).
 pub fn devices() -> Vec<DeviceInfo> {
     let Ok(rt) = runtime() else { return Vec::new() };
     if rt.gpu_count() == 0 {
         return (0..rt.sim_devices)
-            .map(|k| DeviceInfo {
-                backend: Backend::CpuSimulator,
-                name: format!("rkc CPU simulator, simulated device {k}"),
-                arch: "host".into(),
-                driver: "simulated".into(),
+            .map(|k| {
+                let cpu = cpu_device(rt);
+                DeviceInfo { name: format!("{}, simulated device {k}", cpu.name), ..cpu }
             })
             .collect();
     }
@@ -125,22 +173,52 @@ pub fn devices() -> Vec<DeviceInfo> {
         .collect()
 }
 
+/// The host's CPU as a device: [`Backend::CpuHost`] where launches use host images (each
+/// kernel a fat binary's host image cannot run still runs on the simulator), else
+/// [`Backend::CpuSimulator`].
+fn cpu_device(rt: &Runtime) -> DeviceInfo {
+    let (name, arch) = match rt.cpu_backend() {
+        Backend::CpuHost => ("rkc CPU (host image)", "x86-64"),
+        _ => ("rkc CPU simulator", "host"),
+    };
+    DeviceInfo {
+        backend: rt.cpu_backend(),
+        name: name.into(),
+        arch: arch.into(),
+        driver: rt.cpu_description(),
+    }
+}
+
 /// The device a launch without `device` uses.
 pub fn default_device() -> Result<DeviceInfo, OffloadError> {
     let rt = runtime()?;
     match devices().into_iter().next() {
-        Some(d) if d.backend != Backend::CpuSimulator => Ok(d),
+        Some(d) if d.backend.is_gpu() => Ok(d),
         _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
-        _ => Ok(DeviceInfo {
+        _ => Ok(cpu_device(rt)),
+    }
+}
+
+/// The device a launch of kernel `K` without `device` runs on: the default GPU; else the
+/// CPU, which is [`Backend::CpuHost`] when the registered fat binary's host image has the
+/// kernel and [`Backend::CpuSimulator`] otherwise, its `driver` then saying why. For programs
+/// that report where their kernels ran.
+pub fn executor<K: Kernel>() -> Result<DeviceInfo, OffloadError> {
+    let rt = runtime()?;
+    let device = default_device()?;
+    if device.backend != Backend::CpuHost {
+        return Ok(device);
+    }
+    let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
+    Ok(match host::entry(&found)? {
+        HostEntry::Ready(_) => device,
+        HostEntry::Missing(why) => DeviceInfo {
             backend: Backend::CpuSimulator,
             name: "rkc CPU simulator".into(),
             arch: "host".into(),
-            driver: format!(
-                "{} host threads",
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            ),
-        }),
-    }
+            driver: format!("{}; {why}", rt.cpu_description_of(Backend::CpuSimulator)),
+        },
+    })
 }
 
 /// Launches a kernel: the path behind `offload!` and `try_offload!`.
@@ -161,13 +239,37 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
             None => Err(OffloadError::NoDeviceMandatory),
         },
         crate::home::Home::Simulator(d) => {
-            sim::launch::<K, A>(&found, &args, &mappings, &config, d)
+            launch_on_cpu::<K, A>(&found, &args, &mappings, &config, d)
         }
     }
 }
 
+/// Runs a launch on the host's CPU (simulated device `device`): in the fat binary's host
+/// image where it has the kernel and `OFFLOAD_TARGET` allows it, else on the simulator, saying
+/// why under `OFFLOAD_INFO`. Both run on host memory, so data placed for one is placed for the
+/// other.
+pub(crate) fn launch_on_cpu<K: Kernel, A: IntoArgs<K::Params>>(
+    found: &registry::Found,
+    args: &A,
+    mappings: &[crate::ArgMapping],
+    config: &LaunchConfig,
+    device: usize,
+) -> Result<(), OffloadError> {
+    let rt = runtime()?;
+    if rt.cpu_backend() == Backend::CpuHost {
+        match host::entry(found)? {
+            HostEntry::Ready(entry) => return host::launch(found, entry, mappings, config, device),
+            HostEntry::Missing(why) => crate::report::info(format_args!(
+                "{} runs on the CPU simulator: {why}",
+                found.info.name
+            )),
+        }
+    }
+    sim::launch::<K, A>(found, args, mappings, config, device)
+}
+
 /// Where a launch (or a preload) with this `device` field runs: `None` is the default device
-/// (the first GPU; else the simulator, device 0); `Some(n)` must name one of
+/// (the first GPU; else the CPU, device 0); `Some(n)` must name one of
 /// `offload_get_num_devices()`'s devices, with upstream's message otherwise.
 pub(crate) fn home_of(device: Option<i32>) -> Result<crate::home::Home, OffloadError> {
     use crate::home::Home;
@@ -194,7 +296,8 @@ pub enum RawArg<'a> {
     Buffer { bytes: &'a mut [u8], writable: bool },
 }
 
-/// Launches a kernel of a registered fat binary by name on a GPU, with raw arguments and
+/// Launches a kernel of a registered fat binary by name on a GPU (where there is none, in the
+/// fat binary's host image: an error for a kernel it leaves out), with raw arguments and
 /// without the host-side signature check (the caller vouches for the arguments; the fat
 /// binary's metadata still decides the copies). For conformance and differential tests that
 /// drive many kernels the same way; programs use `offload!`.
@@ -222,6 +325,14 @@ pub fn launch_raw(
             },
         })
         .collect();
+    if rt.gpu_count() == 0 && rt.mode != Mode::Mandatory && rt.cpu_backend() == Backend::CpuHost {
+        return match host::entry(&found)? {
+            HostEntry::Ready(entry) => host::launch(&found, entry, &mappings, &config, 0),
+            HostEntry::Missing(reason) => {
+                Err(OffloadError::NotInHostImage { kernel: kernel.into(), reason })
+            }
+        };
+    }
     let device = match config.device {
         Some(d) if d < 0 || d as usize >= rt.gpu_count() => {
             return Err(OffloadError::DeviceUnavailable { device: d });

@@ -373,7 +373,9 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
             crate::runtime::cuda()?.launch_async(d, state, &found, &placements, &config)
         }
         (Home::Simulator(d), Queue::Simulator(error)) => {
-            if let Err(e) = crate::sim::launch::<K, A>(&found, &args, &mappings, &config, d) {
+            if let Err(e) =
+                crate::runtime::launch_on_cpu::<K, A>(&found, &args, &mappings, &config, d)
+            {
                 error.get_or_insert(e);
             }
             Ok(())

@@ -1,7 +1,10 @@
-//! GPU conformance: every testsuite kernel, compiled by rkc (fat binaries in a folder, one per
-//! kernel file), runs on the GPU through the CUDA driver and on the CPU simulator (the
-//! rustc-compiled body) with the same seeded inputs; the outputs must agree (floats: equal
-//! values, any NaN equal to any NaN). Prints one line per kernel and a summary.
+//! Conformance: every testsuite kernel, compiled by rkc (fat binaries in a folder, one per
+//! kernel file), runs on the GPU through the CUDA driver — or, where there is no GPU, in the
+//! fat binary's host image — and on the CPU simulator (the rustc-compiled body) with the same
+//! seeded inputs; the outputs must agree (floats: equal values, any NaN equal to any NaN).
+//! Prints one line per kernel and a summary. On the host image, the kernels it leaves out
+//! (they run on the simulator, so there is nothing to compare) are listed as skipped, and the
+//! fault checks (a trapping GPU kernel, a device reset) do not apply.
 //!
 //! Usage: conformance <folder of <kernel file stem>.fatbin>
 
@@ -43,14 +46,20 @@ fn main() -> ExitCode {
     };
     let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
     let kernels = if kernels.is_dir() { kernels } else { PathBuf::from("testsuite/kernels") };
-    match rkc_offload::devices().first() {
-        Some(d) => println!("device: {} ({}, {})", d.name, d.arch, d.driver),
-        None => {
-            eprintln!("error: no GPU: conformance compares the GPU with the simulator");
+    let on_gpu = match rkc_offload::default_device() {
+        Ok(d) if d.backend != rkc_offload::Backend::CpuSimulator => {
+            println!("device: {} ({}, {})", d.name, d.arch, d.driver);
+            d.backend.is_gpu()
+        }
+        _ => {
+            eprintln!(
+                "error: no GPU and no host images: conformance compares a GPU or the host image with the simulator"
+            );
             return ExitCode::from(2);
         }
-    }
-    let (mut passed, mut failed) = (0, 0);
+    };
+    let device = if on_gpu { "the GPU" } else { "the host image" };
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let generated = if only.is_some() { Vec::new() } else { rkc_testsuite::generated_cases() };
     // The generated kernels share one fat binary and one module: register and compile once.
     let generated_module = rkc_front::compile(rkc_testsuite::generated::SOURCE).ok();
@@ -69,7 +78,7 @@ fn main() -> ExitCode {
     for case in cases().into_iter().filter(|c| selected(c.kernel)).chain(generated) {
         let is_generated = case.file == "generated.rs";
         let stem = case.file.trim_end_matches(".rs");
-        let result = (|| -> Result<String, String> {
+        let result = (|| -> Result<Checked, String> {
             let owned;
             let module = if is_generated {
                 generated_module.as_ref().ok_or("rkc refuses the generated kernels")?
@@ -135,10 +144,13 @@ fn main() -> ExitCode {
                     ..
                 }) => {
                     println!(
-                        "     {} panicked on the GPU at {location} in block {block:?}, thread {thread:?}: {message}",
+                        "     {} panicked on {device} at {location} in block {block:?}, thread {thread:?}: {message}",
                         case.kernel
                     );
                     Outcome::Panicked(message)
+                }
+                Err(rkc_offload::OffloadError::NotInHostImage { reason, .. }) => {
+                    return Ok(Checked::Skipped(reason));
                 }
                 Err(e) => Outcome::Failed(e.to_string()),
             };
@@ -149,16 +161,25 @@ fn main() -> ExitCode {
             same_within(&reference, &gpu, &elems, case.gpu_ulps)?;
             let threads: u32 =
                 case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
-            Ok(format!("{threads} threads, {ms:.2} ms"))
+            Ok(Checked::Agree(format!("{threads} threads, {ms:.2} ms")))
         })();
         match result {
+            Ok(Checked::Skipped(reason)) => {
+                skipped += 1;
+                if !is_generated {
+                    println!(
+                        "SKIP {:<18} {:<20} runs on the simulator: {reason}",
+                        case.kernel, case.file
+                    );
+                }
+            }
             // The generated kernels are summarised, with each failure named.
             Ok(_) if is_generated => generated_passed += 1,
             Err(e) if is_generated => {
                 generated_failed += 1;
                 println!("FAIL {:<18} {:<20} {e}", case.kernel, case.file);
             }
-            Ok(detail) => {
+            Ok(Checked::Agree(detail)) => {
                 passed += 1;
                 println!("PASS {:<18} {:<20} {detail}", case.kernel, case.file);
             }
@@ -170,7 +191,7 @@ fn main() -> ExitCode {
     }
     if only.is_none() {
         println!(
-            "{} generated kernels (testsuite/src/generator.rs) on the GPU against rustc's code on the simulator: {generated_passed} agree, {generated_failed} disagree",
+            "{} generated kernels (testsuite/src/generator.rs) on {device} against rustc's code on the simulator: {generated_passed} agree, {generated_failed} disagree",
             n_generated
         );
         if generated_failed == 0 {
@@ -310,7 +331,7 @@ fn main() -> ExitCode {
         // data on the device is reported lost, or the device reports itself lost: typed errors
         // either way, and the process goes on.
     }
-    if only.as_deref().is_none_or(|o| o == "faults") {
+    if on_gpu && only.as_deref().is_none_or(|o| o == "faults") {
         let faults = (|| -> Result<String, String> {
             use rkc_offload::OffloadError;
             let fatbin =
@@ -373,12 +394,26 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    if skipped > 0 {
+        println!(
+            "{passed} passed, {failed} failed, {skipped} skipped (left out of the host image)"
+        );
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
 
 /// Each float function's largest error on the GPU, in ULPs: the `f32` results against the
 /// `f64` reference rounded to `f32`, the `f64` results against glibc's (the simulator's).
+/// A kernel's comparison that did not fail.
+enum Checked {
+    /// The device and the simulator agree; the detail line.
+    Agree(String),
+    /// The host image leaves the kernel out, for this reason.
+    Skipped(String),
+}
+
 fn report_ulps(kernel: &str, inputs: &[Arg], reference: &Outcome, gpu: &Outcome) {
     use rkc_testsuite::ulps::{FUNCTIONS, NAMES, reference as f64_reference};
     let (Some(Arg::Buffer(xs)), Outcome::Buffers(cpu), Outcome::Buffers(dev)) =
