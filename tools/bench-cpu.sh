@@ -12,12 +12,12 @@ runs=${RUNS:-7}
 fatbin=${SLICE_FATBIN:-target/rkc/slice.fatbin}
 [ -f "$dir/slice.fatbin" ] && fatbin=$dir/slice.fatbin
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "# CPU executors, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || cat .device/COMMIT), $(nproc) host threads"
+echo "# CPU executors, $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat .device/COMMIT 2>/dev/null || git rev-parse --short HEAD), $(nproc) host threads"
 echo "| example | OFFLOAD_TARGET | what ran | kernel time, median of $runs (ms) |"
 echo "|---|---|---|---|"
 for target in cpu simulator; do
   for example in matmul reduction blur histogram; do
-    first=$(OFFLOAD_TARGET=$target "$dir/$example" | head -1)
+    first=$(OFFLOAD_TARGET=$target "$dir/$example" | sed -n 1p)
     t=$(for _ in $(seq "$runs"); do OFFLOAD_TARGET=$target "$dir/$example" | sed -n 's/.*kernel \([0-9.]*\) ms.*/\1/p'; done | median)
     echo "| $example | $target | ${first%%(*} | $t |"
   done

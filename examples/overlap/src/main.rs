@@ -101,7 +101,7 @@ fn run() -> Result<bool, rkc_offload::OffloadError> {
     );
     if !gpu {
         println!(
-            "(the CPU simulator runs queued work when it is queued, so nothing overlaps there; run on a GPU to see the streams pay)"
+            "(on the CPU (host image or simulator) queued work runs when it is queued, so nothing overlaps there; run on a GPU to see the streams pay)"
         );
     }
     Ok(same == n && reference_ok == sample.len())
