@@ -152,6 +152,9 @@ struct FuncEmitter<'f> {
     /// Emitting the host image's body function (see [`host`]) instead of a `gpu.func`: the
     /// thread's position comes from parameters, and per-thread memory from allocas.
     host: bool,
+    /// On the host, for a kernel whose threads wait at barriers: the whole block in one
+    /// function, its barrier-free stretches as loops over the threads (see `host::Block`).
+    block_fn: Option<host::Block<'f>>,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -180,6 +183,7 @@ impl<'f> FuncEmitter<'f> {
                 .map(|p| (p.value, (v(p.value), format!("{}_len", v(p.value)))))
                 .collect(),
             host: false,
+            block_fn: None,
         }
     }
 
@@ -208,9 +212,14 @@ impl<'f> FuncEmitter<'f> {
                 ));
             }
         }
-        // The index 0 that every slot access uses; folded away when unused.
-        self.line(format!("{ZERO_INDEX} = arith.constant 0 : index"));
-        self.region(&self.func.body);
+        if self.block_fn.is_some() {
+            // Every slot access indexes the thread's element, defined in each stretch.
+            self.block_body();
+        } else {
+            // The index 0 that every slot access uses; folded away when unused.
+            self.line(format!("{ZERO_INDEX} = arith.constant 0 : index"));
+            self.region(&self.func.body);
+        }
         self.flush();
         let private = if self.private.is_empty() {
             String::new()
@@ -233,7 +242,9 @@ impl<'f> FuncEmitter<'f> {
         let mut params = params;
         params.push(format!("{PANIC_RECORD}: !llvm.ptr<1>"));
         if self.host {
-            params.extend(host::GEOMETRY.iter().map(|g| format!("{g}: index")));
+            // A block function takes the block's position; a thread's body the thread's too.
+            let skip = if self.block_fn.is_some() { 3 } else { 0 };
+            params.extend(host::GEOMETRY[skip..].iter().map(|g| format!("{g}: index")));
             // Internal: the host entry that loops over the threads is its only caller, and
             // LLVM inlines it there.
             let _ = writeln!(
@@ -278,8 +289,18 @@ impl<'f> FuncEmitter<'f> {
         t
     }
 
-    fn return_op(&self) -> &'static str {
-        if self.host { "func.return" } else { "gpu.return" }
+    /// Ends the thread: a return on a GPU and in a thread's body on the host; in a block
+    /// function, the thread is marked done and its stretch ends.
+    fn emit_return(&mut self) {
+        if let Some(block) = &self.block_fn {
+            let line = block.finish_thread();
+            self.line(line);
+            self.line("scf.yield".into());
+        } else if self.host {
+            self.line("func.return".into());
+        } else {
+            self.line("gpu.return".into());
+        }
     }
 
     /// The fast-math attribute of float ops under `-C fast-math`, else nothing.
@@ -342,20 +363,29 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn region(&mut self, region: &'f Region) {
+        self.ops(&region.ops);
+    }
+
+    /// A region's operations, or a stretch of them (a block function's, `host::Block`).
+    fn ops(&mut self, ops: &'f [Op]) {
         let mut k = 0;
-        while k < region.ops.len() {
+        while k < ops.len() {
             // Inside loops the groups cost more than they save: LLVM hoists the invariant parts
             // of a group's re-test path out of the loop and keeps them live through it (sgemm:
             // 44 registers became 72; with its inner loop versioned as well, a launch took
             // 29.8 ms instead of 20.2 on the H200).
             let group = self.options.bounds_checks && self.loops.is_empty();
-            let end = if group { check_group_end(&region.ops, k) } else { k };
+            let end = if group { check_group_end(ops, k) } else { k };
+            let start = k;
             if end > k {
-                self.check_group(&region.ops[k..end]);
+                self.check_group(&ops[k..end]);
                 k = end;
             } else {
-                self.op(&region.ops[k]);
+                self.op(&ops[k]);
                 k += 1;
+            }
+            if self.block_fn.is_some() {
+                self.keep_for_later_stretches(&ops[start..k]);
             }
         }
     }
@@ -481,7 +511,7 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Yield => {
                 // Handled by `if_op`, which knows the join block.
             }
-            OpKind::Return => self.line(self.return_op().into()),
+            OpKind::Return => self.emit_return(),
             OpKind::Var if self.host => {
                 // The host has no private address space: an alloca in the entry block, which
                 // LLVM promotes to registers as the GPU back ends do with the attribution.
@@ -513,6 +543,23 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("memref.store {}, {}[{ZERO_INDEX}] : {ty}", arg(0), arg(1)));
             }
             OpKind::Loop { .. } => self.loop_op(op),
+            OpKind::Break { depth } | OpKind::Continue { depth }
+                if self.block_fn.is_some() && *depth as usize >= self.loops.len() =>
+            {
+                // A loop of the block function, outside this stretch: every thread sets its
+                // flag (the loop is uniform), and the block tests it after the stretch.
+                let target = *depth as usize - self.loops.len();
+                let brk = matches!(op.kind, OpKind::Break { .. });
+                if brk {
+                    let results =
+                        self.block_fn.as_ref().map(|b| b.loop_results(target)).unwrap_or_default();
+                    self.store_results(&results, &op.operands);
+                }
+                if let Some(line) = self.block_fn.as_ref().and_then(|b| b.raise(target, brk)) {
+                    self.line(line);
+                }
+                self.line("scf.yield".into());
+            }
             OpKind::Break { depth } | OpKind::Continue { depth } => {
                 let Some((header, exit, tys, cold)) = self
                     .loops
@@ -536,6 +583,8 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Warp(w) => self.warp(*w, op),
             OpKind::DynShared => self.dyn_shared(op),
             OpKind::Fence(scope) => self.fence(*scope),
+            // In a block function, shared arrays are the block's allocas, made at its entry.
+            OpKind::Shared if self.block_fn.is_some() => {}
             OpKind::Shared => {
                 // One workgroup-memory global per source site and type, shared by every
                 // kernel of the module that reaches the site; each block has its own.
@@ -593,6 +642,7 @@ impl<'f> FuncEmitter<'f> {
                     .unwrap_or_else(|| "i8".into());
                 self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
             }
+            OpKind::Local if self.block_fn.is_some() => self.block_local(op),
             OpKind::Local => {
                 // Written in AMD's private space (5) and cast to the generic pointer that the
                 // body uses; `specialize` moves the alloca to the generic space where a back
@@ -629,11 +679,15 @@ impl<'f> FuncEmitter<'f> {
                     AtomicOp::Max => "umax",
                     AtomicOp::Exchange => "xchg",
                 };
-                self.line(format!(
-                    "{res} = llvm.atomicrmw {kind} {}, {} monotonic : !llvm.ptr, {t}",
-                    arg(0),
-                    arg(1)
-                ));
+                if self.block_fn.as_ref().is_some_and(|b| b.is_block_private(op.operands[0])) {
+                    self.block_private_atomic(kind, op, &t);
+                } else {
+                    self.line(format!(
+                        "{res} = llvm.atomicrmw {kind} {}, {} monotonic : !llvm.ptr, {t}",
+                        arg(0),
+                        arg(1)
+                    ));
+                }
             }
             OpKind::AtomicCas => {
                 let ty = self.rk_ty(op.operands[1]).clone();
@@ -1017,7 +1071,7 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("llvm.store {one}, {p} : i32, !llvm.ptr<1>"));
         self.line(format!("cf.br {done}"));
         self.start_block(format!("{done}:"));
-        self.line(self.return_op().into());
+        self.emit_return();
     }
 
     /// Integer and float arithmetic. Integers wrap (Rust's release build); shifts take their

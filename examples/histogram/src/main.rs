@@ -4,14 +4,18 @@
 mod kernels;
 
 use kernels::histogram;
-use rkc_offload::{offload, preload, preload_mut};
+use rkc_offload::{Backend, offload, preload, preload_mut};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::executor::<histogram>().expect("a device");
-    let (n, blocks) = if device.backend.is_gpu() { (1usize << 28, 2048u32) } else { (1 << 20, 8) };
+    let (n, blocks) = match device.backend {
+        Backend::CpuSimulator => (1 << 20, 8),
+        Backend::CpuHost => (1 << 26, 64),
+        _ => (1usize << 28, 2048u32),
+    };
     println!(
         "histogram of {n} bytes in {blocks} blocks on {} ({}, {})",
         device.name, device.arch, device.driver

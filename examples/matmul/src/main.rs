@@ -5,16 +5,20 @@
 mod kernels;
 
 use kernels::{TILE, matmul};
-use rkc_offload::{offload, preload, preload_mut};
+use rkc_offload::{Backend, offload, preload, preload_mut};
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
-    // Where the kernel runs: the GPU, the host image, or the simulator (this kernel waits at
-    // barriers, which the host image leaves to the simulator): keep the simulator's size small.
+    // Where the kernel runs: the GPU, the host image, or the simulator (which runs each thread
+    // as a coroutine): the size suits each.
     let device = rkc_offload::executor::<matmul>().expect("a device");
-    let n: usize = if device.backend.is_gpu() { 2048 } else { 64 };
+    let n: usize = match device.backend {
+        Backend::CpuSimulator => 64,
+        Backend::CpuHost => 512,
+        _ => 2048,
+    };
     println!("matmul {n}×{n} on {} ({}, {})", device.name, device.arch, device.driver);
 
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;

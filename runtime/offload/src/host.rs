@@ -12,8 +12,8 @@
 //!   `block_begin..block_end`, and may be made from several host threads at once for
 //!   disjoint ranges.
 //!
-//! A kernel without such a symbol (one with barriers, warp operations or shared memory, in
-//! this first version) runs on the simulator. A panicking kernel thread fills the panic
+//! A kernel without such a symbol (one with warp operations or dynamic shared memory, in this
+//! version; the image's `rkc.left-out` string says why) runs on the simulator. A panicking kernel thread fills the panic
 //! record as on a GPU, so the launch reports the same error as the GPU path.
 //!
 //! The image runs on host memory: arguments are passed by their host address and nothing is
@@ -43,6 +43,9 @@ pub(crate) enum HostEntry {
 
 /// Whether this host can run host images at all: rkc writes them for x86-64 Linux only.
 pub(crate) const SUPPORTED: bool = cfg!(all(target_os = "linux", target_arch = "x86_64"));
+
+/// The stack of each thread that runs a host image's blocks (see `launch`).
+const WORKER_STACK: usize = 64 << 20;
 
 /// The ELF machine number of x86-64 (`EM_X86_64`).
 const EM_X86_64: u16 = 62;
@@ -240,7 +243,7 @@ mod loader {
         });
         match recorded {
             Some(reason) if !reason.is_empty() => format!("the host image leaves it out: {reason}"),
-            _ => "the host image has no entry for it (kernels with barriers, warp operations or \
+            _ => "the host image has no entry for it (kernels with warp operations or dynamic \
                   shared memory run on the simulator)"
                 .into(),
         }
@@ -387,14 +390,26 @@ pub(crate) fn launch(
             unsafe { (call.entry)(call.params, call.dims, begin, end) };
         }
     };
-    if workers == 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 1..workers {
-                scope.spawn(work);
+    // Every worker is a thread of its own with a large stack: a kernel that waits at barriers
+    // runs as one function per block that keeps each thread's values in its frame (up to
+    // 32 MiB, the compiler's limit), more than a default thread's or the caller's stack
+    // holds. The stack is reserved, not touched, so a kernel that needs little costs little.
+    let started = std::thread::scope(|scope| {
+        let mut started = 0;
+        for _ in 0..workers {
+            let worker = std::thread::Builder::new()
+                .name("rkc-host".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, work);
+            if worker.is_ok() {
+                started += 1;
             }
-            work();
+        }
+        started
+    });
+    if started == 0 {
+        return Err(OffloadError::HostImage {
+            reason: "no host thread could be started to run it".into(),
         });
     }
     crate::report::info(format_args!(

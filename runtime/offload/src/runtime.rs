@@ -15,7 +15,7 @@ pub enum Backend {
     /// An AMD GPU through HIP.
     Hip,
     /// The host's CPU running the fat binary's host image, rkc's compilation of the kernels
-    /// for this CPU; kernels the image cannot run (those with barriers, warp operations or
+    /// for this CPU; kernels the image cannot run (those with warp operations or dynamic
     /// shared memory), and fat binaries without one, run on the simulator.
     CpuHost,
     /// The host's CPU running the kernels' Rust bodies as rustc compiled them, one simulated
@@ -131,8 +131,8 @@ impl Runtime {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         match backend {
             Backend::CpuHost => format!(
-                "{threads} host threads; host images, else the simulator (barriers, warp \
-                 operations, shared memory, or a fat binary without a host image)"
+                "{threads} host threads; host images, else the simulator (warp operations, \
+                 dynamic shared memory, or a fat binary without a host image)"
             ),
             _ => format!("{threads} host threads"),
         }
