@@ -1,6 +1,6 @@
 //! Shared memory, barriers and atomics: a block sum by a tree in shared memory (every step
-//! separated by a barrier, so the order of additions is fixed and the result exact), and a
-//! histogram with atomics on global memory.
+//! separated by a barrier, so the order of additions is fixed and the result exact), a
+//! histogram with atomics on global memory, and a reversal through dynamic shared memory.
 use rkc_offload::prelude::*;
 
 /// Each block sums its 256 elements: a tree in a shared array.
@@ -49,6 +49,25 @@ pub fn histogram(
         let old = atomic_compare_exchange(claims, 0u32, 7u32);
         if old == 0 {
             atomic_add(claims.add(1), 1);
+        }
+    }
+}
+
+/// Each block reverses its elements through dynamic shared memory (the launch's `dyn_cache`
+/// holds one float per thread) and adds each to its mirror image.
+#[offload_kernel]
+pub fn dynamic_reverse(x: &[f32], out: &mut [f32]) {
+    // SAFETY: the launch gives each block `block_dim_x()` floats of dynamic shared memory;
+    // each thread writes its own element and reads another only after the barrier.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let n = block_dim_x() as usize;
+        let i = block_idx_x() as usize * n + t;
+        let s = dynamic_shared::<f32>();
+        *s.add(t) = if i < x.len() { x[i] } else { -1.0 };
+        sync_threads();
+        if i < out.len() {
+            out[i] = *s.add(n - 1 - t) + *s.add(t) * 0.5;
         }
     }
 }

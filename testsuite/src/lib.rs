@@ -266,6 +266,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "shared.rs",
+            kernel: "dynamic_reverse",
+            grid: [3, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(150), Input::Zeros(170)]),
+            gpu_ulps: 0,
+            dyn_cache: 256,
+            simulate: sim!(shared::dynamic_reverse),
+        },
+        Case {
+            file: "shared.rs",
             kernel: "histogram",
             grid: [4, 1, 1],
             block: [256, 1, 1],

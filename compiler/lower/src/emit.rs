@@ -245,6 +245,10 @@ impl<'f> FuncEmitter<'f> {
             // A block function takes the block's position; a thread's body the thread's too.
             let skip = if self.block_fn.is_some() { 3 } else { 0 };
             params.extend(host::GEOMETRY[skip..].iter().map(|g| format!("{g}: index")));
+            if self.block_fn.is_some() {
+                // The launch's dynamic shared memory, in bytes.
+                params.push(format!("{}: i64", host::DYNAMIC_SHARED_BYTES));
+            }
             // Internal: the host entry that loops over the threads is its only caller, and
             // LLVM inlines it there.
             let _ = writeln!(
@@ -581,6 +585,8 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Math(f) => self.math(*f, op),
             OpKind::Barrier => self.line("gpu.barrier".into()),
             OpKind::Warp(w) => self.warp(*w, op),
+            // In a block function, the dynamic shared array is the block's alloca.
+            OpKind::DynShared if self.block_fn.is_some() => {}
             OpKind::DynShared => self.dyn_shared(op),
             OpKind::Fence(scope) => self.fence(*scope),
             // In a block function, shared arrays are the block's allocas, made at its entry.

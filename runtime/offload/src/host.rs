@@ -7,13 +7,14 @@
 //! - `params` is the array `cuLaunchKernel` gets: one pointer per parameter slot, each to a
 //!   u64 that holds the value in its low bytes (a slice takes two slots, its address and its
 //!   length in elements), the last one to the address of the panic record;
-//! - `dims` points at the grid's x, y, z and then the block's x, y, z;
+//! - `dims` points at the grid's x, y, z, the block's x, y, z, and the launch's dynamic shared
+//!   memory in bytes;
 //! - the call runs every thread of the blocks whose linear index (x + gx·(y + gy·z)) lies in
 //!   `block_begin..block_end`, and may be made from several host threads at once for
 //!   disjoint ranges.
 //!
-//! A kernel without such a symbol (one with warp operations or dynamic shared memory, in this
-//! version; the image's `rkc.left-out` string says why) runs on the simulator. A panicking kernel thread fills the panic
+//! A kernel without such a symbol (one with warp operations, in this version; the image's
+//! `rkc.left-out` string says why) runs on the simulator. A panicking kernel thread fills the panic
 //! record as on a GPU, so the launch reports the same error as the GPU path.
 //!
 //! The image runs on host memory: arguments are passed by their host address and nothing is
@@ -243,8 +244,8 @@ mod loader {
         });
         match recorded {
             Some(reason) if !reason.is_empty() => format!("the host image leaves it out: {reason}"),
-            _ => "the host image has no entry for it (kernels with warp operations or dynamic \
-                  shared memory run on the simulator)"
+            _ => "the host image has no entry for it (kernels with warp operations run on the \
+                  simulator)"
                 .into(),
         }
     }
@@ -362,7 +363,7 @@ pub(crate) fn launch(
     let params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
     let [gx, gy, gz] = config.workgroup_dim;
     let [bx, by, bz] = config.thread_dim;
-    let dims = [gx, gy, gz, bx, by, bz];
+    let dims = [gx, gy, gz, bx, by, bz, config.dyn_cache];
     let call = Call { entry, params: params.as_ptr(), dims: dims.as_ptr() };
 
     let kernel_start = crate::report::clock();
@@ -386,7 +387,7 @@ pub(crate) fn launch(
             // SAFETY: `params` has one pointer per parameter slot of the kernel, to values the
             // placements made (host addresses borrowed for the launch, device buffers' memory,
             // scalars), the panic record last, as the metadata checked against the host
-            // describes; `dims` holds 6 values; the ranges of the workers are disjoint.
+            // describes; `dims` holds 7 values; the ranges of the workers are disjoint.
             unsafe { (call.entry)(call.params, call.dims, begin, end) };
         }
     };

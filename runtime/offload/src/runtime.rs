@@ -15,8 +15,8 @@ pub enum Backend {
     /// An AMD GPU through HIP.
     Hip,
     /// The host's CPU running the fat binary's host image, rkc's compilation of the kernels
-    /// for this CPU; kernels the image cannot run (those with warp operations or dynamic
-    /// shared memory), and fat binaries without one, run on the simulator.
+    /// for this CPU; kernels the image cannot run (those with warp operations, among others),
+    /// and fat binaries without one, run on the simulator.
     CpuHost,
     /// The host's CPU running the kernels' Rust bodies as rustc compiled them, one simulated
     /// thread after another (`OFFLOAD_TARGET=simulator`, or a host that cannot load host
@@ -132,7 +132,7 @@ impl Runtime {
         match backend {
             Backend::CpuHost => format!(
                 "{threads} host threads; host images, else the simulator (warp operations, \
-                 dynamic shared memory, or a fat binary without a host image)"
+                 or a fat binary without a host image)"
             ),
             _ => format!("{threads} host threads"),
         }

@@ -10,16 +10,17 @@
 //! - `@__rkc_host_K(params: !llvm.ptr, dims: !llvm.ptr, begin: i64, end: i64)`, exported:
 //!   runs the blocks whose linear index (`x + gx * (y + gy * z)`) is in `begin..end`, each
 //!   block's threads in x-fastest order. `params` is the array `cuLaunchKernel` receives (a
-//!   pointer to each parameter slot's value, the panic record's address last), `dims` six
-//!   u32: the grid's x, y, z, then the block's. It touches no state but its arguments, so the
+//!   pointer to each parameter slot's value, the panic record's address last), `dims` seven
+//!   u32: the grid's x, y, z, then the block's, then the launch's dynamic shared memory in
+//!   bytes. It touches no state but its arguments, so the
 //!   runtime calls it from several host threads at once with disjoint block ranges.
 //!
 //! Running a block's threads one after another is the GPU's semantics only for kernels whose
 //! threads never wait for each other. A kernel with barriers or shared arrays becomes instead
 //! one function per block (`Block`: `@__rkc_body_K` then takes the block's position and runs
-//! its threads itself, in loops between the barriers). Kernels with warp operations or
-//! dynamic shared memory are left out (with the reason, which the runtime shows), and the
-//! runtime runs those on its simulator. So are kernels with 16-bit floats, 128-bit division or
+//! its threads itself, in loops between the barriers). Kernels with warp operations are left
+//! out (with the reason, which the runtime shows), and the runtime runs those on its
+//! simulator. So are kernels with 16-bit floats, 128-bit division or
 //! conversions between 128-bit integers and floats, which the x86-64 back end lowers to calls
 //! of compiler-rt functions that a loaded shared object cannot count on finding.
 
@@ -46,6 +47,9 @@ pub(crate) const GEOMETRY: [&str; 12] = [
 ];
 
 pub(crate) const BODY_PREFIX: &str = "__rkc_body_";
+
+/// A block function's last parameter: the launch's dynamic shared memory in bytes.
+pub(crate) const DYNAMIC_SHARED_BYTES: &str = "%host_dynamic_shared_bytes";
 
 /// The exported entry's name is this prefix and the kernel's name; the runtime looks it up.
 pub const ENTRY_PREFIX: &str = "__rkc_host_";
@@ -77,7 +81,9 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         emitter.host = true;
         let block = func.body.ops.iter().any(has_barrier) || {
             let mut shared = false;
-            walk(&func.body.ops, &mut |o| shared |= o.kind == OpKind::Shared);
+            walk(&func.body.ops, &mut |o| {
+                shared |= matches!(o.kind, OpKind::Shared | OpKind::DynShared);
+            });
             shared
         };
         if block && let Err(reason) = emitter.plan_block() {
@@ -126,7 +132,6 @@ fn unsupported(func: &Func) -> Option<String> {
         go(region, &|op| match op.kind {
             // Barriers and shared arrays are the block function's (`Block`); warps are not yet.
             OpKind::Warp(_) => Some("it uses warp operations"),
-            OpKind::DynShared => Some("it uses dynamic shared memory"),
             // The x86-64 back end calls compiler-rt for these (`__divti3`, `__floattisf`).
             OpKind::Binary(BinOp::Div | BinOp::Rem) if op.operands.iter().any(wide_int) => {
                 Some("it divides 128-bit integers")
@@ -196,6 +201,11 @@ fn entry(func: &Func, block: bool, out: &mut String) {
         l(format!("%dim{d}_word = llvm.load %dim{d}_at : !llvm.ptr -> i32"));
         l(format!("%dim{d} = arith.index_castui %dim{d}_word : i32 to index"));
     }
+    if block {
+        l("%dynamic_at = llvm.getelementptr %dims[6] : (!llvm.ptr) -> !llvm.ptr, i32".into());
+        l("%dynamic_word = llvm.load %dynamic_at : !llvm.ptr -> i32".into());
+        l("%dynamic_bytes = arith.extui %dynamic_word : i32 to i64".into());
+    }
     l("%grid_xy = arith.muli %dim0, %dim1 : index".into());
     l("%first = arith.index_castui %begin : i64 to index".into());
     l("%last = arith.index_castui %end : i64 to index".into());
@@ -205,10 +215,15 @@ fn entry(func: &Func, block: bool, out: &mut String) {
     l("  %by = arith.remui %b_yz, %dim1 : index".into());
     l("  %bz = arith.divui %b, %grid_xy : index".into());
     if block {
-        // A block function runs the block's threads itself.
-        let geometry = "%bx, %by, %bz, %dim3, %dim4, %dim5, %dim0, %dim1, %dim2";
-        let types: Vec<String> =
-            slots.iter().cloned().chain(std::iter::repeat_n("index".to_string(), 9)).collect();
+        // A block function runs the block's threads itself; `dims[6]` is the launch's dynamic
+        // shared memory in bytes.
+        let geometry = "%bx, %by, %bz, %dim3, %dim4, %dim5, %dim0, %dim1, %dim2, %dynamic_bytes";
+        let types: Vec<String> = slots
+            .iter()
+            .cloned()
+            .chain(std::iter::repeat_n("index".to_string(), 9))
+            .chain(["i64".to_string()])
+            .collect();
         l(format!(
             "  func.call @{BODY_PREFIX}{name}({}, {geometry}) : ({}) -> ()",
             args.join(", "),
@@ -334,7 +349,8 @@ impl<'f> Plan<'f> {
                     for x in &o.operands {
                         self.uses.push((*x, Some(id)));
                     }
-                    if !matches!(o.kind, OpKind::Var | OpKind::Shared) {
+                    // Slots and shared arrays are made at the block function's entry.
+                    if !matches!(o.kind, OpKind::Var | OpKind::Shared | OpKind::DynShared) {
                         for r in &o.results {
                             self.defined_in.insert(*r, id);
                             self.defining.insert(*r, o);
@@ -414,6 +430,7 @@ impl<'f> FuncEmitter<'f> {
         // shared arrays.
         let mut frame: u64 = MAX_THREADS * 8 * cross.len() as u64;
         let mut shared_sites: Vec<String> = Vec::new();
+        let mut dynamic = false;
         let mut lines: Vec<String> = vec![
             format!("%blk_threads = llvm.mlir.constant({MAX_THREADS} : i64) : i64"),
             "%blk_one = llvm.mlir.constant(1 : i64) : i64".into(),
@@ -433,7 +450,7 @@ impl<'f> FuncEmitter<'f> {
             let derived =
                 matches!(op.kind, OpKind::ElemPtr | OpKind::PtrOffset | OpKind::FieldPtr { .. })
                     && op.operands.first().is_some_and(|p| shared.contains(p));
-            if op.kind == OpKind::Shared || derived {
+            if matches!(op.kind, OpKind::Shared | OpKind::DynShared) || derived {
                 shared.extend(op.results.iter().copied());
             }
             let size = |t: Option<&Type>| t.map_or(0, Type::size_of);
@@ -479,7 +496,20 @@ impl<'f> FuncEmitter<'f> {
                     ));
                 }
                 OpKind::Warp(_) => result = Err("it uses warp operations".to_string()),
-                OpKind::DynShared => result = Err("it uses dynamic shared memory".to_string()),
+                OpKind::DynShared => {
+                    // The launch's `dyn_cache` bytes, the block's own (the runtime's limit is
+                    // 48 KiB, well inside a host thread's stack).
+                    if !dynamic {
+                        lines.push(format!(
+                            "%blk_dynamic = llvm.alloca {DYNAMIC_SHARED_BYTES} x i8 {{alignment = 16 : i64}} : (i64) -> !llvm.ptr"
+                        ));
+                        dynamic = true;
+                    }
+                    lines.push(format!(
+                        "{} = llvm.getelementptr %blk_dynamic[0] : (!llvm.ptr) -> !llvm.ptr, i8",
+                        super::v(op.results[0])
+                    ));
+                }
                 _ => {}
             }
         });
