@@ -559,7 +559,9 @@ impl<'f> FuncEmitter<'f> {
                         self.block_fn.as_ref().map(|b| b.loop_results(target)).unwrap_or_default();
                     self.store_results(&results, &op.operands);
                 }
-                if let Some(line) = self.block_fn.as_ref().and_then(|b| b.raise(target, brk)) {
+                let lines =
+                    self.block_fn.as_ref().map(|b| b.raise(target, brk)).unwrap_or_default();
+                for line in lines {
                     self.line(line);
                 }
                 self.line("scf.yield".into());
@@ -584,6 +586,12 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::Math(f) => self.math(*f, op),
             OpKind::Barrier => self.line("gpu.barrier".into()),
+            // In a block function: the lane from the thread's index; the exchanges are the
+            // block's (`host::Block`), between stretches.
+            OpKind::Warp(rkc_rk::WarpOp::LaneId) if self.block_fn.is_some() => {
+                self.line(format!("{res} = arith.index_castui %blk_lane : index to i32"));
+            }
+            OpKind::Warp(_) if self.block_fn.is_some() => {}
             OpKind::Warp(w) => self.warp(*w, op),
             // In a block function, the dynamic shared array is the block's alloca.
             OpKind::DynShared if self.block_fn.is_some() => {}

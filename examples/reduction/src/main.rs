@@ -6,7 +6,7 @@
 mod kernels;
 
 use kernels::block_sums;
-use rkc_offload::{offload, preload, preload_mut};
+use rkc_offload::{Backend, offload, preload, preload_mut};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -25,8 +25,11 @@ fn butterfly(mut v: [f32; 32]) -> f32 {
 fn main() -> ExitCode {
     rkc_offload::include_fatbin!("kernels").expect("the fat binary build.rs made");
     let device = rkc_offload::executor::<block_sums>().expect("a device");
-    let (n, blocks) =
-        if device.backend.is_gpu() { (1usize << 26, 1024usize) } else { (1 << 16, 8) };
+    let (n, blocks) = match device.backend {
+        Backend::CpuSimulator => (1 << 16, 8),
+        Backend::CpuHost => (1 << 24, 64),
+        _ => (1usize << 26, 1024usize),
+    };
     println!(
         "sum of {n} floats in {blocks} blocks of {THREADS} threads on {} ({}, {})",
         device.name, device.arch, device.driver

@@ -13,8 +13,8 @@
 //!   `block_begin..block_end`, and may be made from several host threads at once for
 //!   disjoint ranges.
 //!
-//! A kernel without such a symbol (one with warp operations, in this version; the image's
-//! `rkc.left-out` string says why) runs on the simulator. A panicking kernel thread fills the panic
+//! A kernel without such a symbol (one with 16-bit floats or 128-bit division, in this
+//! version; the image's `rkc.left-out` string says why) runs on the simulator. A panicking kernel thread fills the panic
 //! record as on a GPU, so the launch reports the same error as the GPU path.
 //!
 //! The image runs on host memory: arguments are passed by their host address and nothing is
@@ -244,8 +244,8 @@ mod loader {
         });
         match recorded {
             Some(reason) if !reason.is_empty() => format!("the host image leaves it out: {reason}"),
-            _ => "the host image has no entry for it (kernels with warp operations run on the \
-                  simulator)"
+            _ => "the host image has no entry for it (kernels with 16-bit floats or 128-bit \
+                  division run on the simulator)"
                 .into(),
         }
     }

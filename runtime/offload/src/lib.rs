@@ -40,8 +40,8 @@
 //! # Devices
 //!
 //! The default device is the first GPU; with none, the CPU: a kernel runs in its fat binary's
-//! host image when the image has an entry for it (`__rkc_host_<kernel>`; kernels with warp
-//! operations have none), else on the simulator.
+//! host image when the image has an entry for it (`__rkc_host_<kernel>`; kernels with 16-bit
+//! floats or 128-bit division have none), else on the simulator.
 //! `OFFLOAD_TARGET=mandatory|disabled|default` has the meaning of OpenMP's
 //! `OMP_TARGET_OFFLOAD`: `mandatory` makes a missing GPU an error, `disabled` (or `simulator`)
 //! always uses the simulator; `cpu` always uses the CPU, with host images where they run the

@@ -15,8 +15,8 @@ pub enum Backend {
     /// An AMD GPU through HIP.
     Hip,
     /// The host's CPU running the fat binary's host image, rkc's compilation of the kernels
-    /// for this CPU; kernels the image cannot run (those with warp operations, among others),
-    /// and fat binaries without one, run on the simulator.
+    /// for this CPU; kernels the image leaves out (16-bit floats, 128-bit division), and fat
+    /// binaries without one, run on the simulator.
     CpuHost,
     /// The host's CPU running the kernels' Rust bodies as rustc compiled them, one simulated
     /// thread after another (`OFFLOAD_TARGET=simulator`, or a host that cannot load host
@@ -131,8 +131,8 @@ impl Runtime {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         match backend {
             Backend::CpuHost => format!(
-                "{threads} host threads; host images, else the simulator (warp operations, \
-                 or a fat binary without a host image)"
+                "{threads} host threads; host images, else the simulator (kernels the image \
+                 leaves out, or a fat binary without one)"
             ),
             _ => format!("{threads} host threads"),
         }

@@ -16,17 +16,17 @@
 //!   runtime calls it from several host threads at once with disjoint block ranges.
 //!
 //! Running a block's threads one after another is the GPU's semantics only for kernels whose
-//! threads never wait for each other. A kernel with barriers or shared arrays becomes instead
-//! one function per block (`Block`: `@__rkc_body_K` then takes the block's position and runs
-//! its threads itself, in loops between the barriers). Kernels with warp operations are left
-//! out (with the reason, which the runtime shows), and the runtime runs those on its
-//! simulator. So are kernels with 16-bit floats, 128-bit division or
-//! conversions between 128-bit integers and floats, which the x86-64 back end lowers to calls
-//! of compiler-rt functions that a loaded shared object cannot count on finding.
+//! threads never wait for each other. A kernel with barriers, warp exchanges or shared arrays
+//! becomes instead one function per block (`Block`: `@__rkc_body_K` then takes the block's
+//! position and runs its threads itself, in loops between the barriers and exchanges). Left
+//! out (with the reason, which the runtime shows, running them on its simulator) are kernels
+//! with 16-bit floats, 128-bit division or conversions between 128-bit integers and floats,
+//! which the x86-64 back end lowers to calls of compiler-rt functions that a loaded shared
+//! object cannot count on finding.
 
 use super::{FuncEmitter, mlir_type};
 use crate::LowerOptions;
-use rkc_rk::{BinOp, FloatTy, Func, IntTy, Module, Op, OpKind, Region, Type, ValueId};
+use rkc_rk::{BinOp, FloatTy, Func, IntTy, Module, Op, OpKind, Region, Type, ValueId, WarpOp};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -82,7 +82,7 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         let block = func.body.ops.iter().any(has_barrier) || {
             let mut shared = false;
             walk(&func.body.ops, &mut |o| {
-                shared |= matches!(o.kind, OpKind::Shared | OpKind::DynShared);
+                shared |= matches!(o.kind, OpKind::Shared | OpKind::DynShared | OpKind::Warp(_));
             });
             shared
         };
@@ -130,8 +130,7 @@ fn unsupported(func: &Func) -> Option<String> {
                 .find_map(|op| check(op).or_else(|| op.regions.iter().find_map(|r| go(r, check))))
         }
         go(region, &|op| match op.kind {
-            // Barriers and shared arrays are the block function's (`Block`); warps are not yet.
-            OpKind::Warp(_) => Some("it uses warp operations"),
+            // Barriers, warp operations and shared arrays are the block function's (`Block`).
             // The x86-64 back end calls compiler-rt for these (`__divti3`, `__floattisf`).
             OpKind::Binary(BinOp::Div | BinOp::Rem) if op.operands.iter().any(wide_int) => {
                 Some("it divides 128-bit integers")
@@ -258,28 +257,39 @@ const MAX_THREADS: u64 = 1024;
 /// larger stack than this); a kernel that needs more is left to the simulator.
 const MAX_BLOCK_FRAME: u64 = 32 << 20;
 
-/// A kernel whose threads wait at barriers, as one function per block (the technique of
+/// A kernel whose threads wait for each other, as one function per block (the technique of
 /// pocl's work-group functions and of COX's hierarchical collapsing, over rk's structured
-/// control flow): its barrier-free stretches become loops over the block's threads, and the
-/// loops and `if`s that contain barriers run once for the block, between them. A barrier is
-/// the end of one stretch and the start of the next. Values that live from one stretch into
-/// another are kept per thread (arrays of `MAX_THREADS` elements), as are slots and local
-/// arrays; shared arrays are the block's own. A loop or `if` with barriers must be uniform
-/// (as on a GPU, where a divergent barrier is undefined): its condition is thread 0's, and a
-/// `break` or `continue` raises a flag that the block tests after the stretch. A thread that
-/// returns or panics is marked done and skips the stretches after.
+/// control flow): its stretches without barriers or warp exchanges become loops over the
+/// block's threads, and the loops and `if`s that contain them run once for the block, between
+/// them, with a mask per thread (SIMT's): an `if`'s arms run one after the other, each for the
+/// threads whose condition chose it; a loop runs while a thread is in it, and a thread that
+/// breaks or continues leaves it or its iteration. A barrier ends one stretch and starts the
+/// next; a warp exchange (shuffle, vote, reduction) is computed between stretches for every
+/// warp at once, in `rkc_simt`'s order. Values that live from one stretch into another are
+/// kept per thread (arrays of `MAX_THREADS` elements), as are slots and local arrays; shared
+/// arrays are the block's own. A thread that returns or panics is done and skips the rest.
 pub(crate) struct Block<'f> {
     /// Per-thread storage of the values used in a stretch other than their own.
     cross: HashMap<ValueId, String>,
     /// Values made again in each stretch that uses them: constants and local arrays.
     remat: HashMap<ValueId, &'f Op>,
-    /// The block function's loops around the current stretch, outermost first: the loop's
-    /// header and exit labels, its break flag and its continue flag.
-    loops: Vec<(String, String, String, String, Vec<ValueId>)>,
+    /// The block function's control around the current stretch, outermost first.
+    levels: Vec<Level>,
     names: usize,
     /// Addresses into the block's shared arrays, which only the host thread running the block
     /// touches: atomic operations on them need no atomic instruction.
     shared: std::collections::HashSet<ValueId>,
+}
+
+/// A level of the block function's control around a stretch; each has a per-thread mask
+/// (`memref<1024xi1>`) of the threads it runs.
+#[derive(Clone, Debug)]
+enum Level {
+    /// An arm of an `if`: the threads whose condition chose it.
+    Arm { mask: String },
+    /// A loop: the threads still in it (`live`, cleared by `break`), those in its current
+    /// iteration (`iter`, cleared by `continue` and `break`), and its results.
+    Loop { live: String, iter: String, results: Vec<ValueId> },
 }
 
 impl Block<'_> {
@@ -292,24 +302,38 @@ impl Block<'_> {
         "memref.store %blk_true, %blk_done[%blk_tid] : memref<1024xi1>".into()
     }
 
-    /// The line that raises the break (or continue) flag of the block function's loop
-    /// `depth` levels out of the current stretch.
-    pub(crate) fn raise(&self, depth: usize, brk: bool) -> Option<String> {
-        let k = self.loops.len().checked_sub(depth + 1)?;
-        let (_, _, b, c, _) = &self.loops[k];
-        let flag = if brk { b } else { c };
-        Some(format!("memref.store %blk_true, {flag}[%blk_c0] : memref<1xi1>"))
+    /// The block function's loop `depth` loops out of the current stretch.
+    fn target(&self, depth: usize) -> Option<&Level> {
+        self.levels.iter().rev().filter(|l| matches!(l, Level::Loop { .. })).nth(depth)
     }
 
-    /// The results of the block function's loop `depth` levels out of the current stretch.
+    /// The lines by which the current thread leaves (`brk`) the block function's loop `depth`
+    /// loops out, or its iteration.
+    pub(crate) fn raise(&self, depth: usize, brk: bool) -> Vec<String> {
+        let Some(Level::Loop { live, iter, .. }) = self.target(depth) else { return Vec::new() };
+        let mut lines =
+            vec![format!("memref.store %blk_false, {iter}[%blk_tid] : memref<1024xi1>")];
+        if brk {
+            lines.push(format!("memref.store %blk_false, {live}[%blk_tid] : memref<1024xi1>"));
+        }
+        lines
+    }
+
+    /// The results of the block function's loop `depth` loops out of the current stretch.
     pub(crate) fn loop_results(&self, depth: usize) -> Vec<ValueId> {
-        self.loops.len().checked_sub(depth + 1).map(|k| self.loops[k].4.clone()).unwrap_or_default()
+        match self.target(depth) {
+            Some(Level::Loop { results, .. }) => results.clone(),
+            _ => Vec::new(),
+        }
     }
 }
 
-/// Whether an op waits at a barrier, itself or inside its regions.
+/// Whether an op waits for other threads (a barrier, or a warp exchange), itself or inside its
+/// regions.
 fn has_barrier(op: &Op) -> bool {
-    op.kind == OpKind::Barrier || op.regions.iter().any(|r| r.ops.iter().any(has_barrier))
+    matches!(op.kind, OpKind::Barrier)
+        || matches!(op.kind, OpKind::Warp(w) if w != WarpOp::LaneId)
+        || op.regions.iter().any(|r| r.ops.iter().any(has_barrier))
 }
 
 /// Every op of a region, nested ones included, in walk order.
@@ -380,6 +404,10 @@ impl<'f> Plan<'f> {
                         self.region(&r.ops)?;
                     }
                 }
+                // A warp exchange reads every thread's operands.
+                OpKind::Warp(_) => {
+                    self.uses.extend(op.operands.iter().map(|x| (*x, None)));
+                }
                 _ => return Err("a barrier is inside an operation the host image cannot split"),
             }
         }
@@ -434,6 +462,7 @@ impl<'f> FuncEmitter<'f> {
         let mut lines: Vec<String> = vec![
             format!("%blk_threads = llvm.mlir.constant({MAX_THREADS} : i64) : i64"),
             "%blk_one = llvm.mlir.constant(1 : i64) : i64".into(),
+            "%blk_warp = llvm.mlir.constant(32 : i64) : i64".into(),
             "%blk_done = memref.alloca() : memref<1024xi1>".into(),
         ];
         let mut keep: Vec<(&ValueId, &String)> = cross.iter().collect();
@@ -444,7 +473,6 @@ impl<'f> FuncEmitter<'f> {
                 "{base} = llvm.alloca %blk_threads x {ty} {{alignment = 16 : i64}} : (i64) -> !llvm.ptr"
             ));
         }
-        let mut result = Ok(());
         let mut shared = std::collections::HashSet::new();
         walk(&func.body.ops, &mut |op| {
             let derived =
@@ -495,7 +523,16 @@ impl<'f> FuncEmitter<'f> {
                         super::v(op.results[0])
                     ));
                 }
-                OpKind::Warp(_) => result = Err("it uses warp operations".to_string()),
+                // A reduction's two buffers of a warp's values.
+                OpKind::Warp(WarpOp::Reduce(_)) => {
+                    let ty = self.ty(op.results[0]);
+                    for buffer in ["a", "b"] {
+                        lines.push(format!(
+                            "%blk_lanes_{buffer}{} = llvm.alloca %blk_warp x {ty} {{alignment = 16 : i64}} : (i64) -> !llvm.ptr",
+                            op.results[0].0
+                        ));
+                    }
+                }
                 OpKind::DynShared => {
                     // The launch's `dyn_cache` bytes, the block's own (the runtime's limit is
                     // 48 KiB, well inside a host thread's stack).
@@ -513,7 +550,6 @@ impl<'f> FuncEmitter<'f> {
                 _ => {}
             }
         });
-        result?;
         if frame > MAX_BLOCK_FRAME {
             return Err(format!(
                 "its per-block state ({} MiB for {MAX_THREADS} threads) is too large for a host thread's stack",
@@ -521,7 +557,7 @@ impl<'f> FuncEmitter<'f> {
             ));
         }
         self.allocas.extend(lines);
-        self.block_fn = Some(Block { cross, remat, loops: Vec::new(), names: 0, shared });
+        self.block_fn = Some(Block { cross, remat, levels: Vec::new(), names: 0, shared });
         Ok(())
     }
 
@@ -530,6 +566,7 @@ impl<'f> FuncEmitter<'f> {
         for l in [
             "%blk_c0 = arith.constant 0 : index",
             "%blk_c1 = arith.constant 1 : index",
+            "%blk_c32 = arith.constant 32 : index",
             "%blk_true = arith.constant true",
             "%blk_false = arith.constant false",
             "%blk_xy = arith.muli %host_block_dim_x, %host_block_dim_y : index",
@@ -558,6 +595,7 @@ impl<'f> FuncEmitter<'f> {
             match op.kind {
                 OpKind::Loop { .. } => self.block_loop(op),
                 OpKind::If => self.block_if(op),
+                OpKind::Warp(w) => self.exchange(w, op),
                 _ => {}
             }
         }
@@ -586,59 +624,297 @@ impl<'f> FuncEmitter<'f> {
         format!("%blk_{what}{b}")
     }
 
-    /// A loop around barriers: once for the block, its flags cleared at each iteration; it
-    /// ends when a stretch breaks out of it, or when thread 0 is done (a uniform return).
+    /// A new per-thread mask, at the block function's entry.
+    fn new_mask(&mut self, what: &str) -> String {
+        let mask = self.block_name(what);
+        self.allocas.push(format!("{mask} = memref.alloca() : memref<1024xi1>"));
+        mask
+    }
+
+    /// Whether thread `t` (an `index`) runs under `levels`: not done, and in every mask.
+    fn active(&mut self, t: &str, levels: &[Level]) -> String {
+        let done = self.temp();
+        self.line(format!("{done} = memref.load %blk_done[{t}] : memref<1024xi1>"));
+        let mut active = self.temp();
+        self.line(format!("{active} = arith.xori {done}, %blk_true : i1"));
+        for level in levels {
+            let mask = match level {
+                Level::Arm { mask } => mask,
+                Level::Loop { iter, .. } => iter,
+            };
+            let (m, next) = (self.temp(), self.temp());
+            self.line(format!("{m} = memref.load {mask}[{t}] : memref<1024xi1>"));
+            self.line(format!("{next} = arith.andi {active}, {m} : i1"));
+            active = next;
+        }
+        active
+    }
+
+    fn levels(&self) -> Vec<Level> {
+        self.block_fn.as_ref().map(|b| b.levels.clone()).unwrap_or_default()
+    }
+
+    /// A loop around barriers or warp exchanges: once for the block, while a thread is in it.
     fn block_loop(&mut self, op: &'f Op) {
         let (header, body, exit) = (self.new_label(), self.new_label(), self.new_label());
-        let (brk, cont) = (self.block_name("break"), self.block_name("continue"));
-        self.allocas.push(format!("{brk} = memref.alloca() : memref<1xi1>"));
-        self.allocas.push(format!("{cont} = memref.alloca() : memref<1xi1>"));
+        let (live, iter) = (self.new_mask("live"), self.new_mask("iter"));
+        self.line("scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 {".into());
+        self.line(format!("memref.store %blk_true, {live}[%blk_t] : memref<1024xi1>"));
+        self.line("}".into());
         self.line(format!("cf.br {header}"));
         self.start_block(format!("{header}:"));
-        self.line(format!("memref.store %blk_false, {brk}[%blk_c0] : memref<1xi1>"));
-        self.line(format!("memref.store %blk_false, {cont}[%blk_c0] : memref<1xi1>"));
-        let done = self.temp();
-        self.line(format!("{done} = memref.load %blk_done[%blk_c0] : memref<1024xi1>"));
-        self.line(format!("cf.cond_br {done}, {exit}, {body}"));
+        // Each iteration starts with the threads still in the loop; it runs when one of them
+        // is active.
+        let any = self.temp();
+        self.line(format!(
+            "{any} = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_any = %blk_false) -> (i1) {{"
+        ));
+        let l = self.temp();
+        self.line(format!("{l} = memref.load {live}[%blk_t] : memref<1024xi1>"));
+        self.line(format!("memref.store {l}, {iter}[%blk_t] : memref<1024xi1>"));
+        let outer = self.levels();
+        let active = self.active("%blk_t", &outer);
+        let (both, next) = (self.temp(), self.temp());
+        self.line(format!("{both} = arith.andi {l}, {active} : i1"));
+        self.line(format!("{next} = arith.ori %blk_any, {both} : i1"));
+        self.line(format!("scf.yield {next} : i1"));
+        self.line("}".into());
+        self.line(format!("cf.cond_br {any}, {body}, {exit}"));
         self.start_block(format!("{body}:"));
         if let Some(b) = self.block_fn.as_mut() {
-            b.loops.push((header.clone(), exit.clone(), brk, cont, op.results.clone()));
+            b.levels.push(Level::Loop { live, iter, results: op.results.clone() });
         }
         if let Some(r) = op.regions.first() {
             self.block_region(&r.ops, &[]);
         }
         self.line(format!("cf.br {header}"));
         if let Some(b) = self.block_fn.as_mut() {
-            b.loops.pop();
+            b.levels.pop();
         }
         self.start_block(format!("{exit}:"));
     }
 
-    /// An `if` around barriers: once for the block, on thread 0's condition.
+    /// An `if` around barriers or warp exchanges: both arms once for the block, each for the
+    /// threads whose condition chose it.
     fn block_if(&mut self, op: &'f Op) {
-        let (then_label, else_label, join) = (self.new_label(), self.new_label(), self.new_label());
+        let (then_mask, else_mask) = (self.new_mask("then"), self.new_mask("else"));
         let x = op.operands[0];
-        let cond = match self.block_fn.as_ref().and_then(|b| b.cross.get(&x)).cloned() {
-            Some(base) => {
-                let c = self.temp();
-                self.line(format!("{c} = llvm.load {base} : !llvm.ptr -> i1"));
-                c
+        self.line("scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 {".into());
+        let cond = self.per_thread(x, "%blk_t");
+        let not = self.temp();
+        self.line(format!("memref.store {cond}, {then_mask}[%blk_t] : memref<1024xi1>"));
+        self.line(format!("{not} = arith.xori {cond}, %blk_true : i1"));
+        self.line(format!("memref.store {not}, {else_mask}[%blk_t] : memref<1024xi1>"));
+        self.line("}".into());
+        for (region, mask) in op.regions.iter().zip([then_mask, else_mask]) {
+            if let Some(b) = self.block_fn.as_mut() {
+                b.levels.push(Level::Arm { mask });
             }
-            // A parameter: the same for every thread.
-            None => super::v(x),
-        };
-        self.line(format!("cf.cond_br {cond}, {then_label}, {else_label}"));
-        for (region, label) in op.regions.iter().zip([&then_label, &else_label]) {
-            self.start_block(format!("{label}:"));
             self.block_region(&region.ops, &op.results);
-            self.line(format!("cf.br {join}"));
+            if let Some(b) = self.block_fn.as_mut() {
+                b.levels.pop();
+            }
         }
-        self.start_block(format!("{join}:"));
     }
 
-    /// A barrier-free stretch: a loop over the block's threads, each thread's part in a region
-    /// of its own (so that each stretch defines its values anew), skipped for threads that are
-    /// done; then the block's loop flags are tested.
+    /// Thread `t`'s value of `x` (a value kept per thread, or a parameter), read at the block
+    /// function's level.
+    fn per_thread(&mut self, x: ValueId, t: &str) -> String {
+        match self.block_fn.as_ref().and_then(|b| b.cross.get(&x)).cloned() {
+            Some(base) => {
+                let (ty, t64, at, value) = (self.ty(x), self.temp(), self.temp(), self.temp());
+                self.line(format!("{t64} = arith.index_castui {t} : index to i64"));
+                self.line(format!(
+                    "{at} = llvm.getelementptr {base}[{t64}] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
+                ));
+                self.line(format!("{value} = llvm.load {at} : !llvm.ptr -> {ty}"));
+                value
+            }
+            None => super::v(x),
+        }
+    }
+
+    /// Stores `value` as thread `t`'s element of the per-thread value `r`.
+    fn set_per_thread(&mut self, r: ValueId, t: &str, value: &str) {
+        let Some(base) = self.block_fn.as_ref().and_then(|b| b.cross.get(&r)).cloned() else {
+            return;
+        };
+        let (ty, t64, at) = (self.ty(r), self.temp(), self.temp());
+        self.line(format!("{t64} = arith.index_castui {t} : index to i64"));
+        self.line(format!(
+            "{at} = llvm.getelementptr {base}[{t64}] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
+        ));
+        self.line(format!("llvm.store {value}, {at} : {ty}, !llvm.ptr"));
+    }
+
+    /// A warp exchange, for every warp of the block at once: each thread's result from its
+    /// warp's 32 operands, as `rkc_simt` and the GPU compute it. Lanes past the block's last
+    /// thread (a partial warp, which the simulator refuses) read as zero.
+    fn exchange(&mut self, w: WarpOp, op: &'f Op) {
+        let r = op.results[0];
+        let ty = self.ty(r);
+        self.line("scf.for %blk_w = %blk_c0 to %blk_n step %blk_c32 {".into());
+        match w {
+            WarpOp::Shuffle(mode) => {
+                self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
+                self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
+                self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
+                self.line("scf.if %blk_lin {".into());
+                let k = self.per_thread(op.operands[1], "%blk_lt");
+                let (c31, k5, lane) = (self.temp(), self.temp(), self.temp());
+                self.line(format!("{c31} = arith.constant 31 : i32"));
+                self.line(format!("{k5} = arith.andi {k}, {c31} : i32"));
+                self.line(format!("{lane} = arith.index_castui %blk_l : index to i32"));
+                let src = match mode {
+                    rkc_rk::ShuffleMode::Idx => k5,
+                    rkc_rk::ShuffleMode::Xor => {
+                        let s = self.temp();
+                        self.line(format!("{s} = arith.xori {lane}, {k5} : i32"));
+                        s
+                    }
+                    rkc_rk::ShuffleMode::Up => {
+                        let (d, ok, s) = (self.temp(), self.temp(), self.temp());
+                        self.line(format!("{d} = arith.subi {lane}, {k5} : i32"));
+                        self.line(format!("{ok} = arith.cmpi uge, {lane}, {k5} : i32"));
+                        self.line(format!("{s} = arith.select {ok}, {d}, {lane} : i32"));
+                        s
+                    }
+                    rkc_rk::ShuffleMode::Down => {
+                        let (d, ok, s) = (self.temp(), self.temp(), self.temp());
+                        self.line(format!("{d} = arith.addi {lane}, {k5} : i32"));
+                        self.line(format!("{ok} = arith.cmpi ule, {d}, {c31} : i32"));
+                        self.line(format!("{s} = arith.select {ok}, {d}, {lane} : i32"));
+                        s
+                    }
+                };
+                let (si, st) = (self.temp(), self.temp());
+                self.line(format!("{si} = arith.index_castui {src} : i32 to index"));
+                self.line(format!("{st} = arith.addi %blk_w, {si} : index"));
+                let value = self.per_thread(op.operands[0], &st);
+                self.set_per_thread(r, "%blk_lt", &value);
+                self.line("}".into());
+                self.line("}".into());
+            }
+            WarpOp::Any | WarpOp::All | WarpOp::Ballot => {
+                let bits = self.temp();
+                self.line("%blk_zero32 = arith.constant 0 : i32".into());
+                self.line(format!(
+                    "{bits} = scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 iter_args(%blk_m = %blk_zero32) -> (i32) {{"
+                ));
+                self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
+                self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
+                let b = self.temp();
+                self.line(format!("{b} = scf.if %blk_lin -> (i1) {{"));
+                let value = self.per_thread(op.operands[0], "%blk_lt");
+                self.line(format!("scf.yield {value} : i1"));
+                self.line("} else {".into());
+                self.line("scf.yield %blk_false : i1".into());
+                self.line("}".into());
+                let (e, l32, sh, m) = (self.temp(), self.temp(), self.temp(), self.temp());
+                self.line(format!("{e} = arith.extui {b} : i1 to i32"));
+                self.line(format!("{l32} = arith.index_castui %blk_l : index to i32"));
+                self.line(format!("{sh} = arith.shli {e}, {l32} : i32"));
+                self.line(format!("{m} = arith.ori %blk_m, {sh} : i32"));
+                self.line(format!("scf.yield {m} : i32"));
+                self.line("}".into());
+                let result = match w {
+                    WarpOp::Ballot => bits,
+                    _ => {
+                        let (c, res) = (self.temp(), self.temp());
+                        let (pred, target) = if w == WarpOp::Any { ("ne", 0) } else { ("eq", -1) };
+                        self.line(format!("{c} = arith.constant {target} : i32"));
+                        self.line(format!("{res} = arith.cmpi {pred}, {bits}, {c} : i32"));
+                        res
+                    }
+                };
+                self.for_lanes(&|me| me.set_per_thread(r, "%blk_lt", &result));
+            }
+            WarpOp::Reduce(reduce) => {
+                let (a, b) = (format!("%blk_lanes_a{}", r.0), format!("%blk_lanes_b{}", r.0));
+                let rk_ty = self.rk_ty(r).clone();
+                let zero = self.temp();
+                if rk_ty.is_float() {
+                    self.line(format!("{zero} = arith.constant 0.0 : {ty}"));
+                } else {
+                    self.line(format!("{zero} = arith.constant 0 : {ty}"));
+                }
+                // The warp's values into `a` (zero past the block's end).
+                self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
+                self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
+                self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
+                let v = self.temp();
+                self.line(format!("{v} = scf.if %blk_lin -> ({ty}) {{"));
+                let value = self.per_thread(op.operands[0], "%blk_lt");
+                self.line(format!("scf.yield {value} : {ty}"));
+                self.line("} else {".into());
+                self.line(format!("scf.yield {zero} : {ty}"));
+                self.line("}".into());
+                self.lane_store(&a, "%blk_l", &v, &ty);
+                self.line("}".into());
+                // Five butterfly steps, lane l combining its value with lane l ^ k's.
+                let mut k = 16;
+                while k > 0 {
+                    self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
+                    let (kc, other) = (self.temp(), self.temp());
+                    self.line(format!("{kc} = arith.constant {k} : index"));
+                    self.line(format!("{other} = arith.xori %blk_l, {kc} : index"));
+                    let x = self.lane_load(&a, "%blk_l", &ty);
+                    let y = self.lane_load(&a, &other, &ty);
+                    let c = self.temp();
+                    let line = self.reduce_combine(reduce, &rk_ty, &c, &x, &y);
+                    self.line(line);
+                    self.lane_store(&b, "%blk_l", &c, &ty);
+                    self.line("}".into());
+                    self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
+                    let x = self.lane_load(&b, "%blk_l", &ty);
+                    self.lane_store(&a, "%blk_l", &x, &ty);
+                    self.line("}".into());
+                    k /= 2;
+                }
+                self.for_lanes(&|me| {
+                    let x = me.lane_load(&a, "%blk_l", &ty);
+                    me.set_per_thread(r, "%blk_lt", &x);
+                });
+            }
+            WarpOp::LaneId => {}
+        }
+        self.line("}".into());
+    }
+
+    /// Runs `body` for each lane `%blk_l` of the warp at `%blk_w` whose thread `%blk_lt` is in
+    /// the block.
+    fn for_lanes(&mut self, body: &dyn Fn(&mut Self)) {
+        self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
+        self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
+        self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
+        self.line("scf.if %blk_lin {".into());
+        body(self);
+        self.line("}".into());
+        self.line("}".into());
+    }
+
+    fn lane_load(&mut self, buffer: &str, lane: &str, ty: &str) -> String {
+        let (l64, at, x) = (self.temp(), self.temp(), self.temp());
+        self.line(format!("{l64} = arith.index_castui {lane} : index to i64"));
+        self.line(format!(
+            "{at} = llvm.getelementptr {buffer}[{l64}] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
+        ));
+        self.line(format!("{x} = llvm.load {at} : !llvm.ptr -> {ty}"));
+        x
+    }
+
+    fn lane_store(&mut self, buffer: &str, lane: &str, value: &str, ty: &str) {
+        let (l64, at) = (self.temp(), self.temp());
+        self.line(format!("{l64} = arith.index_castui {lane} : index to i64"));
+        self.line(format!(
+            "{at} = llvm.getelementptr {buffer}[{l64}] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
+        ));
+        self.line(format!("llvm.store {value}, {at} : {ty}, !llvm.ptr"));
+    }
+
+    /// A stretch: a loop over the block's threads, each thread's part in a region of its own
+    /// (so that each stretch defines its values anew), skipped for the threads that are done
+    /// or outside the masks of the control around it.
     fn stretch(&mut self, ops: &'f [Op], yields: &[ValueId]) {
         let closing = ops.last().filter(|o| o.kind == OpKind::Yield && !yields.is_empty());
         if closing.is_none() && ops.iter().all(|o| o.kind == OpKind::Yield) {
@@ -661,16 +937,18 @@ impl<'f> FuncEmitter<'f> {
             "%blk_row = arith.divui %blk_tid, %host_block_dim_x : index",
             "%host_thread_id_y = arith.remui %blk_row, %host_block_dim_y : index",
             "%host_thread_id_z = arith.divui %blk_tid, %blk_xy : index",
+            "%blk_lane = arith.remui %blk_tid, %blk_c32 : index",
             "%zero_index = arith.addi %blk_tid, %blk_c0 : index",
             "%blk_tid64 = arith.index_castui %blk_tid : index to i64",
-            "%blk_is_done = memref.load %blk_done[%blk_tid] : memref<1024xi1>",
-            "cf.cond_br %blk_is_done, ^blk_skip, ^blk_run",
-            "^blk_skip:",
-            "scf.yield",
-            "^blk_run:",
         ] {
             self.line(l.into());
         }
+        let levels = self.levels();
+        let active = self.active("%blk_tid", &levels);
+        self.line(format!("cf.cond_br {active}, ^blk_run, ^blk_skip"));
+        self.line("^blk_skip:".into());
+        self.line("scf.yield".into());
+        self.line("^blk_run:".into());
         for x in inputs {
             let Some(block) = &self.block_fn else { return };
             if let Some(base) = block.cross.get(&x).cloned() {
@@ -698,16 +976,6 @@ impl<'f> FuncEmitter<'f> {
         self.loops = outer;
         self.line("}".into());
         self.line("}".into());
-        // Leave or restart the block's loops whose flags a thread raised.
-        let loops = self.block_fn.as_ref().map(|b| b.loops.clone()).unwrap_or_default();
-        for (header, exit, brk, cont, _) in loops {
-            for (flag, target) in [(brk, exit), (cont, header)] {
-                let (raised, next) = (self.temp(), self.new_label());
-                self.line(format!("{raised} = memref.load {flag}[%blk_c0] : memref<1xi1>"));
-                self.line(format!("cf.cond_br {raised}, {target}, {next}"));
-                self.start_block(format!("{next}:"));
-            }
-        }
     }
 
     /// An atomic read-modify-write of the block's shared memory, which one host thread runs

@@ -167,6 +167,40 @@ impl FuncEmitter<'_> {
         acc
     }
 
+    /// One step of a warp reduction: `out = a ⊕ b`, in the reduction's type.
+    pub(super) fn reduce_combine(
+        &self,
+        r: ReduceOp,
+        ty: &Type,
+        out: &str,
+        a: &str,
+        b: &str,
+    ) -> String {
+        let t = mlir_type(ty);
+        let fast = self.fast();
+        let (float, signed) = (ty.is_float(), matches!(ty, Type::Int(i) if i.is_signed()));
+        match (r, float) {
+            (ReduceOp::Add, true) => format!("{out} = arith.addf {a}, {b}{fast} : {t}"),
+            (ReduceOp::Add, false) => format!("{out} = arith.addi {a}, {b} : {t}"),
+            // Rust's `f32::min`/`max` are LLVM's minnum/maxnum (NaN-ignoring).
+            (_, true) => {
+                let name = if r == ReduceOp::Min { "minnum" } else { "maxnum" };
+                format!(
+                    "{out} = llvm.call_intrinsic \"llvm.{name}.{t}\"({a}, {b}) : ({t}, {t}) -> {t}"
+                )
+            }
+            (_, false) => {
+                let name = match (r, signed) {
+                    (ReduceOp::Min, true) => "minsi",
+                    (ReduceOp::Min, false) => "minui",
+                    (_, true) => "maxsi",
+                    _ => "maxui",
+                };
+                format!("{out} = arith.{name} {a}, {b} : {t}")
+            }
+        }
+    }
+
     pub(super) fn warp(&mut self, w: WarpOp, op: &Op) {
         let res = v(op.results[0]);
         let out = Some(res.as_str());
@@ -197,30 +231,9 @@ impl FuncEmitter<'_> {
             }
             WarpOp::Reduce(r) => {
                 let ty = self.rk_ty(op.operands[0]).clone();
-                let t = mlir_type(&ty);
-                let fast = self.fast();
-                let (float, signed) = (ty.is_float(), matches!(ty, Type::Int(i) if i.is_signed()));
+                let of = ty.clone();
                 let combine = move |me: &mut Self, out: &str, a: &str, b: &str| {
-                    let line = match (r, float) {
-                        (ReduceOp::Add, true) => format!("{out} = arith.addf {a}, {b}{fast} : {t}"),
-                        (ReduceOp::Add, false) => format!("{out} = arith.addi {a}, {b} : {t}"),
-                        // Rust's `f32::min`/`max` are LLVM's minnum/maxnum (NaN-ignoring).
-                        (_, true) => {
-                            let name = if r == ReduceOp::Min { "minnum" } else { "maxnum" };
-                            format!(
-                                "{out} = llvm.call_intrinsic \"llvm.{name}.{t}\"({a}, {b}) : ({t}, {t}) -> {t}"
-                            )
-                        }
-                        (_, false) => {
-                            let name = match (r, signed) {
-                                (ReduceOp::Min, true) => "minsi",
-                                (ReduceOp::Min, false) => "minui",
-                                (_, true) => "maxsi",
-                                _ => "maxui",
-                            };
-                            format!("{out} = arith.{name} {a}, {b} : {t}")
-                        }
-                    };
+                    let line = me.reduce_combine(r, &of, out, a, b);
                     me.line(line);
                 };
                 self.butterfly(&v(op.operands[0]), &ty, out, &combine);
