@@ -22,10 +22,9 @@
 
 use crate::LaunchConfig;
 use crate::args::ArgMapping;
-use crate::cuda::{PANIC_RECORD_BYTES, check_limits, initial_record, read_panic_record};
+use crate::cuda::{PANIC_RECORD_BYTES, initial_record, read_panic_record};
 use crate::error::OffloadError;
 use crate::registry::{FatBinary, Found};
-use crate::sim::{MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_SHARED_PER_BLOCK, MAX_THREADS_PER_BLOCK};
 use offload_binary::{Image, ImageKind};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -325,20 +324,8 @@ pub(crate) fn launch(
     device: usize,
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
-    check_limits(
-        name,
-        config,
-        MAX_THREADS_PER_BLOCK,
-        MAX_BLOCK_DIM,
-        MAX_GRID_DIM,
-        MAX_SHARED_PER_BLOCK,
-    )?;
-    crate::report::info(format_args!(
-        "launch {name} on the CPU (host image), workgroups {:?}, threads {:?}",
-        config.workgroup_dim, config.thread_dim
-    ));
     let placements =
-        crate::placement::place(found, mappings, crate::home::Home::Simulator(device), |_| true)?;
+        crate::sim::cpu_launch(found, mappings, config, device, "the CPU (host image)")?;
     // Host data is the kernel's memory here: no copy in, none back.
     let (mut storage, _) = crate::cuda::parameters(found, &placements, |k, host, len| {
         crate::report::info_copy(

@@ -47,22 +47,8 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     device: usize,
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
-    check_limits(
-        name,
-        config,
-        MAX_THREADS_PER_BLOCK,
-        MAX_BLOCK_DIM,
-        MAX_GRID_DIM,
-        MAX_SHARED_PER_BLOCK,
-    )?;
-    crate::report::info(format_args!(
-        "launch {name} on the CPU simulator, workgroups {:?}, threads {:?}",
-        config.workgroup_dim, config.thread_dim
-    ));
-
+    let placements = cpu_launch(found, mappings, config, device, "the CPU simulator")?;
     // The launch's own buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
-    let placements =
-        crate::placement::place(found, mappings, crate::home::Home::Simulator(device), |_| true)?;
     let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
     let mut addresses = Vec::with_capacity(mappings.len());
     for (k, placement) in placements.iter().enumerate() {
@@ -127,6 +113,32 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         }
     }
     Ok(())
+}
+
+/// What every launch on the CPU (the simulator's, the host image's) does first: the GPU's
+/// limits checked, the launch reported under `OFFLOAD_INFO` as running on `executor`, and
+/// each argument placed for the CPU (simulated) device `device`.
+pub(crate) fn cpu_launch(
+    found: &Found,
+    mappings: &[ArgMapping],
+    config: &LaunchConfig,
+    device: usize,
+    executor: &str,
+) -> Result<Vec<Placement>, OffloadError> {
+    let name = found.info.name.as_str();
+    check_limits(
+        name,
+        config,
+        MAX_THREADS_PER_BLOCK,
+        MAX_BLOCK_DIM,
+        MAX_GRID_DIM,
+        MAX_SHARED_PER_BLOCK,
+    )?;
+    crate::report::info(format_args!(
+        "launch {name} on {executor}, workgroups {:?}, threads {:?}",
+        config.workgroup_dim, config.thread_dim
+    ));
+    crate::placement::place(found, mappings, crate::home::Home::Simulator(device), |_| true)
 }
 
 /// Runs a kernel over raw arguments (scalar bits, buffer addresses) on the simulator: the
