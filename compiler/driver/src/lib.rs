@@ -346,7 +346,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     for target in chosen {
         let toolkit = match target.kind() {
             TargetKind::Amd => amd_toolkit.as_deref(),
-            TargetKind::Nvidia | TargetKind::Host => cuda_toolkit.as_deref(),
+            TargetKind::Nvidia => cuda_toolkit.as_deref(),
+            // Compiled after this loop, by `host_image`.
+            TargetKind::Host => None,
         };
         let t = Instant::now();
         let mut module =

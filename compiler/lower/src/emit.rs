@@ -317,7 +317,12 @@ impl<'f> FuncEmitter<'f> {
     }
 
     fn slot_type(&self, slot: ValueId) -> String {
-        mlir_type(self.rk_ty(slot))
+        let ty = mlir_type(self.rk_ty(slot));
+        if self.block_fn.is_some() {
+            // A block function's slot holds one element per thread (`host::Block`).
+            return ty.replacen("memref<1x", "memref<1024x", 1);
+        }
+        ty
     }
 
     fn ty(&self, value: ValueId) -> String {

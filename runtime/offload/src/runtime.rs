@@ -121,22 +121,6 @@ impl Runtime {
             Backend::CpuSimulator
         }
     }
-
-    /// How the CPU backend runs kernels, for `DeviceInfo::driver`.
-    fn cpu_description(&self) -> String {
-        self.cpu_description_of(self.cpu_backend())
-    }
-
-    fn cpu_description_of(&self, backend: Backend) -> String {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        match backend {
-            Backend::CpuHost => format!(
-                "{threads} host threads; host images, else the simulator (kernels the image \
-                 leaves out, or a fat binary without one)"
-            ),
-            _ => format!("{threads} host threads"),
-        }
-    }
 }
 
 /// The number of offload devices (GPUs); 0 when there is none (or `OFFLOAD_SIM_DEVICES`),
@@ -153,7 +137,7 @@ pub fn devices() -> Vec<DeviceInfo> {
     if rt.gpu_count() == 0 {
         return (0..rt.sim_devices)
             .map(|k| {
-                let cpu = cpu_device(rt);
+                let cpu = cpu_device(rt.cpu_backend());
                 DeviceInfo { name: format!("{}, simulated device {k}", cpu.name), ..cpu }
             })
             .collect();
@@ -176,17 +160,20 @@ pub fn devices() -> Vec<DeviceInfo> {
 /// The host's CPU as a device: [`Backend::CpuHost`] where launches use host images (each
 /// kernel a fat binary's host image cannot run still runs on the simulator), else
 /// [`Backend::CpuSimulator`].
-fn cpu_device(rt: &Runtime) -> DeviceInfo {
-    let (name, arch) = match rt.cpu_backend() {
-        Backend::CpuHost => ("rkc CPU (host image)", "x86-64"),
-        _ => ("rkc CPU simulator", "host"),
+fn cpu_device(backend: Backend) -> DeviceInfo {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (name, arch, driver) = match backend {
+        Backend::CpuHost => (
+            "rkc CPU (host image)",
+            "x86-64",
+            format!(
+                "{threads} host threads; host images, else the simulator (kernels the image \
+                 leaves out, or a fat binary without one)"
+            ),
+        ),
+        _ => ("rkc CPU simulator", "host", format!("{threads} host threads")),
     };
-    DeviceInfo {
-        backend: rt.cpu_backend(),
-        name: name.into(),
-        arch: arch.into(),
-        driver: rt.cpu_description(),
-    }
+    DeviceInfo { backend, name: name.into(), arch: arch.into(), driver }
 }
 
 /// The device a launch without `device` uses.
@@ -195,7 +182,7 @@ pub fn default_device() -> Result<DeviceInfo, OffloadError> {
     match devices().into_iter().next() {
         Some(d) if d.backend.is_gpu() => Ok(d),
         _ if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
-        _ => Ok(cpu_device(rt)),
+        _ => Ok(cpu_device(rt.cpu_backend())),
     }
 }
 
@@ -204,7 +191,6 @@ pub fn default_device() -> Result<DeviceInfo, OffloadError> {
 /// kernel and [`Backend::CpuSimulator`] otherwise, its `driver` then saying why. For programs
 /// that report where their kernels ran.
 pub fn executor<K: Kernel>() -> Result<DeviceInfo, OffloadError> {
-    let rt = runtime()?;
     let device = default_device()?;
     if device.backend != Backend::CpuHost {
         return Ok(device);
@@ -212,12 +198,10 @@ pub fn executor<K: Kernel>() -> Result<DeviceInfo, OffloadError> {
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     Ok(match host::entry(&found)? {
         HostEntry::Ready(_) => device,
-        HostEntry::Missing(why) => DeviceInfo {
-            backend: Backend::CpuSimulator,
-            name: "rkc CPU simulator".into(),
-            arch: "host".into(),
-            driver: format!("{}; {why}", rt.cpu_description_of(Backend::CpuSimulator)),
-        },
+        HostEntry::Missing(why) => {
+            let simulator = cpu_device(Backend::CpuSimulator);
+            DeviceInfo { driver: format!("{}; {why}", simulator.driver), ..simulator }
+        }
     })
 }
 

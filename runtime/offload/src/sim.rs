@@ -115,6 +115,18 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     Ok(())
 }
 
+/// The CPU's launch limits, those of current NVIDIA GPUs (see `MAX_THREADS_PER_BLOCK`).
+fn check_cpu_limits(name: &str, config: &LaunchConfig) -> Result<(), OffloadError> {
+    check_limits(
+        name,
+        config,
+        MAX_THREADS_PER_BLOCK,
+        MAX_BLOCK_DIM,
+        MAX_GRID_DIM,
+        MAX_SHARED_PER_BLOCK,
+    )
+}
+
 /// What every launch on the CPU (the simulator's, the host image's) does first: the GPU's
 /// limits checked, the launch reported under `OFFLOAD_INFO` as running on `executor`, and
 /// each argument placed for the CPU (simulated) device `device`.
@@ -126,14 +138,7 @@ pub(crate) fn cpu_launch(
     executor: &str,
 ) -> Result<Vec<Placement>, OffloadError> {
     let name = found.info.name.as_str();
-    check_limits(
-        name,
-        config,
-        MAX_THREADS_PER_BLOCK,
-        MAX_BLOCK_DIM,
-        MAX_GRID_DIM,
-        MAX_SHARED_PER_BLOCK,
-    )?;
+    check_cpu_limits(name, config)?;
     crate::report::info(format_args!(
         "launch {name} on {executor}, workgroups {:?}, threads {:?}",
         config.workgroup_dim, config.thread_dim
@@ -153,14 +158,7 @@ pub unsafe fn simulate_raw<K: Kernel>(
     config: &LaunchConfig,
     args: &[u64],
 ) -> Result<(), OffloadError> {
-    check_limits(
-        K::NAME,
-        config,
-        MAX_THREADS_PER_BLOCK,
-        MAX_BLOCK_DIM,
-        MAX_GRID_DIM,
-        MAX_SHARED_PER_BLOCK,
-    )?;
+    check_cpu_limits(K::NAME, config)?;
     // Raw runs do not know whether the kernel synchronises: run block threads together (as
     // coroutines, which costs little more than running them one after another).
     run_grid(K::NAME, config, true, &|| K::run_raw(args))

@@ -26,7 +26,7 @@
 
 use super::{FuncEmitter, mlir_type};
 use crate::LowerOptions;
-use rkc_rk::{BinOp, FloatTy, Func, IntTy, Module, Op, OpKind, Region, Type, ValueId, WarpOp};
+use rkc_rk::{BinOp, FloatTy, Func, IntTy, Module, Op, OpKind, Type, ValueId, WarpOp};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -79,28 +79,23 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         }
         let mut emitter = FuncEmitter::new(func, module, &options);
         emitter.host = true;
-        let block = func.body.ops.iter().any(has_barrier) || {
-            let mut shared = false;
-            walk(&func.body.ops, &mut |o| {
-                shared |= matches!(o.kind, OpKind::Shared | OpKind::DynShared | OpKind::Warp(_));
-            });
-            shared
-        };
+        // Threads that wait for each other or share memory: one function per block.
+        let mut block = false;
+        walk(&func.body.ops, &mut |o| {
+            block |= matches!(
+                o.kind,
+                OpKind::Barrier | OpKind::Shared | OpKind::DynShared | OpKind::Warp(_)
+            );
+        });
         if block && let Err(reason) = emitter.plan_block() {
             out.left_out.push((func.name.clone(), reason));
             continue;
         }
-        let mut text = String::new();
-        for g in emitter.emit(&mut text) {
+        for g in emitter.emit(&mut funcs) {
             if !globals.contains(&g) {
                 globals.push(g);
             }
         }
-        if block {
-            // Slots hold one element per thread.
-            text = text.replace("memref<1x", "memref<1024x");
-        }
-        funcs.push_str(&text);
         entry(func, block, &mut funcs);
         out.kernels.push(func.name.clone());
     }
@@ -115,23 +110,14 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
     out
 }
 
-/// Why the host image cannot run a kernel by running its threads one after another, if so.
+/// Why the host image leaves a kernel out, if it does: the x86-64 back end lowers these to
+/// compiler-rt calls (`__divti3`, `__floattisf`, `__extendhfsf2`).
 fn unsupported(func: &Func) -> Option<String> {
     let wide_int = |v: &ValueId| matches!(func.ty(*v), Some(Type::Int(IntTy::I128 | IntTy::U128)));
     let float = |v: &ValueId| matches!(func.ty(*v), Some(Type::Float(_)));
-    let walk = |region: &Region| -> Option<&'static str> {
-        fn go<'r>(
-            region: &'r Region,
-            check: &dyn Fn(&'r rkc_rk::Op) -> Option<&'static str>,
-        ) -> Option<&'static str> {
-            region
-                .ops
-                .iter()
-                .find_map(|op| check(op).or_else(|| op.regions.iter().find_map(|r| go(r, check))))
-        }
-        go(region, &|op| match op.kind {
-            // Barriers, warp operations and shared arrays are the block function's (`Block`).
-            // The x86-64 back end calls compiler-rt for these (`__divti3`, `__floattisf`).
+    let mut reason = None;
+    walk(&func.body.ops, &mut |op| {
+        let found = match op.kind {
             OpKind::Binary(BinOp::Div | BinOp::Rem) if op.operands.iter().any(wide_int) => {
                 Some("it divides 128-bit integers")
             }
@@ -142,9 +128,9 @@ fn unsupported(func: &Func) -> Option<String> {
                 Some("it converts between 128-bit integers and floats")
             }
             _ => None,
-        })
-    };
-    // 16-bit float arithmetic is a compiler-rt call on the x86-64 baseline too.
+        };
+        reason = reason.or(found);
+    });
     fn half(ty: &Type) -> bool {
         match ty {
             Type::Float(FloatTy::F16 | FloatTy::Bf16) => true,
@@ -155,7 +141,7 @@ fn unsupported(func: &Func) -> Option<String> {
             _ => false,
         }
     }
-    walk(&func.body)
+    reason
         .or_else(|| func.values.iter().any(half).then_some("it uses 16-bit floats"))
         .map(str::to_string)
 }
