@@ -1,12 +1,14 @@
 //! The host image's back end: the LLVM-dialect module of the host stage becomes LLVM IR
-//! (MLIR's translation), is optimised and compiled for the x86-64 baseline by LLVM's own
-//! target machine (the static LLVM libraries MLIR links), and is linked into a shared object
-//! by `ld.lld`.
+//! (MLIR's translation), is optimised and compiled for an x86-64 level (the baseline, then
+//! x86-64-v3: see `rkc_lower::Host::CPUS`) by LLVM's own target machine (the static LLVM
+//! libraries MLIR links), and is linked into a shared object by `ld.lld`.
 //!
 //! MLIR's `gpu-module-to-binary` serialises GPU modules only, and its execution engine
 //! compiles for the machine it runs on (every feature of its CPU): an image made that way
-//! could stop with an illegal instruction on the machine that loads it. The target machine
-//! here is `x86-64` with no extra features, the CPU every x86-64 Linux machine has.
+//! could stop with an illegal instruction on the machine that loads it. The target machines
+//! here are named levels (`x86-64`, which every x86-64 Linux machine runs, and `x86-64-v3`),
+//! never the build machine's CPU; the runtime loads an image only where the CPU has its
+//! level's features.
 
 use melior::ir::Module;
 use mlir_sys::{LLVMContextRef, LLVMModuleRef};

@@ -442,8 +442,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
                     &["install lld-22 (tools/setup.sh does), or leave `host` out of --offload-arch".into()],
                 )
             })?;
-            targets
-                .push(host_image(&mlir, target, host, &ld_lld, &scratch.0, options, &mut timed)?);
+            targets.extend(host_images(
+                &mlir, target, host, &ld_lld, &scratch.0, options, &mut timed,
+            )?);
         }
     }
 
@@ -551,9 +552,9 @@ fn mlir_error(e: mlir::MlirError) -> Error {
     stage_error(RK_MLIR_FAILED, format!("MLIR failed in the `{}` stage", e.step), &e.messages)
 }
 
-/// The host image: the host stage through the LLVM dialect, LLVM's x86-64 back end and
-/// `ld.lld`.
-fn host_image(
+/// The host images: the host stage through the LLVM dialect, then for each of
+/// `Host::CPUS` LLVM's x86-64 back end and `ld.lld`. The images share their lowered stage.
+fn host_images(
     mlir: &mlir::Mlir,
     target: &dyn Target,
     host: rkc_lower::HostModule,
@@ -561,7 +562,7 @@ fn host_image(
     scratch: &std::path::Path,
     options: &Options,
     timed: &mut impl FnMut(&str, Instant),
-) -> Result<TargetOutput, Error> {
+) -> Result<Vec<TargetOutput>, Error> {
     let t = Instant::now();
     let mut module = mlir.parse(&host.text, "lower host").map_err(mlir_error)?;
     mlir.run(
@@ -572,32 +573,37 @@ fn host_image(
     .map_err(mlir_error)?;
     let lowered = mlir::Mlir::print(&module, false);
     timed("llvm host", t);
-    let t = Instant::now();
-    mlir.take_messages();
-    let compiled = host::compile(
-        &module,
-        target.triple(),
-        rkc_lower::Host::CPU,
-        options.opt_level,
-        options.llvm_ir,
-    )
-    .map_err(|e| stage_error(RK_MLIR_FAILED, format!("host image: {e}"), &mlir.take_messages()))?;
-    timed("object host", t);
-    let t = Instant::now();
-    let shared = host::link(ld_lld, &compiled.object, scratch).map_err(|e| {
-        stage_error(RK_TOOL_FAILED, "ld.lld failed to link the host image".into(), &[e])
-    })?;
-    timed("binary host", t);
-    Ok(TargetOutput {
-        kind: TargetKind::Host,
-        arch: rkc_lower::Host::CPU.to_string(),
-        triple: target.triple(),
-        dialect: target.dialect(),
-        lowered,
-        assembly: Vec::new(),
-        llvm_ir: compiled.llvm_ir,
-        binary: Some(shared),
-    })
+    let mut images = Vec::new();
+    for cpu in rkc_lower::Host::CPUS {
+        let t = Instant::now();
+        mlir.take_messages();
+        let compiled =
+            host::compile(&module, target.triple(), cpu, options.opt_level, options.llvm_ir)
+                .map_err(|e| {
+                    stage_error(
+                        RK_MLIR_FAILED,
+                        format!("host image ({cpu}): {e}"),
+                        &mlir.take_messages(),
+                    )
+                })?;
+        timed(&format!("object host {cpu}"), t);
+        let t = Instant::now();
+        let shared = host::link(ld_lld, &compiled.object, scratch).map_err(|e| {
+            stage_error(RK_TOOL_FAILED, "ld.lld failed to link the host image".into(), &[e])
+        })?;
+        timed(&format!("binary host {cpu}"), t);
+        images.push(TargetOutput {
+            kind: TargetKind::Host,
+            arch: cpu.to_string(),
+            triple: target.triple(),
+            dialect: target.dialect(),
+            lowered: lowered.clone(),
+            assembly: Vec::new(),
+            llvm_ir: compiled.llvm_ir,
+            binary: Some(shared),
+        });
+    }
+    Ok(images)
 }
 
 fn tool_error(e: tools::ToolError) -> Error {

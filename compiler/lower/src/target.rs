@@ -53,16 +53,20 @@ pub trait Target: fmt::Debug + Send + Sync {
 }
 
 /// The host CPU: the kernels that can run with a block's threads one after another (see
-/// `rkc_lower::lower_host`), compiled for the x86-64 baseline so that the image runs on any
-/// x86-64 Linux machine, whatever the machine that built it.
+/// `rkc_lower::lower_host`), compiled once for each of `Host::CPUS`: the x86-64 baseline, so
+/// that an image runs on any x86-64 Linux machine whatever the machine that built it, and
+/// x86-64-v3, which the runtime chooses where the CPU has its features (hardware fused
+/// multiply-add instead of a call to libm's `fmaf`, 256-bit vectors).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Host;
 
 impl Host {
     /// The architecture's name in `--offload-arch` and in the fat binary's `arch` string.
     pub const ARCH: &'static str = "host";
-    /// The LLVM CPU the image is compiled for.
-    pub const CPU: &'static str = "x86-64";
+    /// The LLVM CPUs an image is compiled for, each also the image's `arch` string: the
+    /// baseline first, then the levels the runtime prefers where the CPU has their features
+    /// (x86-64-v3: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE, XSAVE).
+    pub const CPUS: [&'static str; 2] = ["x86-64", "x86-64-v3"];
 }
 
 /// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.

@@ -57,14 +57,52 @@ const PHDR_BYTES: usize = 56;
 /// The program header type of a loadable segment.
 const PT_LOAD: u32 = 1;
 
-/// The fat binary's image for this host, if it has one: an ELF object for x86-64 Linux.
+/// The x86-64 levels rkc compiles host images for, the baseline first: a fat binary holds
+/// one image for each, and the runtime loads the last one this CPU runs.
+const LEVELS: [&str; 2] = ["x86-64", "x86-64-v3"];
+
+/// Whether this CPU has the features of x86-64 level `arch` (std's run-time detection, which
+/// also asks the operating system whether it saves the AVX registers).
+fn runs_level(arch: &str) -> bool {
+    match arch {
+        "x86-64" => true,
+        #[cfg(target_arch = "x86_64")]
+        "x86-64-v3" => {
+            std::arch::is_x86_feature_detected!("avx")
+                && std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("f16c")
+                && std::arch::is_x86_feature_detected!("fma")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("movbe")
+                && std::arch::is_x86_feature_detected!("xsave")
+        }
+        _ => false,
+    }
+}
+
+/// The best x86-64 level of this CPU among those rkc compiles for (the device's `arch`).
+pub(crate) fn cpu_level() -> &'static str {
+    LEVELS.iter().rev().copied().find(|l| runs_level(l)).unwrap_or(LEVELS[0])
+}
+
+/// The fat binary's image for this host, if it has one: the ELF object for x86-64 Linux of
+/// the highest level this CPU runs. An image of a level this runtime does not know (made by a
+/// later rkc) is never chosen: its instructions might not run here.
 pub(crate) fn host_image(fatbin: &FatBinary) -> Option<&Image> {
-    fatbin.images.iter().find(|i| {
-        let mut parts = i.triple().split('-');
-        i.image_kind == ImageKind::Object
-            && parts.next() == Some("x86_64")
-            && parts.any(|p| p == "linux")
-    })
+    let rank = |i: &Image| LEVELS.iter().position(|&l| l == i.arch());
+    fatbin
+        .images
+        .iter()
+        .filter(|i| {
+            let mut parts = i.triple().split('-');
+            i.image_kind == ImageKind::Object
+                && parts.next() == Some("x86_64")
+                && parts.any(|p| p == "linux")
+                && rank(i).is_some_and(|k| runs_level(LEVELS[k]))
+        })
+        .max_by_key(|i| rank(i))
 }
 
 /// Checks that `bytes` are an ELF64 little-endian x86-64 shared object whose program headers,
@@ -274,7 +312,8 @@ mod loader {
         let library = unsafe { Library::open(Some(&path), RTLD_NOW | RTLD_LOCAL) }
             .map_err(|e| bad(format!("the dynamic loader refused it: {e}")))?;
         crate::report::info(format_args!(
-            "loaded the host image of a fat binary ({} bytes)",
+            "loaded the host image of a fat binary ({}, {} bytes)",
+            image.arch(),
             image.bytes.len()
         ));
         Ok(Loaded {
@@ -577,6 +616,33 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
         };
         let gpu = offload_binary::metadata::metadata_only_image(&[]);
         Arc::new(FatBinary { id, images: vec![gpu, host], kernels: vec![Vec::new(), kernels] })
+    }
+
+    /// Of a fat binary's host images, the one of the highest level this CPU runs is loaded,
+    /// never one of a level this runtime does not know.
+    #[test]
+    fn chooses_the_best_level_this_cpu_runs() {
+        let image = |arch: &str| Image {
+            image_kind: ImageKind::Object,
+            offload_kind: OffloadKind::None,
+            flags: 0,
+            strings: vec![
+                ("triple".into(), "x86_64-unknown-linux-gnu".into()),
+                ("arch".into(), arch.into()),
+            ],
+            bytes: arch.as_bytes().to_vec(),
+        };
+        let fatbin = |archs: &[&str]| FatBinary {
+            id: usize::MAX,
+            images: archs.iter().map(|a| image(a)).collect(),
+            kernels: vec![Vec::new(); archs.len()],
+        };
+        let all = fatbin(&["x86-64-v3", "x86-64-v9", "x86-64"]);
+        let chosen = host_image(&all).expect("an image").arch();
+        assert_eq!(chosen, if runs_level("x86-64-v3") { "x86-64-v3" } else { "x86-64" });
+        assert_eq!(chosen, cpu_level());
+        assert_eq!(host_image(&fatbin(&["x86-64"])).expect("the baseline").arch(), "x86-64");
+        assert!(host_image(&fatbin(&["x86-64-v9"])).is_none());
     }
 
     fn found(fatbin: &Arc<FatBinary>, kernel: &str) -> Found {

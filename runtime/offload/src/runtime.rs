@@ -36,7 +36,8 @@ impl Backend {
 pub struct DeviceInfo {
     pub backend: Backend,
     pub name: String,
-    /// `sm_90` for CUDA devices, `x86-64` for host images, `host` for the simulator.
+    /// `sm_90` for CUDA devices; for host images the x86-64 level of the CPU (`x86-64-v3`
+    /// where it has AVX2 and FMA, else `x86-64`); `host` for the simulator.
     pub arch: String,
     /// The CUDA driver's version (`13.0`), or the CPU backend's description.
     pub driver: String,
@@ -165,7 +166,7 @@ fn cpu_device(backend: Backend) -> DeviceInfo {
     let (name, arch, driver) = match backend {
         Backend::CpuHost => (
             "rkc CPU (host image)",
-            "x86-64",
+            crate::host::cpu_level(),
             format!(
                 "{threads} host threads; host images, else the simulator (kernels the image \
                  leaves out, or a fat binary without one)"
