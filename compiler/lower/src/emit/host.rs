@@ -18,7 +18,9 @@
 //! Running a block's threads one after another is the GPU's semantics only for kernels whose
 //! threads never wait for each other. A kernel with barriers, warp exchanges or shared arrays
 //! becomes instead one function per block (`Block`: `@__rkc_body_K` then takes the block's
-//! position and runs its threads itself, in loops between the barriers and exchanges). Left
+//! position and runs its threads itself, in loops between the barriers and exchanges). So does
+//! a kernel with a grid-stride loop (`i += grid_dim * block_dim`), which the block function
+//! runs in lockstep, as a GPU does (see `lockstep_loops`). Left
 //! out (with the reason, which the runtime shows, running them on its simulator) are kernels
 //! with 16-bit floats, 128-bit division or conversions between 128-bit integers and floats,
 //! which the x86-64 back end lowers to calls of compiler-rt functions that a loaded shared
@@ -26,8 +28,8 @@
 
 use super::{FuncEmitter, mlir_type};
 use crate::LowerOptions;
-use rkc_rk::{BinOp, FloatTy, Func, IntTy, Module, Op, OpKind, Type, ValueId, WarpOp};
-use std::collections::HashMap;
+use rkc_rk::{BinOp, FloatTy, Func, Geometry, IntTy, Module, Op, OpKind, Type, ValueId, WarpOp};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// The body's position parameters, in order.
@@ -79,8 +81,9 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         }
         let mut emitter = FuncEmitter::new(func, module, &options);
         emitter.host = true;
-        // Threads that wait for each other or share memory: one function per block.
-        let mut block = false;
+        // Threads that wait for each other or share memory, or walk memory with the grid's
+        // stride: one function per block.
+        let mut block = !lockstep_loops(func).is_empty();
         walk(&func.body.ops, &mut |o| {
             block |= matches!(
                 o.kind,
@@ -264,7 +267,9 @@ pub(crate) struct Block<'f> {
     names: usize,
     /// Addresses into the block's shared arrays, which only the host thread running the block
     /// touches: atomic operations on them need no atomic instruction.
-    shared: std::collections::HashSet<ValueId>,
+    shared: HashSet<ValueId>,
+    /// The loops run in lockstep (`lockstep_loops`).
+    lockstep: HashSet<*const Op>,
 }
 
 /// A level of the block function's control around a stretch; each has a per-thread mask
@@ -314,12 +319,81 @@ impl Block<'_> {
     }
 }
 
-/// Whether an op waits for other threads (a barrier, or a warp exchange), itself or inside its
-/// regions.
-fn has_barrier(op: &Op) -> bool {
+/// Whether an op is block-level control or holds some: it waits for other threads (a barrier,
+/// or a warp exchange) or is a loop the block runs in lockstep, itself or inside its regions.
+fn at_block_level(op: &Op, lockstep: &HashSet<*const Op>) -> bool {
     matches!(op.kind, OpKind::Barrier)
         || matches!(op.kind, OpKind::Warp(w) if w != WarpOp::LaneId)
-        || op.regions.iter().any(|r| r.ops.iter().any(has_barrier))
+        || lockstep.contains(&(op as *const Op))
+        || op.regions.iter().any(|r| r.ops.iter().any(|o| at_block_level(o, lockstep)))
+}
+
+/// The grid-stride loops of `func`: loops that add a stride made of the launch's geometry
+/// (`grid_dim`, `block_dim`, constants) to a slot each iteration, `i += grid_dim * block_dim`.
+///
+/// On a GPU a warp's threads run such a loop together, each iteration reading consecutive
+/// elements. Run one thread after another, each thread walks memory with the grid's stride, a
+/// power of two bytes apart as often as not: every address falls into the same set of the
+/// CPU's caches, which then hold a handful of the lines the next threads need (the reduction
+/// example's 2^24 floats took 7× as long as reading them in order). The block function runs
+/// these loops in lockstep instead: one iteration of every thread, then the next, as it runs a
+/// loop around a barrier, so that the threads' accesses of an iteration are consecutive.
+fn lockstep_loops(func: &Func) -> HashSet<*const Op> {
+    let mut defs: HashMap<ValueId, &Op> = HashMap::new();
+    walk(&func.body.ops, &mut |o| {
+        for r in &o.results {
+            defs.insert(*r, o);
+        }
+    });
+    // Whether `x` is computed from the launch's geometry and constants alone, through casts
+    // and integer arithmetic, with the geometry in it (a bounded search: strides are short
+    // expressions).
+    fn geometric(x: ValueId, defs: &HashMap<ValueId, &Op>, depth: u32) -> Option<bool> {
+        let op = defs.get(&x)?;
+        if depth > 8 {
+            return None;
+        }
+        match &op.kind {
+            OpKind::Geometry(Geometry::GridDim | Geometry::BlockDim, _) => Some(true),
+            OpKind::Const(_) => Some(false),
+            OpKind::Cast | OpKind::Binary(BinOp::Add | BinOp::Mul | BinOp::Shl) => {
+                let mut any = false;
+                for y in &op.operands {
+                    any |= geometric(*y, defs, depth + 1)?;
+                }
+                Some(any)
+            }
+            _ => None,
+        }
+    }
+    let mut loops = HashSet::new();
+    walk(&func.body.ops, &mut |op| {
+        if !matches!(op.kind, OpKind::Loop { .. }) {
+            return;
+        }
+        let strided = op.regions.iter().flat_map(|r| &r.ops).any(|o| {
+            let (OpKind::Write, [value, slot]) = (&o.kind, o.operands.as_slice()) else {
+                return false;
+            };
+            let Some(add) = defs.get(value).filter(|d| d.kind == OpKind::Binary(BinOp::Add)) else {
+                return false;
+            };
+            let reads_slot = |x: &ValueId| {
+                defs.get(x).is_some_and(|d| d.kind == OpKind::Read && d.operands[0] == *slot)
+            };
+            match add.operands.as_slice() {
+                [a, b] => {
+                    (reads_slot(a) && geometric(*b, &defs, 0) == Some(true))
+                        || (reads_slot(b) && geometric(*a, &defs, 0) == Some(true))
+                }
+                _ => false,
+            }
+        });
+        if strided {
+            loops.insert(op as *const Op);
+        }
+    });
+    loops
 }
 
 /// Every op of a region, nested ones included, in walk order.
@@ -344,13 +418,14 @@ struct Plan<'f> {
     /// Values the block function's control defines, kept per thread whatever their uses.
     forced: Vec<ValueId>,
     stretches: usize,
+    lockstep: HashSet<*const Op>,
 }
 
 impl<'f> Plan<'f> {
     fn region(&mut self, ops: &'f [Op]) -> Result<(), &'static str> {
         let mut current: Option<usize> = None;
         for op in ops {
-            if !has_barrier(op) {
+            if !at_block_level(op, &self.lockstep) {
                 let id = *current.get_or_insert_with(|| {
                     self.stretches += 1;
                     self.stretches - 1
@@ -405,7 +480,7 @@ impl<'f> Plan<'f> {
         let mut cross: HashMap<ValueId, String> =
             self.forced.iter().map(|x| (*x, format!("%blk_keep{}", x.0))).collect();
         let mut remat = HashMap::new();
-        let mut at_control = std::collections::HashSet::new();
+        let mut at_control = HashSet::new();
         for (x, at) in &self.uses {
             if at.is_none() {
                 at_control.insert(*x);
@@ -437,8 +512,10 @@ impl<'f> FuncEmitter<'f> {
             defining: HashMap::new(),
             forced: Vec::new(),
             stretches: 0,
+            lockstep: lockstep_loops(func),
         };
         plan.region(&func.body.ops).map_err(str::to_string)?;
+        let lockstep = std::mem::take(&mut plan.lockstep);
         let (cross, remat) = plan.finish();
         // The block function's frame: per-thread values, slots and local arrays, the block's
         // shared arrays.
@@ -459,7 +536,7 @@ impl<'f> FuncEmitter<'f> {
                 "{base} = llvm.alloca %blk_threads x {ty} {{alignment = 16 : i64}} : (i64) -> !llvm.ptr"
             ));
         }
-        let mut shared = std::collections::HashSet::new();
+        let mut shared = HashSet::new();
         walk(&func.body.ops, &mut |op| {
             let derived =
                 matches!(op.kind, OpKind::ElemPtr | OpKind::PtrOffset | OpKind::FieldPtr { .. })
@@ -543,7 +620,8 @@ impl<'f> FuncEmitter<'f> {
             ));
         }
         self.allocas.extend(lines);
-        self.block_fn = Some(Block { cross, remat, levels: Vec::new(), names: 0, shared });
+        self.block_fn =
+            Some(Block { cross, remat, levels: Vec::new(), names: 0, shared, lockstep });
         Ok(())
     }
 
@@ -573,7 +651,9 @@ impl<'f> FuncEmitter<'f> {
     fn block_region(&mut self, ops: &'f [Op], yields: &[ValueId]) {
         let mut start = 0;
         for (k, op) in ops.iter().enumerate() {
-            if !has_barrier(op) {
+            let block_level =
+                self.block_fn.as_ref().is_some_and(|b| at_block_level(op, &b.lockstep));
+            if !block_level {
                 continue;
             }
             self.stretch(&ops[start..k], &[]);
@@ -906,7 +986,7 @@ impl<'f> FuncEmitter<'f> {
         if closing.is_none() && ops.iter().all(|o| o.kind == OpKind::Yield) {
             return;
         }
-        let mut defined = std::collections::HashSet::new();
+        let mut defined = HashSet::new();
         walk(ops, &mut |o| defined.extend(o.results.iter().copied()));
         let mut inputs: Vec<ValueId> = Vec::new();
         walk(ops, &mut |o| {
