@@ -29,6 +29,25 @@ use offload_binary::{Image, ImageKind};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+/// The worker threads that run host images' blocks: one per hardware thread, each with a
+/// stack of `WORKER_STACK` bytes, started at the first launch and kept for the process.
+fn pool() -> Result<&'static rayon_core::ThreadPool, OffloadError> {
+    static POOL: std::sync::OnceLock<Result<rayon_core::ThreadPool, String>> =
+        std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon_core::ThreadPoolBuilder::new()
+            .num_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .stack_size(WORKER_STACK)
+            .thread_name(|k| format!("rkc-host-{k}"))
+            .build()
+            .map_err(|e| e.to_string())
+    })
+    .as_ref()
+    .map_err(|e| OffloadError::HostImage {
+        reason: format!("its worker threads could not be started: {e}"),
+    })
+}
+
 /// A kernel's entry point in a host image (see the module's documentation).
 pub(crate) type Entry = unsafe extern "C" fn(*const *mut c_void, *const u32, u64, u64);
 
@@ -394,8 +413,8 @@ pub(crate) fn launch(
 
     let kernel_start = crate::report::clock();
     let blocks = u64::from(gx) * u64::from(gy) * u64::from(gz);
-    let workers =
-        std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(blocks).max(1);
+    let pool = pool()?;
+    let workers = (pool.current_num_threads() as u64).min(blocks).max(1);
     // Chunks of about an eighth of a worker's share: few enough that taking one costs
     // nothing, many enough that workers finishing early take over the rest.
     let chunk = (blocks / (workers * 8)).max(1);
@@ -417,28 +436,16 @@ pub(crate) fn launch(
             unsafe { (call.entry)(call.params, call.dims, begin, end) };
         }
     };
-    // Every worker is a thread of its own with a large stack: a kernel that waits at barriers
-    // runs as one function per block that keeps each thread's values in its frame (up to
-    // 32 MiB, the compiler's limit), more than a default thread's or the caller's stack
-    // holds. The stack is reserved, not touched, so a kernel that needs little costs little.
-    let started = std::thread::scope(|scope| {
-        let mut started = 0;
+    // The workers are the pool's threads, whose large stacks a kernel that waits at barriers
+    // needs: it runs as one function per block that keeps each thread's values in its frame
+    // (up to 32 MiB, the compiler's limit), more than a default thread's or the caller's
+    // stack holds. The stacks are reserved, not touched, so a kernel that needs little costs
+    // little. Launches from several host threads share the pool.
+    pool.scope(|scope| {
         for _ in 0..workers {
-            let worker = std::thread::Builder::new()
-                .name("rkc-host".into())
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, work);
-            if worker.is_ok() {
-                started += 1;
-            }
+            scope.spawn(|_| work());
         }
-        started
     });
-    if started == 0 {
-        return Err(OffloadError::HostImage {
-            reason: "no host thread could be started to run it".into(),
-        });
-    }
     crate::report::info(format_args!(
         "  kernel {name}: {:.3} ms on {workers} host threads",
         crate::report::ms_since(kernel_start)

@@ -996,13 +996,21 @@ impl<'f> FuncEmitter<'f> {
                 }
             }
         });
+        // The threads in x-fastest order, as three loops: a thread's position would otherwise
+        // take two divisions by the block's sizes, each slower than a short stretch's work
+        // (sgemm's inner product of two tile rows).
         for l in [
-            "scf.for %blk_tid = %blk_c0 to %blk_n step %blk_c1 {",
+            "scf.for %blk_z = %blk_c0 to %host_block_dim_z step %blk_c1 {",
+            "scf.for %blk_y = %blk_c0 to %host_block_dim_y step %blk_c1 {",
+            "%blk_zy = arith.muli %blk_z, %host_block_dim_y : index",
+            "%blk_plane = arith.addi %blk_zy, %blk_y : index",
+            "%blk_row = arith.muli %blk_plane, %host_block_dim_x : index",
+            "scf.for %blk_x = %blk_c0 to %host_block_dim_x step %blk_c1 {",
             "scf.execute_region {",
-            "%host_thread_id_x = arith.remui %blk_tid, %host_block_dim_x : index",
-            "%blk_row = arith.divui %blk_tid, %host_block_dim_x : index",
-            "%host_thread_id_y = arith.remui %blk_row, %host_block_dim_y : index",
-            "%host_thread_id_z = arith.divui %blk_tid, %blk_xy : index",
+            "%host_thread_id_x = arith.addi %blk_x, %blk_c0 : index",
+            "%host_thread_id_y = arith.addi %blk_y, %blk_c0 : index",
+            "%host_thread_id_z = arith.addi %blk_z, %blk_c0 : index",
+            "%blk_tid = arith.addi %blk_row, %blk_x : index",
             "%blk_lane = arith.remui %blk_tid, %blk_c32 : index",
             "%zero_index = arith.addi %blk_tid, %blk_c0 : index",
             "%blk_tid64 = arith.index_castui %blk_tid : index to i64",
@@ -1040,8 +1048,9 @@ impl<'f> FuncEmitter<'f> {
             self.panics = false;
         }
         self.loops = outer;
-        self.line("}".into());
-        self.line("}".into());
+        for _ in 0..4 {
+            self.line("}".into());
+        }
     }
 
     /// An atomic read-modify-write of the block's shared memory, which one host thread runs
