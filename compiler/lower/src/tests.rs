@@ -63,12 +63,13 @@ fn specialize_places_allocas_per_target() {
 /// The host stage: a kernel whose threads never wait for each other becomes a body over its
 /// position parameters and an exported entry, with no `gpu` op, no private address space and
 /// no syncscope left; a kernel with a barrier becomes one function per block, its stretches
-/// loops over the threads; a kernel that divides 128-bit integers (a compiler-rt call on
+/// loops over the threads, with values that cross a barrier kept per thread or computed again;
+/// a kernel that divides 128-bit integers (a compiler-rt call on
 /// x86-64) is left out with the reason.
 #[test]
 fn host_stage_splits_blocks_at_barriers() {
     let module = rkc_rk::parse_module(
-        "rk.func @fill(out %0: *mut u32) kernel {\n  %1 = rk.thread_id x : u32\n  %2 = rk.cast %1 : u32 to usize\n  %3 = rk.ptr_offset %0, %2 : *mut u32\n  rk.fence device\n  rk.store %1, %3 : *mut u32\n  rk.return\n}\nrk.func @wait(out %0: *mut u32) kernel {\n  %1 = rk.thread_id x : u32\n  rk.barrier\n  %2 = rk.cast %1 : u32 to usize\n  %3 = rk.ptr_offset %0, %2 : *mut u32\n  rk.store %1, %3 : *mut u32\n  rk.return\n}\nrk.func @wide(out %0: *mut u128) kernel {\n  %1 = rk.const 7 : u128\n  %2 = rk.div %1, %1 : u128\n  rk.store %2, %0 : *mut u128\n  rk.return\n}\n",
+        "rk.func @fill(out %0: *mut u32) kernel {\n  %1 = rk.thread_id x : u32\n  %2 = rk.cast %1 : u32 to usize\n  %3 = rk.ptr_offset %0, %2 : *mut u32\n  rk.fence device\n  rk.store %1, %3 : *mut u32\n  rk.return\n}\nrk.func @wait(out %0: *mut u32) kernel {\n  %1 = rk.thread_id x : u32\n  %2 = rk.cast %1 : u32 to usize\n  %3 = rk.ptr_offset %0, %2 : *mut u32\n  %4 = rk.load %3 : *mut u32\n  rk.barrier\n  %5 = rk.add %4, %1 : u32\n  rk.store %5, %3 : *mut u32\n  rk.return\n}\nrk.func @wide(out %0: *mut u128) kernel {\n  %1 = rk.const 7 : u128\n  %2 = rk.div %1, %1 : u128\n  rk.store %2, %0 : *mut u128\n  rk.return\n}\n",
     )
     .unwrap();
     let verified = rkc_rk::verify(&module).unwrap();
@@ -81,9 +82,14 @@ fn host_stage_splits_blocks_at_barriers() {
     assert!(text.contains("%host_thread_id_x"), "{text}");
     assert!(!text.contains("gpu."), "{text}");
     assert!(!text.contains("syncscope"), "{text}");
-    // The block function: two stretches (the thread index lives across the barrier, kept per
-    // thread), each a loop over the threads.
+    // The block function: two stretches, each a loop over the threads. The value loaded
+    // before the barrier is kept per thread; the thread index and the address, pure
+    // arithmetic on the thread's position, are computed again after it.
     let wait = &text[text.find("@__rkc_body_wait").unwrap()..];
     assert_eq!(wait.matches("scf.execute_region").count(), 2, "{wait}");
-    assert!(wait.contains("%blk_keep1 = llvm.alloca %blk_threads x i32"), "{wait}");
+    assert!(wait.contains("%blk_keep4 = llvm.alloca %blk_threads x i32"), "{wait}");
+    for recomputed in ["%blk_keep1 ", "%blk_keep2 ", "%blk_keep3 "] {
+        assert!(!wait.contains(recomputed), "{wait}");
+    }
+    assert_eq!(wait.matches("%v1 = ").count(), 2, "{wait}");
 }

@@ -336,6 +336,27 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// Whether an op of this kind may be computed again anywhere its operands are available,
+    /// with the same result: pure, reading no memory, unable to panic (integer division can:
+    /// only a float one is). Loop versioning recomputes such ops in its proofs; the host image
+    /// recomputes them in each stretch of a block function instead of keeping them per thread.
+    pub fn recomputable(&self, func: &Func, operands: &[ValueId]) -> bool {
+        match self {
+            OpKind::Const(_)
+            | OpKind::Geometry(..)
+            | OpKind::Cmp(_)
+            | OpKind::Not
+            | OpKind::Cast
+            | OpKind::SliceLen
+            | OpKind::SlicePtr => true,
+            OpKind::Binary(BinOp::Div | BinOp::Rem) => {
+                operands.first().and_then(|v| func.ty(*v)).is_some_and(Type::is_float)
+            }
+            OpKind::Binary(_) => true,
+            _ => false,
+        }
+    }
+
     /// The op's name in the textual form, without the `rk.` prefix.
     pub fn name(&self) -> &'static str {
         match self {

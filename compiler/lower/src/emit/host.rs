@@ -419,6 +419,7 @@ struct Plan<'f> {
     forced: Vec<ValueId>,
     stretches: usize,
     lockstep: HashSet<*const Op>,
+    func: &'f Func,
 }
 
 impl<'f> Plan<'f> {
@@ -486,19 +487,56 @@ impl<'f> Plan<'f> {
                 at_control.insert(*x);
             }
         }
+        let mut memo = HashMap::new();
         for (x, at) in &self.uses {
             let Some(&def) = self.defined_in.get(x) else { continue };
             if *at == Some(def) {
                 continue;
             }
-            let op = self.defining[x];
-            if matches!(op.kind, OpKind::Const(_) | OpKind::Local) && !at_control.contains(x) {
-                remat.insert(*x, op);
+            if !at_control.contains(x) && self.recomputed(*x, &mut memo, 0) {
+                self.chain(*x, &mut remat);
             } else {
                 cross.entry(*x).or_insert_with(|| format!("%blk_keep{}", x.0));
             }
         }
         (cross, remat)
+    }
+
+    /// Whether a stretch that uses `x`, defined in another, can compute it again rather than
+    /// read it from per-thread storage: constants, local arrays, and pure arithmetic whose
+    /// operands are the function's (parameters, slots) or can be computed again themselves,
+    /// such as a thread's index into a tile (`ty * 16 + k`). Besides saving a store and loads
+    /// per thread, this keeps addresses affine in the thread's position, which lets LLVM
+    /// vectorise a stretch's loop over the threads (an address read from memory is a gather).
+    fn recomputed(&self, x: ValueId, memo: &mut HashMap<ValueId, bool>, depth: u32) -> bool {
+        if !self.defined_in.contains_key(&x) {
+            return true;
+        }
+        if let Some(&known) = memo.get(&x) {
+            return known;
+        }
+        let op = self.defining[&x];
+        let pure = matches!(op.kind, OpKind::Const(_) | OpKind::Local)
+            || (matches!(op.kind, OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. })
+                || op.kind.recomputable(self.func, &op.operands))
+                && op.regions.is_empty();
+        // Chains are short in practice; a bound keeps a pathological one from costing more
+        // than the storage it saves.
+        let ok =
+            pure && depth < 16 && op.operands.iter().all(|y| self.recomputed(*y, memo, depth + 1));
+        memo.insert(x, ok);
+        ok
+    }
+
+    /// Marks `x` and the values of other stretches it is computed from as computed again.
+    fn chain(&self, x: ValueId, remat: &mut HashMap<ValueId, &'f Op>) {
+        let Some(&op) = self.defining.get(&x) else { return };
+        if !self.defined_in.contains_key(&x) || remat.insert(x, op).is_some() {
+            return;
+        }
+        for y in &op.operands {
+            self.chain(*y, remat);
+        }
     }
 }
 
@@ -513,6 +551,7 @@ impl<'f> FuncEmitter<'f> {
             forced: Vec::new(),
             stretches: 0,
             lockstep: lockstep_loops(func),
+            func,
         };
         plan.region(&func.body.ops).map_err(str::to_string)?;
         let lockstep = std::mem::take(&mut plan.lockstep);
@@ -1023,17 +1062,9 @@ impl<'f> FuncEmitter<'f> {
         self.line("^blk_skip:".into());
         self.line("scf.yield".into());
         self.line("^blk_run:".into());
+        let mut present = HashSet::new();
         for x in inputs {
-            let Some(block) = &self.block_fn else { return };
-            if let Some(base) = block.cross.get(&x).cloned() {
-                let (ty, at) = (self.ty(x), self.temp());
-                self.line(format!(
-                    "{at} = llvm.getelementptr {base}[%blk_tid64] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
-                ));
-                self.line(format!("{} = llvm.load {at} : !llvm.ptr -> {ty}", super::v(x)));
-            } else if let Some(op) = block.remat.get(&x).copied() {
-                self.op(op);
-            }
+            self.bring(x, &mut present);
         }
         let outer = std::mem::take(&mut self.loops);
         self.ops(ops);
@@ -1050,6 +1081,27 @@ impl<'f> FuncEmitter<'f> {
         self.loops = outer;
         for _ in 0..4 {
             self.line("}".into());
+        }
+    }
+
+    /// Makes `x`, defined in another stretch, available in the current one: the thread's
+    /// element of its per-thread storage, or computed again after its own operands.
+    fn bring(&mut self, x: ValueId, present: &mut HashSet<ValueId>) {
+        if !present.insert(x) {
+            return;
+        }
+        let Some(block) = &self.block_fn else { return };
+        if let Some(base) = block.cross.get(&x).cloned() {
+            let (ty, at) = (self.ty(x), self.temp());
+            self.line(format!(
+                "{at} = llvm.getelementptr {base}[%blk_tid64] : (!llvm.ptr, i64) -> !llvm.ptr, {ty}"
+            ));
+            self.line(format!("{} = llvm.load {at} : !llvm.ptr -> {ty}", super::v(x)));
+        } else if let Some(op) = block.remat.get(&x).copied() {
+            for y in &op.operands {
+                self.bring(*y, present);
+            }
+            self.op(op);
         }
     }
 

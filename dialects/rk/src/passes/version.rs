@@ -525,7 +525,7 @@ impl<'f> Context<'f> {
             Some(Def { kind: OpKind::Read, operands }) => {
                 self.plain_slots.contains(&operands[0]) && !scope.written.contains(&operands[0])
             }
-            Some(Def { kind, operands }) if recomputable(kind, self.func, operands) => {
+            Some(Def { kind, operands }) if kind.recomputable(self.func, operands) => {
                 operands.iter().all(|o| self.invariant(*o, scope))
             }
             _ => false,
@@ -964,24 +964,6 @@ fn negate(p: CmpOp) -> CmpOp {
         CmpOp::Le => CmpOp::Gt,
         CmpOp::Gt => CmpOp::Le,
         CmpOp::Ge => CmpOp::Lt,
-    }
-}
-
-/// Ops a proof may recompute before the loop: pure, reading no memory, unable to panic.
-fn recomputable(kind: &OpKind, func: &Func, operands: &[ValueId]) -> bool {
-    match kind {
-        OpKind::Const(_)
-        | OpKind::Geometry(..)
-        | OpKind::Cmp(_)
-        | OpKind::Not
-        | OpKind::Cast
-        | OpKind::SliceLen
-        | OpKind::SlicePtr => true,
-        OpKind::Binary(BinOp::Div | BinOp::Rem) => {
-            operands.first().and_then(|v| func.ty(*v)).is_some_and(Type::is_float)
-        }
-        OpKind::Binary(_) => true,
-        _ => false,
     }
 }
 
