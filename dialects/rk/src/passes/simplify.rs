@@ -410,35 +410,25 @@ fn short_circuit_and(op: &Op) -> Option<(ValueId, ValueId)> {
     is_false.then_some((*r, v))
 }
 
-/// Whether an op can be removed when its results are unused: it has no effect but its value.
+/// Whether an op can be removed when its results are unused: it has no effect but its value
+/// (the ops that can be computed again anywhere, and those that read memory or make an address).
 fn is_pure(func: &Func, op: &Op) -> bool {
-    match &op.kind {
-        OpKind::Const(_)
-        | OpKind::Geometry(..)
-        | OpKind::Cmp(_)
-        | OpKind::Neg
-        | OpKind::Not
-        | OpKind::Cast
-        | OpKind::PtrOffset
-        | OpKind::ElemPtr
-        | OpKind::Load
-        | OpKind::Read
-        | OpKind::SliceLen
-        | OpKind::Shared
-        | OpKind::Local
-        | OpKind::FieldPtr { .. }
-        | OpKind::Table { .. }
-        | OpKind::DynShared
-        | OpKind::Warp(crate::ir::WarpOp::LaneId)
-        | OpKind::SlicePtr
-        | OpKind::Math(_) => true,
-        // Integer division can panic; it stays unless it is a float op.
-        OpKind::Binary(crate::ir::BinOp::Div | crate::ir::BinOp::Rem) => {
-            op.operands.first().and_then(|v| func.ty(*v)).is_some_and(Type::is_float)
-        }
-        OpKind::Binary(_) => true,
-        _ => false,
-    }
+    op.kind.recomputable(func, &op.operands)
+        || matches!(
+            op.kind,
+            OpKind::Neg
+                | OpKind::PtrOffset
+                | OpKind::ElemPtr
+                | OpKind::Load
+                | OpKind::Read
+                | OpKind::Shared
+                | OpKind::Local
+                | OpKind::FieldPtr { .. }
+                | OpKind::Table { .. }
+                | OpKind::DynShared
+                | OpKind::Warp(crate::ir::WarpOp::LaneId)
+                | OpKind::Math(_)
+        )
 }
 
 fn collect_uses(region: &Region, uses: &mut HashSet<ValueId>) {
