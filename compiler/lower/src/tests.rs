@@ -93,3 +93,35 @@ fn host_stage_splits_blocks_at_barriers() {
     }
     assert_eq!(wait.matches("%v1 = ").count(), 2, "{wait}");
 }
+
+/// A grid-stride loop (a slot advanced by `grid_dim * block_dim`) makes a kernel without
+/// barriers a block function whose loop runs in lockstep, with per-thread masks; the same loop
+/// with a constant stride stays in the thread's own body.
+#[test]
+fn host_stage_runs_grid_stride_loops_in_lockstep() {
+    let kernel = |name: &str, stride: &str| {
+        format!(
+            "rk.func @{name}(x %0: &mut [f32]) kernel {{\n  %1 = rk.slice_ptr %0 : &mut [f32] to *mut f32\n  %2 = rk.slice_len %0 : &mut [f32]\n  %3 = rk.thread_id x : u32\n  %4 = rk.cast %3 : u32 to usize\n{stride}  %9 = rk.var : usize\n  rk.write %4, %9 : usize\n  rk.loop {{\n    %10 = rk.read %9 : usize\n    %11 = rk.cmp lt %10, %2 : usize\n    %12 = rk.not %11 : bool\n    rk.if %12 {{\n      rk.break\n    }} else {{\n    }}\n    %13 = rk.const 0.0 : f32\n    %14 = rk.ptr_offset %1, %10 : *mut f32\n    rk.store %13, %14 : *mut f32\n    %15 = rk.read %9 : usize\n    %16 = rk.add %15, %8 : usize\n    rk.write %16, %9 : usize\n  }}\n  rk.return\n}}\n"
+        )
+    };
+    let grid_stride = "  %5 = rk.grid_dim x : u32\n  %6 = rk.block_dim x : u32\n  %7 = rk.mul %5, %6 : u32\n  %8 = rk.cast %7 : u32 to usize\n";
+    let unit_stride = "  %8 = rk.const 1 : usize\n";
+    let text = kernel("grid", grid_stride) + &kernel("unit", unit_stride);
+    let module = rkc_rk::parse_module(&text).unwrap();
+    let verified = rkc_rk::verify(&module).unwrap();
+    let host = crate::lower_host(&verified, &LowerOptions::default()).unwrap();
+    assert_eq!(host.kernels, ["grid", "unit"]);
+    let body = |name: &str| {
+        let at = host.text.find(&format!("@__rkc_body_{name}(")).unwrap();
+        let text = &host.text[at..];
+        let end = text[1..].find("@__rkc_").map_or(text.len(), |e| e + 1);
+        text[..end].to_string()
+    };
+    let signature = |body: &str| body[..body.find('{').unwrap()].to_string();
+    let (grid, unit) = (body("grid"), body("unit"));
+    // A block function takes the block's position, not a thread's, and masks the loop.
+    assert!(!signature(&grid).contains("%host_thread_id_x"), "{grid}");
+    assert!(grid.contains("%blk_live"), "{grid}");
+    assert!(signature(&unit).contains("%host_thread_id_x"), "{unit}");
+    assert!(!unit.contains("%blk_"), "{unit}");
+}
