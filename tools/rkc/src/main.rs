@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use rkc_driver::{Cubin, Error, Options, Output, TargetKind};
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -36,7 +36,9 @@ struct Cli {
     #[arg(required_unless_present = "explain")]
     input: Option<PathBuf>,
 
-    /// Where to write the fat binary [default: <input stem>.fatbin in the current folder].
+    /// Where to write the fat binary [default: <input stem>.fatbin in the current folder]; `-`
+    /// writes it to standard output (not to a terminal), and `--emit` stages are then named
+    /// after the input's stem.
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
 
@@ -236,7 +238,15 @@ fn run(cli: &Cli) -> Result<(), String> {
         Some(o) => o.clone(),
         None => PathBuf::from(format!("{}.fatbin", stem(input))),
     };
-    if same_file(input, &output) {
+    // `-o -`: the fat binary goes to standard output, as Unix tools do; a terminal would only
+    // show bytes, so that is refused before compiling.
+    let to_stdout = output.as_os_str() == "-";
+    if to_stdout && std::io::stdout().is_terminal() {
+        return Err(error_line(
+            "refusing to write the fat binary to a terminal: redirect standard output, or give a file with -o",
+        ));
+    }
+    if !to_stdout && same_file(input, &output) {
         return Err(error_line(&format!(
             "the output `{}` is the input file; refusing to overwrite it",
             output.display()
@@ -285,8 +295,16 @@ fn run(cli: &Cli) -> Result<(), String> {
     for w in &out.warnings {
         eprintln!("warning: {w}");
     }
-    write_file(&output, &out.fatbin)?;
-    emit_stages(cli, &output, &out)?;
+    if to_stdout {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(&out.fatbin).and_then(|()| stdout.flush()).map_err(|e| {
+            error_line(&format!("cannot write the fat binary to standard output: {e}"))
+        })?;
+        emit_stages(cli, Path::new(&format!("{}.fatbin", stem(input))), &out)?;
+    } else {
+        write_file(&output, &out.fatbin)?;
+        emit_stages(cli, &output, &out)?;
+    }
     if cli.time_passes {
         let total: f64 = out.timings.iter().map(|(_, d)| d.as_secs_f64()).sum();
         eprintln!("{:<24} {:>10}", "stage", "ms");

@@ -83,6 +83,25 @@ fn the_input_is_never_overwritten() {
     assert_eq!(std::fs::read_to_string(dir.join("k.rs")).unwrap(), source);
 }
 
+/// `-o -` writes the fat binary to standard output (no file named `-`), and `--emit` stages
+/// are named after the input's stem.
+#[test]
+fn a_dash_output_is_standard_output() {
+    let dir = scratch("stdout");
+    std::fs::copy(repo().join("testsuite/kernels/saxpy.rs"), dir.join("saxpy.rs")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_rkc"))
+        .args(["saxpy.rs", "--offload-arch", "sm_90", "--no-cubin", "--emit", "rk", "-o", "-"])
+        .current_dir(&dir)
+        .output()
+        .expect("run rkc");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let images = offload_binary::read(&out.stdout).expect("a fat binary on standard output");
+    assert_eq!(images.len(), 1);
+    assert!(!dir.join("-").exists());
+    assert!(!dir.join("saxpy.fatbin").exists());
+    assert!(dir.join("saxpy.rk").is_file());
+}
+
 #[test]
 fn source_errors_are_rendered_with_a_summary() {
     let dir = scratch("source");
