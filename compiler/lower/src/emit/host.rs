@@ -83,14 +83,15 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         emitter.host = true;
         // Threads that wait for each other or share memory, or walk memory with the grid's
         // stride: one function per block.
-        let mut block = !lockstep_loops(func).is_empty();
+        let lockstep = lockstep_loops(func);
+        let mut block = !lockstep.is_empty();
         walk(&func.body.ops, &mut |o| {
             block |= matches!(
                 o.kind,
                 OpKind::Barrier | OpKind::Shared | OpKind::DynShared | OpKind::Warp(_)
             );
         });
-        if block && let Err(reason) = emitter.plan_block() {
+        if block && let Err(reason) = emitter.plan_block(lockstep) {
             out.left_out.push((func.name.clone(), reason));
             continue;
         }
@@ -516,10 +517,11 @@ impl<'f> Plan<'f> {
             return known;
         }
         let op = self.defining[&x];
-        let pure = matches!(op.kind, OpKind::Const(_) | OpKind::Local)
-            || (matches!(op.kind, OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. })
-                || op.kind.recomputable(self.func, &op.operands))
-                && op.regions.is_empty();
+        let pure = op.regions.is_empty()
+            && (matches!(
+                op.kind,
+                OpKind::Local | OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. }
+            ) || op.kind.recomputable(self.func, &op.operands));
         // Chains are short in practice; a bound keeps a pathological one from costing more
         // than the storage it saves.
         let ok =
@@ -542,7 +544,7 @@ impl<'f> Plan<'f> {
 
 impl<'f> FuncEmitter<'f> {
     /// Prepares `self` to write `func` as a block function, or says why it cannot be one.
-    pub(crate) fn plan_block(&mut self) -> Result<(), String> {
+    pub(crate) fn plan_block(&mut self, lockstep: HashSet<*const Op>) -> Result<(), String> {
         let func = self.func;
         let mut plan = Plan {
             defined_in: HashMap::new(),
@@ -550,7 +552,7 @@ impl<'f> FuncEmitter<'f> {
             defining: HashMap::new(),
             forced: Vec::new(),
             stretches: 0,
-            lockstep: lockstep_loops(func),
+            lockstep,
             func,
         };
         plan.region(&func.body.ops).map_err(str::to_string)?;
@@ -908,13 +910,7 @@ impl<'f> FuncEmitter<'f> {
                 ));
                 self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
                 self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
-                let b = self.temp();
-                self.line(format!("{b} = scf.if %blk_lin -> (i1) {{"));
-                let value = self.per_thread(op.operands[0], "%blk_lt");
-                self.line(format!("scf.yield {value} : i1"));
-                self.line("} else {".into());
-                self.line("scf.yield %blk_false : i1".into());
-                self.line("}".into());
+                let b = self.lane_value(op.operands[0], "i1", "%blk_false");
                 let (e, l32, sh, m) = (self.temp(), self.temp(), self.temp(), self.temp());
                 self.line(format!("{e} = arith.extui {b} : i1 to i32"));
                 self.line(format!("{l32} = arith.index_castui %blk_l : index to i32"));
@@ -947,13 +943,7 @@ impl<'f> FuncEmitter<'f> {
                 self.line("scf.for %blk_l = %blk_c0 to %blk_c32 step %blk_c1 {".into());
                 self.line("%blk_lt = arith.addi %blk_w, %blk_l : index".into());
                 self.line("%blk_lin = arith.cmpi ult, %blk_lt, %blk_n : index".into());
-                let v = self.temp();
-                self.line(format!("{v} = scf.if %blk_lin -> ({ty}) {{"));
-                let value = self.per_thread(op.operands[0], "%blk_lt");
-                self.line(format!("scf.yield {value} : {ty}"));
-                self.line("} else {".into());
-                self.line(format!("scf.yield {zero} : {ty}"));
-                self.line("}".into());
+                let v = self.lane_value(op.operands[0], &ty, &zero);
                 self.lane_store(&a, "%blk_l", &v, &ty);
                 self.line("}".into());
                 // Five butterfly steps, lane l combining its value with lane l ^ k's.
@@ -998,6 +988,19 @@ impl<'f> FuncEmitter<'f> {
         self.line("}".into());
     }
 
+    /// Lane `%blk_l`'s value of `x` (of MLIR type `ty`), or `default` where its thread
+    /// `%blk_lt` is past the block's end (`%blk_lin` false).
+    fn lane_value(&mut self, x: ValueId, ty: &str, default: &str) -> String {
+        let v = self.temp();
+        self.line(format!("{v} = scf.if %blk_lin -> ({ty}) {{"));
+        let value = self.per_thread(x, "%blk_lt");
+        self.line(format!("scf.yield {value} : {ty}"));
+        self.line("} else {".into());
+        self.line(format!("scf.yield {default} : {ty}"));
+        self.line("}".into());
+        v
+    }
+
     fn lane_load(&mut self, buffer: &str, lane: &str, ty: &str) -> String {
         let (l64, at, x) = (self.temp(), self.temp(), self.temp());
         self.line(format!("{l64} = arith.index_castui {lane} : index to i64"));
@@ -1035,9 +1038,9 @@ impl<'f> FuncEmitter<'f> {
                 }
             }
         });
-        // The threads in x-fastest order, as three loops: a thread's position would otherwise
-        // take two divisions by the block's sizes, each slower than a short stretch's work
-        // (sgemm's inner product of two tile rows).
+        // The threads in x-fastest order, as three loops, so that a thread's position costs no
+        // division by the block's sizes (a linear index took two per thread and stretch; sgemm
+        // on 2 cores showed no change beyond the machine's noise, the divisions being 32-bit).
         for l in [
             "scf.for %blk_z = %blk_c0 to %host_block_dim_z step %blk_c1 {",
             "scf.for %blk_y = %blk_c0 to %host_block_dim_y step %blk_c1 {",
