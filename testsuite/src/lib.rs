@@ -132,6 +132,9 @@ pub mod pointers;
 #[path = "../kernels/ported.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod ported;
+#[path = "../kernels/prints.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod prints;
 #[path = "../kernels/references.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod references;
@@ -371,6 +374,36 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 64,
             dyn_cache: 0,
             simulate: sim!(math::transcendental),
+        },
+        Case {
+            file: "prints.rs",
+            kernel: "print_values",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(prints::print_values),
+        },
+        Case {
+            file: "prints.rs",
+            kernel: "print_loop",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(prints::print_loop),
+        },
+        Case {
+            file: "prints.rs",
+            kernel: "print_halfs",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(prints::print_halfs),
         },
         Case {
             file: "panics.rs",
@@ -1714,17 +1747,57 @@ pub enum Outcome {
 }
 
 pub fn run_interpreter(module: &Module, case: &Case, inputs: &[Arg]) -> Outcome {
+    run_interpreter_printing(module, case, inputs).0
+}
+
+/// [`run_interpreter`], with what the kernel printed (as [`rkc_offload::capture_prints`]
+/// returns it from a launch).
+pub fn run_interpreter_printing(
+    module: &Module,
+    case: &Case,
+    inputs: &[Arg],
+) -> (Outcome, rkc_offload::Printed) {
     let mut args = inputs.to_vec();
-    match interp::run(
+    let mut texts = Vec::new();
+    let result = interp::run_printing(
         module,
         case.kernel,
         Launch { grid: case.grid, block: case.block, dyn_shared: case.dyn_cache },
         &mut args,
-    ) {
+        1 << 32,
+        &mut texts,
+    );
+    let mut printed = rkc_offload::Printed::default();
+    for (stderr, text) in texts {
+        if stderr { &mut printed.stderr } else { &mut printed.stdout }.push_str(&text);
+    }
+    let outcome = match result {
         Ok(()) => Outcome::Buffers(buffers(&args)),
         Err(InterpError::Panic { message, .. }) => Outcome::Panicked(message),
         Err(e) => Outcome::Failed(e.to_string()),
+    };
+    (outcome, printed)
+}
+
+/// Whether two runs printed the same lines: threads print in any order, each print whole, so
+/// the lines are compared sorted.
+pub fn same_prints(a: &rkc_offload::Printed, b: &rkc_offload::Printed) -> Result<(), String> {
+    for (x, y, stream) in [(&a.stdout, &b.stdout, "stdout"), (&a.stderr, &b.stderr, "stderr")] {
+        let mut xs: Vec<&str> = x.lines().collect();
+        let mut ys: Vec<&str> = y.lines().collect();
+        xs.sort_unstable();
+        ys.sort_unstable();
+        if xs != ys {
+            let first = xs.iter().zip(&ys).find(|(p, q)| p != q);
+            return Err(format!(
+                "printed {stream} differs: {} lines against {}{}",
+                xs.len(),
+                ys.len(),
+                first.map_or(String::new(), |(p, q)| format!("; first difference:\n  {p}\n  {q}"))
+            ));
+        }
     }
+    Ok(())
 }
 
 pub fn buffers(args: &[Arg]) -> Vec<Vec<u8>> {

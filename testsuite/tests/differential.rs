@@ -43,13 +43,17 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
             .map(element)
             .collect();
 
-        let reference = run_rustc(case, &inputs, &tys);
-        let before = run_interpreter(&module, case, &inputs);
-        let after = run_interpreter(&inlined, case, &inputs);
-        if let Err(e) = same(&reference, &before, &elems) {
+        let (reference, printed) = rkc_offload::capture_prints(|| run_rustc(case, &inputs, &tys));
+        let (before, printed_before) = run_interpreter_printing(&module, case, &inputs);
+        let (after, printed_after) = run_interpreter_printing(&inlined, case, &inputs);
+        if let Err(e) =
+            same(&reference, &before, &elems).and_then(|()| same_prints(&printed, &printed_before))
+        {
             panic!("{}: rustc and the interpreter (before passes) disagree: {e}", case.kernel);
         }
-        if let Err(e) = same(&reference, &after, &elems) {
+        if let Err(e) =
+            same(&reference, &after, &elems).and_then(|()| same_prints(&printed, &printed_after))
+        {
             panic!("{}: rustc and the interpreter (after passes) disagree: {e}", case.kernel);
         }
         // The inputs must have been changed, or the comparison proves little.

@@ -37,6 +37,7 @@ fn two_simulated_devices() {
             ),
         ],
         panic_sites: vec![],
+        print_sites: Vec::new(),
         barriers: false,
     };
     let image = offload_binary::metadata::metadata_only_image(std::slice::from_ref(&saxpy));

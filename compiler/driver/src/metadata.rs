@@ -19,6 +19,7 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                 .into_iter()
                 .map(|s| PanicSite { message: s.message, line: s.loc.line, col: s.loc.col })
                 .collect(),
+            print_sites: rkc_rk::prints::print_sites(f),
             params: f
                 .params
                 .iter()

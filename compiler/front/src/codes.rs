@@ -75,7 +75,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (
         RK_UNSUPPORTED_EXPR,
         "an expression kernels cannot use",
-        "The expression has no device meaning: `async` code, host I/O macros (`println!`, `format!`...), panic messages with formatting beyond `{}` and `{:?}` of up to two integers. The label says what to write instead.",
+        "The expression has no device meaning: `async` code, macros that build host values (`format!`, `vec!`, `write!`...), prints of values other than integers, floats, `bool`, `char` and string literals, panic messages with formatting beyond `{}` and `{:?}` of up to two integers. The label says what to write instead.",
     ),
     (
         RK_UNSUPPORTED_PATTERN,

@@ -11,6 +11,7 @@ use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, T
 use std::fmt::Write as _;
 
 mod host;
+mod print;
 mod warp;
 
 pub(crate) use host::host_module;
@@ -758,6 +759,7 @@ impl<'f> FuncEmitter<'f> {
                     self.check(&ok, None);
                 }
             }
+            OpKind::Print { .. } => self.print(op),
             // `lower` refuses kernels that still call; calls never reach the emitters.
             OpKind::Call { .. } => {}
         }

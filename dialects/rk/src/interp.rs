@@ -115,6 +115,8 @@ struct Launched<'m> {
     shared: Mutex<Vec<(BufferKey, usize)>>,
     launch: Launch,
     step_limit: u64,
+    /// What the threads printed, in the order they printed it: (to standard error, text).
+    printed: Mutex<Vec<(bool, String)>>,
 }
 
 /// One thread's interpreter state.
@@ -164,13 +166,37 @@ pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m s
     walk(module, &func.body, seen)
 }
 
-/// [`run`] with a bound on executed ops per thread, for fuzzing and generated kernels.
+/// [`run`] with a bound on executed ops per thread, for fuzzing and generated kernels. What
+/// the kernel prints goes to the process's standard output and error after the launch, as
+/// the runtime writes a GPU's.
 pub fn run_with_limit(
     module: &Module,
     kernel: &str,
     launch: Launch,
     args: &mut [Arg],
     step_limit: u64,
+) -> Result<(), InterpError> {
+    let mut printed = Vec::new();
+    let result = run_printing(module, kernel, launch, args, step_limit, &mut printed);
+    for (stderr, text) in printed {
+        if stderr {
+            eprint!("{text}");
+        } else {
+            print!("{text}");
+        }
+    }
+    result
+}
+
+/// [`run_with_limit`], with what the kernel prints appended to `printed` (to standard error,
+/// text) instead of written out, also when the launch fails.
+pub fn run_printing(
+    module: &Module,
+    kernel: &str,
+    launch: Launch,
+    args: &mut [Arg],
+    step_limit: u64,
+    printed: &mut Vec<(bool, String)>,
 ) -> Result<(), InterpError> {
     let func = module
         .funcs
@@ -197,11 +223,13 @@ pub fn run_with_limit(
         shared: Mutex::new(Vec::new()),
         launch,
         step_limit,
+        printed: Mutex::new(Vec::new()),
     };
     // Barriers need every thread of a block live at once; anything else runs thread after
     // thread, which is faster and gives one deterministic order.
     let together = synchronises(module, func, &mut Vec::new());
     let result = grid(&launched, func, &params, together);
+    printed.append(&mut launched.printed.lock().unwrap_or_else(|e| e.into_inner()));
     // Hand the buffers back, also after an error, so the caller can inspect them.
     let memory = launched.memory.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut buffers = memory.into_iter();
@@ -816,6 +844,20 @@ impl<'a, 'm> Machine<'a, 'm> {
                     op.operands.iter().map(|v| self.ty(func, *v)).collect::<Result<_, _>>()?;
                 let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
                 Some(math(*f, &tys, &args, result_ty.as_ref().unwrap_or(&Type::Unit)))
+            }
+            OpKind::Print { format, kinds, stderr } => {
+                let mut words = Vec::new();
+                for (k, kind) in kinds.iter().enumerate() {
+                    words.extend(crate::prints::record_words(*kind, arg(k)));
+                }
+                let text = offload_binary::format::render(format, kinds, &words)
+                    .map_err(|why| InterpError::Malformed(format!("a print: {why}")))?;
+                self.launched
+                    .printed
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((*stderr, text));
+                None
             }
             OpKind::Assert { message } => {
                 if arg(0) == 0 {

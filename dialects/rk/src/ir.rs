@@ -304,6 +304,15 @@ pub enum OpKind {
     Assert {
         message: String,
     },
+    /// Writes text to the launch's output (`print!`, `println!`, `eprint!`...): `format` is
+    /// Rust's format syntax with every argument by index (`{0}`, `{1:>8.3}`; see
+    /// `offload_binary::format`), the operands are the arguments' values, shown as `kinds`
+    /// say (a `char` travels as its `u32`), to standard error when `stderr` holds.
+    Print {
+        format: String,
+        kinds: Vec<offload_binary::format::ValueKind>,
+        stderr: bool,
+    },
     /// Waits until every thread of the block has arrived (`sync_threads()`).
     Barrier,
     /// The block's shared array of this source site: a `*mut [T; N]` (`shared_array()`).
@@ -384,6 +393,7 @@ impl OpKind {
             OpKind::Call { .. } => "call",
             OpKind::Math(_) => "math",
             OpKind::Assert { .. } => "assert",
+            OpKind::Print { .. } => "print",
             OpKind::Barrier => "barrier",
             OpKind::Shared => "shared",
             OpKind::Atomic(_) => "atomic",

@@ -71,6 +71,7 @@
 //! | `rk.store` | `T, *mut T` | — | `T` scalar |
 //! | `rk.bounds_check at L:C` | `usize i, usize n` | — | device panic "index out of bounds" at `L:C` unless `i < n` |
 //! | `rk.assert "msg" at L:C` | `bool` | — | device panic with `msg` at `L:C` unless the operand holds (`assert!`, `panic!`) |
+//! | `rk.print [stderr] %a, ... : K, ... "fmt" at L:C` | scalars carrying the kinds `K` | — | writes the text of Rust's format `fmt` (every argument by index, `{0:>8.3}`) for the operands, shown as the kinds say (`u8`…`i128`, `f16`, `bf16`, `f32`, `f64`, `bool`, `char` carried as its `u32`), to the launch's standard output (or error); one print's text stays whole; the order between threads is unspecified (`print!`, `println!`, `eprint!`, `eprintln!`) |
 //! | `rk.math f` | per [`math::MathFn::result_type`] | one | the Rust method `f` of a primitive type: `sqrt`, `exp`, `sin`, `min`, `mul_add` (fused), `count_ones`, `to_bits`... with Rust's semantics |
 //! | `rk.var : T` | — | `slot<T>` | a mutable local (`let mut`), `T` scalar |
 //! | `rk.read` / `rk.write` | `slot<T>` / `T, slot<T>` | `T` / — | read or write a slot |
@@ -96,6 +97,7 @@ pub mod panics;
 pub mod parse;
 pub mod passes;
 pub mod print;
+pub mod prints;
 pub mod types;
 pub mod verify;
 

@@ -684,6 +684,33 @@ impl Parser {
                 loc = self.loc()?;
                 (OpKind::Assert { message }, ops, vec![])
             }
+            "print" => {
+                let stderr = self.is_keyword("stderr");
+                if stderr {
+                    self.keyword("stderr")?;
+                }
+                let ops = self.operands(func)?;
+                let mut kinds = Vec::new();
+                if !ops.is_empty() {
+                    self.expect(Token::Colon, "`:`")?;
+                    loop {
+                        let name = self.ident()?;
+                        let Some(k) = offload_binary::format::ValueKind::parse(&name) else {
+                            return self.error(format!("`{name}` is not a printable kind"));
+                        };
+                        kinds.push(k);
+                        if !self.eat(&Token::Comma) {
+                            break;
+                        }
+                    }
+                }
+                let format = match self.next() {
+                    Some(Token::Str(s)) => s,
+                    _ => return self.error("expected the print's format"),
+                };
+                loc = self.loc()?;
+                (OpKind::Print { format, kinds, stderr }, ops, vec![])
+            }
             "if" | "loop" => {
                 let ops = if short == "if" { self.operands(func)? } else { vec![] };
                 let cold = short == "loop" && self.is_keyword("cold");

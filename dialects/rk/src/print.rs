@@ -255,6 +255,16 @@ impl Printer<'_> {
                     result_ty.unwrap_or_default()
                 );
             }
+            OpKind::Print { format, kinds, stderr } => {
+                if *stderr {
+                    line.push_str(" stderr");
+                }
+                if !op.operands.is_empty() {
+                    let kinds: Vec<String> = kinds.iter().map(|k| k.name()).collect();
+                    let _ = write!(line, " {operands} : {}", kinds.join(", "));
+                }
+                let _ = write!(line, " {format:?} at {}:{}", op.loc.line, op.loc.col);
+            }
             OpKind::Assert { message } => {
                 let _ = write!(line, " {operands} {message:?} at {}:{}", op.loc.line, op.loc.col);
             }

@@ -654,6 +654,19 @@ impl Checker<'_> {
                     ));
                 }
             }
+            OpKind::Print { format, kinds, .. } => {
+                self.expect_counts(op, kinds.len(), 0)?;
+                for (k, kind) in kinds.iter().enumerate() {
+                    if !crate::prints::carries(*kind, &operand(k)) {
+                        return Err(self.err(
+                            op,
+                            format!("operand {k} is a `{}`, not a `{}`", operand(k), kind.name()),
+                        ));
+                    }
+                }
+                crate::prints::check_format(format, kinds)
+                    .map_err(|why| self.err(op, format!("bad format: {why}")))?;
+            }
             OpKind::Assert { .. } => {
                 // The condition, and optionally two `usize` values for the message's
                 // `{index}` and `{len}`.

@@ -57,9 +57,13 @@ pub fn text(images: &[Image]) -> String {
         );
     }
     for k in kernels(images) {
+        let prints = match k.print_sites.len() {
+            0 => String::new(),
+            n => format!(", {n} print sites"),
+        };
         let _ = writeln!(
             out,
-            "kernel {}  (from {}, {} panic sites)",
+            "kernel {}  (from {}, {} panic sites{prints})",
             k.signature(),
             k.source,
             k.panic_sites.len()
@@ -126,11 +130,12 @@ pub fn json(images: &[Image]) -> String {
                 })
                 .collect();
             format!(
-                "{{\"name\":{},\"signature\":{},\"source\":{},\"panic_sites\":{},\"params\":[{}]}}",
+                "{{\"name\":{},\"signature\":{},\"source\":{},\"panic_sites\":{},\"print_sites\":{},\"params\":[{}]}}",
                 json_string(&k.name),
                 json_string(&k.signature()),
                 json_string(&k.source),
                 k.panic_sites.len(),
+                k.print_sites.len(),
                 params.join(",")
             )
         })

@@ -366,9 +366,10 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Image>, FormatError> {
     Ok(images)
 }
 
+pub mod format;
 pub mod inspect;
 pub mod metadata;
-pub use metadata::{Access, KernelInfo, PanicSite, ParamInfo, ParamKind};
+pub use metadata::{Access, KernelInfo, PanicSite, ParamInfo, ParamKind, PrintSite};
 
 #[cfg(test)]
 mod tests {

@@ -117,6 +117,32 @@ pub fn format_panic_message(message: &str, a: u64, b: u64) -> String {
         .replace("{len}", &b.to_string())
 }
 
+/// One way a kernel prints (`print!`, `println!`, `eprint!`, `eprintln!`), numbered by its
+/// position in [`KernelInfo::print_sites`]; each record the kernel writes names its site.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PrintSite {
+    /// Rust's format syntax with every argument by index (see [`crate::format`]).
+    pub format: String,
+    /// How each argument's record words are shown.
+    pub kinds: Vec<crate::format::ValueKind>,
+    /// Whether the text goes to standard error.
+    pub stderr: bool,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl PrintSite {
+    /// The 64-bit words a record of this site carries after its header.
+    pub fn words(&self) -> usize {
+        self.kinds.iter().map(|k| k.words()).sum()
+    }
+
+    /// The text of one record's values.
+    pub fn render(&self, words: &[u64]) -> Result<String, String> {
+        crate::format::render(&self.format, &self.kinds, words)
+    }
+}
+
 /// One kernel of an image.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KernelInfo {
@@ -125,6 +151,7 @@ pub struct KernelInfo {
     pub source: String,
     pub params: Vec<ParamInfo>,
     pub panic_sites: Vec<PanicSite>,
+    pub print_sites: Vec<PrintSite>,
     /// Whether the kernel synchronises its threads (barriers, warp operations that exchange
     /// values): the CPU simulator then runs the threads of a block at the same time.
     pub barriers: bool,
@@ -171,6 +198,18 @@ pub fn encode(kernels: &[KernelInfo]) -> String {
         }
         for p in &k.panic_sites {
             let _ = writeln!(out, "panic\t{}\t{}\t{}", p.line, p.col, escape(&p.message));
+        }
+        for p in &k.print_sites {
+            let kinds: Vec<String> = p.kinds.iter().map(|k| k.name()).collect();
+            let _ = writeln!(
+                out,
+                "print\t{}\t{}\t{}\t{}\t{}",
+                p.line,
+                p.col,
+                if p.stderr { "stderr" } else { "stdout" },
+                if kinds.is_empty() { "-".to_string() } else { kinds.join(",") },
+                escape(&p.format)
+            );
         }
         for p in &k.params {
             let (kind, size) = match p.kind {
@@ -253,6 +292,7 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
                 source: String::new(),
                 params: Vec::new(),
                 panic_sites: Vec::new(),
+                print_sites: Vec::new(),
                 barriers: false,
             }),
             ["barriers"] => {
@@ -278,6 +318,42 @@ pub fn decode(text: &str) -> Result<Vec<KernelInfo>, FormatError> {
                     line: num(line)?,
                     col: num(col)?,
                     message: unescape(message),
+                });
+            }
+            ["print", line, col, stream, kinds, format] => {
+                let kernel = kernels
+                    .last_mut()
+                    .ok_or_else(|| bad(n, "a print site before any kernel".into()))?;
+                let num = |s: &str| {
+                    s.parse::<u32>().map_err(|_| bad(n, format!("`{s}` is not a line or column")))
+                };
+                let stderr = match *stream {
+                    "stdout" => false,
+                    "stderr" => true,
+                    other => return Err(bad(n, format!("unknown stream `{other}`"))),
+                };
+                let kinds = if *kinds == "-" {
+                    Vec::new()
+                } else {
+                    kinds
+                        .split(',')
+                        .map(|k| {
+                            crate::format::ValueKind::parse(k)
+                                .ok_or_else(|| bad(n, format!("unknown value kind `{k}`")))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?
+                };
+                let format = unescape(format);
+                // A format the runtime could not render is refused here, once, instead of
+                // at every record.
+                crate::format::parse(&format)
+                    .map_err(|e| bad(n, format!("bad print format: {}", e.message)))?;
+                kernel.print_sites.push(PrintSite {
+                    line: num(line)?,
+                    col: num(col)?,
+                    stderr,
+                    kinds,
+                    format,
                 });
             }
             ["param", name, ty, kind, size, access] => {
@@ -340,6 +416,19 @@ mod tests {
                 line: 3,
                 col: 9,
             }],
+            print_sites: vec![
+                PrintSite {
+                    format: "x = {0:>8.3}\t{1:?}\n".into(),
+                    kinds: vec![
+                        crate::format::ValueKind::F32,
+                        crate::format::ValueKind::Int { bits: 128, signed: true },
+                    ],
+                    stderr: false,
+                    line: 4,
+                    col: 5,
+                },
+                PrintSite { format: "done".into(), kinds: vec![], stderr: true, line: 5, col: 5 },
+            ],
             barriers: true,
             params: vec![
                 p("n", "usize", ParamKind::Value { size: 8 }, Access::Read),
@@ -372,6 +461,7 @@ mod tests {
                 source: String::new(),
                 params: vec![],
                 panic_sites: vec![],
+                print_sites: Vec::new(),
                 barriers: false,
             },
         ];

@@ -339,6 +339,60 @@ impl Api {
         Ok(record)
     }
 
+    /// A print buffer in device memory, empty (see `crate::print`).
+    fn new_print_buffer(&self) -> Result<CuDevicePtr, OffloadError> {
+        let bytes = crate::print::buffer_bytes();
+        let header = crate::print::initial_header(bytes);
+        let mut buffer: CuDevicePtr = 0;
+        // SAFETY: a live out-pointer; the copy writes the header into an allocation of `bytes`,
+        // which is larger.
+        unsafe {
+            self.check("cuMemAlloc_v2", (self.mem_alloc)(&mut buffer, bytes))?;
+            self.check(
+                "cuMemcpyHtoD_v2",
+                (self.memcpy_htod)(buffer, header.as_ptr().cast(), header.len()),
+            )?;
+        }
+        Ok(buffer)
+    }
+
+    /// Writes out what the finished launches of `kernels` printed into `buffer`, and empties
+    /// it. The caller has synchronised with those launches.
+    pub(crate) fn drain_prints(
+        &self,
+        buffer: CuDevicePtr,
+        kernels: &[&offload_binary::KernelInfo],
+    ) -> Result<(), OffloadError> {
+        let mut header = [0u8; crate::print::HEADER_BYTES];
+        // SAFETY: the buffer has at least HEADER_BYTES bytes; its kernels have finished.
+        self.check("cuMemcpyDtoH_v2", unsafe {
+            (self.memcpy_dtoh)(header.as_mut_ptr().cast(), buffer, header.len())
+        })?;
+        let (bytes, lost) = crate::print::written(&header);
+        if bytes == 0 && lost == 0 {
+            return Ok(());
+        }
+        let mut records = vec![0u8; bytes];
+        let empty = crate::print::initial_header(crate::print::buffer_bytes());
+        // SAFETY: `written` bounds `bytes` by the buffer's usable size, after the header.
+        unsafe {
+            self.check(
+                "cuMemcpyDtoH_v2",
+                (self.memcpy_dtoh)(
+                    records.as_mut_ptr().cast(),
+                    buffer + crate::print::HEADER_BYTES as u64,
+                    bytes,
+                ),
+            )?;
+            self.check(
+                "cuMemcpyHtoD_v2",
+                (self.memcpy_htod)(buffer, empty.as_ptr().cast(), empty.len()),
+            )?;
+        }
+        crate::print::emit(&records, lost, kernels);
+        Ok(())
+    }
+
     /// The stream entry points, or the error for a driver without them.
     fn streams(&self) -> Result<&stream::StreamApi, OffloadError> {
         self.streams.as_ref().ok_or(OffloadError::InvalidLaunch {
@@ -453,8 +507,11 @@ struct Record {
     /// kernel instead of copying the record back (4 µs of a 12 µs launch on the H200). `None`
     /// where the driver cannot map host memory: the record is then copied back every time.
     flag: Option<*mut u32>,
-    /// The record's contents between launches: zero, and the flag's device address.
+    /// The record's contents between launches: zero, the flag's device address and the
+    /// print buffer's.
     initial: [u8; PANIC_RECORD_BYTES],
+    /// The device's print buffer, whose address the record holds at byte 56.
+    print: CuDevicePtr,
 }
 
 // SAFETY: the pinned record pointers are only used under the device's mutex.
@@ -878,6 +935,10 @@ impl Cuda {
                 std::ptr::copy_nonoverlapping(record.host, raw.as_mut_ptr(), PANIC_RECORD_BYTES)
             };
             if let Some(panic) = read_panic_record(&raw, found) {
+                // What the kernel printed before the panic is shown, as Rust would have.
+                if !found.info.print_sites.is_empty() {
+                    api.drain_prints(record.print, &[&found.info])?;
+                }
                 // Reset the record for the next launch.
                 // SAFETY: the record has PANIC_RECORD_BYTES bytes; `initial` is that long.
                 api.check("cuMemcpyHtoD_v2", unsafe {
@@ -890,6 +951,9 @@ impl Cuda {
                 // A panicked launch copies nothing back: the host's data stays as it was.
                 return Err(panic);
             }
+        }
+        if !found.info.print_sites.is_empty() {
+            api.drain_prints(record.print, &[&found.info])?;
         }
         drop(kernel_range);
         let _copies_out = crate::nvtx::Range::new(|| format!("{name}: copy from device"));
@@ -952,10 +1016,17 @@ impl Cuda {
         let api = &self.apis[device.api].0;
         let mut host: *mut c_void = std::ptr::null_mut();
         let flag = api.mapped_word();
-        let initial = initial_record(flag.map(|(_, address)| address));
+        let print = api.new_print_buffer()?;
+        let initial = initial_record(flag.map(|(_, address)| address), Some(print));
         let record = api.new_record(&initial)?;
         api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
-        let r = Record { device: record, host: host.cast(), flag: flag.map(|(f, _)| f), initial };
+        let r = Record {
+            device: record,
+            host: host.cast(),
+            flag: flag.map(|(f, _)| f),
+            initial,
+            print,
+        };
         device.record = Some(r);
         Ok(r)
     }
@@ -1264,15 +1335,21 @@ pub(crate) fn check_limits(
 }
 
 /// The size of a kernel's panic record: a claim flag, the site number, block and thread
-/// indices (u32 words 0..8), two u64 values (bytes 32..48), and the device address of a word
-/// of mapped host memory the panicking thread sets to 1 (bytes 48..56; 0 for none).
-pub(crate) const PANIC_RECORD_BYTES: usize = 56;
+/// indices (u32 words 0..8), two u64 values (bytes 32..48), the device address of a word of
+/// mapped host memory the panicking thread sets to 1 (bytes 48..56; 0 for none), and the
+/// device address of the launch's print buffer (bytes 56..64; 0 for none, see
+/// `crate::print`). Prints read it from here so that kernels keep one hidden parameter.
+pub(crate) const PANIC_RECORD_BYTES: usize = 64;
 
-/// A panic record's contents between launches: zero, and at byte 48 the device address of the
-/// mapped flag the panicking thread sets (0 for none).
-pub(crate) fn initial_record(flag_address: Option<u64>) -> [u8; PANIC_RECORD_BYTES] {
+/// A panic record's contents between launches: zero, at byte 48 the device address of the
+/// mapped flag the panicking thread sets, at byte 56 the print buffer's (0 for none).
+pub(crate) fn initial_record(
+    flag_address: Option<u64>,
+    print_address: Option<u64>,
+) -> [u8; PANIC_RECORD_BYTES] {
     let mut initial = [0u8; PANIC_RECORD_BYTES];
     initial[48..56].copy_from_slice(&flag_address.unwrap_or(0).to_le_bytes());
+    initial[56..64].copy_from_slice(&print_address.unwrap_or(0).to_le_bytes());
     initial
 }
 

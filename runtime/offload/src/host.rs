@@ -395,7 +395,21 @@ pub(crate) fn launch(
         );
         Ok(host as usize as u64)
     })?;
-    let initial = initial_record(None);
+    // A print buffer for a kernel that prints: the launch's own, in host memory, which the
+    // kernel's threads fill with atomic claims and plain stores, read after they are joined.
+    let mut prints: Vec<u64> = Vec::new();
+    if !found.info.print_sites.is_empty() {
+        let bytes = crate::print::buffer_bytes();
+        prints = vec![0u64; bytes / 8];
+        let header = crate::print::initial_header(bytes);
+        for (k, w) in prints.iter_mut().take(crate::print::HEADER_BYTES / 8).enumerate() {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&header[8 * k..8 * k + 8]);
+            *w = u64::from_le_bytes(b);
+        }
+    }
+    let print_address = (!prints.is_empty()).then_some(prints.as_mut_ptr() as usize as u64);
+    let initial = initial_record(None, print_address);
     let record = Record(std::array::from_fn(|k| {
         AtomicU32::new(u32::from_le_bytes([
             initial[4 * k],
@@ -453,6 +467,15 @@ pub(crate) fn launch(
     let mut raw = [0u8; PANIC_RECORD_BYTES];
     for (k, word) in record.0.iter().enumerate() {
         raw[4 * k..4 * k + 4].copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+    }
+    if let [claimed, usable, lost, records @ ..] = prints.as_slice() {
+        let mut header = [0u8; crate::print::HEADER_BYTES];
+        for (k, w) in [claimed, usable, lost].into_iter().enumerate() {
+            header[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        let (n, lost) = crate::print::written(&header);
+        let bytes: Vec<u8> = records.iter().take(n / 8).flat_map(|w| w.to_le_bytes()).collect();
+        crate::print::emit(&bytes, lost, &[&found.info]);
     }
     match read_panic_record(&raw, found) {
         Some(panic) => Err(panic),

@@ -62,6 +62,7 @@ mod home;
 mod host;
 mod nvtx;
 mod placement;
+mod print;
 mod registry;
 mod report;
 mod resident;
@@ -75,6 +76,7 @@ pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
 pub use builtins::*;
 pub use error::OffloadError;
 pub use home::Location;
+pub use print::{__print, Printed, capture_prints};
 pub use registry::register_fatbin;
 pub use report::transfer_totals;
 pub use resident::{
@@ -316,7 +318,10 @@ macro_rules! include_fatbin {
 /// Everything a kernel file needs: the macros and the builtins.
 pub mod prelude {
     pub use crate::builtins::*;
-    pub use crate::{DeviceCopy, offload, offload_get_num_devices, offload_kernel, try_offload};
+    pub use crate::{
+        DeviceCopy, gpu_print, gpu_println, offload, offload_get_num_devices, offload_kernel,
+        try_offload,
+    };
 }
 
 /// Used by the macros' expansions; not part of the public API.

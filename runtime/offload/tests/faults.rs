@@ -18,6 +18,7 @@ fn fatbin() -> Vec<u8> {
         name: "fill".into(),
         source: "faults.rs".into(),
         panic_sites: Vec::new(),
+        print_sites: Vec::new(),
         barriers: false,
         params: vec![ParamInfo {
             name: "x".into(),

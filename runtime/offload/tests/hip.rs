@@ -64,6 +64,7 @@ fn info(name: &str, ty: &str, bytes: u64) -> KernelInfo {
         name: name.into(),
         source: "hip.rs".into(),
         panic_sites: Vec::new(),
+        print_sites: Vec::new(),
         barriers: false,
         params: vec![ParamInfo {
             name: "x".into(),

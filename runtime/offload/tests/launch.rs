@@ -294,6 +294,7 @@ fn info(name: &str, params: &[(&str, &str, ParamKind, Access)]) -> KernelInfo {
         name: name.into(),
         source: "launch.rs".into(),
         panic_sites: Vec::new(),
+        print_sites: Vec::new(),
         barriers: false,
         params: params
             .iter()

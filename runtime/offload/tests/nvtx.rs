@@ -31,6 +31,7 @@ fn launches_are_nvtx_ranges_named_after_their_kernels() {
         name: "bump".into(),
         source: "nvtx.rs".into(),
         panic_sites: Vec::new(),
+        print_sites: Vec::new(),
         barriers: false,
         params: vec![ParamInfo {
             name: "x".into(),

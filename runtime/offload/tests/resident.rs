@@ -44,6 +44,7 @@ fn register() {
                 Access::ReadWrite,
             )],
             panic_sites: vec![],
+            print_sites: Vec::new(),
             barriers: false,
         },
         KernelInfo {
@@ -65,6 +66,7 @@ fn register() {
                 ),
             ],
             panic_sites: vec![],
+            print_sites: Vec::new(),
             barriers: false,
         },
     ];

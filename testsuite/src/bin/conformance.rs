@@ -101,7 +101,8 @@ fn main() -> ExitCode {
                 .map(element)
                 .collect();
 
-            let reference = run_rustc(&case, &inputs, &tys);
+            let (reference, reference_printed) =
+                rkc_offload::capture_prints(|| run_rustc(&case, &inputs, &tys));
             let mut gpu_buffers: Vec<Vec<u8>> = inputs
                 .iter()
                 .filter_map(|a| match a {
@@ -131,7 +132,10 @@ fn main() -> ExitCode {
                 device: None,
             };
             let t = Instant::now();
-            let gpu = match rkc_offload::launch_raw(case.kernel, config, &mut raw) {
+            let (launched, printed) = rkc_offload::capture_prints(|| {
+                rkc_offload::launch_raw(case.kernel, config, &mut raw)
+            });
+            let gpu = match launched {
                 Ok(()) => {
                     drop(raw);
                     Outcome::Buffers(gpu_buffers)
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
                 report_ulps(case.kernel, &inputs, &reference, &gpu);
             }
             same_within(&reference, &gpu, &elems, case.gpu_ulps)?;
+            rkc_testsuite::same_prints(&reference_printed, &printed)?;
             let threads: u32 =
                 case.grid.iter().product::<u32>() * case.block.iter().product::<u32>();
             Ok(Checked::Agree(format!("{threads} threads, {ms:.2} ms")))

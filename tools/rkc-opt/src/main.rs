@@ -91,6 +91,18 @@ fn run(cli: &Cli) -> Result<String, String> {
                         f.name, s.loc.line, s.loc.col, s.message
                     ));
                 }
+                for (k, s) in rkc_rk::prints::print_sites(f).iter().enumerate() {
+                    let kinds: Vec<String> = s.kinds.iter().map(|k| k.name()).collect();
+                    out.push_str(&format!(
+                        "@{} print {k} at {}:{} to {} ({}): {:?}\n",
+                        f.name,
+                        s.line,
+                        s.col,
+                        if s.stderr { "stderr" } else { "stdout" },
+                        kinds.join(", "),
+                        s.format
+                    ));
+                }
             }
             out
         }

@@ -190,6 +190,11 @@ impl<'t, 'a> Builder<'t, 'a> {
                     span,
                 )
             }
+            "print" | "println" | "eprint" | "eprintln" | "gpu_print" | "gpu_println"
+                if !self.items.macros.contains_key(&name) =>
+            {
+                self.print_macro(&name, mac, span)
+            }
             "matches" => {
                 struct Matches {
                     expr: syn::Expr,
@@ -316,7 +321,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 } else {
                     Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` cannot be used in kernels"))
                         .at(span, "this macro has no device form")
-                        .note("kernels may use `assert!`, `assert_eq!`, `debug_assert!`, `panic!`, `unreachable!`, `matches!` and `addr_of!`")
+                        .note("kernels may use `assert!`, `assert_eq!`, `debug_assert!`, `panic!`, `unreachable!`, `matches!`, `addr_of!` and the `print!` family (`println!`, `eprintln!`...)")
                 };
                 self.err_expr(d, span)
             }
@@ -445,6 +450,187 @@ impl<'t, 'a> Builder<'t, 'a> {
             }
         }
         Ok((text, vals))
+    }
+
+    /// `print!`, `println!`, `eprint!`, `eprintln!` and rkc-offload's `gpu_print!` and
+    /// `gpu_println!`: a format string and its arguments become one print whose format names
+    /// every argument by index (each argument evaluated once, however often it is shown).
+    /// String literal arguments are formatted here, into the text; the others are values the
+    /// checker requires to be printable scalars.
+    fn print_macro(&mut self, name: &str, mac: &'a syn::Macro, span: Span) -> ExprId {
+        use offload_binary::format::{self, ArgRef, Piece, Trait, Value};
+        let newline = name.ends_with("ln");
+        let stderr = name.starts_with('e');
+        let bad = |me: &mut Self, code: &'static str, message: String, label: &str, at: Span| {
+            me.err_expr(Diagnostic::new(code, message).at(at, label.to_string()), span)
+        };
+        let args: Vec<&'a syn::Expr> = if mac.tokens.is_empty() {
+            Vec::new()
+        } else {
+            let parsed = mac.parse_body_with(
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+            );
+            let Ok(parsed) = parsed else {
+                return bad(self, RK_SYNTAX, format!("malformed `{name}!`"), "here", span);
+            };
+            self.items.arena.exprs.alloc(parsed.into_iter().collect()).iter().collect()
+        };
+        let (text, rest) = match args.split_first() {
+            None if newline => (String::new(), &[][..]),
+            None => {
+                return bad(
+                    self,
+                    RK_SYNTAX,
+                    format!("`{name}!` requires at least a format string argument"),
+                    "here",
+                    span,
+                );
+            }
+            Some((syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), rest)) => {
+                (s.value(), rest)
+            }
+            Some((first, _)) => {
+                return bad(
+                    self,
+                    RK_SYNTAX,
+                    "format argument must be a string literal".into(),
+                    "not a string literal",
+                    span_of(*first),
+                );
+            }
+        };
+        let fmt_span = args.first().map_or(span, |a| span_of(*a));
+        let pieces = match format::parse(&text) {
+            Ok(p) => p,
+            Err(e) => {
+                return bad(
+                    self,
+                    RK_SYNTAX,
+                    format!("invalid format string: {}", e.message),
+                    "in this format string",
+                    fmt_span,
+                );
+            }
+        };
+        // Positional arguments, then named ones (`name = expr`), as Rust numbers them.
+        let mut sources: Vec<(Option<String>, &'a syn::Expr)> = Vec::new();
+        for a in rest {
+            if let syn::Expr::Assign(asg) = a
+                && let syn::Expr::Path(p) = asg.left.as_ref()
+                && let Some(id) = p.path.get_ident()
+            {
+                sources.push((Some(id.to_string()), asg.right.as_ref()));
+                continue;
+            }
+            sources.push((None, *a));
+        }
+        let mut used = vec![false; sources.len()];
+        // Each value shown, once: by its argument's position, or a captured variable's name.
+        let mut operands: Vec<(Result<usize, String>, ExprId)> = Vec::new();
+        let mut out = String::new();
+        let mut next = 0;
+        let escape = |t: &str| t.replace('{', "{{").replace('}', "}}");
+        for piece in &pieces {
+            let (arg, spec, spec_text) = match piece {
+                Piece::Text(t) => {
+                    out.push_str(&escape(t));
+                    continue;
+                }
+                Piece::Arg { arg, spec, spec_text } => (arg, spec, spec_text),
+            };
+            let source: Result<usize, String> = match arg {
+                ArgRef::Next => {
+                    next += 1;
+                    Ok(next - 1)
+                }
+                ArgRef::Index(k) => Ok(*k),
+                ArgRef::Name(n) => {
+                    match sources.iter().position(|(m, _)| m.as_deref() == Some(n)) {
+                        Some(k) => Ok(k),
+                        None => Err(n.clone()),
+                    }
+                }
+            };
+            if let Ok(k) = source {
+                let Some((_, e)) = sources.get(k) else {
+                    let have = sources.len();
+                    return bad(
+                        self,
+                        RK_SYNTAX,
+                        format!(
+                            "invalid reference to positional argument {k} ({})",
+                            match have {
+                                0 => "no arguments were given".to_string(),
+                                1 => "there is 1 argument".to_string(),
+                                n => format!("there are {n} arguments"),
+                            }
+                        ),
+                        "in this format string",
+                        fmt_span,
+                    );
+                };
+                used[k] = true;
+                // A string literal is shown here, as `format!` would show it.
+                if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = e {
+                    if !matches!(spec.trait_, Trait::Display | Trait::Debug) {
+                        return bad(
+                            self,
+                            RK_UNSATISFIED_BOUND,
+                            format!("the trait bound `str: {:?}` is not satisfied", spec.trait_),
+                            "a string literal",
+                            span_of(*e),
+                        );
+                    }
+                    out.push_str(&escape(&format::format_value(spec, Value::Str(&s.value()))));
+                    continue;
+                }
+            }
+            let index = match operands.iter().position(|(s, _)| *s == source) {
+                Some(i) => i,
+                None => {
+                    let e = match &source {
+                        Ok(k) => self.expr(sources[*k].1),
+                        Err(n) => {
+                            // `{name}` captures a variable (Rust 2021).
+                            let Ok(ident) = syn::parse_str::<syn::Ident>(n) else {
+                                return bad(
+                                    self,
+                                    RK_SYNTAX,
+                                    format!("invalid format string: `{n}` is not an argument"),
+                                    "in this format string",
+                                    fmt_span,
+                                );
+                            };
+                            let path = self.items.arena.paths.alloc(syn::Path::from(ident));
+                            let pe = self.path(None, path, Ns::Value, fmt_span);
+                            self.alloc(ExprKind::Path(pe), fmt_span)
+                        }
+                    };
+                    operands.push((source, e));
+                    operands.len() - 1
+                }
+            };
+            if spec_text.is_empty() {
+                out.push_str(&format!("{{{index}}}"));
+            } else {
+                out.push_str(&format!("{{{index}:{spec_text}}}"));
+            }
+        }
+        if let Some(k) = used.iter().position(|u| !u) {
+            let what = if sources[k].0.is_some() { "named argument" } else { "argument" };
+            return bad(
+                self,
+                RK_SYNTAX,
+                format!("{what} never used"),
+                "not shown by the format string",
+                span_of(sources[k].1),
+            );
+        }
+        if newline {
+            out.push('\n');
+        }
+        let args = operands.into_iter().map(|(_, e)| e).collect();
+        self.alloc(ExprKind::Print { format: out, args, stderr }, span)
     }
 
     fn formatted(&mut self, name: &str, span: Span) -> ExprId {

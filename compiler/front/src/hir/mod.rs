@@ -257,6 +257,14 @@ pub enum ExprKind<'a> {
         args: Vec<ExprId>,
         fallback: Option<String>,
     },
+    /// `print!`, `println!`, `eprint!`, `eprintln!` (and `gpu_print!`, `gpu_println!`):
+    /// `format` is Rust's format syntax with each value of `args` named by its index, string
+    /// literal arguments already in the text (see `offload_binary::format`).
+    Print {
+        format: String,
+        args: Vec<ExprId>,
+        stderr: bool,
+    },
     /// `e?`.
     Try(ExprId),
     /// An expression an error was already reported for.

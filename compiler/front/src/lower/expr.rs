@@ -186,6 +186,33 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 self.assert_with(f, &message, pair, span);
                 Operand::Never
             }
+            ExprKind::Print { format, args, stderr } => {
+                let mut vals = Vec::new();
+                let mut kinds = Vec::new();
+                for a in args {
+                    let mut ty = self.adjusted_ty(*a);
+                    let mut v = self.operand(*a);
+                    // `println!` shows `&x` as `x`: read through the references.
+                    while let TyKind::Ref(inner, _) = ty.kind() {
+                        let inner = inner.clone();
+                        let place = self.deref_operand(v, &inner);
+                        v = self.read_place(&place, &inner, span);
+                        ty = inner;
+                    }
+                    let (Some(kind), Operand::Scalar(x)) = (ty.print_kind(), v) else {
+                        // The checker refused it, or the value never arrives.
+                        return Operand::Never;
+                    };
+                    kinds.push(kind);
+                    vals.push(x);
+                }
+                self.op0(
+                    OpKind::Print { format: format.clone(), kinds, stderr: *stderr },
+                    &vals,
+                    span,
+                );
+                Operand::Zst
+            }
             ExprKind::Try(inner) => self.try_expr(e, *inner, &ty, span),
         }
     }

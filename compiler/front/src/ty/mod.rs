@@ -194,6 +194,23 @@ impl Ty {
         matches!(self.kind(), TyKind::Error)
     }
 
+    /// How a print shows a value of this type, through any references (`println!` formats
+    /// `&&x` as it formats `x`); `None` for what a kernel cannot print.
+    pub fn print_kind(&self) -> Option<offload_binary::format::ValueKind> {
+        use offload_binary::format::ValueKind;
+        match self.kind() {
+            TyKind::Ref(inner, _) => inner.print_kind(),
+            TyKind::Int(t) => Some(ValueKind::Int { bits: t.bits(), signed: t.is_signed() }),
+            TyKind::Float(FloatTy::F16) => Some(ValueKind::F16),
+            TyKind::Float(FloatTy::Bf16) => Some(ValueKind::Bf16),
+            TyKind::Float(FloatTy::F32) => Some(ValueKind::F32),
+            TyKind::Float(FloatTy::F64) => Some(ValueKind::F64),
+            TyKind::Bool => Some(ValueKind::Bool),
+            TyKind::Char => Some(ValueKind::Char),
+            _ => None,
+        }
+    }
+
     pub fn is_integral(&self) -> bool {
         matches!(self.kind(), TyKind::Int(_) | TyKind::Infer(Infer::Int(_)))
     }

@@ -35,6 +35,8 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     /// Integer literals, for the range check once their types are known: (expression,
     /// magnitude, negated).
     pub int_lits: Vec<(ExprId, u128, bool)>,
+    /// Prints, for the check of their values once their types are known: (format, values).
+    pub prints: Vec<(String, Vec<ExprId>)>,
     /// Expressions an error was reported for, so that one mistake gives one error.
     pub errors: usize,
     /// Whether the body is rkc's own (the core or a derived impl): unsafety is not checked.
@@ -85,6 +87,7 @@ pub(super) fn check_body<'a>(
         closure_rets: Vec::new(),
         closure_sigs: HashMap::new(),
         int_lits: Vec::new(),
+        prints: Vec::new(),
         errors: 0,
         trusted: !file.is_user(),
         late_init: Vec::new(),
@@ -148,6 +151,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             closure_rets: Vec::new(),
             closure_sigs: HashMap::new(),
             int_lits: Vec::new(),
+            prints: Vec::new(),
             errors: 0,
             trusted: true,
             late_init: Vec::new(),
@@ -575,6 +579,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     }
                 }
                 Ty::never()
+            }
+            ExprKind::Print { format, args, .. } => {
+                for a in args {
+                    self.check_expr(*a, None);
+                }
+                self.prints.push((format.clone(), args.clone()));
+                Ty::unit()
             }
             ExprKind::Try(inner) => self.check_try(e, *inner, span),
         }
@@ -1123,6 +1134,57 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         Diagnostic::new(RK_LITERAL_OUT_OF_RANGE, format!("literal out of range for `{}`", it.name()))
                             .at(self.span(e), format!("the literal `{shown}` does not fit into the type `{}` whose range is `{lo}..={hi}`", it.name())),
                     );
+                }
+            }
+        }
+        // What a print shows must be a scalar the record carries, through any references,
+        // with the formatting trait its format asks for.
+        for (format, args) in std::mem::take(&mut self.prints) {
+            let Ok(pieces) = offload_binary::format::parse(&format) else { continue };
+            for (k, a) in args.iter().enumerate() {
+                let t = r.expr_ty[a.0 as usize].clone();
+                if t.is_error() || t.has_infer() {
+                    continue;
+                }
+                let shown = self.show(&t);
+                let Some(kind) = t.print_kind() else {
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_EXPR,
+                            format!("a kernel cannot print a `{shown}`"),
+                        )
+                        .at(self.span(*a), "printed here")
+                        .help("kernels print integers, floats, `bool`, `char` and string literals; print the fields one by one"),
+                    );
+                    continue;
+                };
+                for p in &pieces {
+                    if let offload_binary::format::Piece::Arg {
+                        arg: offload_binary::format::ArgRef::Index(i),
+                        spec,
+                        ..
+                    } = p
+                        && *i == k
+                        && !offload_binary::format::supports(spec.trait_, kind)
+                    {
+                        let inner = kind.name();
+                        self.error(
+                            Diagnostic::new(
+                                RK_UNSATISFIED_BOUND,
+                                format!(
+                                    "the trait bound `{inner}: {:?}` is not satisfied",
+                                    spec.trait_
+                                ),
+                            )
+                            .at(
+                                self.span(*a),
+                                format!(
+                                    "the trait `{:?}` is not implemented for `{inner}`",
+                                    spec.trait_
+                                ),
+                            ),
+                        );
+                    }
                 }
             }
         }

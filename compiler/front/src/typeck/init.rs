@@ -286,6 +286,7 @@ impl Walk<'_, '_> {
                 self.exprs(args, s);
                 None
             }
+            ExprKind::Print { args, .. } => self.exprs(args, s),
         }
     }
 }

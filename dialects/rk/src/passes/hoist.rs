@@ -51,6 +51,7 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
     match &op.kind {
         OpKind::BoundsCheck
         | OpKind::Assert { .. }
+        | OpKind::Print { .. }
         | OpKind::Barrier
         | OpKind::Fence(_)
         | OpKind::Atomic(_)

@@ -87,6 +87,8 @@ pub(crate) struct StreamState {
     pending: Vec<(CuDevicePtr, Found)>,
     /// Records ready for the next launches (zero, with the flag's address).
     free: Vec<CuDevicePtr>,
+    /// The print buffer of the stream's launches, whose records name their kernels.
+    print: CuDevicePtr,
 }
 
 // SAFETY: the flag is mapped host memory used only under the stream's owner's lock.
@@ -109,12 +111,14 @@ impl Cuda {
             // SAFETY: a live out-pointer; flag 1 is CU_STREAM_NON_BLOCKING (hipStreamNonBlocking).
             api.check("cuStreamCreate", unsafe { (s.stream_create)(&mut stream, 1) })?;
             let flag = api.mapped_word();
+            let print = api.new_print_buffer()?;
             Ok(StreamState {
                 stream: stream as usize,
                 flag,
-                initial: super::initial_record(flag.map(|(_, address)| address)),
+                initial: super::initial_record(flag.map(|(_, address)| address), Some(print)),
                 pending: Vec::new(),
                 free: Vec::new(),
+                print,
             })
         })
     }
@@ -185,6 +189,15 @@ impl Cuda {
                     }
                 }
             }
+            let printing: Vec<&offload_binary::KernelInfo> = state
+                .pending
+                .iter()
+                .map(|(_, f)| &*f.info)
+                .filter(|i| !i.print_sites.is_empty())
+                .collect();
+            if !printing.is_empty() {
+                api.drain_prints(state.print, &printing)?;
+            }
             state.free.extend(state.pending.drain(..).map(|(r, _)| r));
             first.map_or(Ok(()), Err)
         })
@@ -200,6 +213,7 @@ impl Cuda {
                 for r in state.free.drain(..) {
                     (api.mem_free)(r);
                 }
+                (api.mem_free)(state.print);
                 if let Some((f, _)) = state.flag {
                     (s.mem_free_host)(f.cast());
                 }
