@@ -4,7 +4,9 @@
 //! The buffer's address is the 64-bit word at byte 56 of the panic record (0: no buffer, the
 //! print is dropped). The buffer starts with three 64-bit words: the bytes claimed so far,
 //! the bytes its records may use, and the number of records that did not fit; records
-//! follow from byte 24. A record is its header word (the low 32 bits of the FNV-1a hash of
+//! follow from byte 24; the record and the buffer are 8-byte aligned, which the loads and
+//! stores say, so that each word moves whole (without it, NVPTX split each store into two
+//! 32-bit ones, and ptxas stored a wrong low half of an `f64` quotient on the H200). A record is its header word (the low 32 bits of the FNV-1a hash of
 //! the kernel's name, then the site number in 16 bits, then the record's length in words,
 //! header included, in 16 bits) and then each value's words. The hash tells apart the
 //! records of kernels that share a buffer (the launches queued on one stream). A thread claims its record's bytes with one atomic add, so that records of
@@ -41,7 +43,7 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!(
             "{at} = llvm.getelementptr {PANIC_RECORD}[{BUFFER_WORD}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64"
         ));
-        self.line(format!("{base} = llvm.load {at} : !llvm.ptr<1> -> i64"));
+        self.line(format!("{base} = llvm.load {at} {{alignment = 8 : i64}} : !llvm.ptr<1> -> i64"));
         self.line(format!("{zero} = arith.constant 0 : i64"));
         self.line(format!("{present} = arith.cmpi ne, {base}, {zero} : i64"));
         let (claim, store, lost, done) =
@@ -58,7 +60,7 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!(
             "{cap_at} = llvm.getelementptr {buffer}[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64"
         ));
-        self.line(format!("{cap} = llvm.load {cap_at} : !llvm.ptr<1> -> i64"));
+        self.line(format!("{cap} = llvm.load {cap_at} {{alignment = 8 : i64}} : !llvm.ptr<1> -> i64"));
         self.line(format!("{end} = arith.addi {offset}, {size} : i64"));
         self.line(format!("{fits} = arith.cmpi ule, {end}, {cap} : i64"));
         self.line(format!("cf.cond_br {fits}, {store}, {lost}"));
@@ -75,7 +77,7 @@ impl<'f> FuncEmitter<'f> {
             self.line(format!(
                 "{p} = llvm.getelementptr {record}[{k}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64"
             ));
-            self.line(format!("llvm.store {w}, {p} : i64, !llvm.ptr<1>"));
+            self.line(format!("llvm.store {w}, {p} {{alignment = 8 : i64}} : i64, !llvm.ptr<1>"));
         }
         self.line(format!("cf.br {done}"));
         self.start_block(format!("{lost}:"));
