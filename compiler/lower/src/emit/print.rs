@@ -60,7 +60,9 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!(
             "{cap_at} = llvm.getelementptr {buffer}[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64"
         ));
-        self.line(format!("{cap} = llvm.load {cap_at} {{alignment = 8 : i64}} : !llvm.ptr<1> -> i64"));
+        self.line(format!(
+            "{cap} = llvm.load {cap_at} {{alignment = 8 : i64}} : !llvm.ptr<1> -> i64"
+        ));
         self.line(format!("{end} = arith.addi {offset}, {size} : i64"));
         self.line(format!("{fits} = arith.cmpi ule, {end}, {cap} : i64"));
         self.line(format!("cf.cond_br {fits}, {store}, {lost}"));
