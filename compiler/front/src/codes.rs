@@ -29,6 +29,7 @@ pub const RK_DUPLICATE_KERNEL: &str = "RK0405";
 pub const RK_RECURSION: &str = "RK0406";
 pub const RK_CALL_KERNEL: &str = "RK0407";
 pub const RK_STATIC: &str = "RK0409";
+pub const RK_DIVERGENT_BARRIER: &str = "RK0410";
 pub const RK_BREAK_WITH_VALUE: &str = "RK0571";
 pub const RK_ASSIGN_THROUGH_CONST: &str = "RK0594";
 pub const RK_UNKNOWN_FIELD: &str = "RK0609";
@@ -181,6 +182,11 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_STATIC,
         "a `static mut` used in a kernel",
         "A `static mut` lives in the host's memory, which a GPU kernel cannot reach, and the host may change it. Read-only statics are fine: their value is compiled into the kernel, as a `const`'s is. Pass mutable data as a `*mut` argument.",
+    ),
+    (
+        RK_DIVERGENT_BARRIER,
+        "a barrier under divergent control flow",
+        "Every thread of a block must reach the same `sync_threads()` calls: a barrier inside an `if` whose condition differs between the threads (it depends on `thread_idx_x()`, a lane, a value loaded through such an index...), inside a loop that threads leave at different iterations, or after a `return` that only some threads take, makes threads wait for others that never arrive. On a GPU that hangs or corrupts the block, and the simulator reports it as a divergent barrier. Move the barrier out of the condition (threads that have nothing to do skip the work, not the barrier), or compute the condition from values all threads of the block share: block indices, parameters, shared memory read after a barrier.",
     ),
     (
         RK_BREAK_WITH_VALUE,

@@ -158,11 +158,63 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
         }
         tcx.report(items::FileId::User, d);
     }
+    if !tcx.has_errors() {
+        for d in divergent_barriers(&module, source) {
+            tcx.report(items::FileId::User, d);
+        }
+    }
     if timing {
         eprintln!("front: check and lower {:?}", t2.elapsed());
     }
     let diags = tcx.take_diags();
     if diags.is_empty() { Ok(module) } else { Err(diags) }
+}
+
+/// The barriers that some threads of a block reach and others do not (see
+/// `rkc_rk::passes::uniform`), as errors at the barrier with the condition that divergence
+/// comes from. The analysis runs on each kernel with its calls inlined (a copy of the
+/// module), so that a barrier in a device function is judged where it is called.
+fn divergent_barriers(module: &Module, source: &str) -> Vec<Diagnostic> {
+    use rkc_rk::passes::uniform::{Divergence, divergent_barriers};
+    let mut inlined = module.clone();
+    if rkc_rk::passes::inline_calls(&mut inlined).is_err() {
+        return Vec::new();
+    }
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for k in inlined.kernels() {
+        for b in divergent_barriers(k) {
+            let (at, label) = match b.why {
+                Divergence::Condition(l) => {
+                    (l, "this condition differs between the threads of a block")
+                }
+                Divergence::Loop(l) => {
+                    (l, "threads leave the loop around the barrier at different iterations here")
+                }
+                Divergence::Return(l) => (l, "threads that return here never reach the barrier"),
+            };
+            let d = Diagnostic::new(
+                RK_DIVERGENT_BARRIER,
+                "`sync_threads()` is reached by some threads of a block and not by others",
+            )
+            .at(loc_span(source, b.barrier), "this barrier waits for every thread of the block")
+            .with_secondary(loc_span(source, at), label)
+            .help("move the barrier out of the condition, or make the condition one that every thread of the block computes alike (from block indices, parameters, or shared memory read after a barrier)");
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+/// The span of the word that starts at `loc` in `source` (`if`, `while`, `sync_threads`...),
+/// at least one character.
+fn loc_span(source: &str, loc: rkc_rk::Loc) -> Span {
+    let (line, col) = (loc.line as usize, (loc.col as usize).saturating_sub(1));
+    let text = source.lines().nth(line.saturating_sub(1)).unwrap_or("");
+    let len =
+        text.chars().skip(col).take_while(|c| c.is_alphanumeric() || *c == '_').count().max(1);
+    Span { start: (line, col), end: (line, col + len) }
 }
 
 #[cfg(test)]

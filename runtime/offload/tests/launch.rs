@@ -52,13 +52,15 @@ fn reads_only(x: *const [u32; 4], out: *mut u32) {
     }
 }
 
-/// Thread 0 leaves before the barrier the others wait at: a divergent barrier.
+/// Thread `leaving` leaves before the barrier the others wait at: a divergent barrier. (rkc
+/// refuses `if i == 0 { return; }` before a barrier at compile time, RK0410; a comparison
+/// with a parameter is a guard it cannot judge, so the simulator must catch it at run time.)
 #[offload_kernel]
-fn divergent(x: *mut [u32; 8]) {
+fn divergent(x: *mut [u32; 8], leaving: usize) {
     // SAFETY: the pointer is mapped; the thread index is below 8.
     unsafe {
         let i = thread_idx_x() as usize;
-        if i == 0 {
+        if i == leaving {
             return;
         }
         sync_threads();
@@ -421,7 +423,13 @@ fn register() {
             ),
             KernelInfo {
                 barriers: true,
-                ..info("divergent", &[("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite)])
+                ..info(
+                    "divergent",
+                    &[
+                        ("x", "*mut [u32; 8]", ptr(32, true), Access::ReadWrite),
+                        ("leaving", "usize", ParamKind::Value { size: 8 }, Access::Read),
+                    ],
+                )
             },
             KernelInfo {
                 barriers: true,
@@ -998,7 +1006,7 @@ fn eight_threads_launch_at_once() {
 fn a_divergent_barrier_is_an_error_not_a_hang() {
     register();
     let mut x = [0u32; 8];
-    let err = try_offload! { kernel = divergent, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8],) }.unwrap_err();
+    let err = try_offload! { kernel = divergent, thread_dim = [8, 1, 1], args = (&mut x as *mut [u32; 8], 0usize) }.unwrap_err();
     let text = err.to_string();
     assert!(text.contains("kernel `divergent`") && text.contains("divergent barrier"), "{text}");
     let mut y = [0u32; 8];

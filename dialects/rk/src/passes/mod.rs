@@ -6,6 +6,7 @@ pub mod forward;
 pub mod hoist;
 pub mod inline;
 pub mod simplify;
+pub mod uniform;
 pub mod version;
 
 pub use access::{access_of_params, offsets_past_pointee};

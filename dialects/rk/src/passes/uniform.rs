@@ -16,6 +16,14 @@
 //! same value in every thread there. Where the analysis cannot tell, it calls the value
 //! uniform, so that only kernels whose barriers are certainly reached by some threads and not
 //! others are refused.
+//!
+//! One comparison is taken as uniform on purpose: the thread's position (an *index*: computed
+//! from `thread_id` or the lane by arithmetic alone, also through slots) against a uniform
+//! value that is not a constant (`i < n`, `i < out.len()`, `t < block_dim_x() / 2`). That is
+//! the guard of nearly every kernel, and it is the same in every thread of a block whenever the
+//! launch's sizes cover whole blocks, which the compiler cannot know; the simulator checks such
+//! launches at run time. Against a constant (`t < 128`, `lane == 0`), or data that differs
+//! between threads (`k < data[t]`), the comparison is divergent.
 
 use crate::ir::{Func, Geometry, Loc, Op, OpKind, Region, ValueId};
 use std::collections::HashMap;
@@ -66,6 +74,11 @@ struct Analysis {
     roots: HashMap<ValueId, ValueId>,
     /// Locals a divergent value was stored to.
     locals: Vec<ValueId>,
+    /// Values computed from constants alone.
+    constants: Vec<bool>,
+    /// Divergent values (and slots) that are not indices: they come from memory, an atomic, a
+    /// warp exchange, or a slot written under divergent control.
+    data: Vec<bool>,
     /// Loops (by their position in the walk, as an op address) that threads leave at
     /// different iterations, with the divergent exit's location.
     loops: HashMap<usize, Loc>,
@@ -75,11 +88,30 @@ struct Analysis {
 
 impl Analysis {
     fn size(&self) -> usize {
-        self.values.iter().filter(|d| **d).count() + self.locals.len() + self.loops.len()
+        let count = |v: &Vec<bool>| v.iter().filter(|d| **d).count();
+        count(&self.values) + count(&self.data) + self.locals.len() + self.loops.len()
+    }
+
+    /// Whether `v` is the thread's position computed by arithmetic (see the module's
+    /// documentation).
+    fn index(&self, v: ValueId) -> bool {
+        self.is(v) && !self.data.get(v.0 as usize).copied().unwrap_or(false)
+    }
+
+    fn mark_data(&mut self, v: ValueId) {
+        let k = v.0 as usize;
+        if self.data.len() <= k {
+            self.data.resize(k + 1, false);
+        }
+        self.data[k] = true;
     }
 
     fn is(&self, v: ValueId) -> bool {
         self.values.get(v.0 as usize).copied().unwrap_or(false)
+    }
+
+    fn constant(&self, v: ValueId) -> bool {
+        self.constants.get(v.0 as usize).copied().unwrap_or(false)
     }
 
     fn mark(&mut self, v: ValueId) {
@@ -116,7 +148,33 @@ impl Analysis {
         returned: &mut Option<Loc>,
     ) {
         let any_operand = op.operands.iter().any(|v| self.is(*v));
+        let folds = match &op.kind {
+            OpKind::Const(_) => true,
+            OpKind::Binary(_) | OpKind::Cmp(_) | OpKind::Cast | OpKind::Neg | OpKind::Not => {
+                op.operands.iter().all(|v| self.constant(*v))
+            }
+            _ => false,
+        };
+        if folds && let Some(r) = op.results.first() {
+            let k = r.0 as usize;
+            if self.constants.len() <= k {
+                self.constants.resize(k + 1, false);
+            }
+            self.constants[k] = true;
+        }
+        // Set by `rk.if` and `rk.loop` when a divergent result is not an index.
+        let mut result_is_data = false;
         let divergent = match &op.kind {
+            // A guard: see the module's documentation.
+            OpKind::Cmp(_) => match (op.operands.first(), op.operands.get(1)) {
+                (Some(a), Some(b)) => {
+                    let bound = |x: &ValueId, y: &ValueId| {
+                        self.index(*x) && !self.is(*y) && !self.constant(*y)
+                    };
+                    any_operand && !bound(a, b) && !bound(b, a)
+                }
+                _ => any_operand,
+            },
             OpKind::Geometry(Geometry::ThreadId, _) => true,
             OpKind::Geometry(..) | OpKind::Const(_) => false,
             OpKind::Warp(_) | OpKind::Atomic(_) | OpKind::AtomicCas => true,
@@ -161,6 +219,9 @@ impl Analysis {
                     && (self.is(*v) || ctrl.is_some())
                 {
                     self.mark(*slot);
+                    if ctrl.is_some() || !self.index(*v) {
+                        self.mark_data(*slot);
+                    }
                 }
                 false
             }
@@ -179,13 +240,19 @@ impl Analysis {
                 for r in &op.regions {
                     self.region(r, inner, loops, returned);
                 }
-                // A result differs when the arm taken does, or a yielded value does.
-                let yielded = op.regions.iter().any(|r| {
-                    r.ops.last().is_some_and(|y| {
-                        matches!(y.kind, OpKind::Yield) && y.operands.iter().any(|v| self.is(*v))
-                    })
-                });
-                cond || yielded
+                // A result differs when the arm taken does, or a yielded value does; it is an
+                // index when the arm taken is the same for all and what it yields is an index.
+                let mut values = Vec::new();
+                for r in &op.regions {
+                    if let Some(y) = r.ops.last().filter(|y| matches!(y.kind, OpKind::Yield)) {
+                        values.extend(y.operands.iter().copied());
+                    }
+                }
+                let (diverges, data) = self.carried(&values);
+                if cond || data {
+                    result_is_data = true;
+                }
+                cond || diverges
             }
             OpKind::Loop { .. } => {
                 let key = op as *const Op as usize;
@@ -196,8 +263,16 @@ impl Analysis {
                 }
                 loops.pop();
                 // The results come from breaks: they differ when a break's values do or when
-                // threads leave at different iterations.
-                self.loops.contains_key(&key) || self.break_values_diverge(op)
+                // threads leave at different iterations (an inlined call is a loop that
+                // breaks once with the result, which keeps an index an index).
+                let mut values = Vec::new();
+                break_values(op, &mut values);
+                let (diverges, data) = self.carried(&values);
+                let leaves = self.loops.contains_key(&key);
+                if leaves || data {
+                    result_is_data = true;
+                }
+                leaves || diverges
             }
             OpKind::Break { depth } | OpKind::Continue { depth } => {
                 // Leaving or restarting a loop under divergent control makes that loop's
@@ -228,24 +303,135 @@ impl Analysis {
             _ => any_operand,
         };
         if divergent {
+            // Arithmetic on indices (and uniform values) gives indices, and a slot read gives
+            // what the slot holds; every other divergent result is data.
+            let arithmetic = matches!(
+                op.kind,
+                OpKind::Geometry(..)
+                    | OpKind::Binary(_)
+                    | OpKind::Cast
+                    | OpKind::Neg
+                    | OpKind::Not
+                    | OpKind::Warp(crate::ir::WarpOp::LaneId)
+            ) && op.operands.iter().all(|v| !self.is(*v) || self.index(*v));
+            let structured = matches!(op.kind, OpKind::If | OpKind::Loop { .. }) && !result_is_data;
+            let read_index = matches!(op.kind, OpKind::Read)
+                && op.operands.first().is_some_and(|s| self.index(*s));
             for r in &op.results {
                 self.mark(*r);
+                if !(arithmetic || read_index || structured) {
+                    self.mark_data(*r);
+                }
             }
         }
     }
 
-    /// Whether a break of this loop (at any depth of nesting, targeting it) carries a
-    /// divergent value.
-    fn break_values_diverge(&self, lp: &Op) -> bool {
-        fn walk(a: &Analysis, region: &Region, depth: u32) -> bool {
-            region.ops.iter().any(|op| match op.kind {
-                OpKind::Break { depth: d } if d == depth => {
-                    op.operands.iter().any(|v| a.is(*v))
-                }
-                OpKind::Loop { .. } => op.regions.iter().any(|r| walk(a, r, depth + 1)),
-                _ => op.regions.iter().any(|r| walk(a, r, depth)),
-            })
+    /// Whether any of `values` is divergent, and whether any divergent one is data.
+    fn carried(&self, values: &[ValueId]) -> (bool, bool) {
+        let diverges = values.iter().any(|v| self.is(*v));
+        let data = values.iter().any(|v| self.is(*v) && !self.index(*v));
+        (diverges, data)
+    }
+}
+
+/// The values the breaks of loop `lp` (at any depth of nesting, targeting it) carry.
+fn break_values(lp: &Op, out: &mut Vec<ValueId>) {
+    fn walk(region: &Region, depth: u32, out: &mut Vec<ValueId>) {
+        for op in &region.ops {
+            match op.kind {
+                OpKind::Break { depth: d } if d == depth => out.extend(op.operands.iter().copied()),
+                OpKind::Loop { .. } => op.regions.iter().for_each(|r| walk(r, depth + 1, out)),
+                _ => op.regions.iter().for_each(|r| walk(r, depth, out)),
+            }
         }
-        lp.regions.iter().any(|r| walk(self, r, 0))
+    }
+    lp.regions.iter().for_each(|r| walk(r, 0, out));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_module;
+
+    /// The kernel's divergent barriers as (barrier line, why), from rk text where `EXIT` is
+    /// the value compared with the loop's counter to leave it and `GUARD` the value that the
+    /// `if` around the second barrier tests.
+    fn found(exit: &str, guard: &str) -> Vec<(u32, Divergence)> {
+        let text = r#"rk.func @k(out %0: *mut [u32; 64]) kernel {
+  %1 = rk.thread_id x : u32
+  %2 = rk.var : u32
+  %3 = rk.const 32 : u32
+  rk.write %3, %2 : u32
+  %10 = rk.local : *mut [u32; 1]
+  %11 = rk.const 0 : usize
+  %12 = rk.elem_ptr %10, %11 : *mut [u32; 1] to *mut u32
+  rk.store %1, %12 : *mut u32
+  %13 = rk.load %12 : *mut u32
+  rk.loop {
+    %4 = rk.read %2 : u32
+    %5 = rk.const 0 : u32
+    %6 = rk.cmp eq %4, EXIT : u32
+    rk.if %6 {
+      rk.break
+    } else {
+    }
+    %7 = rk.cmp lt %1, %4 : u32
+    rk.if %7 {
+      rk.yield
+    } else {
+      rk.yield
+    }
+    rk.barrier
+    %8 = rk.const 2 : u32
+    %9 = rk.div %4, %8 : u32
+    rk.write %9, %2 : u32
+  }
+  %14 = rk.cmp eq GUARD, %3 : u32
+  rk.if %14 {
+    rk.barrier
+  } else {
+  }
+  rk.return
+}
+"#
+        .replace("EXIT", exit)
+        .replace("GUARD", guard);
+        let mut m = parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        // The text has no locations for barriers: number them 1 and 2 in program order.
+        fn number(region: &mut Region, next: &mut u32) {
+            for op in &mut region.ops {
+                if op.kind == OpKind::Barrier {
+                    *next += 1;
+                    op.loc = Loc { line: *next, col: 5 };
+                }
+                for r in &mut op.regions {
+                    number(r, next);
+                }
+            }
+        }
+        number(&mut m.funcs[0].body, &mut 0);
+        divergent_barriers(&m.funcs[0]).into_iter().map(|b| (b.barrier.line, b.why)).collect()
+    }
+
+    /// A loop whose trip count all threads share, with a thread-dependent `if` beside the
+    /// barrier (a tree reduction's shape), and an `if` on a block-wide value: nothing found.
+    /// Nor when the loop ends by comparing the thread's index with a uniform counter: a guard,
+    /// uniform when the launch covers whole blocks.
+    #[test]
+    fn uniform_loops_conditions_and_guards_are_accepted() {
+        assert_eq!(found("%5", "%3"), vec![]);
+        assert_eq!(found("%1", "%3"), vec![]);
+    }
+
+    /// Leaving the loop by a test on data that differs between threads (here read back from
+    /// the thread's own memory) makes its barrier divergent; so does that value in the `if`.
+    #[test]
+    fn thread_dependent_exits_and_values_through_memory_are_found() {
+        let exits = found("%13", "%3");
+        assert_eq!(exits.len(), 1, "{exits:?}");
+        assert!(matches!(exits[0], (1, Divergence::Loop(_))), "{exits:?}");
+        let through_memory = found("%5", "%13");
+        assert_eq!(through_memory.len(), 1, "{through_memory:?}");
+        assert!(matches!(through_memory[0], (2, Divergence::Condition(_))), "{through_memory:?}");
     }
 }
