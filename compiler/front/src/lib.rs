@@ -176,6 +176,10 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
 /// module), so that a barrier in a device function is judged where it is called.
 fn divergent_barriers(module: &Module, source: &str) -> Vec<Diagnostic> {
     use rkc_rk::passes::uniform::{Divergence, divergent_barriers};
+    // Most kernels never wait at a barrier: no copy to inline then.
+    if !module.kernels().any(|k| rkc_rk::interp::synchronises(module, k, &mut Vec::new())) {
+        return Vec::new();
+    }
     let mut inlined = module.clone();
     if rkc_rk::passes::inline_calls(&mut inlined).is_err() {
         return Vec::new();
@@ -183,15 +187,14 @@ fn divergent_barriers(module: &Module, source: &str) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
     for k in inlined.kernels() {
         for b in divergent_barriers(k) {
-            let (at, label) = match b.why {
-                Divergence::Condition(l) => {
-                    (l, "this condition differs between the threads of a block")
+            let label = match b.why {
+                Divergence::Condition(_) => "this condition differs between the threads of a block",
+                Divergence::Loop(_) => {
+                    "threads leave the loop around the barrier at different iterations here"
                 }
-                Divergence::Loop(l) => {
-                    (l, "threads leave the loop around the barrier at different iterations here")
-                }
-                Divergence::Return(l) => (l, "threads that return here never reach the barrier"),
+                Divergence::Return(_) => "threads that return here never reach the barrier",
             };
+            let at = b.why.loc();
             let d = Diagnostic::new(
                 RK_DIVERGENT_BARRIER,
                 "`sync_threads()` is reached by some threads of a block and not by others",

@@ -41,6 +41,15 @@ pub enum Divergence {
     Return(Loc),
 }
 
+impl Divergence {
+    /// Where the divergence comes from.
+    pub fn loc(self) -> Loc {
+        match self {
+            Divergence::Condition(l) | Divergence::Loop(l) | Divergence::Return(l) => l,
+        }
+    }
+}
+
 /// A barrier that divergent control flow reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DivergentBarrier {
@@ -99,11 +108,7 @@ impl Analysis {
     }
 
     fn mark_data(&mut self, v: ValueId) {
-        let k = v.0 as usize;
-        if self.data.len() <= k {
-            self.data.resize(k + 1, false);
-        }
-        self.data[k] = true;
+        set(&mut self.data, v);
     }
 
     fn is(&self, v: ValueId) -> bool {
@@ -115,11 +120,7 @@ impl Analysis {
     }
 
     fn mark(&mut self, v: ValueId) {
-        let k = v.0 as usize;
-        if self.values.len() <= k {
-            self.values.resize(k + 1, false);
-        }
-        self.values[k] = true;
+        set(&mut self.values, v);
     }
 
     /// Walks a region under `ctrl` (the divergent condition that control here depends on, if
@@ -156,11 +157,7 @@ impl Analysis {
             _ => false,
         };
         if folds && let Some(r) = op.results.first() {
-            let k = r.0 as usize;
-            if self.constants.len() <= k {
-                self.constants.resize(k + 1, false);
-            }
-            self.constants[k] = true;
+            set(&mut self.constants, *r);
         }
         // Set by `rk.if` and `rk.loop` when a divergent result is not an index.
         let mut result_is_data = false;
@@ -278,9 +275,7 @@ impl Analysis {
                 // Leaving or restarting a loop under divergent control makes that loop's
                 // iterations differ between threads, and every loop between.
                 if let Some(why) = ctrl {
-                    let at = match why {
-                        Divergence::Condition(l) | Divergence::Loop(l) | Divergence::Return(l) => l,
-                    };
+                    let at = why.loc();
                     let n = loops.len();
                     for key in loops.iter().skip(n.saturating_sub(*depth as usize + 1)) {
                         self.loops.entry(*key).or_insert(at);
@@ -290,9 +285,7 @@ impl Analysis {
             }
             OpKind::Return => {
                 if let Some(why) = ctrl {
-                    let at = match why {
-                        Divergence::Condition(l) | Divergence::Loop(l) | Divergence::Return(l) => l,
-                    };
+                    let at = why.loc();
                     for key in loops.iter() {
                         self.loops.entry(*key).or_insert(at);
                     }
@@ -332,6 +325,15 @@ impl Analysis {
         let data = values.iter().any(|v| self.is(*v) && !self.index(*v));
         (diverges, data)
     }
+}
+
+/// Sets a value's flag in a table indexed by value, growing it as needed.
+fn set(flags: &mut Vec<bool>, v: ValueId) {
+    let k = v.0 as usize;
+    if flags.len() <= k {
+        flags.resize(k + 1, false);
+    }
+    flags[k] = true;
 }
 
 /// The values the breaks of loop `lp` (at any depth of nesting, targeting it) carry.
