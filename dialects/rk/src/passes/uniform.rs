@@ -75,6 +75,18 @@ pub fn divergent_barriers(func: &Func) -> Vec<DivergentBarrier> {
     a.found
 }
 
+/// An enclosing loop during the walk.
+struct Frame {
+    /// The loop op's address, the key of [`Analysis::loops`].
+    key: usize,
+    /// Whether the loop's body runs once (it ends in a `break` and nothing continues it): an
+    /// inlined call, or a labelled block. Threads that leave it early skip only the rest of
+    /// its body, as after a `return`, not iterations.
+    once: bool,
+    /// For a loop that runs once: where threads left it under divergent control, in this walk.
+    left: Option<Loc>,
+}
+
 #[derive(Default)]
 struct Analysis {
     /// Divergent values (slots included: a slot's value is divergent).
@@ -130,13 +142,15 @@ impl Analysis {
         &mut self,
         region: &Region,
         ctrl: Option<Divergence>,
-        loops: &mut Vec<usize>,
+        loops: &mut Vec<Frame>,
         returned: &mut Option<Loc>,
     ) {
         for op in &region.ops {
-            // A return under divergent control earlier in program order: the threads that
-            // took it are gone from here on.
-            let ctrl = ctrl.or(returned.map(Divergence::Return));
+            // A return under divergent control earlier in program order, or a divergent exit
+            // from an enclosing loop that runs once: the threads that took it are gone from
+            // here on.
+            let left = loops.iter().find_map(|f| f.left);
+            let ctrl = ctrl.or(returned.or(left).map(Divergence::Return));
             self.op(op, ctrl, loops, returned);
         }
     }
@@ -145,7 +159,7 @@ impl Analysis {
         &mut self,
         op: &Op,
         ctrl: Option<Divergence>,
-        loops: &mut Vec<usize>,
+        loops: &mut Vec<Frame>,
         returned: &mut Option<Loc>,
     ) {
         let any_operand = op.operands.iter().any(|v| self.is(*v));
@@ -253,19 +267,19 @@ impl Analysis {
             }
             OpKind::Loop { .. } => {
                 let key = op as *const Op as usize;
-                loops.push(key);
+                loops.push(Frame { key, once: runs_once(op), left: None });
                 let inner = ctrl.or(self.loops.get(&key).copied().map(Divergence::Loop));
                 for r in &op.regions {
                     self.region(r, inner, loops, returned);
                 }
-                loops.pop();
+                let left_early = loops.pop().is_some_and(|f| f.left.is_some());
                 // The results come from breaks: they differ when a break's values do or when
                 // threads leave at different iterations (an inlined call is a loop that
                 // breaks once with the result, which keeps an index an index).
                 let mut values = Vec::new();
                 break_values(op, &mut values);
                 let (diverges, data) = self.carried(&values);
-                let leaves = self.loops.contains_key(&key);
+                let leaves = self.loops.contains_key(&key) || left_early;
                 if leaves || data {
                     result_is_data = true;
                 }
@@ -277,8 +291,12 @@ impl Analysis {
                 if let Some(why) = ctrl {
                     let at = why.loc();
                     let n = loops.len();
-                    for key in loops.iter().skip(n.saturating_sub(*depth as usize + 1)) {
-                        self.loops.entry(*key).or_insert(at);
+                    for f in loops.iter_mut().skip(n.saturating_sub(*depth as usize + 1)) {
+                        if f.once {
+                            f.left.get_or_insert(at);
+                        } else {
+                            self.loops.entry(f.key).or_insert(at);
+                        }
                     }
                 }
                 false
@@ -286,8 +304,8 @@ impl Analysis {
             OpKind::Return => {
                 if let Some(why) = ctrl {
                     let at = why.loc();
-                    for key in loops.iter() {
-                        self.loops.entry(*key).or_insert(at);
+                    for f in loops.iter().filter(|f| !f.once) {
+                        self.loops.entry(f.key).or_insert(at);
                     }
                     returned.get_or_insert(at);
                 }
@@ -334,6 +352,24 @@ fn set(flags: &mut Vec<bool>, v: ValueId) {
         flags.resize(k + 1, false);
     }
     flags[k] = true;
+}
+
+/// Whether a loop's body runs once: it ends in a `break` of this loop, and no `continue`
+/// restarts it.
+fn runs_once(lp: &Op) -> bool {
+    fn continues(region: &Region, depth: u32) -> bool {
+        region.ops.iter().any(|op| match op.kind {
+            OpKind::Continue { depth: d } => d == depth,
+            OpKind::Loop { .. } => op.regions.iter().any(|r| continues(r, depth + 1)),
+            _ => op.regions.iter().any(|r| continues(r, depth)),
+        })
+    }
+    let ends_in_break = lp
+        .regions
+        .first()
+        .and_then(|r| r.ops.last())
+        .is_some_and(|last| matches!(last.kind, OpKind::Break { depth: 0 }));
+    ends_in_break && !lp.regions.iter().any(|r| continues(r, 0))
 }
 
 /// The values the breaks of loop `lp` (at any depth of nesting, targeting it) carry.
@@ -423,6 +459,51 @@ mod tests {
     fn uniform_loops_conditions_and_guards_are_accepted() {
         assert_eq!(found("%5", "%3"), vec![]);
         assert_eq!(found("%1", "%3"), vec![]);
+    }
+
+    /// An inlined call (a loop that runs once) that some threads leave early: what it wrote
+    /// before the early exit is the same for all, and only a barrier after the exit inside it
+    /// is divergent.
+    #[test]
+    fn an_early_exit_from_a_call_poisons_only_what_follows_it() {
+        let text = |inside: &str| {
+            format!(
+                r#"rk.func @k(out %0: *mut [u32; 64]) kernel {{
+  %1 = rk.thread_id x : u32
+  %2 = rk.const 3 : u32
+  %5 = rk.var : u32
+  rk.loop {{
+    rk.write %2, %5 : u32
+    %4 = rk.cmp lt %1, %2 : u32
+    rk.if %4 {{
+      rk.break
+    }} else {{
+    }}
+    {inside}
+    rk.break
+  }}
+  rk.loop {{
+    %6 = rk.read %5 : u32
+    %7 = rk.cmp eq %6, %2 : u32
+    rk.if %7 {{
+      rk.break
+    }} else {{
+    }}
+    rk.barrier
+  }}
+  rk.return
+}}
+"#
+            )
+        };
+        let run = |inside: &str| {
+            let t = text(inside);
+            let m = parse_module(&t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+            divergent_barriers(&m.funcs[0]).into_iter().map(|b| b.why).collect::<Vec<_>>()
+        };
+        assert_eq!(run(""), vec![]);
+        let inside = run("rk.barrier");
+        assert!(matches!(inside.as_slice(), [Divergence::Return(_)]), "{inside:?}");
     }
 
     /// Leaving the loop by a test on data that differs between threads (here read back from
