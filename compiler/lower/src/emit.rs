@@ -141,6 +141,8 @@ struct FuncEmitter<'f> {
     n_sites: usize,
     /// Whether any check branches to the panic block.
     panics: bool,
+    /// The kernel's print sites in the metadata's order, found at its first print.
+    print_sites: Option<Vec<offload_binary::PrintSite>>,
     /// Module-level definitions this kernel needs (shared arrays).
     globals: Vec<String>,
     /// The entry block's allocations of local arrays (`rk.local`), which go before every
@@ -175,6 +177,7 @@ impl<'f> FuncEmitter<'f> {
             debug_file: options.debug_file.as_deref().map(mlir_string),
             n_sites: 0,
             panics: false,
+            print_sites: None,
             globals: Vec::new(),
             allocas: Vec::new(),
             slices: func

@@ -25,9 +25,10 @@ const HEADER_WORDS: usize = 3;
 impl<'f> FuncEmitter<'f> {
     pub(super) fn print(&mut self, op: &Op) {
         let Some(site) = rkc_rk::prints::site_of(op) else { return };
-        // The verifier checked the sites; their numbers are the metadata's order.
-        let number =
-            rkc_rk::prints::print_sites(self.func).iter().position(|s| *s == site).unwrap_or(0);
+        // The verifier checked the sites; their numbers are the metadata's order, found once
+        // per kernel.
+        let sites = self.print_sites.get_or_insert_with(|| rkc_rk::prints::print_sites(self.func));
+        let number = sites.iter().position(|s| *s == site).unwrap_or(0);
         let mut words = Vec::new();
         for (x, kind) in op.operands.iter().zip(&site.kinds) {
             self.record_words(&v(*x), &self.ty(*x), *kind, &mut words);
