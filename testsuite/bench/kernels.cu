@@ -79,6 +79,36 @@ extern "C" __global__ void sgemm(size_t n, const float* a, size_t, const float* 
     c[row * n + col] = acc;
 }
 
+extern "C" __global__ void sgemm_tiled(size_t n, const float* a, size_t, const float* b, size_t, float* c, size_t) {
+    const size_t TILE = 128, STEP = 8, REG = 8;
+    __shared__ float ta[1024];
+    __shared__ float tb[1024];
+    size_t t = threadIdx.x;
+    size_t trow = t / 16 * REG, tcol = t % 16 * REG;
+    size_t brow = (size_t)blockIdx.y * TILE, bcol = (size_t)blockIdx.x * TILE;
+    float acc[REG][REG] = {};
+    float ra[REG], rb[REG];
+    for (size_t k0 = 0; k0 < n; k0 += STEP) {
+        for (size_t i = 0; i < 4; i++) {
+            size_t idx = t + i * 256;
+            size_t m = idx / STEP, k = idx % STEP;
+            ta[k * TILE + m] = a[(brow + m) * n + k0 + k];
+            size_t kb = idx / TILE, j = idx % TILE;
+            tb[kb * TILE + j] = b[(k0 + kb) * n + bcol + j];
+        }
+        __syncthreads();
+        for (size_t k = 0; k < STEP; k++) {
+            for (size_t m = 0; m < REG; m++) ra[m] = ta[k * TILE + trow + m];
+            for (size_t j = 0; j < REG; j++) rb[j] = tb[k * TILE + tcol + j];
+            for (size_t m = 0; m < REG; m++)
+                for (size_t j = 0; j < REG; j++) acc[m][j] = fmaf(ra[m], rb[j], acc[m][j]);
+        }
+        __syncthreads();
+    }
+    for (size_t m = 0; m < REG; m++)
+        for (size_t j = 0; j < REG; j++) c[(brow + trow + m) * n + bcol + tcol + j] = acc[m][j];
+}
+
 extern "C" __global__ void stencil(size_t width, size_t height, const float* in, size_t, float* out, size_t) {
     size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;

@@ -1,6 +1,7 @@
 //! Shared memory, barriers and atomics: a block sum by a tree in shared memory (every step
 //! separated by a barrier, so the order of additions is fixed and the result exact), a
-//! histogram with atomics on global memory, and a reversal through dynamic shared memory.
+//! histogram with atomics on global memory, a reversal through dynamic shared memory, and a
+//! register-tiled matrix product (local arrays indexed by unrolled loops).
 use rkc_offload::prelude::*;
 
 /// Each block sums its 256 elements: a tree in a shared array.
@@ -68,6 +69,57 @@ pub fn dynamic_reverse(x: &[f32], out: &mut [f32]) {
         sync_threads();
         if i < out.len() {
             out[i] = *s.add(n - 1 - t) + *s.add(t) * 0.5;
+        }
+    }
+}
+
+/// `c = a·b` for `n × n` matrices (`n` a multiple of 32), tiled as fast GEMMs are: each block of
+/// 64 threads computes a 32×32 tile of `c` from 32×4 slices of `a` (stored transposed) and 4×32
+/// slices of `b` staged in shared memory, and each thread a 4×4 tile kept in a local array,
+/// with its rows of `a` and columns of `b` for one step in two more. The multiply-adds run in
+/// the same order everywhere, so the results are exact.
+#[offload_kernel]
+pub fn register_tile(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    // SAFETY: each thread writes its own elements of the staging tiles between barriers.
+    unsafe {
+        let ta = shared_array::<f32, 128>();
+        let tb = shared_array::<f32, 128>();
+        let t = thread_idx_x() as usize;
+        let (trow, tcol) = (t / 8 * 4, t % 8 * 4);
+        let (brow, bcol) = (block_idx_y() as usize * 32, block_idx_x() as usize * 32);
+        let mut acc = [[0.0f32; 4]; 4];
+        let mut ra = [0.0f32; 4];
+        let mut rb = [0.0f32; 4];
+        let mut k0 = 0;
+        while k0 < n {
+            for i in 0..2 {
+                let idx = t + i * 64;
+                let (m, k) = (idx / 4, idx % 4);
+                (*ta)[k * 32 + m] = a[(brow + m) * n + k0 + k];
+                let (k, j) = (idx / 32, idx % 32);
+                (*tb)[k * 32 + j] = b[(k0 + k) * n + bcol + j];
+            }
+            sync_threads();
+            for k in 0..4 {
+                for m in 0..4 {
+                    ra[m] = (*ta)[k * 32 + trow + m];
+                }
+                for j in 0..4 {
+                    rb[j] = (*tb)[k * 32 + tcol + j];
+                }
+                for m in 0..4 {
+                    for j in 0..4 {
+                        acc[m][j] = ra[m].mul_add(rb[j], acc[m][j]);
+                    }
+                }
+            }
+            sync_threads();
+            k0 += 4;
+        }
+        for m in 0..4 {
+            for j in 0..4 {
+                c[(brow + trow + m) * n + bcol + tcol + j] = acc[m][j];
+            }
         }
     }
 }

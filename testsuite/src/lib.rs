@@ -294,6 +294,21 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(shared::histogram),
         },
         Case {
+            file: "shared.rs",
+            kernel: "register_tile",
+            grid: [2, 2, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(64),
+                Input::Random(64 * 64),
+                Input::Random(64 * 64),
+                Input::Zeros(64 * 64),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(shared::register_tile),
+        },
+        Case {
             file: "grid2d.rs",
             kernel: "stencil",
             grid: [4, 2, 1],

@@ -444,6 +444,27 @@ fn the_canonical_guard_removes_the_bounds_check() {
     assert!(!out.gpu.contains("llvm.cmpxchg"), "{}", out.gpu);
 }
 
+/// A thread's register tile (a local array indexed by the loops that compute it) lives in
+/// registers with bounds checks on: no local memory in the PTX, and the shared tiles are read
+/// with 128-bit loads. Before loops over local arrays were marked for unrolling, the checked
+/// copy that loop versioning keeps left them rolled, and every multiply-add of the tiled sgemm
+/// loaded and stored its accumulator in local memory.
+#[test]
+fn register_tiles_live_in_registers() {
+    for (file, kernel) in [
+        ("testsuite/bench/kernels.rs", "sgemm_tiled"),
+        ("testsuite/kernels/shared.rs", "register_tile"),
+    ] {
+        let out = compile_file(&repo().join(file), &options("sm_90"));
+        let ptx = String::from_utf8_lossy(&out.targets[0].assembly).into_owned();
+        let start = ptx.find(&format!(".entry {kernel}(")).expect("the kernel's entry");
+        let end = ptx[start + 1..].find(".entry ").map_or(ptx.len(), |e| start + 1 + e);
+        let body = &ptx[start..end];
+        assert!(!body.contains(".local"), "{kernel} uses local memory:\n{body}");
+        assert!(body.contains("ld.shared.v4"), "{kernel} reads shared memory scalar by scalar");
+    }
+}
+
 /// The access facts in the metadata: read-only pointers are not copied back, unused ones not
 /// copied at all.
 #[test]

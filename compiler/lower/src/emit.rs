@@ -7,7 +7,9 @@
 use crate::LowerOptions;
 use rkc_rk::AtomicOp;
 use rkc_rk::math::MathFn;
-use rkc_rk::{BinOp, CmpOp, FloatTy, Func, Literal, Module, Op, OpKind, Region, Type, ValueId};
+use rkc_rk::{
+    BinOp, CmpOp, FloatTy, Func, Literal, LoopHint, Module, Op, OpKind, Region, Type, ValueId,
+};
 use std::fmt::Write as _;
 
 mod host;
@@ -129,7 +131,7 @@ struct FuncEmitter<'f> {
     /// places in its own private address space, and that LLVM promotes to registers.
     private: Vec<String>,
     /// The enclosing loops' header and exit labels and result types, innermost last.
-    loops: Vec<(String, String, Vec<String>, bool)>,
+    loops: Vec<(String, String, Vec<String>, LoopHint)>,
     /// The kernel's position in the module (its debug-info subprogram under `-g`).
     index: usize,
     /// The Rust location of the op being emitted, for `-g`.
@@ -158,6 +160,13 @@ struct FuncEmitter<'f> {
     /// On the host, for a kernel whose threads wait at barriers: the whole block in one
     /// function, its barrier-free stretches as loops over the threads (see `host::Block`).
     block_fn: Option<host::Block<'f>>,
+    /// On a GPU, the pointers known to point into shared memory (a shared array, the dynamic
+    /// shared memory, and the elements and fields computed from them): each also has a
+    /// workgroup-space twin, [`shared_twin`], that loads and stores use. LLVM's alignment
+    /// inference sees through it to the array's 16-byte alignment (not through the generic
+    /// pointer's address-space cast), so that its load/store vectorizer can merge neighbouring
+    /// accesses into `ld.shared.v4`; address-space inference comes after that pass, too late.
+    shared: std::collections::HashSet<ValueId>,
 }
 
 impl<'f> FuncEmitter<'f> {
@@ -188,6 +197,7 @@ impl<'f> FuncEmitter<'f> {
                 .collect(),
             host: false,
             block_fn: None,
+            shared: Default::default(),
         }
     }
 
@@ -348,6 +358,27 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
+    /// Records a pointer into shared memory whose twin was just written, and defines the
+    /// generic pointer that every other use of the value takes.
+    fn shared_result(&mut self, value: ValueId) {
+        self.line(format!(
+            "{} = llvm.addrspacecast {} : !llvm.ptr<3> to !llvm.ptr",
+            v(value),
+            shared_twin(value)
+        ));
+        self.shared.insert(value);
+    }
+
+    /// The pointer a load or store goes through, with its MLIR type: the workgroup-space twin
+    /// for a pointer into shared memory, else the generic pointer.
+    fn access_pointer(&self, value: ValueId) -> (String, &'static str) {
+        if self.shared.contains(&value) {
+            (shared_twin(value), "!llvm.ptr<3>")
+        } else {
+            (v(value), "!llvm.ptr")
+        }
+    }
+
     fn temp(&mut self) -> String {
         self.n_temps += 1;
         format!("%t{}", self.n_temps)
@@ -485,27 +516,37 @@ impl<'f> FuncEmitter<'f> {
                     Some(t) => mlir_type(t),
                     None => "i8".into(),
                 };
-                self.line(format!(
-                    "{res} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr, i64) -> !llvm.ptr, {elem}",
-                    arg(0),
-                    arg(1)
-                ));
+                if self.shared.contains(&op.operands[0]) {
+                    let twin = shared_twin(op.results[0]);
+                    self.line(format!(
+                        "{twin} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, {elem}",
+                        shared_twin(op.operands[0]),
+                        arg(1)
+                    ));
+                    self.shared_result(op.results[0]);
+                } else {
+                    self.line(format!(
+                        "{res} = llvm.getelementptr inbounds {}[{}] : (!llvm.ptr, i64) -> !llvm.ptr, {elem}",
+                        arg(0),
+                        arg(1)
+                    ));
+                }
             }
             OpKind::Load => {
                 let ty = self.rk_ty(op.results[0]);
+                let (ptr, space) = self.access_pointer(op.operands[0]);
                 self.line(format!(
-                    "{res} = llvm.load {} {{alignment = {} : i64}} : !llvm.ptr -> {}",
-                    arg(0),
+                    "{res} = llvm.load {ptr} {{alignment = {} : i64}} : {space} -> {}",
                     ty.size_of().max(1),
                     mlir_type(ty)
                 ));
             }
             OpKind::Store => {
                 let ty = self.rk_ty(op.operands[0]);
+                let (ptr, space) = self.access_pointer(op.operands[1]);
                 self.line(format!(
-                    "llvm.store {}, {} {{alignment = {} : i64}} : {}, !llvm.ptr",
+                    "llvm.store {}, {ptr} {{alignment = {} : i64}} : {}, {space}",
                     arg(0),
-                    arg(1),
                     ty.size_of().max(1),
                     mlir_type(ty)
                 ));
@@ -576,7 +617,7 @@ impl<'f> FuncEmitter<'f> {
                 self.line("scf.yield".into());
             }
             OpKind::Break { depth } | OpKind::Continue { depth } => {
-                let Some((header, exit, tys, cold)) = self
+                let Some((header, exit, tys, hint)) = self
                     .loops
                     .len()
                     .checked_sub(*depth as usize + 1)
@@ -585,7 +626,7 @@ impl<'f> FuncEmitter<'f> {
                     return;
                 };
                 if matches!(op.kind, OpKind::Continue { .. }) {
-                    self.line(back_edge(&header, cold));
+                    self.line(back_edge(&header, hint));
                 } else if op.operands.is_empty() {
                     self.line(format!("cf.br {exit}"));
                 } else {
@@ -623,11 +664,9 @@ impl<'f> FuncEmitter<'f> {
                 self.globals.push(format!(
                     "    llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = 16 : i64}} : {array} {{\n      %0 = llvm.mlir.undef : {array}\n      llvm.return %0 : {array}\n    }}\n"
                 ));
-                let local = self.temp();
-                self.line(format!("{local} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
-                self.line(format!(
-                    "{res} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr"
-                ));
+                let twin = shared_twin(op.results[0]);
+                self.line(format!("{twin} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));
+                self.shared_result(op.results[0]);
             }
             OpKind::Table { name } => {
                 // A constant global of the device's global memory: loads of it are cached and
@@ -663,7 +702,14 @@ impl<'f> FuncEmitter<'f> {
                     .pointee()
                     .map(mlir_type)
                     .unwrap_or_else(|| "i8".into());
-                self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
+                if self.shared.contains(&op.operands[0]) {
+                    let twin = shared_twin(op.results[0]);
+                    let base = shared_twin(op.operands[0]);
+                    self.line(format!("{twin} = llvm.getelementptr inbounds {base}[0, {index}] : (!llvm.ptr<3>) -> !llvm.ptr<3>, {record}"));
+                    self.shared_result(op.results[0]);
+                } else {
+                    self.line(format!("{res} = llvm.getelementptr inbounds {}[0, {index}] : (!llvm.ptr) -> !llvm.ptr, {record}", arg(0)));
+                }
             }
             OpKind::Local if self.block_fn.is_some() => self.block_local(op),
             OpKind::Local => {
@@ -992,12 +1038,15 @@ impl<'f> FuncEmitter<'f> {
         let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();
         self.line(format!("cf.br {header}"));
         self.start_block(format!("{header}:"));
-        let cold = matches!(op.kind, OpKind::Loop { cold: true });
-        self.loops.push((header.clone(), exit.clone(), tys.clone(), cold));
+        let hint = match op.kind {
+            OpKind::Loop { hint } => hint,
+            _ => LoopHint::Plain,
+        };
+        self.loops.push((header.clone(), exit.clone(), tys.clone(), hint));
         if let Some(body) = op.regions.first() {
             self.region(body);
             if body.falls_through() {
-                self.line(back_edge(&header, cold));
+                self.line(back_edge(&header, hint));
             }
         }
         self.loops.pop();
@@ -1493,19 +1542,26 @@ const PANIC_RECORD: &str = "%panic_record";
 /// The block every failed check branches to.
 const PANIC_BLOCK: &str = "^panic";
 
+/// The workgroup-space twin of a pointer into shared memory (see `FuncEmitter::shared`).
+fn shared_twin(value: ValueId) -> String {
+    format!("{}_shared", v(value))
+}
+
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";
 
-/// A branch back to a loop's header. A cold loop's back edges (all of them: LLVM reads a
-/// loop's metadata only when every latch carries the same) say not to unroll it.
-fn back_edge(header: &str, cold: bool) -> String {
-    if cold {
-        format!(
-            "llvm.br {header} {{loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}}"
-        )
-    } else {
-        format!("cf.br {header}")
-    }
+/// A branch back to a loop's header. The back edges of a loop with a hint (all of them: LLVM
+/// reads a loop's metadata only when every latch carries the same) say not to unroll it
+/// (`cold`), or to unroll it completely when its trip count is a constant (`unroll`).
+fn back_edge(header: &str, hint: LoopHint) -> String {
+    let unroll = match hint {
+        LoopHint::Plain => return format!("cf.br {header}"),
+        LoopHint::Cold => "disable = true",
+        LoopHint::Unroll => "full = true",
+    };
+    format!(
+        "llvm.br {header} {{loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<{unroll}>>}}"
+    )
 }
 
 /// The end of a group of two or more bounds checks starting at `ops[start]`, for

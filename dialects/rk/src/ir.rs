@@ -276,15 +276,10 @@ pub enum OpKind {
     Read,
     /// Writes a slot.
     Write,
-    /// A loop: its region runs again whenever it ends or `rk.continue`s. `cold` marks a loop
-    /// nested in the checked copy that loop versioning keeps for when its proof fails: it runs
-    /// rarely, and the back ends do not unroll it, so that its checks do not become many
-    /// invariant compares that LLVM hoists out of the enclosing loop and keeps live through it
-    /// for the panic path. Those would raise the kernel's register count (a kernel's registers
-    /// are those of its most demanding path, even one that never runs), and fewer threads would
-    /// fit on a multiprocessor: sgemm needed 61 registers instead of 32.
+    /// A loop: its region runs again whenever it ends or `rk.continue`s; `hint` says how the
+    /// back ends should unroll it.
     Loop {
-        cold: bool,
+        hint: LoopHint,
     },
     /// Leaves the loop `depth` levels out (0 = innermost), with the loop's results.
     Break {
@@ -427,6 +422,24 @@ impl OpKind {
     pub fn diverges(&self) -> bool {
         matches!(self, OpKind::Return | OpKind::Break { .. } | OpKind::Continue { .. })
     }
+}
+
+/// How the back ends unroll a loop (the loop's meaning is the same for every hint).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopHint {
+    /// As LLVM's heuristics decide.
+    Plain,
+    /// `rk.loop cold`: a loop nested in the checked copy that loop versioning keeps for when
+    /// its proof fails. It runs rarely, and the back ends do not unroll it, so that its checks
+    /// do not become many invariant compares that LLVM hoists out of the enclosing loop and
+    /// keeps live through it for the panic path. Those would raise the kernel's register count
+    /// (a kernel's registers are those of its most demanding path, even one that never runs),
+    /// and fewer threads would fit on a multiprocessor: sgemm needed 61 registers instead of 32.
+    Cold,
+    /// `rk.loop unroll`: unrolled completely when its trip count is a constant, because it
+    /// steps through a small thread-private array (see `passes::unroll`): unrolled, the
+    /// array's indices are constants and LLVM keeps it in registers.
+    Unroll,
 }
 
 /// One operation.

@@ -75,7 +75,7 @@
 //! | `rk.math f` | per [`math::MathFn::result_type`] | one | the Rust method `f` of a primitive type: `sqrt`, `exp`, `sin`, `min`, `mul_add` (fused), `count_ones`, `to_bits`... with Rust's semantics |
 //! | `rk.var : T` | — | `slot<T>` | a mutable local (`let mut`), `T` scalar |
 //! | `rk.read` / `rk.write` | `slot<T>` / `T, slot<T>` | `T` / — | read or write a slot |
-//! | `rk.loop [cold]` | — | any | runs its region again whenever it ends or `rk.continue`s; its results come from `rk.break`; `cold` marks a loop nested in the checked copy that loop versioning keeps, which the back ends do not unroll |
+//! | `rk.loop [cold \| unroll]` | — | any | runs its region again whenever it ends or `rk.continue`s; its results come from `rk.break`; `cold` marks a loop nested in the checked copy that loop versioning keeps, which the back ends do not unroll; `unroll`, a loop that steps through a small thread-private array, which they unroll completely when its trip count is a constant (see [`LoopHint`]) |
 //! | `rk.break [d]` / `rk.continue [d]` | the loop's result types / — | — | leave / restart the loop `d` levels out (0 = innermost) |
 //! | `rk.call @f` | `f`'s parameters | `f`'s result | calls the device function `f` (inlined before lowering) |
 //! | `rk.if` | `bool` | any | two regions (then, else); each ends in `rk.yield` of the results' types, or in `rk.return`; without results an arm may also just end |
@@ -102,8 +102,8 @@ pub mod types;
 pub mod verify;
 
 pub use ir::{
-    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, Module, Op, OpKind,
-    Param, ReduceOp, Region, Table, ValueId, WarpOp,
+    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, LoopHint, Module, Op,
+    OpKind, Param, ReduceOp, Region, Table, ValueId, WarpOp,
 };
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;

@@ -7,7 +7,7 @@
 //! can be verified like any other.
 
 use crate::ir::{
-    BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, Module, Op, OpKind, Region, ValueId,
+    BinOp, CmpOp, Dim, Func, Geometry, Literal, Loc, LoopHint, Module, Op, OpKind, Region, ValueId,
 };
 use crate::math::MathFn;
 use crate::types::{FloatTy, IntTy, Type};
@@ -713,9 +713,12 @@ impl Parser {
             }
             "if" | "loop" => {
                 let ops = if short == "if" { self.operands(func)? } else { vec![] };
-                let cold = short == "loop" && self.is_keyword("cold");
-                if cold {
-                    self.keyword("cold")?;
+                let mut hint = LoopHint::Plain;
+                for (word, h) in [("cold", LoopHint::Cold), ("unroll", LoopHint::Unroll)] {
+                    if short == "loop" && self.is_keyword(word) {
+                        self.keyword(word)?;
+                        hint = h;
+                    }
                 }
                 let tys = if self.eat(&Token::Arrow) { self.types()? } else { vec![] };
                 regions.push(self.region(func)?);
@@ -723,7 +726,7 @@ impl Parser {
                     self.keyword("else")?;
                     regions.push(self.region(func)?);
                 }
-                (if short == "if" { OpKind::If } else { OpKind::Loop { cold } }, ops, tys)
+                (if short == "if" { OpKind::If } else { OpKind::Loop { hint } }, ops, tys)
             }
             "yield" | "return" | "break" | "continue" => {
                 let mut depth = 0;

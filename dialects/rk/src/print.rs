@@ -1,7 +1,7 @@
 //! The textual form of rk: MLIR-like, with values numbered in order of definition so that the
 //! text depends only on the IR, never on how it was built.
 
-use crate::ir::{Func, Literal, Module, Op, OpKind, Region, ValueId};
+use crate::ir::{Func, Literal, LoopHint, Module, Op, OpKind, Region, ValueId};
 use crate::types::Type;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -203,9 +203,11 @@ impl Printer<'_> {
                 let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
                 let _ = write!(line, " {operands} : {ty}");
             }
-            OpKind::Loop { cold } => {
-                if *cold {
-                    line.push_str(" cold");
+            OpKind::Loop { hint } => {
+                match hint {
+                    LoopHint::Plain => {}
+                    LoopHint::Cold => line.push_str(" cold"),
+                    LoopHint::Unroll => line.push_str(" unroll"),
                 }
                 if !op.results.is_empty() {
                     let tys: Vec<String> = op.results.iter().map(|r| self.ty(*r)).collect();

@@ -51,8 +51,7 @@ pub fn k(out: *mut f32) {
 // CHECK-NEXT:       %31 = nvvm.shfl.sync  idx %29, %4, %24, %30 : f32 -> f32
 // CHECK-NEXT:       %32 = llvm.fadd %15, %31 : f32
 // CHECK-NEXT:       llvm.fence syncscope("block") seq_cst
-// CHECK-NEXT:       %33 = llvm.addrspacecast %2 : !llvm.ptr<3> to !llvm.ptr
-// CHECK-NEXT:       llvm.store %32, %33 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %32, %2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK-NEXT:       llvm.store %32, %8 {alignment = 4 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       llvm.return
 // CHECK-NEXT:     }

@@ -314,3 +314,272 @@ fn synchronised(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
+// -----
+// A loop that steps through a small thread-private array is marked `unroll` (unrolled, its
+// indices are constants and the array lives in registers), and loop versioning leaves it so in
+// the checked copy, where the loop around it and a loop over shared data become `cold`.
+// RUN: rkc-opt %s --passes=inline,simplify,unroll,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn register_tile(n: usize, a: &[f32], out: &mut [f32]) {
+    let row = unsafe { global_idx_x() };
+    let mut acc = [0.0f32; 4];
+    let mut sum = 0.0f32;
+    for k in 0..n {
+        for j in 0..4 {
+            acc[j] += a[(row * n + k) * 4 + j];
+        }
+        for j in 0..4 {
+            sum += a[j * n + k];
+        }
+    }
+    out[row] = sum + acc[0] + acc[1] + acc[2] + acc[3];
+}
+// CHECK-LABEL: rk.func @register_tile(n %0: usize, a %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.block_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.block_dim x : u32
+// CHECK-NEXT:   %10 = rk.cast %9 : u32 to usize
+// CHECK-NEXT:   %11 = rk.mul %8, %10 : usize
+// CHECK-NEXT:   %12 = rk.thread_id x : u32
+// CHECK-NEXT:   %13 = rk.cast %12 : u32 to usize
+// CHECK-NEXT:   %14 = rk.add %11, %13 : usize
+// CHECK-NEXT:   %15 = rk.const 0.0 : f32
+// CHECK-NEXT:   %16 = rk.local : *mut [f32; 4]
+// CHECK-NEXT:   %17 = rk.const 0 : usize
+// CHECK-NEXT:   %18 = rk.elem_ptr %16, %17 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %15, %18 : *mut f32
+// CHECK-NEXT:   %19 = rk.const 1 : usize
+// CHECK-NEXT:   %20 = rk.elem_ptr %16, %19 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %15, %20 : *mut f32
+// CHECK-NEXT:   %21 = rk.const 2 : usize
+// CHECK-NEXT:   %22 = rk.elem_ptr %16, %21 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %15, %22 : *mut f32
+// CHECK-NEXT:   %23 = rk.const 3 : usize
+// CHECK-NEXT:   %24 = rk.elem_ptr %16, %23 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %15, %24 : *mut f32
+// CHECK-NEXT:   %25 = rk.const 0.0 : f32
+// CHECK-NEXT:   %26 = rk.var : f32
+// CHECK-NEXT:   rk.write %25, %26 : f32
+// CHECK-NEXT:   %27 = rk.const 0 : usize
+// CHECK-NEXT:   %28 = rk.const 1 : usize
+// CHECK-NEXT:   %29 = rk.cmp ge %27, %0 : usize
+// CHECK-NEXT:   %30 = rk.var : bool
+// CHECK-NEXT:   rk.write %29, %30 : bool
+// CHECK-NEXT:   %31 = rk.var : usize
+// CHECK-NEXT:   rk.write %27, %31 : usize
+// CHECK-NEXT:   %32 = rk.mul %14, %0 : usize
+// CHECK-NEXT:   %33 = rk.cast %32 : usize to u128
+// CHECK-NEXT:   %34 = rk.sub %0, %28 : usize
+// CHECK-NEXT:   %35 = rk.cast %34 : usize to u128
+// CHECK-NEXT:   %36 = rk.add %33, %35 : u128
+// CHECK-NEXT:   %37 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %38 = rk.cmp le %36, %37 : u128
+// CHECK-NEXT:   %39 = rk.const 4 : u128
+// CHECK-NEXT:   %40 = rk.mul %36, %39 : u128
+// CHECK-NEXT:   %41 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %42 = rk.cmp le %40, %41 : u128
+// CHECK-NEXT:   %43 = rk.const 3 : u128
+// CHECK-NEXT:   %44 = rk.add %40, %43 : u128
+// CHECK-NEXT:   %45 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %46 = rk.cmp le %44, %45 : u128
+// CHECK-NEXT:   %47 = rk.cast %4 : usize to u128
+// CHECK-NEXT:   %48 = rk.cmp lt %44, %47 : u128
+// CHECK-NEXT:   %49 = rk.const true : bool
+// CHECK-NEXT:   %50 = rk.const 3 : u128
+// CHECK-NEXT:   %51 = rk.cast %0 : usize to u128
+// CHECK-NEXT:   %52 = rk.mul %50, %51 : u128
+// CHECK-NEXT:   %53 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %54 = rk.cmp le %52, %53 : u128
+// CHECK-NEXT:   %55 = rk.add %52, %35 : u128
+// CHECK-NEXT:   %56 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %57 = rk.cmp le %55, %56 : u128
+// CHECK-NEXT:   %58 = rk.cmp lt %55, %47 : u128
+// CHECK-NEXT:   %59 = rk.and %38, %42 : bool
+// CHECK-NEXT:   %60 = rk.and %59, %46 : bool
+// CHECK-NEXT:   %61 = rk.and %60, %48 : bool
+// CHECK-NEXT:   %62 = rk.and %61, %49 : bool
+// CHECK-NEXT:   %63 = rk.and %62, %54 : bool
+// CHECK-NEXT:   %64 = rk.and %63, %57 : bool
+// CHECK-NEXT:   %65 = rk.and %64, %58 : bool
+// CHECK-NEXT:   rk.if %65 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %66 = rk.read %30 : bool
+// CHECK-NEXT:       rk.if %66 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %67 = rk.read %31 : usize
+// CHECK-NEXT:       %68 = rk.sub %0, %28 : usize
+// CHECK-NEXT:       %69 = rk.sub %68, %67 : usize
+// CHECK-NEXT:       %70 = rk.cmp lt %69, %28 : usize
+// CHECK-NEXT:       rk.write %70, %30 : bool
+// CHECK-NEXT:       %71 = rk.add %67, %28 : usize
+// CHECK-NEXT:       rk.write %71, %31 : usize
+// CHECK-NEXT:       %72 = rk.const 0 : usize
+// CHECK-NEXT:       %73 = rk.const 1 : usize
+// CHECK-NEXT:       %74 = rk.const false : bool
+// CHECK-NEXT:       %75 = rk.var : bool
+// CHECK-NEXT:       rk.write %74, %75 : bool
+// CHECK-NEXT:       %76 = rk.var : usize
+// CHECK-NEXT:       rk.write %72, %76 : usize
+// CHECK-NEXT:       rk.loop unroll {
+// CHECK-NEXT:         %77 = rk.read %75 : bool
+// CHECK-NEXT:         rk.if %77 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %78 = rk.read %76 : usize
+// CHECK-NEXT:         %79 = rk.mul %14, %0 : usize
+// CHECK-NEXT:         %80 = rk.add %79, %67 : usize
+// CHECK-NEXT:         %81 = rk.const 4 : usize
+// CHECK-NEXT:         %82 = rk.mul %80, %81 : usize
+// CHECK-NEXT:         %83 = rk.add %82, %78 : usize
+// CHECK-NEXT:         %84 = rk.const 3 : usize
+// CHECK-NEXT:         %85 = rk.sub %84, %78 : usize
+// CHECK-NEXT:         %86 = rk.cmp lt %85, %73 : usize
+// CHECK-NEXT:         rk.write %86, %75 : bool
+// CHECK-NEXT:         %87 = rk.add %78, %73 : usize
+// CHECK-NEXT:         rk.write %87, %76 : usize
+// CHECK-NEXT:         %88 = rk.ptr_offset %3, %83 : *const f32
+// CHECK-NEXT:         %89 = rk.load %88 : *const f32
+// CHECK-NEXT:         %90 = rk.elem_ptr %16, %78 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:         %91 = rk.load %90 : *mut f32
+// CHECK-NEXT:         %92 = rk.add %91, %89 : f32
+// CHECK-NEXT:         rk.store %92, %90 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %93 = rk.const 0 : usize
+// CHECK-NEXT:       %94 = rk.const 1 : usize
+// CHECK-NEXT:       %95 = rk.const false : bool
+// CHECK-NEXT:       %96 = rk.var : bool
+// CHECK-NEXT:       rk.write %95, %96 : bool
+// CHECK-NEXT:       %97 = rk.var : usize
+// CHECK-NEXT:       rk.write %93, %97 : usize
+// CHECK-NEXT:       rk.loop {
+// CHECK-NEXT:         %98 = rk.read %96 : bool
+// CHECK-NEXT:         rk.if %98 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %99 = rk.read %97 : usize
+// CHECK-NEXT:         %100 = rk.mul %99, %0 : usize
+// CHECK-NEXT:         %101 = rk.add %100, %67 : usize
+// CHECK-NEXT:         %102 = rk.const 3 : usize
+// CHECK-NEXT:         %103 = rk.sub %102, %99 : usize
+// CHECK-NEXT:         %104 = rk.cmp lt %103, %94 : usize
+// CHECK-NEXT:         rk.write %104, %96 : bool
+// CHECK-NEXT:         %105 = rk.add %99, %94 : usize
+// CHECK-NEXT:         rk.write %105, %97 : usize
+// CHECK-NEXT:         %106 = rk.ptr_offset %3, %101 : *const f32
+// CHECK-NEXT:         %107 = rk.load %106 : *const f32
+// CHECK-NEXT:         %108 = rk.read %26 : f32
+// CHECK-NEXT:         %109 = rk.add %108, %107 : f32
+// CHECK-NEXT:         rk.write %109, %26 : f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %110 = rk.read %30 : bool
+// CHECK-NEXT:       rk.if %110 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %111 = rk.read %31 : usize
+// CHECK-NEXT:       %112 = rk.sub %0, %28 : usize
+// CHECK-NEXT:       %113 = rk.sub %112, %111 : usize
+// CHECK-NEXT:       %114 = rk.cmp lt %113, %28 : usize
+// CHECK-NEXT:       rk.write %114, %30 : bool
+// CHECK-NEXT:       %115 = rk.add %111, %28 : usize
+// CHECK-NEXT:       rk.write %115, %31 : usize
+// CHECK-NEXT:       %116 = rk.const 0 : usize
+// CHECK-NEXT:       %117 = rk.const 1 : usize
+// CHECK-NEXT:       %118 = rk.const false : bool
+// CHECK-NEXT:       %119 = rk.var : bool
+// CHECK-NEXT:       rk.write %118, %119 : bool
+// CHECK-NEXT:       %120 = rk.var : usize
+// CHECK-NEXT:       rk.write %116, %120 : usize
+// CHECK-NEXT:       rk.loop unroll {
+// CHECK-NEXT:         %121 = rk.read %119 : bool
+// CHECK-NEXT:         rk.if %121 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %122 = rk.read %120 : usize
+// CHECK-NEXT:         %123 = rk.mul %14, %0 : usize
+// CHECK-NEXT:         %124 = rk.add %123, %111 : usize
+// CHECK-NEXT:         %125 = rk.const 4 : usize
+// CHECK-NEXT:         %126 = rk.mul %124, %125 : usize
+// CHECK-NEXT:         %127 = rk.add %126, %122 : usize
+// CHECK-NEXT:         rk.bounds_check %127, %4 at 13:23
+// CHECK-NEXT:         %128 = rk.const 4 : usize
+// CHECK-NEXT:         rk.bounds_check %122, %128 at 13:13
+// CHECK-NEXT:         %129 = rk.const 3 : usize
+// CHECK-NEXT:         %130 = rk.sub %129, %122 : usize
+// CHECK-NEXT:         %131 = rk.cmp lt %130, %117 : usize
+// CHECK-NEXT:         rk.write %131, %119 : bool
+// CHECK-NEXT:         %132 = rk.add %122, %117 : usize
+// CHECK-NEXT:         rk.write %132, %120 : usize
+// CHECK-NEXT:         %133 = rk.ptr_offset %3, %127 : *const f32
+// CHECK-NEXT:         %134 = rk.load %133 : *const f32
+// CHECK-NEXT:         %135 = rk.elem_ptr %16, %122 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:         %136 = rk.load %135 : *mut f32
+// CHECK-NEXT:         %137 = rk.add %136, %134 : f32
+// CHECK-NEXT:         rk.store %137, %135 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %138 = rk.const 0 : usize
+// CHECK-NEXT:       %139 = rk.const 1 : usize
+// CHECK-NEXT:       %140 = rk.const false : bool
+// CHECK-NEXT:       %141 = rk.var : bool
+// CHECK-NEXT:       rk.write %140, %141 : bool
+// CHECK-NEXT:       %142 = rk.var : usize
+// CHECK-NEXT:       rk.write %138, %142 : usize
+// CHECK-NEXT:       rk.loop cold {
+// CHECK-NEXT:         %143 = rk.read %141 : bool
+// CHECK-NEXT:         rk.if %143 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %144 = rk.read %142 : usize
+// CHECK-NEXT:         %145 = rk.mul %144, %0 : usize
+// CHECK-NEXT:         %146 = rk.add %145, %111 : usize
+// CHECK-NEXT:         rk.bounds_check %146, %4 at 16:20
+// CHECK-NEXT:         %147 = rk.const 3 : usize
+// CHECK-NEXT:         %148 = rk.sub %147, %144 : usize
+// CHECK-NEXT:         %149 = rk.cmp lt %148, %139 : usize
+// CHECK-NEXT:         rk.write %149, %141 : bool
+// CHECK-NEXT:         %150 = rk.add %144, %139 : usize
+// CHECK-NEXT:         rk.write %150, %142 : usize
+// CHECK-NEXT:         %151 = rk.ptr_offset %3, %146 : *const f32
+// CHECK-NEXT:         %152 = rk.load %151 : *const f32
+// CHECK-NEXT:         %153 = rk.read %26 : f32
+// CHECK-NEXT:         %154 = rk.add %153, %152 : f32
+// CHECK-NEXT:         rk.write %154, %26 : f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.bounds_check %14, %6 at 19:5
+// CHECK-NEXT:   %155 = rk.read %26 : f32
+// CHECK-NEXT:   %156 = rk.const 0 : usize
+// CHECK-NEXT:   %157 = rk.elem_ptr %16, %156 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %158 = rk.load %157 : *mut f32
+// CHECK-NEXT:   %159 = rk.add %155, %158 : f32
+// CHECK-NEXT:   %160 = rk.const 1 : usize
+// CHECK-NEXT:   %161 = rk.elem_ptr %16, %160 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %162 = rk.load %161 : *mut f32
+// CHECK-NEXT:   %163 = rk.add %159, %162 : f32
+// CHECK-NEXT:   %164 = rk.const 2 : usize
+// CHECK-NEXT:   %165 = rk.elem_ptr %16, %164 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %166 = rk.load %165 : *mut f32
+// CHECK-NEXT:   %167 = rk.add %163, %166 : f32
+// CHECK-NEXT:   %168 = rk.const 3 : usize
+// CHECK-NEXT:   %169 = rk.elem_ptr %16, %168 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %170 = rk.load %169 : *mut f32
+// CHECK-NEXT:   %171 = rk.add %167, %170 : f32
+// CHECK-NEXT:   %172 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %171, %172 : *mut f32
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }

@@ -71,8 +71,7 @@ pub fn k(out: *mut f32) {
 // CHECK-NEXT:       %51 = llvm.bitcast %50 : i32 to f32
 // CHECK-NEXT:       %52 = llvm.fadd %24, %51 : f32
 // CHECK-NEXT:       llvm.fence syncscope("workgroup") seq_cst
-// CHECK-NEXT:       %53 = llvm.addrspacecast %2 : !llvm.ptr<3> to !llvm.ptr
-// CHECK-NEXT:       llvm.store %52, %53 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %52, %2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK-NEXT:       llvm.store %52, %8 {alignment = 4 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       llvm.return
 // CHECK-NEXT:     }

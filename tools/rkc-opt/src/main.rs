@@ -61,8 +61,13 @@ fn run(cli: &Cli) -> Result<String, String> {
             "version" => {
                 rkc_rk::passes::version_loops(&mut module);
             }
+            "unroll" => {
+                rkc_rk::passes::unroll_private_loops(&mut module);
+            }
             other => {
-                return Err(format!("unknown pass `{other}`; passes: inline, simplify, version"));
+                return Err(format!(
+                    "unknown pass `{other}`; passes: inline, simplify, unroll, version"
+                ));
             }
         }
         rkc_rk::verify(&module).map_err(|e| format!("after `{pass}`: {e}"))?;

@@ -422,7 +422,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// `rk.loop { body }` without results.
     pub fn push_loop(&mut self, body: Region, span: Span) {
         let loc = self.loc(span);
-        self.push_op(OpKind::Loop { cold: false }, Vec::new(), Vec::new(), vec![body], loc);
+        self.push_op(
+            OpKind::Loop { hint: rkc_rk::LoopHint::Plain },
+            Vec::new(),
+            Vec::new(),
+            vec![body],
+            loc,
+        );
     }
 
     /// Leaves the loop that `target` is, `depth` counting the loops inside it.

@@ -245,12 +245,9 @@ impl FuncEmitter<'_> {
         self.globals.push(format!(
             "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<0 x i8>\n"
         ));
-        let local = self.temp();
-        self.line(format!("{local} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));
-        self.line(format!(
-            "{} = llvm.addrspacecast {local} : !llvm.ptr<3> to !llvm.ptr",
-            v(op.results[0])
-        ));
+        let twin = super::shared_twin(op.results[0]);
+        self.line(format!("{twin} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));
+        self.shared_result(op.results[0]);
     }
 
     pub(super) fn fence(&mut self, scope: FenceScope) {

@@ -14,7 +14,7 @@
 //!
 //! The loop runs once (a function body always ends in `rk.return`); LLVM removes it.
 
-use crate::ir::{Func, Module, Op, OpKind, Region, ValueId};
+use crate::ir::{Func, LoopHint, Module, Op, OpKind, Region, ValueId};
 use petgraph::algo::{tarjan_scc, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::HashMap;
@@ -157,7 +157,7 @@ fn inline_call(caller: &mut Func, callee: &Func, call: &Op) -> Op {
     }
     let body = clone_region(caller, callee, &callee.body, &mut map, 0, call.loc);
     Op {
-        kind: OpKind::Loop { cold: false },
+        kind: OpKind::Loop { hint: LoopHint::Plain },
         operands: vec![],
         results: call.results.clone(),
         regions: vec![body],

@@ -7,6 +7,7 @@ pub mod hoist;
 pub mod inline;
 pub mod simplify;
 pub mod uniform;
+pub mod unroll;
 pub mod version;
 
 pub use access::{access_of_params, offsets_past_pointee};
@@ -14,12 +15,14 @@ pub use forward::forward_locals;
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};
 pub use simplify::{Stats, simplify};
+pub use unroll::unroll_private_loops;
 pub use version::version_loops;
 
-/// The rk pipeline after inlining, as the driver runs it: `simplify`, then, when bounds checks
-/// are on, `version` and `simplify` again for what the fast copies let it fold and hoist
-/// (with checks off the two copies of a loop would be the same code). `after` sees the module
-/// after each step, by name (`rk-simplify`, `rk-version`), for `--print-ir-after-all`.
+/// The rk pipeline after inlining, as the driver runs it: `simplify`, `unroll` (the loops
+/// over small thread-private arrays), then, when bounds checks are on, `version` and
+/// `simplify` again for what the fast copies let it fold and hoist (with checks off the two
+/// copies of a loop would be the same code). `after` sees the module after each step, by name
+/// (`rk-simplify`, `rk-unroll`, `rk-version`), for `--print-ir-after-all`.
 pub fn optimize(
     module: &mut crate::Module,
     bounds_checks: bool,
@@ -27,6 +30,10 @@ pub fn optimize(
 ) -> Stats {
     let mut stats = simplify(module);
     after("rk-simplify", module);
+    stats.loops_unrolled = unroll_private_loops(module);
+    if stats.loops_unrolled > 0 {
+        after("rk-unroll", module);
+    }
     if bounds_checks {
         stats.loops_versioned = version_loops(module);
         if stats.loops_versioned > 0 {

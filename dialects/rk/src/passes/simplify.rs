@@ -29,6 +29,8 @@ pub struct Stats {
     pub loops_unwrapped: usize,
     pub loads_forwarded: usize,
     pub loops_versioned: usize,
+    /// Loops marked `unroll` (see `passes::unroll`).
+    pub loops_unrolled: usize,
 }
 
 /// Runs the three passes on every function, to a fixed point.

@@ -47,9 +47,10 @@
 //!
 //! Only loops that no other loop encloses are versioned; see `Context::region`. The loops
 //! nested in the checked copy are marked `cold`, which keeps the back ends from unrolling them
-//! (see `OpKind::Loop`: unrolled, their checks raised sgemm's register count from 32 to 61).
+//! (see `OpKind::Loop`: unrolled, their checks raised sgemm's register count from 32 to 61),
+//! except those marked `unroll` (see `passes::unroll`).
 
-use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, Op, OpKind, Region, ValueId};
+use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, LoopHint, Op, OpKind, Region, ValueId};
 use crate::types::{IntTy, Type};
 use std::collections::{HashMap, HashSet};
 
@@ -1133,10 +1134,12 @@ fn drop_checks(region: &mut Region, proven: &HashSet<(ValueId, ValueId)>) {
     }
 }
 
-/// Marks a loop of a checked copy, and every loop inside it, cold (see `OpKind::Loop`).
+/// Marks a loop of a checked copy, and every loop inside it, cold (see `OpKind::Loop`), except
+/// a loop marked `unroll`: a thread-private array that one rolled loop indexes stays in local
+/// memory for the whole kernel, the fast copy included, because the two copies share it.
 fn make_cold(op: &mut Op) {
-    if op.kind.is_loop() {
-        op.kind = OpKind::Loop { cold: true };
+    if op.kind == (OpKind::Loop { hint: LoopHint::Plain }) {
+        op.kind = OpKind::Loop { hint: LoopHint::Cold };
     }
     for r in &mut op.regions {
         for inner in &mut r.ops {
