@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 #! Runs the rkc-vs-nvcc benchmark on the device machine: compiles kernels.cu with nvcc there,
-#! then times both versions with the harness and prints the Markdown report.
+#! then times both versions (and cuBLAS for the GEMMs) with the harness and prints the Markdown
+#! report.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
@@ -9,5 +10,13 @@ echo
 nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,clocks.max.mem --format=csv,noheader
 "$NVCC" --version | tail -2
 "$NVCC" -O3 -arch=sm_90 -cubin -o .device/bench/nvcc.cubin .device/bench/kernels.cu
+# cuBLAS, the GEMM rows' reference, is loaded at run time (cudarc): the toolkit's copy, else the
+# one a Python wheel installed.
+CUBLAS=$(find /usr/local/cuda/lib64 /usr/local/cuda/targets /usr/lib/x86_64-linux-gnu /usr/local/lib \
+    -name 'libcublas.so*' 2>/dev/null | head -1 || true)
+if [ -z "$CUBLAS" ]; then
+    CUBLAS=$(find / -xdev -path /proc -prune -o -name 'libcublas.so*' -print 2>/dev/null | head -1 || true)
+fi
+[ -n "$CUBLAS" ] && export LD_LIBRARY_PATH="$(dirname "$CUBLAS")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo
 .device/bench/bench .device/bench "${RUNS:-25}"

@@ -10,7 +10,7 @@
 //! Usage: bench DIR [RUNS], where DIR holds rkc-checks.fatbin, rkc-nochecks.fatbin and
 //! nvcc.cubin. Prints a Markdown report.
 
-use rkc_testsuite::cuda::{Gpu, Ptr, check};
+use rkc_testsuite::cuda::{Gpu, Ptr};
 
 /// One argument of a benchmark kernel.
 #[derive(Clone, Copy)]
@@ -185,21 +185,23 @@ fn benches() -> Vec<Bench> {
             block: [16, 16, 1],
             bytes: 0.0,
             flops: 2.0 * (GEMM as f64).powi(3),
-            verify: |b| {
-                let (a, bm, c) = (floats(&b[0]), floats(&b[1]), floats(&b[2]));
-                // 512 entries spread over the matrix, against an f64 dot product.
-                for s in 0..512usize {
-                    let (r, col) = ((s * 7919) % GEMM, (s * 104_729) % GEMM);
-                    let want: f64 = (0..GEMM)
-                        .map(|k| f64::from(a[r * GEMM + k]) * f64::from(bm[k * GEMM + col]))
-                        .sum();
-                    let got = f64::from(c[r * GEMM + col]);
-                    if (got - want).abs() > 1e-3 * (GEMM as f64).sqrt() {
-                        return Err(format!("c[{r}][{col}] = {got}, expected {want}"));
-                    }
-                }
-                Ok(())
-            },
+            verify: verify_gemm,
+            exact: true,
+        },
+        Bench {
+            name: "sgemm register-tiled 4096³",
+            kernel: "sgemm_tiled",
+            buffers: vec![
+                (GEMM * GEMM, 4, Init::Floats),
+                (GEMM * GEMM, 4, Init::Floats),
+                (GEMM * GEMM, 4, Init::Output),
+            ],
+            args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
+            grid: [(GEMM / 128) as u32, (GEMM / 128) as u32, 1],
+            block: [256, 1, 1],
+            bytes: 0.0,
+            flops: 2.0 * (GEMM as f64).powi(3),
+            verify: verify_gemm,
             exact: true,
         },
         Bench {
@@ -311,6 +313,22 @@ fn benches() -> Vec<Bench> {
     ]
 }
 
+/// Checks `c = a·b` (buffers 0, 1, 2, `GEMM × GEMM`): 512 entries spread over the matrix,
+/// against an f64 dot product.
+fn verify_gemm(b: &[Vec<u8>]) -> Result<(), String> {
+    let (a, bm, c) = (floats(&b[0]), floats(&b[1]), floats(&b[2]));
+    for s in 0..512usize {
+        let (r, col) = ((s * 7919) % GEMM, (s * 104_729) % GEMM);
+        let want: f64 =
+            (0..GEMM).map(|k| f64::from(a[r * GEMM + k]) * f64::from(bm[k * GEMM + col])).sum();
+        let got = f64::from(c[r * GEMM + col]);
+        if (got - want).abs() > 1e-3 * (GEMM as f64).sqrt() {
+            return Err(format!("c[{r}][{col}] = {got}, expected {want}"));
+        }
+    }
+    Ok(())
+}
+
 struct Rng(u64);
 
 impl Rng {
@@ -392,13 +410,8 @@ fn main() {
     let bytes = 1usize << 30;
     let (src, dst) = (gpu.alloc(bytes), gpu.alloc(bytes));
     gpu.fill(src, 1, bytes);
-    let copies: Vec<f64> = (0..runs + 3)
-        .map(|_| {
-            // SAFETY: both buffers have `bytes` bytes.
-            gpu.timed(|| check("cuMemcpyDtoD", unsafe { (gpu.cu.dtod)(dst, src, bytes) }))
-        })
-        .skip(3)
-        .collect();
+    let copies: Vec<f64> =
+        (0..runs + 3).map(|_| gpu.timed(|| gpu.copy(dst, src, bytes))).skip(3).collect();
     let ceiling = 2.0 * bytes as f64 / (median(copies) * 1e-3) / 1e9;
     println!("copy bandwidth (cuMemcpyDtoD, 1 GiB): {ceiling:.0} GB/s\n");
 
@@ -482,6 +495,35 @@ fn main() {
         rows.push((b.name, times, b.bytes, b.flops, same));
     }
 
+    // cuBLAS on the GEMMs' size, checked the same way: the reference point for the GEMM rows.
+    let blas_ms = {
+        let elems = GEMM * GEMM;
+        let inits = [Init::Floats, Init::Floats, Init::Output];
+        let bufs: Vec<Ptr> = inits
+            .iter()
+            .map(|&init| {
+                let p = gpu.alloc(4 * elems);
+                gpu.upload(p, &contents(elems, 4, init, &mut rng));
+                p
+            })
+            .collect();
+        gpu.fill(bufs[2], 0xFF, 4 * elems);
+        gpu.sgemm_cublas(GEMM, bufs[0], bufs[1], bufs[2]);
+        gpu.synchronize();
+        let after: Vec<Vec<u8>> = bufs.iter().map(|&p| gpu.download(p, 4 * elems)).collect();
+        if let Err(e) = verify_gemm(&after) {
+            failures.push(format!("cublasSgemm: {e}"));
+        }
+        let ms: Vec<f64> = (0..runs + 3)
+            .map(|_| gpu.timed(|| gpu.sgemm_cublas(GEMM, bufs[0], bufs[1], bufs[2])))
+            .skip(3)
+            .collect();
+        for p in bufs {
+            gpu.free(p);
+        }
+        median(ms)
+    };
+
     println!(
         "| kernel | rkc checks on (ms) | rkc checks off (ms) | nvcc (ms) | on / nvcc | off / nvcc | throughput (off) | % of copy bandwidth (off) | outputs equal nvcc's |"
     );
@@ -512,6 +554,25 @@ fn main() {
         (log_on / n).exp(),
         (log_off / n).exp()
     );
+    let gflops = |ms: f64| 2.0 * (GEMM as f64).powi(3) / (ms * 1e-3) / 1e9;
+    println!(
+        "\ncublasSgemm {GEMM}³ (FP32, cuBLAS's default math mode, no tensor cores): {blas_ms:.3} ms, {:.0} GFLOP/s\n",
+        gflops(blas_ms)
+    );
+    println!(
+        "| GEMM | rkc checks on: GFLOP/s | rkc checks off | nvcc | rkc on / cuBLAS | nvcc / cuBLAS |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (name, t, ..) in rows.iter().filter(|r| r.0.starts_with("sgemm")) {
+        println!(
+            "| {name} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} |",
+            gflops(t[0]),
+            gflops(t[1]),
+            gflops(t[2]),
+            blas_ms / t[0],
+            blas_ms / t[2]
+        );
+    }
     if failures.is_empty() {
         println!("\nevery output checked against its CPU reference: all correct");
     } else {

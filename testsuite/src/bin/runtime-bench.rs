@@ -14,7 +14,7 @@
 
 use rkc_offload::{DeviceBuffer, offload, preload, preload_mut};
 use rkc_testsuite::bench_kernels::saxpy;
-use rkc_testsuite::cuda::{Gpu, check};
+use rkc_testsuite::cuda::Gpu;
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -120,10 +120,7 @@ fn main() {
     let mut record_back = [0u8; 48];
     let raw_record_us = per_launch(&mut || {
         gpu.launch(f, [1, 1, 1], [256, 1, 1], &small);
-        // SAFETY: `record` has 64 bytes on the device, `record_back` 48 on the host.
-        unsafe {
-            check("cuMemcpyDtoH", (gpu.cu.dtoh)(record_back.as_mut_ptr().cast(), record, 48))
-        };
+        gpu.download_into(&mut record_back, record);
     });
     println!(
         "## Launch latency (saxpy on 256 elements, nothing to copy; medians of {batches} batches of {per_batch})\n"
@@ -211,16 +208,10 @@ fn main() {
             (0..reps + 1)
                 .map(|_| {
                     let t = Instant::now();
-                    // SAFETY: both device buffers and host arrays have `bytes` bytes.
-                    unsafe {
-                        check("cuMemcpyHtoD", (gpu.cu.htod)(dx, x.as_ptr().cast(), bytes));
-                        check("cuMemcpyHtoD", (gpu.cu.htod)(dy, y.as_ptr().cast(), bytes));
-                    }
+                    gpu.upload(dx, &x);
+                    gpu.upload(dy, &y);
                     gpu.launch(f, [blocks, 1, 1], [256, 1, 1], &a);
-                    // SAFETY: as above.
-                    unsafe {
-                        check("cuMemcpyDtoH", (gpu.cu.dtoh)(y.as_mut_ptr().cast(), dy, bytes))
-                    };
+                    gpu.download_into(&mut y, dy);
                     t.elapsed().as_secs_f64() * 1e3
                 })
                 .skip(1)
