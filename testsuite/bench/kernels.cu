@@ -26,6 +26,23 @@ extern "C" __global__ void saxpy(float a, const float* x, size_t, float* y, size
     if (i < n) y[i] = __fadd_rn(__fmul_rn(a, x[i]), y[i]);
 }
 
+extern "C" __global__ void vec_add4(const float4* a, size_t, const float4* b, size_t, float4* c, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 x = a[i], y = b[i];
+        c[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+}
+
+extern "C" __global__ void saxpy4(float a, const float4* x, size_t, float4* y, size_t n) {
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 u = x[i], v = y[i];
+        y[i] = make_float4(__fadd_rn(__fmul_rn(a, u.x), v.x), __fadd_rn(__fmul_rn(a, u.y), v.y),
+                           __fadd_rn(__fmul_rn(a, u.z), v.z), __fadd_rn(__fmul_rn(a, u.w), v.w));
+    }
+}
+
 extern "C" __global__ void canonical(double* x, size_t n) {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] = (double)i;

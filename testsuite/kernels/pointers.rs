@@ -1,5 +1,6 @@
 //! Raw pointers: `*const T` and `*mut T` to scalars walked with `add` and `offset` (negative
-//! offsets too), pointers to structs, and a pointer to an array cast to its element pointer.
+//! offsets too), pointers to structs, a pointer to an array cast to its element pointer, and
+//! whole `[f32; 4]`s moved through aligned slices and through misaligned pointers.
 use rkc_offload::prelude::*;
 
 #[repr(C)]
@@ -50,6 +51,26 @@ pub fn struct_pointers(xs: *const [f32; 64], stats: *mut [Stats; 8]) {
             }
             let copy = *s;
             (*s).sum = copy.sum / copy.count as f32;
+        }
+    }
+}
+
+/// Whole `[f32; 4]`s, each rotated by one: through slices of them (16-byte aligned on a GPU, so
+/// each is one 128-bit access), and through pointers one `f32` past the start of `f32` slices
+/// (4-byte aligned, never 16: the accesses element by element).
+#[offload_kernel]
+pub fn quads(x: &[[f32; 4]], out: &mut [[f32; 4]], flat: &[f32], flat_out: &mut [f32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    if i < x.len() && i < out.len() {
+        let q = x[i];
+        out[i] = [q[1], q[2], q[3], q[0]];
+    }
+    if 4 * i + 5 <= flat.len() && 4 * i + 5 <= flat_out.len() {
+        // SAFETY: elements 1 + 4i to 4 + 4i are within both slices (tested above).
+        unsafe {
+            let q = *(flat.as_ptr().add(1 + 4 * i) as *const [f32; 4]);
+            *(flat_out.as_mut_ptr().add(1 + 4 * i) as *mut [f32; 4]) = [q[1], q[2], q[3], q[0]];
         }
     }
 }

@@ -835,6 +835,21 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(pointers::struct_pointers),
         },
         Case {
+            file: "pointers.rs",
+            kernel: "quads",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![
+                Input::Random(64),
+                Input::Zeros(64),
+                Input::Random(260),
+                Input::Zeros(260),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(pointers::quads),
+        },
+        Case {
             file: "block_algorithms.rs",
             kernel: "scan",
             grid: [2, 1, 1],

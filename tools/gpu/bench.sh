@@ -20,3 +20,10 @@ fi
 [ -n "$CUBLAS" ] && export LD_LIBRARY_PATH="$(dirname "$CUBLAS")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo
 .device/bench/bench .device/bench "${RUNS:-25}"
+# The register tiles: local-memory instructions (LDL/STL) in each compiler's SASS of the
+# register-tiled sgemm, with its 128-bit shared loads and its fused multiply-adds.
+echo
+for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
+    sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun sgemm_tiled "$cubin")
+    echo "sgemm_tiled in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bLDS\.128' <<<"$sass") LDS.128, $(grep -cE '\bFFMA\b' <<<"$sass") FFMA"
+done

@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 mod host;
 mod print;
+mod vector;
 mod warp;
 
 pub(crate) use host::host_module;
@@ -167,11 +168,16 @@ struct FuncEmitter<'f> {
     /// pointer's address-space cast), so that its load/store vectorizer can merge neighbouring
     /// accesses into `ld.shared.v4`; address-space inference comes after that pass, too late.
     shared: std::collections::HashSet<ValueId>,
+    /// The defining op of every value an op without regions defines.
+    defs: std::collections::HashMap<ValueId, &'f Op>,
+    /// The pointers known to point into global memory: pointer parameters, slices' pointers,
+    /// and the elements, fields, offsets and pointer casts computed from them (see `vector`).
+    global: std::collections::HashSet<ValueId>,
 }
 
 impl<'f> FuncEmitter<'f> {
     fn new(func: &'f Func, module: &'f Module, options: &'f LowerOptions) -> Self {
-        FuncEmitter {
+        let mut emitter = FuncEmitter {
             func,
             module,
             options,
@@ -198,7 +204,16 @@ impl<'f> FuncEmitter<'f> {
             host: false,
             block_fn: None,
             shared: Default::default(),
-        }
+            defs: Default::default(),
+            global: func
+                .params
+                .iter()
+                .filter(|p| matches!(func.ty(p.value), Some(Type::Ptr { .. })))
+                .map(|p| p.value)
+                .collect(),
+        };
+        emitter.scan(&func.body);
+        emitter
     }
 
     /// Writes the kernel and returns the module-level globals it needs (shared arrays).
@@ -384,6 +399,35 @@ impl<'f> FuncEmitter<'f> {
         format!("%t{}", self.n_temps)
     }
 
+    /// Records every region-free op by its results, and the pointers into global memory
+    /// (definitions come before uses: one walk in order finds them all).
+    fn scan(&mut self, region: &'f Region) {
+        for op in &region.ops {
+            if op.regions.is_empty() {
+                for r in &op.results {
+                    self.defs.insert(*r, op);
+                }
+            }
+            let global = match op.kind {
+                OpKind::SlicePtr => true,
+                OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. } => {
+                    self.global.contains(&op.operands[0])
+                }
+                OpKind::Cast => {
+                    self.global.contains(&op.operands[0])
+                        && matches!(self.func.ty(op.results[0]), Some(Type::Ptr { .. }))
+                }
+                _ => false,
+            };
+            if global {
+                self.global.extend(op.results.iter().copied());
+            }
+            for r in &op.regions {
+                self.scan(r);
+            }
+        }
+    }
+
     fn new_label(&mut self) -> String {
         self.n_blocks += 1;
         format!("^bb{}", self.n_blocks)
@@ -423,6 +467,8 @@ impl<'f> FuncEmitter<'f> {
             let start = k;
             if end > k {
                 self.check_group(&ops[k..end]);
+                k = end;
+            } else if let Some(end) = self.vector_access(ops, k) {
                 k = end;
             } else {
                 self.op(&ops[k]);

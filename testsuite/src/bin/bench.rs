@@ -20,6 +20,8 @@ enum Arg {
     F32(f32),
     /// Buffer `k` of the benchmark, as a slice: pointer and length in elements.
     Slice(usize),
+    /// Buffer `k` of 4-byte elements as a slice of `[T; 4]`: pointer and length in quads.
+    Quads(usize),
 }
 
 /// How a buffer starts.
@@ -109,6 +111,37 @@ fn benches() -> Vec<Bench> {
             buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats)],
             args: vec![Arg::F32(2.5), Arg::Slice(0), Arg::Slice(1)],
             grid: blocks(N),
+            block: [256, 1, 1],
+            bytes: 12.0 * N as f64,
+            flops: 0.0,
+            // y is updated in place; the checked run starts from a fresh copy (see `run`).
+            verify: |b| {
+                let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
+                first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "vec_add, [f32; 4] per thread",
+            kernel: "vec_add4",
+            buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats), (N, 4, Init::Output)],
+            args: vec![Arg::Quads(0), Arg::Quads(1), Arg::Quads(2)],
+            grid: blocks(N / 4),
+            block: [256, 1, 1],
+            bytes: 12.0 * N as f64,
+            flops: 0.0,
+            verify: |b| {
+                let (x, y) = (floats(&b[0]), floats(&b[1]));
+                first_difference(&floats(&b[2]), (0..N).map(|i| x[i] + y[i]))
+            },
+            exact: true,
+        },
+        Bench {
+            name: "saxpy, [f32; 4] per thread",
+            kernel: "saxpy4",
+            buffers: vec![(N, 4, Init::Floats), (N, 4, Init::Floats)],
+            args: vec![Arg::F32(2.5), Arg::Quads(0), Arg::Quads(1)],
+            grid: blocks(N / 4),
             block: [256, 1, 1],
             bytes: 12.0 * N as f64,
             flops: 0.0,
@@ -447,6 +480,10 @@ fn main() {
                         out.push(set[k].to_le_bytes().to_vec());
                         out.push((b.buffers[k].0 as u64).to_le_bytes().to_vec());
                     }
+                    Arg::Quads(k) => {
+                        out.push(set[k].to_le_bytes().to_vec());
+                        out.push((b.buffers[k].0 as u64 / 4).to_le_bytes().to_vec());
+                    }
                 }
             }
             if v.panic_record {
@@ -474,7 +511,7 @@ fn main() {
                 .enumerate()
                 .map(|(k, &(n, s, _))| gpu.download(sets[0][k], n * s))
                 .collect();
-            if b.name == "saxpy" {
+            if b.name.starts_with("saxpy") {
                 after.push(host[0][1].clone());
             }
             if let Err(e) = (b.verify)(&after) {
