@@ -99,10 +99,7 @@ fn benches() -> Vec<Bench> {
             block: [256, 1, 1],
             bytes: 12.0 * N as f64,
             flops: 0.0,
-            verify: |b| {
-                let (x, y) = (floats(&b[0]), floats(&b[1]));
-                first_difference(&floats(&b[2]), (0..N).map(|i| x[i] + y[i]))
-            },
+            verify: verify_add,
             exact: true,
         },
         Bench {
@@ -115,10 +112,7 @@ fn benches() -> Vec<Bench> {
             bytes: 12.0 * N as f64,
             flops: 0.0,
             // y is updated in place; the checked run starts from a fresh copy (see `run`).
-            verify: |b| {
-                let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
-                first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
-            },
+            verify: verify_saxpy,
             exact: true,
         },
         Bench {
@@ -130,10 +124,7 @@ fn benches() -> Vec<Bench> {
             block: [256, 1, 1],
             bytes: 12.0 * N as f64,
             flops: 0.0,
-            verify: |b| {
-                let (x, y) = (floats(&b[0]), floats(&b[1]));
-                first_difference(&floats(&b[2]), (0..N).map(|i| x[i] + y[i]))
-            },
+            verify: verify_add,
             exact: true,
         },
         Bench {
@@ -146,10 +137,7 @@ fn benches() -> Vec<Bench> {
             bytes: 12.0 * N as f64,
             flops: 0.0,
             // y is updated in place; the checked run starts from a fresh copy (see `run`).
-            verify: |b| {
-                let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
-                first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
-            },
+            verify: verify_saxpy,
             exact: true,
         },
         Bench {
@@ -344,6 +332,18 @@ fn benches() -> Vec<Bench> {
             exact: false,
         },
     ]
+}
+
+/// Checks `c = a + b` (buffers 0, 1, 2, `N` floats each).
+fn verify_add(b: &[Vec<u8>]) -> Result<(), String> {
+    let (x, y) = (floats(&b[0]), floats(&b[1]));
+    first_difference(&floats(&b[2]), (0..N).map(|i| x[i] + y[i]))
+}
+
+/// Checks `y = 2.5·x + y`: buffer 0 is `x`, 1 the result, 2 `y` before the launch.
+fn verify_saxpy(b: &[Vec<u8>]) -> Result<(), String> {
+    let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
+    first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
 }
 
 /// Checks `c = a·b` (buffers 0, 1, 2, `GEMM × GEMM`): 512 entries spread over the matrix,

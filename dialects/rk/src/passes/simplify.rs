@@ -187,7 +187,7 @@ pub(super) fn rename_operands(region: &mut Region, renames: &HashMap<ValueId, Va
     }
 }
 
-fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
+pub(crate) fn literal_bits(lit: &Literal, ty: &Type) -> Bits {
     match lit {
         Literal::Bool(b) => Bits::from(*b),
         Literal::Int(b) => *b,

@@ -14,19 +14,27 @@
 //! memory (a load and a store per use, through the cache). nvcc unrolls such loops by default
 //! and AMDGPU's LLVM back end raises its unrolling threshold for them; NVPTX's does not, and
 //! loop versioning's checked copies (`rk.loop cold`) would keep them rolled on purpose. The
-//! hint asks LLVM for a complete unrolling, which it does only when the trip count is a
-//! constant, so a loop bounded by a parameter is left as it was.
+//! hint asks LLVM for a complete unrolling, so only loops whose trip count is a constant that
+//! the pass finds itself are marked (see [`constant_trips`]): LLVM warns about a loop it was
+//! asked to unroll and could not, and a loop bounded by a parameter or by data (an insertion
+//! sort's inner loop) is left to LLVM's heuristics.
 //!
 //! Only arrays of at most [`PRIVATE_LIMIT`] bytes count: a larger one cannot live in the 255
 //! registers a thread has, and unrolling the loops over it would only grow the code.
 
+use crate::interp::{self, Bits};
 use crate::ir::{Func, LoopHint, Op, OpKind, Region, ValueId};
 use crate::types::Type;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The largest thread-private array, in bytes, whose loops are unrolled: 128 32-bit registers,
 /// half of what a thread can have.
 pub const PRIVATE_LIMIT: u64 = 512;
+
+/// The most iterations, and ops times iterations, of a loop the pass asks to unroll: well
+/// below what LLVM's complete unrolling of a hinted loop accepts (it warns above that).
+const MAX_TRIPS: usize = 128;
+const MAX_UNROLLED_OPS: usize = 4096;
 
 /// Marks the loops of every function that step through a small private array; returns how
 /// many it marked.
@@ -37,10 +45,25 @@ pub fn unroll_private_loops(module: &mut crate::Module) -> usize {
 fn unroll_func(func: &mut Func) -> usize {
     let mut private = HashSet::new();
     private_pointers(func, &func.body, &mut private);
+    let mut consts = HashMap::new();
+    constants(func, &func.body, &mut consts);
     let mut body = std::mem::take(&mut func.body);
-    let n = mark(&mut body, &private);
+    let n = mark(func, &mut body, &private, &consts);
     func.body = body;
     n
+}
+
+/// The value of every `rk.const` of the function.
+fn constants(func: &Func, region: &Region, out: &mut HashMap<ValueId, Bits>) {
+    for op in &region.ops {
+        if let (OpKind::Const(lit), Some(r)) = (&op.kind, op.results.first()) {
+            let ty = func.ty(*r).cloned().unwrap_or(Type::Unit);
+            out.insert(*r, super::simplify::literal_bits(lit, &ty));
+        }
+        for r in &op.regions {
+            constants(func, r, out);
+        }
+    }
 }
 
 /// Every pointer into a small `rk.local`: the local's address and the element and field
@@ -62,15 +85,24 @@ fn private_pointers(func: &Func, region: &Region, out: &mut HashSet<ValueId>) {
     }
 }
 
-fn mark(region: &mut Region, private: &HashSet<ValueId>) -> usize {
+fn mark(
+    func: &Func,
+    region: &mut Region,
+    private: &HashSet<ValueId>,
+    consts: &HashMap<ValueId, Bits>,
+) -> usize {
     let mut n = 0;
-    for op in &mut region.ops {
-        if op.kind == (OpKind::Loop { hint: LoopHint::Plain }) && steps_through(op, private) {
-            op.kind = OpKind::Loop { hint: LoopHint::Unroll };
+    for k in 0..region.ops.len() {
+        let op = &region.ops[k];
+        if op.kind == (OpKind::Loop { hint: LoopHint::Plain })
+            && steps_through(op, private)
+            && constant_trips(func, &region.ops[..k], op, consts)
+        {
+            region.ops[k].kind = OpKind::Loop { hint: LoopHint::Unroll };
             n += 1;
         }
-        for r in &mut op.regions {
-            n += mark(r, private);
+        for r in &mut region.ops[k].regions {
+            n += mark(func, r, private, consts);
         }
     }
     n
@@ -111,4 +143,168 @@ fn indexes(region: &Region, private: &HashSet<ValueId>, varying: &mut HashSet<Va
         }
     }
     false
+}
+
+/// Whether a loop runs a number of times the pass can count, at most [`MAX_TRIPS`]: its ops at
+/// the top level are run on constants, from the values its slots have on entry (their last
+/// writes among `before`, the ops ahead of it in its region), until a `rk.break` at the top
+/// level or an `rk.if` that only breaks, with a known condition, ends it. What the loop
+/// computes otherwise (loads, nested loops, slots written in nested regions) is unknown; an
+/// exit that depends on something unknown, or a nested region that could leave the loop,
+/// means no. This is constant folding of the loop's induction, enough for the `for` ranges and
+/// `while i < N { ...; i += K }` loops that step through a local array.
+fn constant_trips(func: &Func, before: &[Op], lp: &Op, consts: &HashMap<ValueId, Bits>) -> bool {
+    let Some(body) = lp.regions.first() else { return false };
+    let mut slots: HashMap<ValueId, Bits> = HashMap::new();
+    for op in before {
+        if let [value, slot] = op.operands[..]
+            && op.kind == OpKind::Write
+        {
+            match consts.get(&value) {
+                Some(bits) => slots.insert(slot, *bits),
+                None => slots.remove(&slot),
+            };
+        }
+    }
+    let size = count_ops(body);
+    for trips in 0..MAX_TRIPS {
+        if trips * size > MAX_UNROLLED_OPS {
+            return false;
+        }
+        match iterate(func, body, &mut slots, consts) {
+            Step::Exit => return true,
+            Step::Again => {}
+            Step::Unknown => return false,
+        }
+    }
+    false
+}
+
+enum Step {
+    Exit,
+    Again,
+    Unknown,
+}
+
+/// Runs one iteration of a loop's top level on what is known (see `constant_trips`).
+fn iterate(
+    func: &Func,
+    body: &Region,
+    slots: &mut HashMap<ValueId, Bits>,
+    consts: &HashMap<ValueId, Bits>,
+) -> Step {
+    let mut values: HashMap<ValueId, Bits> = HashMap::new();
+    let known = |v: &ValueId, values: &HashMap<ValueId, Bits>| {
+        values.get(v).or_else(|| consts.get(v)).copied()
+    };
+    for op in &body.ops {
+        match &op.kind {
+            OpKind::Break { depth: 0 } => return Step::Exit,
+            OpKind::Continue { depth: 0 } => return Step::Again,
+            OpKind::Break { .. } | OpKind::Continue { .. } | OpKind::Return => {
+                return Step::Unknown;
+            }
+            OpKind::If if exits_only(op).is_some() => {
+                let Some(cond) = known(&op.operands[0], &values) else { return Step::Unknown };
+                if (cond != 0) == exits_only(op).unwrap_or(true) {
+                    return Step::Exit;
+                }
+            }
+            _ if !op.regions.is_empty() => {
+                let depth = u32::from(op.kind.is_loop());
+                if op.regions.iter().any(|r| leaves(r, depth)) {
+                    return Step::Unknown;
+                }
+                for r in &op.regions {
+                    forget_written(r, slots);
+                }
+            }
+            OpKind::Read => {
+                if let Some(bits) = slots.get(&op.operands[0]) {
+                    values.insert(op.results[0], *bits);
+                }
+            }
+            OpKind::Write => match known(&op.operands[0], &values) {
+                Some(bits) => {
+                    slots.insert(op.operands[1], bits);
+                }
+                None => {
+                    slots.remove(&op.operands[1]);
+                }
+            },
+            kind => {
+                let args: Option<Vec<Bits>> =
+                    op.operands.iter().map(|v| known(v, &values)).collect();
+                if let (Some(args), Some(&result)) = (args, op.results.first())
+                    && let Some(bits) = fold(func, kind, op, &args, result)
+                {
+                    values.insert(result, bits);
+                }
+            }
+        }
+    }
+    Step::Again
+}
+
+/// An op's value from known operands, as `simplify` folds it (the interpreter's arithmetic).
+fn fold(func: &Func, kind: &OpKind, op: &Op, args: &[Bits], result: ValueId) -> Option<Bits> {
+    let ty = |v: ValueId| func.ty(v).cloned().unwrap_or(Type::Unit);
+    let rty = ty(result);
+    let bits = match kind {
+        OpKind::Binary(b) => {
+            interp::eval_binary(*b, &ty(op.operands[0]), &ty(op.operands[1]), args[0], args[1])
+                .ok()?
+        }
+        OpKind::Cmp(c) => Bits::from(interp::compare(*c, &ty(op.operands[0]), args[0], args[1])),
+        OpKind::Cast if !matches!(rty, Type::Ptr { .. }) => {
+            interp::cast(&ty(op.operands[0]), &rty, args[0])
+        }
+        OpKind::Not if rty == Type::Bool => args[0] ^ 1,
+        OpKind::Not if matches!(rty, Type::Int(_)) => !args[0],
+        _ => return None,
+    };
+    Some(match &rty {
+        Type::Int(t) => bits & (Bits::MAX >> (128 - t.bits())),
+        _ => bits,
+    })
+}
+
+/// For `rk.if %c { rk.break } else { }`: `Some(true)` (the loop ends when `%c` holds); for the
+/// break in the else arm, `Some(false)`; `None` for any other `rk.if`.
+fn exits_only(op: &Op) -> Option<bool> {
+    let is_break = |r: &Region| matches!(r.ops[..], [Op { kind: OpKind::Break { depth: 0 }, .. }]);
+    match &op.regions[..] {
+        [then, other] if is_break(then) && other.ops.is_empty() => Some(true),
+        [then, other] if then.ops.is_empty() && is_break(other) => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a region nested `depth` loops deep inside the loop can leave it (a `rk.break` or
+/// `rk.continue` of it or of a loop around it, or a `rk.return`).
+fn leaves(region: &Region, depth: u32) -> bool {
+    region.ops.iter().any(|op| match op.kind {
+        OpKind::Break { depth: d } | OpKind::Continue { depth: d } => d >= depth,
+        OpKind::Return => true,
+        _ => {
+            let inner = if op.kind.is_loop() { depth + 1 } else { depth };
+            op.regions.iter().any(|r| leaves(r, inner))
+        }
+    })
+}
+
+/// Forgets the values of the slots a region writes.
+fn forget_written(region: &Region, slots: &mut HashMap<ValueId, Bits>) {
+    for op in &region.ops {
+        if op.kind == OpKind::Write {
+            slots.remove(&op.operands[1]);
+        }
+        for r in &op.regions {
+            forget_written(r, slots);
+        }
+    }
+}
+
+fn count_ops(region: &Region) -> usize {
+    region.ops.iter().map(|op| 1 + op.regions.iter().map(count_ops).sum::<usize>()).sum()
 }
