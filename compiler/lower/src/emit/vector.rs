@@ -6,15 +6,17 @@
 //! `global_load_dwordx4`) only at a 16-byte aligned address, which Rust does not promise:
 //! the runtime's device allocations are aligned, a raw pointer or a view into a buffer of
 //! another type need not be. So the access tests the address: aligned, one vector access;
-//! else the scalar ones, as before. LLVM folds the test of `base + 16·i` to a test of `base`,
-//! the same for every thread, so the branch costs a few instructions and never diverges.
+//! else the scalar ones, as before. The test is made on the start of the slice or array the
+//! element belongs to when every step from there is a multiple of the width (see
+//! `alignment_root`), the same for every thread, so the branch costs a few instructions and
+//! never diverges.
 //!
 //! Only runs of accesses that a statement's copy produces are taken: the loads (or stores) of
 //! every element of one array, each once, in any order, with nothing between them but the
-//! constants and element addresses they use, through a pointer derived from a parameter (global memory:
-//! shared memory gets its alignment from its address space, see `FuncEmitter::shared`, and a
-//! thread's local arrays are better promoted to registers, which a vector access would
-//! prevent). GPU targets only: a CPU's vector loads take any alignment.
+//! constants and element addresses they use, through a pointer derived from a parameter
+//! (global memory: shared memory gets its alignment from its address space, see
+//! `FuncEmitter::shared`, and a thread's local arrays are better promoted to registers, which
+//! a vector access would prevent). GPU targets only: a CPU's vector loads take any alignment.
 
 use super::{FuncEmitter, mlir_type, v};
 use rkc_rk::{Literal, Op, OpKind, Type, ValueId};
