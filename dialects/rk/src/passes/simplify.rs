@@ -15,7 +15,9 @@
 //! tuple is arithmetic again.
 
 use crate::interp::{self, Bits};
-use crate::ir::{BinOp, CmpOp, Func, Literal, Module, Op, OpKind, Region, ValueId};
+use crate::ir::{
+    BinOp, CmpOp, Func, Geometry, Literal, Module, Op, OpKind, Region, ValueId, WarpOp,
+};
 use crate::types::Type;
 use std::collections::{HashMap, HashSet};
 
@@ -258,6 +260,10 @@ fn fold_region(
     }
 }
 
+/// The most threads a block can have on any target rkc compiles for (NVIDIA and AMD GPUs, and
+/// the runtime's CPU executors, which keep the GPUs' limit).
+const MAX_BLOCK_THREADS: u128 = 1024;
+
 /// A fact known inside a region: `lhs < rhs`, unsigned `usize`.
 #[derive(Clone, Copy)]
 struct Below {
@@ -272,7 +278,8 @@ struct Guards {
     cmps: HashMap<ValueId, (CmpOp, ValueId, ValueId)>,
     ands: HashMap<ValueId, (ValueId, ValueId)>,
     /// Upper bounds of unsigned values, known from their definitions: a mask `x & c`, a
-    /// remainder `x % c`, a constant, and casts of those (`(b & 255) as usize`).
+    /// remainder `x % c`, a constant, a thread's index and lane, a block's size, casts of
+    /// those (`(b & 255) as usize`) and their quotients by constants (`t / 32`, `t >> 5`).
     maxes: HashMap<ValueId, u128>,
 }
 
@@ -294,6 +301,18 @@ impl Guards {
                 consts.get(y).filter(|c| **c > 0).map(|c| c - 1)
             }
             (OpKind::Cast, [x]) if unsigned(*x).is_some() => max(x),
+            (OpKind::Binary(BinOp::Div), [x, y]) => {
+                max(x).zip(consts.get(y).filter(|c| **c > 0)).map(|(a, c)| a / c)
+            }
+            (OpKind::Binary(BinOp::Shr), [x, y]) => {
+                max(x).zip(consts.get(y).filter(|c| **c < 128)).map(|(a, c)| a >> c)
+            }
+            // Every target, the simulator and the host image refuse a launch of more than
+            // MAX_BLOCK_THREADS threads per block (`check_limits` in the runtime), so a thread's
+            // index is below it in each dimension and a block's size at most it.
+            (OpKind::Geometry(Geometry::ThreadId, _), []) => Some(MAX_BLOCK_THREADS - 1),
+            (OpKind::Geometry(Geometry::BlockDim, _), []) => Some(MAX_BLOCK_THREADS),
+            (OpKind::Warp(WarpOp::LaneId), []) => Some(crate::WARP_SIZE as u128 - 1),
             _ => None,
         };
         if let Some(b) = bound {
