@@ -193,38 +193,8 @@ fn benches() -> Vec<Bench> {
             },
             exact: true,
         },
-        Bench {
-            name: "sgemm 4096³",
-            kernel: "sgemm",
-            buffers: vec![
-                (GEMM * GEMM, 4, Init::Floats),
-                (GEMM * GEMM, 4, Init::Floats),
-                (GEMM * GEMM, 4, Init::Output),
-            ],
-            args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
-            grid: [(GEMM / 16) as u32, (GEMM / 16) as u32, 1],
-            block: [16, 16, 1],
-            bytes: 0.0,
-            flops: 2.0 * (GEMM as f64).powi(3),
-            verify: verify_gemm,
-            exact: true,
-        },
-        Bench {
-            name: "sgemm register-tiled 4096³",
-            kernel: "sgemm_tiled",
-            buffers: vec![
-                (GEMM * GEMM, 4, Init::Floats),
-                (GEMM * GEMM, 4, Init::Floats),
-                (GEMM * GEMM, 4, Init::Output),
-            ],
-            args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
-            grid: [(GEMM / 128) as u32, (GEMM / 128) as u32, 1],
-            block: [256, 1, 1],
-            bytes: 0.0,
-            flops: 2.0 * (GEMM as f64).powi(3),
-            verify: verify_gemm,
-            exact: true,
-        },
+        gemm("sgemm 4096³", "sgemm", 16, [16, 16, 1]),
+        gemm("sgemm register-tiled 4096³", "sgemm_tiled", 128, [256, 1, 1]),
         Bench {
             name: "stencil 5-point",
             kernel: "stencil",
@@ -344,6 +314,27 @@ fn verify_add(b: &[Vec<u8>]) -> Result<(), String> {
 fn verify_saxpy(b: &[Vec<u8>]) -> Result<(), String> {
     let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
     first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
+}
+
+/// A `GEMM × GEMM` matrix product `kernel(n, a, b, c)`, each block of `block` threads computing
+/// a `tile × tile` tile of `c`.
+fn gemm(name: &'static str, kernel: &'static str, tile: usize, block: [u32; 3]) -> Bench {
+    Bench {
+        name,
+        kernel,
+        buffers: vec![
+            (GEMM * GEMM, 4, Init::Floats),
+            (GEMM * GEMM, 4, Init::Floats),
+            (GEMM * GEMM, 4, Init::Output),
+        ],
+        args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
+        grid: [(GEMM / tile) as u32, (GEMM / tile) as u32, 1],
+        block,
+        bytes: 0.0,
+        flops: 2.0 * (GEMM as f64).powi(3),
+        verify: verify_gemm,
+        exact: true,
+    }
 }
 
 /// Checks `c = a·b` (buffers 0, 1, 2, `GEMM × GEMM`): 512 entries spread over the matrix,
