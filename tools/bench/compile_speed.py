@@ -91,7 +91,7 @@ def main():
            "with `python3 tools/bench/compile_speed.py` (after `cargo build --release -p rkc`). Wall-clock",
            f"medians of {RUNS} runs of one process each, in milliseconds. Each kernel is a saxpy with a 4-step",
            "fused loop and bounds checks; the CUDA C++ version is the same algorithm.", "",
-           "| kernels | rkc → PTX (sm_90) | rkc → PTX + cubin (sm_90) | rkc default (sm_90 PTX+cubin, gfx942) | clang-22 -x cuda → PTX (sm_90) | rkc PTX / clang | rkc ms per kernel (PTX+cubin) |",
+           "| kernels | rkc → PTX (sm_90) | rkc → PTX + cubin (sm_90) | rkc default targets (7 NVIDIA PTX+cubin, gfx942, host) | clang-22 -x cuda → PTX (sm_90) | rkc PTX / clang | rkc ms per kernel (PTX+cubin) |",
            "|---:|---:|---:|---:|---:|---:|---:|"]
     for n, p, f_, b, c in rows:
         out.append(f"| {n} | {p:.1f} | {f_:.1f} | {b:.1f} | {c:.1f} | {p / c:.2f} | {f_ / n:.2f} |")
