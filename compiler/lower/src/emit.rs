@@ -17,6 +17,8 @@ mod print;
 mod vector;
 mod warp;
 
+use warp::shared_twin;
+
 pub(crate) use host::host_module;
 pub use host::{ENTRY_PREFIX, HostModule};
 
@@ -163,7 +165,7 @@ struct FuncEmitter<'f> {
     block_fn: Option<host::Block<'f>>,
     /// On a GPU, the pointers known to point into shared memory (a shared array, the dynamic
     /// shared memory, and the elements and fields computed from them): each also has a
-    /// workgroup-space twin, [`shared_twin`], that loads and stores use. LLVM's alignment
+    /// workgroup-space twin, `shared_twin` (in `warp`), that loads and stores use. LLVM's alignment
     /// inference sees through it to the array's 16-byte alignment (not through the generic
     /// pointer's address-space cast), so that its load/store vectorizer can merge neighbouring
     /// accesses into `ld.shared.v4`; address-space inference comes after that pass, too late.
@@ -373,59 +375,9 @@ impl<'f> FuncEmitter<'f> {
         }
     }
 
-    /// Records a pointer into shared memory whose twin was just written, and defines the
-    /// generic pointer that every other use of the value takes.
-    fn shared_result(&mut self, value: ValueId) {
-        self.line(format!(
-            "{} = llvm.addrspacecast {} : !llvm.ptr<3> to !llvm.ptr",
-            v(value),
-            shared_twin(value)
-        ));
-        self.shared.insert(value);
-    }
-
-    /// The pointer a load or store goes through, with its MLIR type: the workgroup-space twin
-    /// for a pointer into shared memory, else the generic pointer.
-    fn access_pointer(&self, value: ValueId) -> (String, &'static str) {
-        if self.shared.contains(&value) {
-            (shared_twin(value), "!llvm.ptr<3>")
-        } else {
-            (v(value), "!llvm.ptr")
-        }
-    }
-
     fn temp(&mut self) -> String {
         self.n_temps += 1;
         format!("%t{}", self.n_temps)
-    }
-
-    /// Records every region-free op by its results, and the pointers into global memory
-    /// (definitions come before uses: one walk in order finds them all).
-    fn scan(&mut self, region: &'f Region) {
-        for op in &region.ops {
-            if op.regions.is_empty() {
-                for r in &op.results {
-                    self.defs.insert(*r, op);
-                }
-            }
-            let global = match op.kind {
-                OpKind::SlicePtr => true,
-                OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. } => {
-                    self.global.contains(&op.operands[0])
-                }
-                OpKind::Cast => {
-                    self.global.contains(&op.operands[0])
-                        && matches!(self.func.ty(op.results[0]), Some(Type::Ptr { .. }))
-                }
-                _ => false,
-            };
-            if global {
-                self.global.extend(op.results.iter().copied());
-            }
-            for r in &op.regions {
-                self.scan(r);
-            }
-        }
     }
 
     fn new_label(&mut self) -> String {
@@ -1587,11 +1539,6 @@ impl<'f> FuncEmitter<'f> {
 const PANIC_RECORD: &str = "%panic_record";
 /// The block every failed check branches to.
 const PANIC_BLOCK: &str = "^panic";
-
-/// The workgroup-space twin of a pointer into shared memory (see `FuncEmitter::shared`).
-fn shared_twin(value: ValueId) -> String {
-    format!("{}_shared", v(value))
-}
 
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";

@@ -19,7 +19,7 @@
 //! a vector access would prevent). GPU targets only: a CPU's vector loads take any alignment.
 
 use super::{FuncEmitter, mlir_type, v};
-use rkc_rk::{Literal, Op, OpKind, Type, ValueId};
+use rkc_rk::{Literal, Op, OpKind, Region, Type, ValueId};
 
 /// A run of accesses that one vector access replaces.
 struct Run<'f> {
@@ -35,6 +35,35 @@ struct Run<'f> {
 }
 
 impl<'f> FuncEmitter<'f> {
+    /// Records every region-free op by its results, and the pointers into global memory
+    /// (definitions come before uses: one walk in order finds them all).
+    pub(super) fn scan(&mut self, region: &'f Region) {
+        for op in &region.ops {
+            if op.regions.is_empty() {
+                for r in &op.results {
+                    self.defs.insert(*r, op);
+                }
+            }
+            let global = match op.kind {
+                OpKind::SlicePtr => true,
+                OpKind::PtrOffset | OpKind::ElemPtr | OpKind::FieldPtr { .. } => {
+                    self.global.contains(&op.operands[0])
+                }
+                OpKind::Cast => {
+                    self.global.contains(&op.operands[0])
+                        && matches!(self.func.ty(op.results[0]), Some(Type::Ptr { .. }))
+                }
+                _ => false,
+            };
+            if global {
+                self.global.extend(op.results.iter().copied());
+            }
+            for r in &op.regions {
+                self.scan(r);
+            }
+        }
+    }
+
     /// Emits the run of accesses starting at `ops[k]` as one vector access when there is one,
     /// and returns the index past it; `None` (having emitted nothing) otherwise.
     pub(super) fn vector_access(&mut self, ops: &'f [Op], k: usize) -> Option<usize> {

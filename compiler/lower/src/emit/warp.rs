@@ -1,4 +1,5 @@
-//! Warp operations, dynamic shared memory and fences.
+//! Warp operations, shared memory's pointers (the dynamic shared memory, and the
+//! workgroup-space twins of `FuncEmitter::shared`) and fences.
 //!
 //! Warps are 32 lanes on every target (`rkc_simt`). Everything is written with `gpu.shuffle`
 //! and `gpu.lane_id`, which both targets lower, in forms that mean the same on a 32-wide
@@ -16,7 +17,7 @@
 //!   float sums round as the interpreter and the simulator compute them).
 
 use super::{FuncEmitter, mlir_type, v};
-use rkc_rk::{FenceScope, Op, ReduceOp, ShuffleMode, Type, WarpOp};
+use rkc_rk::{FenceScope, Op, ReduceOp, ShuffleMode, Type, ValueId, WarpOp};
 
 /// The syncscope names of the gpu-stage text, which [`crate::specialize`] replaces with each
 /// target's own (NVPTX and AMDGPU name their scopes differently, and each aborts on the
@@ -241,11 +242,32 @@ impl FuncEmitter<'_> {
         }
     }
 
+    /// Records a pointer into shared memory whose twin was just written, and defines the
+    /// generic pointer that every other use of the value takes.
+    pub(super) fn shared_result(&mut self, value: ValueId) {
+        self.line(format!(
+            "{} = llvm.addrspacecast {} : !llvm.ptr<3> to !llvm.ptr",
+            v(value),
+            shared_twin(value)
+        ));
+        self.shared.insert(value);
+    }
+
+    /// The pointer a load or store goes through, with its MLIR type: the workgroup-space twin
+    /// for a pointer into shared memory, else the generic pointer.
+    pub(super) fn access_pointer(&self, value: ValueId) -> (String, &'static str) {
+        if self.shared.contains(&value) {
+            (shared_twin(value), "!llvm.ptr<3>")
+        } else {
+            (v(value), "!llvm.ptr")
+        }
+    }
+
     pub(super) fn dyn_shared(&mut self, op: &Op) {
         self.globals.push(format!(
             "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<0 x i8>\n"
         ));
-        let twin = super::shared_twin(op.results[0]);
+        let twin = shared_twin(op.results[0]);
         self.line(format!("{twin} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));
         self.shared_result(op.results[0]);
     }
@@ -253,4 +275,9 @@ impl FuncEmitter<'_> {
     pub(super) fn fence(&mut self, scope: FenceScope) {
         self.line(format!("llvm.fence syncscope(\"{}\") seq_cst", scope_placeholder(scope)));
     }
+}
+
+/// The workgroup-space twin of a pointer into shared memory (see `FuncEmitter::shared`).
+pub(super) fn shared_twin(value: ValueId) -> String {
+    format!("{}_shared", v(value))
 }

@@ -165,6 +165,10 @@ fn constant_trips(func: &Func, before: &[Op], lp: &Op, consts: &HashMap<ValueId,
                 None => slots.remove(&slot),
             };
         }
+        // A slot written under an `rk.if` (or in a loop) before this one has no known value.
+        for r in &op.regions {
+            forget_written(r, &mut slots);
+        }
     }
     let size = count_ops(body);
     for trips in 0..MAX_TRIPS {
