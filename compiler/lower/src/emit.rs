@@ -265,7 +265,10 @@ impl<'f> FuncEmitter<'f> {
         // it, so that the runtime passes it the same way to all.
         if !self.allocas.is_empty() {
             let mut entry = String::new();
-            for l in &self.allocas {
+            // A block function writes each stretch twice (`host::Block`), and the slots the
+            // stretch declares with it: each allocation is made once.
+            let mut made = std::collections::HashSet::new();
+            for l in self.allocas.iter().filter(|l| made.insert(*l)) {
                 let _ = writeln!(entry, "      {l}");
             }
             self.text.insert_str(0, &entry);
@@ -328,8 +331,9 @@ impl<'f> FuncEmitter<'f> {
     /// function, the thread is marked done and its stretch ends.
     fn emit_return(&mut self) {
         if let Some(block) = &self.block_fn {
-            let line = block.finish_thread();
-            self.line(line);
+            for line in block.finish_thread() {
+                self.line(line);
+            }
             self.line("scf.yield".into());
         } else if self.host {
             self.line("func.return".into());
@@ -608,7 +612,7 @@ impl<'f> FuncEmitter<'f> {
                     self.store_results(&results, &op.operands);
                 }
                 let lines =
-                    self.block_fn.as_ref().map(|b| b.raise(target, brk)).unwrap_or_default();
+                    self.block_fn.as_mut().map(|b| b.raise(target, brk)).unwrap_or_default();
                 for line in lines {
                     self.line(line);
                 }

@@ -82,21 +82,26 @@ fn host_stage_splits_blocks_at_barriers() {
     assert!(text.contains("%host_thread_id_x"), "{text}");
     assert!(!text.contains("gpu."), "{text}");
     assert!(!text.contains("syncscope"), "{text}");
-    // The block function: two stretches, each a loop over the threads. The value loaded
-    // before the barrier is kept per thread; the thread index and the address, pure
-    // arithmetic on the thread's position, are computed again after it.
+    // The block function: two stretches, each a loop over the threads, written twice: for
+    // when every thread runs it (the block's flags say so), without a test of the thread's
+    // masks, and with the tests. The value loaded before the barrier is kept per thread; the
+    // thread index and the address, pure arithmetic on the thread's position, are computed
+    // again after it.
     let wait = &text[text.find("@__rkc_body_wait").unwrap()..];
-    assert_eq!(wait.matches("scf.execute_region").count(), 2, "{wait}");
+    assert_eq!(wait.matches("scf.execute_region").count(), 4, "{wait}");
+    assert_eq!(wait.matches("memref.load %blk_alive[%blk_c0]").count(), 2, "{wait}");
+    assert_eq!(wait.matches("cf.cond_br").count(), 2, "{wait}");
     assert!(wait.contains("%blk_keep4 = llvm.alloca %blk_threads x i32"), "{wait}");
     for recomputed in ["%blk_keep1 ", "%blk_keep2 ", "%blk_keep3 "] {
         assert!(!wait.contains(recomputed), "{wait}");
     }
-    assert_eq!(wait.matches("%v1 = ").count(), 2, "{wait}");
+    assert_eq!(wait.matches("%v1 = ").count(), 4, "{wait}");
 }
 
 /// A grid-stride loop (a slot advanced by `grid_dim * block_dim`) makes a kernel without
-/// barriers a block function whose loop runs in lockstep, with per-thread masks; the same loop
-/// with a constant stride stays in the thread's own body.
+/// barriers a block function whose loop runs in lockstep, with per-thread masks, a strip of
+/// iterations of each thread at a time; the same loop with a constant stride stays in the
+/// thread's own body.
 #[test]
 fn host_stage_runs_grid_stride_loops_in_lockstep() {
     let kernel = |name: &str, stride: &str| {
@@ -122,6 +127,7 @@ fn host_stage_runs_grid_stride_loops_in_lockstep() {
     // A block function takes the block's position, not a thread's, and masks the loop.
     assert!(!signature(&grid).contains("%host_thread_id_x"), "{grid}");
     assert!(grid.contains("%blk_live"), "{grid}");
+    assert!(grid.contains("scf.for %blk_j = %blk_c0 to %blk_strip step %blk_c1 {"), "{grid}");
     assert!(signature(&unit).contains("%host_thread_id_x"), "{unit}");
     assert!(!unit.contains("%blk_"), "{unit}");
 }

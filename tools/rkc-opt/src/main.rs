@@ -6,6 +6,7 @@
 //! rkc-opt kernels.rs --passes=inline,simplify          # rk after the passes
 //! rkc-opt module.rk --passes=simplify --emit=access    # per-parameter access facts
 //! rkc-opt module.rk --emit=gpu                         # lowered MLIR text
+//! rkc-opt kernels.rs --passes=inline --emit=host        # the host image's MLIR text
 //! ```
 
 use clap::Parser;
@@ -19,7 +20,8 @@ struct Cli {
     /// Comma-separated rk passes to run, in order: inline, simplify, version.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
-    /// What to print: rk (default), gpu, access, sites.
+    /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it),
+    /// access, sites.
     #[arg(long, default_value = "rk")]
     emit: String,
 }
@@ -77,6 +79,15 @@ fn run(cli: &Cli) -> Result<String, String> {
         "rk" => rkc_rk::print_module(&module),
         "gpu" => rkc_lower::lower(&verified, &rkc_lower::LowerOptions::default())
             .map_err(|e| format!("{e} (add --passes=inline)"))?,
+        "host" => {
+            let host = rkc_lower::lower_host(&verified, &rkc_lower::LowerOptions::default())
+                .map_err(|e| format!("{e} (add --passes=inline)"))?;
+            let mut out = host.text;
+            for (kernel, reason) in host.left_out {
+                out.push_str(&format!("// left out: @{kernel}: {reason}\n"));
+            }
+            out
+        }
         "access" => {
             let mut out = String::new();
             for f in module.kernels() {
@@ -111,6 +122,8 @@ fn run(cli: &Cli) -> Result<String, String> {
             }
             out
         }
-        other => return Err(format!("unknown --emit `{other}`; one of rk, gpu, access, sites")),
+        other => {
+            return Err(format!("unknown --emit `{other}`; one of rk, gpu, host, access, sites"));
+        }
     })
 }

@@ -243,6 +243,12 @@ fn entry(func: &Func, block: bool, out: &mut String) {
 /// block function has this many elements.
 const MAX_THREADS: u64 = 1024;
 
+/// The iterations of a grid-stride loop each thread runs before the next thread runs its own
+/// (see `FuncEmitter::strip`): enough to pay for the block function's bookkeeping, few enough
+/// that the cache lines a strip reads, a grid's stride apart and so in one set of the caches,
+/// stay there for the next threads (the L1 caches of x86-64 CPUs have 8 or 12 ways).
+const STRIP: u64 = 8;
+
 /// The most stack a block function may take (the runtime runs host images on threads with a
 /// larger stack than this); a kernel that needs more is left to the simulator.
 const MAX_BLOCK_FRAME: u64 = 32 << 20;
@@ -271,17 +277,31 @@ pub(crate) struct Block<'f> {
     shared: HashSet<ValueId>,
     /// The loops run in lockstep (`lockstep_loops`).
     lockstep: HashSet<*const Op>,
+    /// The loops (indices into `levels`) that a thread of the stretch being written may leave
+    /// or end an iteration of: their `full` flags are recomputed after the stretch.
+    raised: Vec<usize>,
 }
 
 /// A level of the block function's control around a stretch; each has a per-thread mask
-/// (`memref<1024xi1>`) of the threads it runs.
+/// (`memref<1024xi1>`) of the threads it runs, and a flag (`full`, `memref<1xi1>`) that is
+/// true when that mask holds every thread of the block.
 #[derive(Clone, Debug)]
 enum Level {
     /// An arm of an `if`: the threads whose condition chose it.
-    Arm { mask: String },
+    Arm { mask: String, full: String },
     /// A loop: the threads still in it (`live`, cleared by `break`), those in its current
     /// iteration (`iter`, cleared by `continue` and `break`), and its results.
-    Loop { live: String, iter: String, results: Vec<ValueId> },
+    Loop { live: String, iter: String, full: String, results: Vec<ValueId> },
+}
+
+impl Level {
+    /// The mask a thread must be in to run under this level, and its `full` flag.
+    fn mask(&self) -> (&str, &str) {
+        match self {
+            Level::Arm { mask, full } => (mask, full),
+            Level::Loop { iter, full, .. } => (iter, full),
+        }
+    }
 }
 
 impl Block<'_> {
@@ -289,9 +309,13 @@ impl Block<'_> {
         self.shared.contains(&address)
     }
 
-    /// The line that marks the current thread done.
-    pub(crate) fn finish_thread(&self) -> String {
-        "memref.store %blk_true, %blk_done[%blk_tid] : memref<1024xi1>".into()
+    /// The lines that mark the current thread done: its flag, and the block's flag that says
+    /// every thread is still running.
+    pub(crate) fn finish_thread(&self) -> [String; 2] {
+        [
+            "memref.store %blk_true, %blk_done[%blk_tid] : memref<1024xi1>".into(),
+            "memref.store %blk_false, %blk_alive[%blk_c0] : memref<1xi1>".into(),
+        ]
     }
 
     /// The block function's loop `depth` loops out of the current stretch.
@@ -301,7 +325,20 @@ impl Block<'_> {
 
     /// The lines by which the current thread leaves (`brk`) the block function's loop `depth`
     /// loops out, or its iteration.
-    pub(crate) fn raise(&self, depth: usize, brk: bool) -> Vec<String> {
+    pub(crate) fn raise(&mut self, depth: usize, brk: bool) -> Vec<String> {
+        let level = self
+            .levels
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, l)| matches!(l, Level::Loop { .. }))
+            .nth(depth)
+            .map(|(k, _)| k);
+        if let Some(k) = level
+            && !self.raised.contains(&k)
+        {
+            self.raised.push(k);
+        }
         let Some(Level::Loop { live, iter, .. }) = self.target(depth) else { return Vec::new() };
         let mut lines =
             vec![format!("memref.store %blk_false, {iter}[%blk_tid] : memref<1024xi1>")];
@@ -337,8 +374,9 @@ fn at_block_level(op: &Op, lockstep: &HashSet<*const Op>) -> bool {
 /// power of two bytes apart as often as not: every address falls into the same set of the
 /// CPU's caches, which then hold a handful of the lines the next threads need (the reduction
 /// example's 2^24 floats took 7× as long as reading them in order). The block function runs
-/// these loops in lockstep instead: one iteration of every thread, then the next, as it runs a
-/// loop around a barrier, so that the threads' accesses of an iteration are consecutive.
+/// these loops in lockstep instead, as it runs a loop around a barrier, a strip of a few
+/// iterations of each thread at a time (`FuncEmitter::strip`), so that the threads' accesses
+/// come together.
 fn lockstep_loops(func: &Func) -> HashSet<*const Op> {
     let mut defs: HashMap<ValueId, &Op> = HashMap::new();
     walk(&func.body.ops, &mut |o| {
@@ -395,6 +433,21 @@ fn lockstep_loops(func: &Func) -> HashSet<*const Op> {
         }
     });
     loops
+}
+
+/// The values `ops` use and do not define.
+fn inputs(ops: &[Op]) -> Vec<ValueId> {
+    let mut defined = HashSet::new();
+    walk(ops, &mut |o| defined.extend(o.results.iter().copied()));
+    let mut inputs: Vec<ValueId> = Vec::new();
+    walk(ops, &mut |o| {
+        for x in &o.operands {
+            if !defined.contains(x) && !inputs.contains(x) {
+                inputs.push(*x);
+            }
+        }
+    });
+    inputs
 }
 
 /// Every op of a region, nested ones included, in walk order.
@@ -568,6 +621,7 @@ impl<'f> FuncEmitter<'f> {
             "%blk_one = llvm.mlir.constant(1 : i64) : i64".into(),
             "%blk_warp = llvm.mlir.constant(32 : i64) : i64".into(),
             "%blk_done = memref.alloca() : memref<1024xi1>".into(),
+            "%blk_alive = memref.alloca() : memref<1xi1>".into(),
         ];
         let mut keep: Vec<(&ValueId, &String)> = cross.iter().collect();
         keep.sort_by_key(|(x, _)| x.0);
@@ -661,13 +715,21 @@ impl<'f> FuncEmitter<'f> {
             ));
         }
         self.allocas.extend(lines);
-        self.block_fn =
-            Some(Block { cross, remat, levels: Vec::new(), names: 0, shared, lockstep });
+        self.block_fn = Some(Block {
+            cross,
+            remat,
+            levels: Vec::new(),
+            names: 0,
+            shared,
+            lockstep,
+            raised: Vec::new(),
+        });
         Ok(())
     }
 
     /// The block function's body: the done flags cleared, then the kernel's region.
     pub(crate) fn block_body(&mut self) {
+        self.line(format!("%blk_strip = arith.constant {STRIP} : index"));
         for l in [
             "%blk_c0 = arith.constant 0 : index",
             "%blk_c1 = arith.constant 1 : index",
@@ -676,6 +738,7 @@ impl<'f> FuncEmitter<'f> {
             "%blk_false = arith.constant false",
             "%blk_xy = arith.muli %host_block_dim_x, %host_block_dim_y : index",
             "%blk_n = arith.muli %blk_xy, %host_block_dim_z : index",
+            "memref.store %blk_true, %blk_alive[%blk_c0] : memref<1xi1>",
             "scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 {",
             "  memref.store %blk_false, %blk_done[%blk_t] : memref<1024xi1>",
             "}",
@@ -738,6 +801,41 @@ impl<'f> FuncEmitter<'f> {
         mask
     }
 
+    /// A new block-wide flag, at the block function's entry.
+    fn new_flag(&mut self, what: &str) -> String {
+        let flag = self.block_name(what);
+        self.allocas.push(format!("{flag} = memref.alloca() : memref<1xi1>"));
+        flag
+    }
+
+    /// Whether every thread of the block runs under `levels`: none is done, and every level's
+    /// mask is full.
+    fn all_active(&mut self, levels: &[Level]) -> String {
+        let mut all = self.temp();
+        self.line(format!("{all} = memref.load %blk_alive[%blk_c0] : memref<1xi1>"));
+        for level in levels {
+            let (f, next) = (self.temp(), self.temp());
+            self.line(format!("{f} = memref.load {}[%blk_c0] : memref<1xi1>", level.mask().1));
+            self.line(format!("{next} = arith.andi {all}, {f} : i1"));
+            all = next;
+        }
+        all
+    }
+
+    /// Sets `full` to whether `mask` holds every thread of the block.
+    fn fill_flag(&mut self, mask: &str, full: &str) {
+        let all = self.temp();
+        self.line(format!(
+            "{all} = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_all = %blk_true) -> (i1) {{"
+        ));
+        let (m, next) = (self.temp(), self.temp());
+        self.line(format!("{m} = memref.load {mask}[%blk_t] : memref<1024xi1>"));
+        self.line(format!("{next} = arith.andi %blk_all, {m} : i1"));
+        self.line(format!("scf.yield {next} : i1"));
+        self.line("}".into());
+        self.line(format!("memref.store {all}, {full}[%blk_c0] : memref<1xi1>"));
+    }
+
     /// Whether thread `t` (an `index`) runs under `levels`: not done, and in every mask.
     fn active(&mut self, t: &str, levels: &[Level]) -> String {
         let done = self.temp();
@@ -745,10 +843,7 @@ impl<'f> FuncEmitter<'f> {
         let mut active = self.temp();
         self.line(format!("{active} = arith.xori {done}, %blk_true : i1"));
         for level in levels {
-            let mask = match level {
-                Level::Arm { mask } => mask,
-                Level::Loop { iter, .. } => iter,
-            };
+            let mask = level.mask().0;
             let (m, next) = (self.temp(), self.temp());
             self.line(format!("{m} = memref.load {mask}[{t}] : memref<1024xi1>"));
             self.line(format!("{next} = arith.andi {active}, {m} : i1"));
@@ -771,28 +866,40 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("cf.br {header}"));
         self.start_block(format!("{header}:"));
         // Each iteration starts with the threads still in the loop; it runs when one of them
-        // is active.
-        let any = self.temp();
+        // is active. Whether all of them are still in it is the loop's `full` flag.
+        let full = self.new_flag("full");
+        let pair = self.temp();
         self.line(format!(
-            "{any} = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_any = %blk_false) -> (i1) {{"
+            "{pair}:2 = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_any = %blk_false, %blk_all = %blk_true) -> (i1, i1) {{"
         ));
         let l = self.temp();
         self.line(format!("{l} = memref.load {live}[%blk_t] : memref<1024xi1>"));
         self.line(format!("memref.store {l}, {iter}[%blk_t] : memref<1024xi1>"));
         let outer = self.levels();
         let active = self.active("%blk_t", &outer);
-        let (both, next) = (self.temp(), self.temp());
+        let (both, next, all) = (self.temp(), self.temp(), self.temp());
         self.line(format!("{both} = arith.andi {l}, {active} : i1"));
         self.line(format!("{next} = arith.ori %blk_any, {both} : i1"));
-        self.line(format!("scf.yield {next} : i1"));
+        self.line(format!("{all} = arith.andi %blk_all, {l} : i1"));
+        self.line(format!("scf.yield {next}, {all} : i1, i1"));
         self.line("}".into());
+        self.line(format!("memref.store {pair}#1, {full}[%blk_c0] : memref<1xi1>"));
+        let any = format!("{pair}#0");
         self.line(format!("cf.cond_br {any}, {body}, {exit}"));
         self.start_block(format!("{body}:"));
         if let Some(b) = self.block_fn.as_mut() {
-            b.levels.push(Level::Loop { live, iter, results: op.results.clone() });
+            b.levels.push(Level::Loop { live, iter, full, results: op.results.clone() });
         }
-        if let Some(r) = op.regions.first() {
-            self.block_region(&r.ops, &[]);
+        // A loop run in lockstep only for the order of its memory accesses (no barrier or
+        // warp exchange inside) runs each thread for a few iterations at a time.
+        let strip = self.block_fn.as_ref().is_some_and(|b| {
+            b.lockstep.contains(&(op as *const Op))
+                && !op.regions.iter().flat_map(|r| &r.ops).any(|o| at_block_level(o, &b.lockstep))
+        });
+        match op.regions.first() {
+            Some(r) if strip => self.strip(&r.ops),
+            Some(r) => self.block_region(&r.ops, &[]),
+            None => {}
         }
         self.line(format!("cf.br {header}"));
         if let Some(b) = self.block_fn.as_mut() {
@@ -805,17 +912,28 @@ impl<'f> FuncEmitter<'f> {
     /// threads whose condition chose it.
     fn block_if(&mut self, op: &'f Op) {
         let (then_mask, else_mask) = (self.new_mask("then"), self.new_mask("else"));
+        let (then_full, else_full) = (self.new_flag("then_full"), self.new_flag("else_full"));
         let x = op.operands[0];
-        self.line("scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 {".into());
+        let pair = self.temp();
+        self.line(format!(
+            "{pair}:2 = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_then = %blk_true, %blk_else = %blk_true) -> (i1, i1) {{"
+        ));
         let cond = self.per_thread(x, "%blk_t");
-        let not = self.temp();
+        let (not, then_all, else_all) = (self.temp(), self.temp(), self.temp());
         self.line(format!("memref.store {cond}, {then_mask}[%blk_t] : memref<1024xi1>"));
         self.line(format!("{not} = arith.xori {cond}, %blk_true : i1"));
         self.line(format!("memref.store {not}, {else_mask}[%blk_t] : memref<1024xi1>"));
+        self.line(format!("{then_all} = arith.andi %blk_then, {cond} : i1"));
+        self.line(format!("{else_all} = arith.andi %blk_else, {not} : i1"));
+        self.line(format!("scf.yield {then_all}, {else_all} : i1, i1"));
         self.line("}".into());
-        for (region, mask) in op.regions.iter().zip([then_mask, else_mask]) {
+        self.line(format!("memref.store {pair}#0, {then_full}[%blk_c0] : memref<1xi1>"));
+        self.line(format!("memref.store {pair}#1, {else_full}[%blk_c0] : memref<1xi1>"));
+        for (region, (mask, full)) in
+            op.regions.iter().zip([(then_mask, then_full), (else_mask, else_full)])
+        {
             if let Some(b) = self.block_fn.as_mut() {
-                b.levels.push(Level::Arm { mask });
+                b.levels.push(Level::Arm { mask, full });
             }
             self.block_region(&region.ops, &op.results);
             if let Some(b) = self.block_fn.as_mut() {
@@ -1023,21 +1141,79 @@ impl<'f> FuncEmitter<'f> {
     /// A stretch: a loop over the block's threads, each thread's part in a region of its own
     /// (so that each stretch defines its values anew), skipped for the threads that are done
     /// or outside the masks of the control around it.
+    ///
+    /// The loop is written twice: for when every thread of the block runs the stretch (no
+    /// thread is done and every mask around it is full, which the block's flags say at once),
+    /// without any test of the masks, and for the other cases with them. A loop whose every
+    /// iteration starts with a load of the thread's masks and a branch on them is one that
+    /// LLVM's vectorizer does not take (it finds masked loads and stores too costly); the
+    /// first copy is the plain loop over the threads, which it vectorises across them as it
+    /// would the loop a programmer writes for the CPU.
     fn stretch(&mut self, ops: &'f [Op], yields: &[ValueId]) {
         let closing = ops.last().filter(|o| o.kind == OpKind::Yield && !yields.is_empty());
         if closing.is_none() && ops.iter().all(|o| o.kind == OpKind::Yield) {
             return;
         }
-        let mut defined = HashSet::new();
-        walk(ops, &mut |o| defined.extend(o.results.iter().copied()));
-        let mut inputs: Vec<ValueId> = Vec::new();
-        walk(ops, &mut |o| {
-            for x in &o.operands {
-                if !defined.contains(x) && !inputs.contains(x) {
-                    inputs.push(*x);
-                }
+        let inputs = inputs(ops);
+        if let Some(b) = self.block_fn.as_mut() {
+            b.raised.clear();
+        }
+        let levels = self.levels();
+        let all = self.all_active(&levels);
+        self.line(format!("scf.if {all} {{"));
+        // Both copies number the same panic sites.
+        let sites = self.n_sites;
+        self.threads(ops, closing, yields, &inputs, None, false);
+        self.line("} else {".into());
+        self.n_sites = sites;
+        self.threads(ops, closing, yields, &inputs, Some(&levels), false);
+        self.line("}".into());
+        // A thread that left a loop, or its iteration, emptied that loop's mask.
+        let raised = self.block_fn.as_mut().map(|b| std::mem::take(&mut b.raised));
+        for k in raised.unwrap_or_default() {
+            if let Some(Level::Loop { iter, full, .. }) = levels.get(k) {
+                self.fill_flag(iter, full);
             }
-        });
+        }
+    }
+
+    /// The body of a loop run in lockstep for the order of its memory accesses alone (a
+    /// grid-stride loop without barriers or warp exchanges): each thread runs `STRIP`
+    /// iterations, then the next thread, instead of one iteration of every thread at a time.
+    ///
+    /// Lockstep is there so that the threads' accesses of an iteration, consecutive elements,
+    /// come together (see `lockstep_loops`); a strip keeps that (the lines the first thread of
+    /// a strip brings into the cache are those the next threads read), and pays the block
+    /// function's bookkeeping (the loop's header over every thread, each thread's masks) once
+    /// per strip instead of once per iteration. Threads that run no barrier in the loop
+    /// cannot tell the two orders apart.
+    fn strip(&mut self, ops: &'f [Op]) {
+        let inputs = inputs(ops);
+        // Within a strip, a thread runs while it is in the loop (`live`): `continue` ends an
+        // iteration, which the next one of the strip starts again.
+        let mut levels = self.levels();
+        if let Some(Level::Loop { live, full, .. }) = levels.last().cloned() {
+            levels.pop();
+            levels.push(Level::Arm { mask: live, full });
+        }
+        self.threads(ops, None, &[], &inputs, Some(&levels), true);
+        // The loop's header finds the threads still in it again.
+        if let Some(b) = self.block_fn.as_mut() {
+            b.raised.clear();
+        }
+    }
+
+    /// The loops over the block's threads that run `ops` for each, testing each thread's
+    /// masks under `masked` (else every thread runs); under `strip`, `STRIP` times.
+    fn threads(
+        &mut self,
+        ops: &'f [Op],
+        closing: Option<&'f Op>,
+        yields: &[ValueId],
+        inputs: &[ValueId],
+        masked: Option<&[Level]>,
+        strip: bool,
+    ) {
         // The threads in x-fastest order, as three loops, so that a thread's position costs no
         // division by the block's sizes (a linear index took two per thread and stretch; sgemm
         // on 2 cores showed no change beyond the machine's noise, the divisions being 32-bit).
@@ -1048,6 +1224,13 @@ impl<'f> FuncEmitter<'f> {
             "%blk_plane = arith.addi %blk_zy, %blk_y : index",
             "%blk_row = arith.muli %blk_plane, %host_block_dim_x : index",
             "scf.for %blk_x = %blk_c0 to %host_block_dim_x step %blk_c1 {",
+        ] {
+            self.line(l.into());
+        }
+        if strip {
+            self.line("scf.for %blk_j = %blk_c0 to %blk_strip step %blk_c1 {".into());
+        }
+        for l in [
             "scf.execute_region {",
             "%host_thread_id_x = arith.addi %blk_x, %blk_c0 : index",
             "%host_thread_id_y = arith.addi %blk_y, %blk_c0 : index",
@@ -1059,15 +1242,16 @@ impl<'f> FuncEmitter<'f> {
         ] {
             self.line(l.into());
         }
-        let levels = self.levels();
-        let active = self.active("%blk_tid", &levels);
-        self.line(format!("cf.cond_br {active}, ^blk_run, ^blk_skip"));
-        self.line("^blk_skip:".into());
-        self.line("scf.yield".into());
-        self.line("^blk_run:".into());
+        if let Some(levels) = masked {
+            let active = self.active("%blk_tid", levels);
+            self.line(format!("cf.cond_br {active}, ^blk_run, ^blk_skip"));
+            self.line("^blk_skip:".into());
+            self.line("scf.yield".into());
+            self.line("^blk_run:".into());
+        }
         let mut present = HashSet::new();
         for x in inputs {
-            self.bring(x, &mut present);
+            self.bring(*x, &mut present);
         }
         let outer = std::mem::take(&mut self.loops);
         self.ops(ops);
@@ -1082,7 +1266,7 @@ impl<'f> FuncEmitter<'f> {
             self.panics = false;
         }
         self.loops = outer;
-        for _ in 0..4 {
+        for _ in 0..4 + usize::from(strip) {
             self.line("}".into());
         }
     }
