@@ -351,6 +351,15 @@ impl<'f> FuncEmitter<'f> {
         matches!(self.rk_ty(slot), Type::Slot(t) if matches!(**t, Type::Ptr { .. }))
     }
 
+    /// The element of `slot` a read takes: the thread's own (in a block function, thread 0's
+    /// where every thread holds the same value, `host::Block::fast_reads`).
+    fn read_index(&self, slot: ValueId) -> &'static str {
+        match &self.block_fn {
+            Some(b) if b.fast_reads.contains(&slot) => "%blk_c0",
+            _ => ZERO_INDEX,
+        }
+    }
+
     fn slot_type(&self, slot: ValueId) -> String {
         let ty = mlir_type(self.rk_ty(slot));
         if self.block_fn.is_some() {
@@ -579,14 +588,14 @@ impl<'f> FuncEmitter<'f> {
                 self.private.push(format!("{res}: {ty}"));
             }
             OpKind::Read if self.slot_of_pointer(op.operands[0]) => {
-                let ty = self.slot_type(op.operands[0]);
+                let (ty, at) = (self.slot_type(op.operands[0]), self.read_index(op.operands[0]));
                 let bits = self.temp();
-                self.line(format!("{bits} = memref.load {}[{ZERO_INDEX}] : {ty}", arg(0)));
+                self.line(format!("{bits} = memref.load {}[{at}] : {ty}", arg(0)));
                 self.line(format!("{res} = llvm.inttoptr {bits} : i64 to !llvm.ptr"));
             }
             OpKind::Read => {
-                let ty = self.slot_type(op.operands[0]);
-                self.line(format!("{res} = memref.load {}[{ZERO_INDEX}] : {ty}", arg(0)));
+                let (ty, at) = (self.slot_type(op.operands[0]), self.read_index(op.operands[0]));
+                self.line(format!("{res} = memref.load {}[{at}] : {ty}", arg(0)));
             }
             OpKind::Write if self.slot_of_pointer(op.operands[1]) => {
                 let ty = self.slot_type(op.operands[1]);

@@ -131,3 +131,22 @@ fn host_stage_runs_grid_stride_loops_in_lockstep() {
     assert!(signature(&unit).contains("%host_thread_id_x"), "{unit}");
     assert!(!unit.contains("%blk_"), "{unit}");
 }
+
+/// In a block function's copy of a stretch for when every thread runs it, a slot that every
+/// thread writes alike (a uniform value under uniform control) is read from thread 0's
+/// element, which LLVM hoists out of the loop over the threads; a slot that one thread writes
+/// under a condition on its index is read from the thread's own element in both copies.
+#[test]
+fn host_stage_reads_uniform_slots_once() {
+    let module = rkc_rk::parse_module(
+        "rk.func @slots(out %0: *mut u32) kernel {\n  %1 = rk.thread_id x : u32\n  %2 = rk.var : u32\n  %3 = rk.var : u32\n  %4 = rk.const 7 : u32\n  rk.write %4, %2 : u32\n  rk.write %4, %3 : u32\n  %5 = rk.const 0 : u32\n  %6 = rk.cmp eq %1, %5 : u32\n  rk.if %6 {\n    rk.write %1, %3 : u32\n  } else {\n  }\n  rk.barrier\n  %7 = rk.read %2 : u32\n  %8 = rk.read %3 : u32\n  %9 = rk.add %7, %8 : u32\n  %10 = rk.cast %1 : u32 to usize\n  %11 = rk.ptr_offset %0, %10 : *mut u32\n  rk.store %9, %11 : *mut u32\n  rk.return\n}\n",
+    )
+    .unwrap();
+    let verified = rkc_rk::verify(&module).unwrap();
+    let host = crate::lower_host(&verified, &LowerOptions::default()).unwrap();
+    let text = &host.text;
+    assert_eq!(text.matches("memref.load %v2[%blk_c0]").count(), 1, "{text}");
+    assert_eq!(text.matches("memref.load %v2[%zero_index]").count(), 1, "{text}");
+    assert_eq!(text.matches("memref.load %v3[%blk_c0]").count(), 0, "{text}");
+    assert_eq!(text.matches("memref.load %v3[%zero_index]").count(), 2, "{text}");
+}

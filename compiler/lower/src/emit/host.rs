@@ -280,6 +280,16 @@ pub(crate) struct Block<'f> {
     /// The loops (indices into `levels`) that a thread of the stretch being written may leave
     /// or end an iteration of: their `full` flags are recomputed after the stretch.
     raised: Vec<usize>,
+    /// The slots whose value is the same in every thread whenever every thread runs
+    /// (`uniform_slots`).
+    uniform: HashSet<ValueId>,
+    /// The slots that the stretch copy being written, the one for when every thread runs it,
+    /// reads from thread 0's element: uniform ones the stretch does not write. The address of
+    /// such a read is then the same in every iteration of the loop over the threads, which
+    /// LLVM hoists, and what is computed from it (`a[row * n + k0 + tx]`) is affine in the
+    /// thread's position: a vector load, where an index read from each thread's element was a
+    /// gather to LLVM.
+    pub(crate) fast_reads: HashSet<ValueId>,
 }
 
 /// A level of the block function's control around a stretch; each has a per-thread mask
@@ -433,6 +443,127 @@ fn lockstep_loops(func: &Func) -> HashSet<*const Op> {
         }
     });
     loops
+}
+
+/// The slots that hold the same value in every thread of a block whenever every thread is
+/// running (none has returned or panicked): each write to them stores a value that is the
+/// same in every thread, under control that every thread takes alike.
+///
+/// This is stricter than `rkc_rk::passes::uniform`, which serves diagnostics and calls a value
+/// uniform where it cannot tell: here a wrong answer is a wrong result. A value is the same in
+/// every thread when it is a constant, a parameter, a block's position or the launch's sizes,
+/// a shared array's address, a read of such a slot, a load through such an address (a kernel
+/// without data races reads the same value in every thread there, as the GPU's own uniformity
+/// analyses assume), or computed from such values; never a thread's index, the address of its
+/// private memory, a warp exchange or an atomic's result. Control
+/// is alike in every thread outside `if`s whose condition is not the same in every thread and
+/// loops that a thread may leave or restart under such a condition. A `return` or a panic
+/// under divergent control is no concern: after one, not every thread is running.
+fn uniform_slots(func: &Func) -> HashSet<ValueId> {
+    struct Walk {
+        slots: HashSet<ValueId>,
+        divergent: HashSet<ValueId>,
+    }
+    impl Walk {
+        fn region(&mut self, ops: &[Op], diverged: bool) {
+            for op in ops {
+                self.op(op, diverged);
+            }
+        }
+        fn op(&mut self, op: &Op, diverged: bool) {
+            let any = |w: &Walk, xs: &[ValueId]| xs.iter().any(|x| w.divergent.contains(x));
+            let result_divergent = match &op.kind {
+                OpKind::Write => {
+                    if diverged || any(self, &op.operands[..1]) {
+                        self.slots.remove(&op.operands[1]);
+                    }
+                    false
+                }
+                OpKind::Read => !self.slots.contains(&op.operands[0]),
+                OpKind::Geometry(Geometry::ThreadId, _)
+                | OpKind::Warp(_)
+                | OpKind::Atomic(_)
+                | OpKind::AtomicCas
+                | OpKind::Local
+                | OpKind::Call { .. } => true,
+                OpKind::If => {
+                    let inner = diverged || any(self, &op.operands[..1]);
+                    self.region_all(op, inner);
+                    inner || op.regions.iter().any(|r| self.yields_divergent(&r.ops))
+                }
+                OpKind::Loop { .. } => {
+                    let inner = diverged || self.leaves_divergently(op);
+                    self.region_all(op, inner);
+                    inner || self.breaks_divergent(op)
+                }
+                _ => {
+                    if !op.regions.is_empty() {
+                        self.region_all(op, true);
+                    }
+                    any(self, &op.operands)
+                }
+            };
+            if result_divergent {
+                self.divergent.extend(op.results.iter().copied());
+            }
+        }
+        fn region_all(&mut self, op: &Op, diverged: bool) {
+            for r in &op.regions {
+                self.region(&r.ops, diverged);
+            }
+        }
+        fn yields_divergent(&self, ops: &[Op]) -> bool {
+            ops.iter().any(|o| {
+                o.kind == OpKind::Yield && o.operands.iter().any(|x| self.divergent.contains(x))
+            })
+        }
+        /// Whether a thread may leave `lp`, or end an iteration of it, where another does not:
+        /// a `break` or `continue` (to it or further out) inside an `if` whose condition
+        /// differs between threads, at any depth.
+        fn leaves_divergently(&self, lp: &Op) -> bool {
+            fn exits(ops: &[Op]) -> bool {
+                let mut found = false;
+                walk(ops, &mut |o| {
+                    found |= matches!(o.kind, OpKind::Break { .. } | OpKind::Continue { .. })
+                });
+                found
+            }
+            let mut found = false;
+            walk(lp.regions.first().map_or(&[][..], |r| &r.ops), &mut |o| {
+                found |= o.kind == OpKind::If
+                    && self.divergent.contains(&o.operands[0])
+                    && o.regions.iter().any(|r| exits(&r.ops));
+            });
+            found
+        }
+        /// Whether a `break` inside `lp` gives its results a value that differs between
+        /// threads.
+        fn breaks_divergent(&self, lp: &Op) -> bool {
+            let mut found = false;
+            walk(lp.regions.first().map_or(&[][..], |r| &r.ops), &mut |o| {
+                found |= matches!(o.kind, OpKind::Break { .. })
+                    && o.operands.iter().any(|x| self.divergent.contains(x));
+            });
+            found
+        }
+    }
+    let mut slots = HashSet::new();
+    walk(&func.body.ops, &mut |o| {
+        if o.kind == OpKind::Var {
+            slots.extend(o.results.iter().copied());
+        }
+    });
+    let mut w = Walk { slots, divergent: HashSet::new() };
+    // The facts only shrink the set of slots and grow the divergent values; a few rounds
+    // reach the fixed point (each carries divergence through one more slot or loop).
+    loop {
+        let before = (w.slots.len(), w.divergent.len());
+        w.region(&func.body.ops, false);
+        if (w.slots.len(), w.divergent.len()) == before {
+            break;
+        }
+    }
+    w.slots
 }
 
 /// The values `ops` use and do not define.
@@ -723,6 +854,8 @@ impl<'f> FuncEmitter<'f> {
             shared,
             lockstep,
             raised: Vec::new(),
+            uniform: uniform_slots(func),
+            fast_reads: HashSet::new(),
         });
         Ok(())
     }
@@ -1163,7 +1296,19 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("scf.if {all} {{"));
         // Both copies number the same panic sites.
         let sites = self.n_sites;
+        let mut written = HashSet::new();
+        walk(ops, &mut |o| {
+            if o.kind == OpKind::Write {
+                written.insert(o.operands[1]);
+            }
+        });
+        if let Some(b) = self.block_fn.as_mut() {
+            b.fast_reads = b.uniform.difference(&written).copied().collect();
+        }
         self.threads(ops, closing, yields, &inputs, None, false);
+        if let Some(b) = self.block_fn.as_mut() {
+            b.fast_reads.clear();
+        }
         self.line("} else {".into());
         self.n_sites = sites;
         self.threads(ops, closing, yields, &inputs, Some(&levels), false);
