@@ -7,7 +7,7 @@
 //! the other, then RUNS times (default 7) in turn; the report gives the medians, their ratio,
 //! and the geometric mean and worst ratio over all rows.
 //!
-//! Usage: OFFLOAD_TARGET=cpu cpu-bench DIR [RUNS], where DIR holds the fat binaries with a
+//! Usage: OFFLOAD_TARGET=cpu [CPU_BENCH_ONLY=row,...] cpu-bench DIR [RUNS], where DIR holds the fat binaries with a
 //! host image (`rkc FILE --offload-arch=host`): bench.fatbin (testsuite/bench/kernels.rs) and
 //! matmul, reduction, blur, histogram and slice.fatbin (each example's src/kernels.rs). Prints
 //! a Markdown report. A kernel the host image leaves out would run on the simulator: the
@@ -58,7 +58,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Runs `host` (one launch) and `rayon` (the same work by hand) on `state` once each, checks
 /// the outputs with `check`, then times each `runs` times in turn; `reset` runs before every
 /// run (outside the timing) and restores what a run updates in place. Gives the row for
-/// kernel `K`.
+/// kernel `K`, or nothing where `CPU_BENCH_ONLY` (comma-separated row names, for a profiler)
+/// leaves the row out.
 fn measure<K: Kernel, S>(
     name: &'static str,
     size: &'static str,
@@ -68,7 +69,10 @@ fn measure<K: Kernel, S>(
     host: impl Fn(&mut S),
     rayon: impl Fn(&mut S),
     check: impl Fn(&S) -> Result<(), String>,
-) -> Row {
+) -> Option<Row> {
+    if std::env::var("CPU_BENCH_ONLY").is_ok_and(|only| !only.split(',').any(|n| n == name)) {
+        return None;
+    }
     reset(state);
     host(state);
     rayon(state);
@@ -83,7 +87,7 @@ fn measure<K: Kernel, S>(
         }
     }
     let in_host_image = rkc_offload::executor::<K>().is_ok_and(|d| d.backend == Backend::CpuHost);
-    Row { name, size, host_ms: in_host_image.then(|| median(h)), rayon_ms: median(r), check }
+    Some(Row { name, size, host_ms: in_host_image.then(|| median(h)), rayon_ms: median(r), check })
 }
 
 /// Random `f32` in [-1, 1) from a xorshift generator.
@@ -189,7 +193,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
     let out = || (vec![0.0f32; N], vec![0.0f32; N]);
     let same = |s: &(Vec<f32>, Vec<f32>)| compare(&s.0, &s.1, 0.0);
 
-    rows.push(measure::<bk::vec_add, _>(
+    rows.extend(measure::<bk::vec_add, _>(
         "vec_add",
         "2^24 f32",
         runs,
@@ -199,7 +203,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         |s| s.1.par_iter_mut().zip(x.par_iter().zip(&x2)).for_each(|(c, (a, b))| *c = a + b),
         same,
     ));
-    rows.push(measure::<bk::saxpy, _>(
+    rows.extend(measure::<bk::saxpy, _>(
         "saxpy",
         "2^24 f32",
         runs,
@@ -212,7 +216,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         |s| s.1.par_iter_mut().zip(&x).for_each(|(y, x)| *y += 2.5 * x),
         same,
     ));
-    rows.push(measure::<bk::canonical, _>(
+    rows.extend(measure::<bk::canonical, _>(
         "canonical",
         "2^24 f64",
         runs,
@@ -223,7 +227,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         |s| equal(&s.0, &s.1),
     ));
     const REDUCE_BLOCKS: usize = 1024;
-    rows.push(measure::<bk::reduce, _>(
+    rows.extend(measure::<bk::reduce, _>(
         "reduce",
         "2^24 f32",
         runs,
@@ -235,7 +239,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
     ));
     let m = floats(MAT * MAT, 3);
     let mat_out = || (vec![0.0f32; MAT * MAT], vec![0.0f32; MAT * MAT]);
-    rows.push(measure::<bk::transpose, _>(
+    rows.extend(measure::<bk::transpose, _>(
         "transpose",
         "4096² f32",
         runs,
@@ -252,7 +256,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         same,
     ));
     let (a, b) = (floats(GEMM * GEMM, 4), floats(GEMM * GEMM, 5));
-    rows.push(measure::<bk::sgemm, _>(
+    rows.extend(measure::<bk::sgemm, _>(
         "sgemm",
         "1024³",
         runs,
@@ -263,7 +267,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         // The kernel fuses each multiply-add, the rayon version rounds twice.
         |s| compare(&s.0, &s.1, 1e-4),
     ));
-    rows.push(measure::<bk::stencil, _>(
+    rows.extend(measure::<bk::stencil, _>(
         "stencil",
         "4096² f32",
         runs,
@@ -281,7 +285,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         same,
     ));
     let w = words(N, 6);
-    rows.push(measure::<bk::histogram, _>(
+    rows.extend(measure::<bk::histogram, _>(
         "histogram",
         "2^24 u32",
         runs,
@@ -292,7 +296,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         |s| equal(&s.0, &s.1),
     ));
     let sx = floats(ROWS * COLS, 7);
-    rows.push(measure::<bk::softmax, _>(
+    rows.extend(measure::<bk::softmax, _>(
         "softmax",
         "4096 rows of 1024",
         runs,
@@ -311,7 +315,7 @@ fn bench_rows(runs: usize) -> Vec<Row> {
         |s| compare(&s.0, &s.1, 1e-5),
     ));
     let pos = floats(4 * BODIES, 8);
-    rows.push(measure::<bk::nbody, _>(
+    rows.extend(measure::<bk::nbody, _>(
         "nbody",
         "8192 bodies",
         runs,
@@ -346,7 +350,7 @@ fn example_rows(runs: usize, register: impl Fn(&str)) -> Vec<Row> {
     register("matmul.fatbin");
     let (a, b) = (floats(GEMM * GEMM, 9), floats(GEMM * GEMM, 10));
     let tile = matmul_kernels::TILE;
-    rows.push(measure::<matmul_kernels::matmul, _>(
+    rows.extend(measure::<matmul_kernels::matmul, _>(
         "example matmul",
         "1024³",
         runs,
@@ -359,7 +363,7 @@ fn example_rows(runs: usize, register: impl Fn(&str)) -> Vec<Row> {
 
     register("reduction.fatbin");
     let x = floats(N, 11);
-    rows.push(measure::<reduction_kernels::block_sums, _>(
+    rows.extend(measure::<reduction_kernels::block_sums, _>(
         "example reduction",
         "2^24 f32",
         runs,
@@ -374,7 +378,7 @@ fn example_rows(runs: usize, register: impl Fn(&str)) -> Vec<Row> {
     let (width, height) = (2048usize, 1536usize);
     let image = floats(width * height, 12);
     let radius = blur_kernels::RADIUS;
-    rows.push(measure::<blur_kernels::blur, _>(
+    rows.extend(measure::<blur_kernels::blur, _>(
         "example blur",
         "2048×1536",
         runs,
@@ -400,7 +404,7 @@ fn example_rows(runs: usize, register: impl Fn(&str)) -> Vec<Row> {
 
     register("histogram.fatbin");
     let bytes: Vec<u8> = words(1 << 24, 13).iter().flat_map(|w| w.to_le_bytes()).collect();
-    rows.push(measure::<histogram_kernels::histogram, _>(
+    rows.extend(measure::<histogram_kernels::histogram, _>(
         "example histogram",
         "64 MiB",
         runs,
@@ -413,7 +417,7 @@ fn example_rows(runs: usize, register: impl Fn(&str)) -> Vec<Row> {
 
     register("slice.fatbin");
     let (x, y0) = (floats(N, 14), floats(N, 15));
-    rows.push(measure::<slice_kernels::saxpy, _>(
+    rows.extend(measure::<slice_kernels::saxpy, _>(
         "example slice (saxpy)",
         "2^24 f32",
         runs,
