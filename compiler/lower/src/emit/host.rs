@@ -993,14 +993,28 @@ impl<'f> FuncEmitter<'f> {
     fn block_loop(&mut self, op: &'f Op) {
         let (header, body, exit) = (self.new_label(), self.new_label(), self.new_label());
         let (live, iter) = (self.new_mask("live"), self.new_mask("iter"));
+        let full = self.new_flag("full");
+        // Every thread enters the loop; whether all of them are still in it, and in the
+        // iteration, is the loop's `full` flag.
         self.line("scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 {".into());
         self.line(format!("memref.store %blk_true, {live}[%blk_t] : memref<1024xi1>"));
+        self.line(format!("memref.store %blk_true, {iter}[%blk_t] : memref<1024xi1>"));
         self.line("}".into());
+        self.line(format!("memref.store %blk_true, {full}[%blk_c0] : memref<1xi1>"));
         self.line(format!("cf.br {header}"));
         self.start_block(format!("{header}:"));
         // Each iteration starts with the threads still in the loop; it runs when one of them
-        // is active. Whether all of them are still in it is the loop's `full` flag.
-        let full = self.new_flag("full");
+        // is active. While every thread runs and none has left the loop or an iteration of it
+        // (the flags), both masks are still full and the iteration runs: no pass over the
+        // threads, which a loop around barriers would otherwise make at every iteration.
+        let outer = self.levels();
+        let mut everyone = self.levels();
+        everyone.push(Level::Arm { mask: iter.clone(), full: full.clone() });
+        let fast = self.all_active(&everyone);
+        let any = self.temp();
+        self.line(format!("{any} = scf.if {fast} -> (i1) {{"));
+        self.line("scf.yield %blk_true : i1".into());
+        self.line("} else {".into());
         let pair = self.temp();
         self.line(format!(
             "{pair}:2 = scf.for %blk_t = %blk_c0 to %blk_n step %blk_c1 iter_args(%blk_any = %blk_false, %blk_all = %blk_true) -> (i1, i1) {{"
@@ -1008,7 +1022,6 @@ impl<'f> FuncEmitter<'f> {
         let l = self.temp();
         self.line(format!("{l} = memref.load {live}[%blk_t] : memref<1024xi1>"));
         self.line(format!("memref.store {l}, {iter}[%blk_t] : memref<1024xi1>"));
-        let outer = self.levels();
         let active = self.active("%blk_t", &outer);
         let (both, next, all) = (self.temp(), self.temp(), self.temp());
         self.line(format!("{both} = arith.andi {l}, {active} : i1"));
@@ -1017,7 +1030,8 @@ impl<'f> FuncEmitter<'f> {
         self.line(format!("scf.yield {next}, {all} : i1, i1"));
         self.line("}".into());
         self.line(format!("memref.store {pair}#1, {full}[%blk_c0] : memref<1xi1>"));
-        let any = format!("{pair}#0");
+        self.line(format!("scf.yield {pair}#0 : i1"));
+        self.line("}".into());
         self.line(format!("cf.cond_br {any}, {body}, {exit}"));
         self.start_block(format!("{body}:"));
         if let Some(b) = self.block_fn.as_mut() {
@@ -1342,9 +1356,12 @@ impl<'f> FuncEmitter<'f> {
             levels.push(Level::Arm { mask: live, full });
         }
         self.threads(ops, None, &[], &inputs, Some(&levels), true);
-        // The loop's header finds the threads still in it again.
+        // Whether every thread is still in the loop, for its header.
         if let Some(b) = self.block_fn.as_mut() {
             b.raised.clear();
+        }
+        if let Some(Level::Arm { mask, full }) = levels.last() {
+            self.fill_flag(mask, full);
         }
     }
 
