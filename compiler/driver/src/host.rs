@@ -132,9 +132,39 @@ unsafe fn take_message(message: *mut c_char) -> String {
     }
 }
 
-/// Compiles the host stage (a module in the LLVM dialect only) to an x86-64 object.
+/// The host stage translated to LLVM IR: an LLVM context of its own and the module in it,
+/// which `compile` optimises and compiles on any one thread.
+pub struct LlvmModule(Owned);
+
+// SAFETY: an LLVM context, with the module it owns, may be used from any thread as long as
+// one thread at a time does; `LlvmModule` is moved, never shared, and nothing else holds its
+// handles.
+unsafe impl Send for LlvmModule {}
+
+/// Translates the host stage (a module in the LLVM dialect only) to LLVM IR, on the thread
+/// that owns its MLIR context.
+pub fn translate(module: &Module<'_>) -> Result<LlvmModule, String> {
+    let mut owned = Owned {
+        context: std::ptr::null_mut(),
+        module: std::ptr::null_mut(),
+        machine: std::ptr::null_mut(),
+    };
+    // SAFETY: the context is new and `owned` frees it (and the module) when dropped; the
+    // MLIR module is alive for the call.
+    unsafe {
+        owned.context = LLVMContextCreate();
+        owned.module =
+            mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), owned.context);
+    }
+    if owned.module.is_null() {
+        return Err("MLIR could not translate the host stage to LLVM IR".into());
+    }
+    Ok(LlvmModule(owned))
+}
+
+/// Optimises the translated host stage and compiles it to an x86-64 object for `cpu`.
 pub fn compile(
-    module: &Module<'_>,
+    module: LlvmModule,
     triple: &str,
     cpu: &str,
     opt_level: u8,
@@ -150,20 +180,10 @@ pub fn compile(
     });
     let triple_c = CString::new(triple).map_err(|e| e.to_string())?;
     let cpu_c = CString::new(cpu).map_err(|e| e.to_string())?;
-    let mut owned = Owned {
-        context: std::ptr::null_mut(),
-        module: std::ptr::null_mut(),
-        machine: std::ptr::null_mut(),
-    };
+    let mut owned = module.0;
     // SAFETY: every handle passed below was returned by the C API and is alive (`owned`
     // frees them when this function returns); strings are NUL-terminated and outlive the calls.
     unsafe {
-        owned.context = LLVMContextCreate();
-        owned.module =
-            mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), owned.context);
-        if owned.module.is_null() {
-            return Err("MLIR could not translate the host stage to LLVM IR".into());
-        }
         let mut target: TargetRef = std::ptr::null_mut();
         let mut error: *mut c_char = std::ptr::null_mut();
         if LLVMGetTargetFromTriple(triple_c.as_ptr(), &mut target, &mut error) != 0 {
@@ -231,9 +251,10 @@ fn system_libraries() -> Option<[std::path::PathBuf; 2]> {
 }
 
 /// Links the object into the shared object the runtime loads.
-pub fn link(ld_lld: &Path, object: &[u8], scratch: &Path) -> Result<Vec<u8>, String> {
-    let input = scratch.join("host.o");
-    let output = scratch.join("host.so");
+pub fn link(ld_lld: &Path, object: &[u8], cpu: &str, scratch: &Path) -> Result<Vec<u8>, String> {
+    // Each level's files are its own: the levels are linked at the same time.
+    let input = scratch.join(format!("host-{cpu}.o"));
+    let output = scratch.join(format!("host-{cpu}.so"));
     std::fs::write(&input, object).map_err(|e| format!("cannot write {}: {e}", input.display()))?;
     let libraries = system_libraries().ok_or_else(|| {
         "the C library (libc.so.6 and libm.so.6) was not found in /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64 or /usr/lib64".to_string()

@@ -216,11 +216,10 @@ pub fn explain_mapping(
 pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let mut timings = Vec::new();
     let mut warnings = Vec::new();
-    let mut timed = |name: &str, start: Instant| timings.push((name.to_string(), start.elapsed()));
 
     let t = Instant::now();
     let rk_module = rkc_front::compile(source).map_err(Error::Source)?;
-    timed("front", t);
+    timed(&mut timings, "front", t);
 
     let t = Instant::now();
     let internal = |what: &str, e: String| {
@@ -240,7 +239,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     };
     dump("rkc-front (rk)", &rk);
     let dot_calls = rkc_rk::passes::CallGraph::new(&rk_module).to_dot();
-    timed("verify", t);
+    timed(&mut timings, "verify", t);
 
     let t = Instant::now();
     let mut optimized = rk_module;
@@ -261,7 +260,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         .map_err(|e| internal("inlining produced invalid rk", e.to_string()))?;
     let rk_optimized = rkc_rk::print_module(verified.module());
     let kernels = metadata::kernels(verified.module(), &options.source_name);
-    timed("rk passes", t);
+    timed(&mut timings, "rk passes", t);
 
     let t = Instant::now();
     let lower_options = LowerOptions {
@@ -275,7 +274,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
     let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
     let gpu = mlir::Mlir::print(&gpu_module, options.debug_info);
-    timed("lower", t);
+    timed(&mut timings, "lower", t);
 
     let scratch = Scratch::new().map_err(|e| {
         stage_error(RK_TOOL_FAILED, format!("cannot create a scratch folder: {e}"), &[])
@@ -342,111 +341,116 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             )],
         ));
     }
-    let mut targets = Vec::new();
-    for target in chosen {
-        let toolkit = match target.kind() {
-            TargetKind::Amd => amd_toolkit.as_deref(),
-            TargetKind::Nvidia => cuda_toolkit.as_deref(),
-            // Compiled after this loop, by `host_image`.
-            TargetKind::Host => None,
-        };
-        let t = Instant::now();
-        let mut module =
-            mlir.parse(&rkc_lower::specialize(&gpu, target), "lower").map_err(mlir_error)?;
-        mlir.run(
-            &mut module,
-            &target.lowering_pipeline(options.opt_level, options.fast_math),
-            target.dialect(),
-        )
-        .map_err(mlir_error)?;
-        let lowered = mlir::Mlir::print(&module, options.debug_info);
-        timed(&format!("{} {}", target.dialect(), target.arch()), t);
-
-        let serialize =
-            |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
-                let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
-                let step = format!("serialize {}", target.arch());
-                let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
-                    internal("serialisation", format!("{} has no serialiser", target.arch()))
-                })?;
-                mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
-                mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
-                    stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
-                })
-            };
-
-        let t = Instant::now();
-        // PTX is both an image and ptxas's input; AMD assembly is only for reading.
-        let assembly = match target.kind() {
-            TargetKind::Amd if !options.amd_assembly => Vec::new(),
-            _ => serialize(ImageFormat::Assembly, toolkit)?,
-        };
-        timed(&format!("assembly {}", target.arch()), t);
-        let llvm_ir = if options.llvm_ir {
-            let t = Instant::now();
-            let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
-            let dis = tools::find_llvm_dis().ok_or_else(|| {
-                stage_error(
-                    RK_TOOL_MISSING,
-                    "llvm-dis-22 not found: --emit=llvm needs it".into(),
-                    &["run tools/setup.sh (it installs llvm-22)".into()],
-                )
-            })?;
-            let text = tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
-            timed(&format!("llvm {}", target.arch()), t);
-            Some(String::from_utf8_lossy(&text).into_owned())
-        } else {
-            None
-        };
-        // NVIDIA cubins are made by ptxas after the loop, all targets at once.
-        let binary = match target.kind() {
-            TargetKind::Nvidia | TargetKind::Host => None,
-            TargetKind::Amd => {
-                let t = Instant::now();
-                let object = serialize(ImageFormat::Binary, toolkit)?;
-                timed(&format!("binary {}", target.arch()), t);
-                Some(object)
+    // The host image has a back end of its own (MLIR's translation to LLVM IR, then LLVM's
+    // x86 back end), in a context of its own: it runs on a thread of its own while the GPU
+    // targets are compiled, and ptxas after them. Under --print-ir-after-all the stages run
+    // one after another, so that the dumps do not interleave.
+    let host_stage =
+        |target: &dyn Target| host_stage(target, &verified, &lower_options, &scratch.0, options);
+    let (gpu_targets, host) = std::thread::scope(|scope| {
+        let host = match host_target {
+            Some(target) if !options.print_ir_after_all => {
+                HostJob::Running(scope.spawn(move || host_stage(target)))
             }
+            Some(target) => HostJob::Later(target),
+            None => HostJob::None,
         };
-        targets.push(TargetOutput {
-            kind: target.kind(),
-            arch: target.arch().to_string(),
-            triple: target.triple(),
-            dialect: target.dialect(),
-            lowered,
-            assembly,
-            llvm_ir,
-            binary,
-        });
-    }
-    let mut host_left_out = Vec::new();
-    if let Some(target) = host_target {
-        let t = Instant::now();
-        let mut host = rkc_lower::lower_host(&verified, &lower_options)
-            .map_err(|e| internal("lowering for the host", e.to_string()))?;
-        host_left_out = std::mem::take(&mut host.left_out);
-        dump("rkc-lower (host)", &host.text);
-        timed("lower host", t);
-        let ld_lld = tools::find_ld_lld();
-        // An image is written even when it leaves every kernel out: it tells the runtime why
-        // each runs on the simulator.
-        if ld_lld.is_none() && options.default_targets {
-            warnings.push(
-                "LLVM's ld.lld is not installed: the default host image is left out, and without a GPU the kernels run on the simulator (install lld-22, or give --offload-arch to choose the targets)".into(),
-            );
-        } else {
-            let ld_lld = ld_lld.ok_or_else(|| {
-                stage_error(
-                    RK_TOOL_MISSING,
-                    "LLVM's ld.lld is not installed: it links the host image".into(),
-                    &["install lld-22 (tools/setup.sh does), or leave `host` out of --offload-arch".into()],
+        let gpu = (|| -> Result<Vec<TargetOutput>, Error> {
+            let mut targets = Vec::new();
+            for target in chosen {
+                let toolkit = match target.kind() {
+                    TargetKind::Amd => amd_toolkit.as_deref(),
+                    TargetKind::Nvidia => cuda_toolkit.as_deref(),
+                    // Compiled after this loop, by `host_image`.
+                    TargetKind::Host => None,
+                };
+                let t = Instant::now();
+                let mut module = mlir
+                    .parse(&rkc_lower::specialize(&gpu, target), "lower")
+                    .map_err(mlir_error)?;
+                mlir.run(
+                    &mut module,
+                    &target.lowering_pipeline(options.opt_level, options.fast_math),
+                    target.dialect(),
                 )
-            })?;
-            targets.extend(host_images(
-                &mlir, target, host, &ld_lld, &scratch.0, options, &mut timed,
-            )?);
-        }
-    }
+                .map_err(mlir_error)?;
+                let lowered = mlir::Mlir::print(&module, options.debug_info);
+                timed(&mut timings, &format!("{} {}", target.dialect(), target.arch()), t);
+
+                let serialize = |format: ImageFormat,
+                                 toolkit: Option<&std::path::Path>|
+                 -> Result<Vec<u8>, Error> {
+                    let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
+                    let step = format!("serialize {}", target.arch());
+                    let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
+                        internal("serialisation", format!("{} has no serialiser", target.arch()))
+                    })?;
+                    mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
+                    mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
+                        stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
+                    })
+                };
+
+                let t = Instant::now();
+                // PTX is both an image and ptxas's input; AMD assembly is only for reading.
+                let assembly = match target.kind() {
+                    TargetKind::Amd if !options.amd_assembly => Vec::new(),
+                    _ => serialize(ImageFormat::Assembly, toolkit)?,
+                };
+                timed(&mut timings, &format!("assembly {}", target.arch()), t);
+                let llvm_ir = if options.llvm_ir {
+                    let t = Instant::now();
+                    let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
+                    let dis = tools::find_llvm_dis().ok_or_else(|| {
+                        stage_error(
+                            RK_TOOL_MISSING,
+                            "llvm-dis-22 not found: --emit=llvm needs it".into(),
+                            &["run tools/setup.sh (it installs llvm-22)".into()],
+                        )
+                    })?;
+                    let text =
+                        tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
+                    timed(&mut timings, &format!("llvm {}", target.arch()), t);
+                    Some(String::from_utf8_lossy(&text).into_owned())
+                } else {
+                    None
+                };
+                // NVIDIA cubins are made by ptxas after the loop, all targets at once.
+                let binary = match target.kind() {
+                    TargetKind::Nvidia | TargetKind::Host => None,
+                    TargetKind::Amd => {
+                        let t = Instant::now();
+                        let object = serialize(ImageFormat::Binary, toolkit)?;
+                        timed(&mut timings, &format!("binary {}", target.arch()), t);
+                        Some(object)
+                    }
+                };
+                targets.push(TargetOutput {
+                    kind: target.kind(),
+                    arch: target.arch().to_string(),
+                    triple: target.triple(),
+                    dialect: target.dialect(),
+                    lowered,
+                    assembly,
+                    llvm_ir,
+                    binary,
+                });
+            }
+            Ok(targets)
+        })();
+        let host = match host {
+            HostJob::Running(job) => job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            HostJob::Later(target) => host_stage(target),
+            HostJob::None => Ok(HostStage::default()),
+        };
+        (gpu, host)
+    });
+    let mut targets = gpu_targets?;
+    let host = host?;
+    targets.extend(host.images);
+    let host_left_out = host.left_out;
+    warnings.extend(host.warnings);
+    timings.extend(host.timings);
 
     if let Some(ptxas) = &ptxas {
         let t = Instant::now();
@@ -460,13 +464,13 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             .map(|t| t.arch.as_str())
             .collect();
         if !archs.is_empty() {
-            timed(&format!("binary {}", archs.join(",")), t);
+            timed(&mut timings, &format!("binary {}", archs.join(",")), t);
         }
     }
 
     let t = Instant::now();
     let fatbin = offload_binary::write(&images(&targets, &kernels, &host_left_out));
-    timed("fatbin", t);
+    timed(&mut timings, "fatbin", t);
     let dot_cfgs = control_flow_graphs(&gpu_text);
     Ok(Output {
         rk,
@@ -481,6 +485,71 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         warnings,
         timings,
     })
+}
+
+/// Records how long a stage took since `start`, for `--time-passes`.
+fn timed(timings: &mut Vec<(String, Duration)>, name: &str, start: Instant) {
+    timings.push((name.to_string(), start.elapsed()));
+}
+
+/// What the host stage gives the fat binary.
+#[derive(Default)]
+struct HostStage {
+    images: Vec<TargetOutput>,
+    left_out: Vec<(String, String)>,
+    warnings: Vec<String>,
+    timings: Vec<(String, Duration)>,
+}
+
+/// The host stage's place in a compilation: on a thread of its own, or after the GPU targets.
+enum HostJob<'scope, 't> {
+    Running(std::thread::ScopedJoinHandle<'scope, Result<HostStage, Error>>),
+    Later(&'t dyn Target),
+    None,
+}
+
+/// The host image: the kernels lowered for the host, in an MLIR context of its own (this
+/// runs beside the GPU targets), then an x86-64 object and shared object per CPU level.
+fn host_stage(
+    target: &dyn Target,
+    verified: &rkc_rk::Verified<'_>,
+    lower_options: &LowerOptions,
+    scratch: &std::path::Path,
+    options: &Options,
+) -> Result<HostStage, Error> {
+    let mut out = HostStage::default();
+    let t = Instant::now();
+    let mut host = rkc_lower::lower_host(verified, lower_options).map_err(|e| {
+        stage_error(
+            RK_INTERNAL_VERIFY,
+            format!("internal error: lowering for the host: {e}"),
+            &["this is a bug in rkc; please report it with the kernel file".into()],
+        )
+    })?;
+    out.left_out = std::mem::take(&mut host.left_out);
+    if options.print_ir_after_all {
+        eprintln!("// -----// IR Dump After rkc-lower (host) //----- //\n{}", host.text);
+    }
+    timed(&mut out.timings, "lower host", t);
+    let ld_lld = tools::find_ld_lld();
+    // An image is written even when it leaves every kernel out: it tells the runtime why
+    // each runs on the simulator.
+    if ld_lld.is_none() && options.default_targets {
+        out.warnings.push(
+            "LLVM's ld.lld is not installed: the default host image is left out, and without a GPU the kernels run on the simulator (install lld-22, or give --offload-arch to choose the targets)".into(),
+        );
+        return Ok(out);
+    }
+    let ld_lld = ld_lld.ok_or_else(|| {
+        stage_error(
+            RK_TOOL_MISSING,
+            "LLVM's ld.lld is not installed: it links the host image".into(),
+            &["install lld-22 (tools/setup.sh does), or leave `host` out of --offload-arch".into()],
+        )
+    })?;
+    let mlir = mlir::Mlir::new(options.print_ir_after_all);
+    out.images = host_images(&mlir, target, host, &ld_lld, scratch, options, &mut out.timings)?;
+    Ok(out)
 }
 
 /// The cubins of the NVIDIA targets (`None` for the others), from one ptxas process per
@@ -561,7 +630,7 @@ fn host_images(
     ld_lld: &std::path::Path,
     scratch: &std::path::Path,
     options: &Options,
-    timed: &mut impl FnMut(&str, Instant),
+    timings: &mut Vec<(String, Duration)>,
 ) -> Result<Vec<TargetOutput>, Error> {
     let t = Instant::now();
     let mut module = mlir.parse(&host.text, "lower host").map_err(mlir_error)?;
@@ -572,26 +641,57 @@ fn host_images(
     )
     .map_err(mlir_error)?;
     let lowered = mlir::Mlir::print(&module, false);
-    timed("llvm host", t);
-    let mut images = Vec::new();
+    timed(timings, "llvm host", t);
+    // One translation per level, here, where the MLIR context lives; LLVM's optimisation and
+    // code generation, most of the host stage's time, then run for both levels at once.
+    let mut modules = Vec::new();
     for cpu in rkc_lower::Host::CPUS {
-        let t = Instant::now();
         mlir.take_messages();
-        let compiled =
-            host::compile(&module, target.triple(), cpu, options.opt_level, options.llvm_ir)
-                .map_err(|e| {
-                    stage_error(
-                        RK_MLIR_FAILED,
-                        format!("host image ({cpu}): {e}"),
-                        &mlir.take_messages(),
-                    )
-                })?;
-        timed(&format!("object host {cpu}"), t);
-        let t = Instant::now();
-        let shared = host::link(ld_lld, &compiled.object, scratch).map_err(|e| {
-            stage_error(RK_TOOL_FAILED, "ld.lld failed to link the host image".into(), &[e])
+        let module = host::translate(&module).map_err(|e| {
+            stage_error(RK_MLIR_FAILED, format!("host image ({cpu}): {e}"), &mlir.take_messages())
         })?;
-        timed(&format!("binary host {cpu}"), t);
+        modules.push((cpu, module));
+    }
+    let compiled: Vec<_> = std::thread::scope(|scope| {
+        let jobs: Vec<_> = modules
+            .into_iter()
+            .map(|(cpu, module)| {
+                scope.spawn(move || {
+                    let mut timings = Vec::new();
+                    let t = Instant::now();
+                    let compiled = host::compile(
+                        module,
+                        target.triple(),
+                        cpu,
+                        options.opt_level,
+                        options.llvm_ir,
+                    )
+                    .map_err(|e| {
+                        stage_error(RK_MLIR_FAILED, format!("host image ({cpu}): {e}"), &[])
+                    })?;
+                    timed(&mut timings, &format!("object host {cpu}"), t);
+                    let t = Instant::now();
+                    let shared =
+                        host::link(ld_lld, &compiled.object, cpu, scratch).map_err(|e| {
+                            stage_error(
+                                RK_TOOL_FAILED,
+                                "ld.lld failed to link the host image".into(),
+                                &[e],
+                            )
+                        })?;
+                    timed(&mut timings, &format!("binary host {cpu}"), t);
+                    Ok((cpu, compiled.llvm_ir, shared, timings))
+                })
+            })
+            .collect();
+        jobs.into_iter()
+            .map(|j| j.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut images = Vec::new();
+    for result in compiled {
+        let (cpu, llvm_ir, shared, times): (&str, _, _, Vec<_>) = result?;
+        timings.extend(times);
         images.push(TargetOutput {
             kind: TargetKind::Host,
             arch: cpu.to_string(),
@@ -599,7 +699,7 @@ fn host_images(
             dialect: target.dialect(),
             lowered: lowered.clone(),
             assembly: Vec::new(),
-            llvm_ir: compiled.llvm_ir,
+            llvm_ir,
             binary: Some(shared),
         });
     }

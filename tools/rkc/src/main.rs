@@ -71,7 +71,8 @@ struct Cli {
     #[arg(long = "no-cubin")]
     no_cubin: bool,
 
-    /// Print the time each stage took.
+    /// Print the time each stage took, their sum, and the compilation's wall-clock time (less
+    /// than the sum: the host image is compiled beside the GPU targets).
     #[arg(long = "time-passes")]
     time_passes: bool,
 
@@ -261,7 +262,10 @@ fn run(cli: &Cli) -> Result<(), String> {
         };
         return explain_mapping(input, &source, stdout_colour);
     }
-    let out = match rkc_driver::compile(&source, &options) {
+    let start = std::time::Instant::now();
+    let compiled = rkc_driver::compile(&source, &options);
+    let wall = start.elapsed();
+    let out = match compiled {
         Ok(out) => out,
         Err(Error::Source(diags)) if cli.error_format == ErrorFormat::Json => {
             let path = input.display().to_string();
@@ -306,12 +310,15 @@ fn run(cli: &Cli) -> Result<(), String> {
         emit_stages(cli, &output, &out)?;
     }
     if cli.time_passes {
-        let total: f64 = out.timings.iter().map(|(_, d)| d.as_secs_f64()).sum();
+        let sum: f64 = out.timings.iter().map(|(_, d)| d.as_secs_f64()).sum();
         eprintln!("{:<24} {:>10}", "stage", "ms");
         for (name, d) in &out.timings {
             eprintln!("{name:<24} {:>10.2}", d.as_secs_f64() * 1e3);
         }
-        eprintln!("{:<24} {:>10.2}", "total", total * 1e3);
+        // The host image's stages run beside the GPU targets': the compilation's wall-clock
+        // time is less than the sum of its stages.
+        eprintln!("{:<24} {:>10.2}", "sum of the stages", sum * 1e3);
+        eprintln!("{:<24} {:>10.2}", "total (wall clock)", wall.as_secs_f64() * 1e3);
     }
     Ok(())
 }
