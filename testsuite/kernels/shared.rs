@@ -123,3 +123,31 @@ pub fn register_tile(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
         }
     }
 }
+
+/// Slots that live across barriers, some alike in every thread and some not: `k0` every
+/// thread advances alike (the host image reads it once per block where every thread runs),
+/// `k1` the even threads advance further under a condition on their index, and `acc` differs
+/// by thread. Each pass reads a tile that another thread wrote, through `k1`.
+#[offload_kernel]
+pub fn uniform_slots(n: usize, x: &[u32], out: &mut [u32]) {
+    // SAFETY: each thread writes its own element of the tile between barriers.
+    unsafe {
+        let tile = shared_array::<u32, 64>();
+        let t = thread_idx_x() as usize;
+        let mut k0 = 0usize;
+        let mut k1 = 0usize;
+        let mut acc = 0u32;
+        while k0 < n {
+            (*tile)[t] = x[k0 + t];
+            sync_threads();
+            acc = acc.wrapping_add((*tile)[(t + k1) % 64]).wrapping_mul(3);
+            if t % 2 == 0 {
+                k1 += 1;
+            }
+            k1 += 1;
+            sync_threads();
+            k0 += 64;
+        }
+        out[block_idx_x() as usize * 64 + t] = acc.wrapping_add(k1 as u32);
+    }
+}

@@ -309,6 +309,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(shared::register_tile),
         },
         Case {
+            file: "shared.rs",
+            kernel: "uniform_slots",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Scalar(256), Input::Random(320), Input::Zeros(128)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(shared::uniform_slots),
+        },
+        Case {
             file: "grid2d.rs",
             kernel: "stencil",
             grid: [4, 2, 1],
