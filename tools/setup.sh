@@ -12,7 +12,7 @@ toolchain="$root/.toolchain"
 # without libpolly-22-dev the link misses Polly, without libzstd-dev it misses -lzstd.
 apt_packages=(
   llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang-22-dev
-  llvm-22 lld-22 mlir-22-tools clang-22 rocm-device-libs
+  llvm-22 lld-22 mlir-22-tools clang-22 rocm-device-libs libclang-rt-22-dev
 )
 # The PyPI CUDA toolkit: ptxas, fatbinary and nvlink, with libdevice through nvidia-nvvm.
 pypi_spec="nvidia-cuda-nvcc==13.0.88"

@@ -251,7 +251,13 @@ fn system_libraries() -> Option<[std::path::PathBuf; 2]> {
 }
 
 /// Links the object into the shared object the runtime loads.
-pub fn link(ld_lld: &Path, object: &[u8], cpu: &str, scratch: &Path) -> Result<Vec<u8>, String> {
+pub fn link(
+    ld_lld: &Path,
+    object: &[u8],
+    compiler_rt: Option<&Path>,
+    cpu: &str,
+    scratch: &Path,
+) -> Result<Vec<u8>, String> {
     // Each level's files are its own: the levels are linked at the same time.
     let input = scratch.join(format!("host-{cpu}.o"));
     let output = scratch.join(format!("host-{cpu}.so"));
@@ -261,7 +267,10 @@ pub fn link(ld_lld: &Path, object: &[u8], cpu: &str, scratch: &Path) -> Result<V
     })?;
     let (input_s, output_s) = (input.to_string_lossy(), output.to_string_lossy());
     let (libc, libm) = (libraries[0].to_string_lossy(), libraries[1].to_string_lossy());
-    let args = [
+    // compiler-rt's builtins, an archive: only the members the object calls are linked in,
+    // and the image still needs nothing but libc and libm at load time.
+    let builtins = compiler_rt.map(|p| p.to_string_lossy().into_owned());
+    let mut args = vec![
         "-shared",
         "-z",
         "defs",
@@ -274,9 +283,9 @@ pub fn link(ld_lld: &Path, object: &[u8], cpu: &str, scratch: &Path) -> Result<V
         "-o",
         &output_s,
         &input_s,
-        &libm,
-        &libc,
     ];
+    args.extend(builtins.as_deref());
+    args.extend([&*libm, &*libc]);
     crate::tools::run(ld_lld, &args, None).map_err(|e| e.message)?;
     std::fs::read(&output).map_err(|e| format!("cannot read {}: {e}", output.display()))
 }

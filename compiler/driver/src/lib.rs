@@ -267,6 +267,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         bounds_checks: options.bounds_checks,
         fast_math: options.fast_math,
         debug_file: options.debug_info.then(|| options.source_name.clone()),
+        // The host stage finds out whether compiler-rt is there.
+        compiler_rt: false,
     };
     let gpu_text = rkc_lower::lower(&verified, &lower_options)
         .map_err(|e| internal("lowering", e.to_string()))?;
@@ -519,7 +521,10 @@ fn host_stage(
 ) -> Result<HostStage, Error> {
     let mut out = HostStage::default();
     let t = Instant::now();
-    let mut host = rkc_lower::lower_host(verified, lower_options).map_err(|e| {
+    let compiler_rt = tools::find_compiler_rt();
+    let lower_options =
+        LowerOptions { compiler_rt: compiler_rt.is_some(), ..lower_options.clone() };
+    let mut host = rkc_lower::lower_host(verified, &lower_options).map_err(|e| {
         stage_error(
             RK_INTERNAL_VERIFY,
             format!("internal error: lowering for the host: {e}"),
@@ -548,7 +553,16 @@ fn host_stage(
         )
     })?;
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
-    out.images = host_images(&mlir, target, host, &ld_lld, scratch, options, &mut out.timings)?;
+    out.images = host_images(
+        &mlir,
+        target,
+        host,
+        &ld_lld,
+        compiler_rt.as_deref(),
+        scratch,
+        options,
+        &mut out.timings,
+    )?;
     Ok(out)
 }
 
@@ -628,6 +642,7 @@ fn host_images(
     target: &dyn Target,
     host: rkc_lower::HostModule,
     ld_lld: &std::path::Path,
+    compiler_rt: Option<&std::path::Path>,
     scratch: &std::path::Path,
     options: &Options,
     timings: &mut Vec<(String, Duration)>,
@@ -671,8 +686,8 @@ fn host_images(
                     })?;
                     timed(&mut timings, &format!("object host {cpu}"), t);
                     let t = Instant::now();
-                    let shared =
-                        host::link(ld_lld, &compiled.object, cpu, scratch).map_err(|e| {
+                    let shared = host::link(ld_lld, &compiled.object, compiler_rt, cpu, scratch)
+                        .map_err(|e| {
                             stage_error(
                                 RK_TOOL_FAILED,
                                 "ld.lld failed to link the host image".into(),

@@ -100,6 +100,17 @@ pub fn find_ld_lld() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.is_file()).or_else(|| on_path("ld.lld-22"))
 }
 
+/// compiler-rt's builtins for x86-64 (`libclang_rt.builtins-x86_64.a`, Debian's
+/// libclang-rt-22-dev, or the installed rkc's copy in `lib/rkc`), which the host image links
+/// statically for the functions the x86-64 back end calls instead of emitting instructions
+/// (16-bit float conversions, 128-bit division).
+pub fn find_compiler_rt() -> Option<PathBuf> {
+    const NAME: &str = "libclang_rt.builtins-x86_64.a";
+    let mut candidates = vec![Path::new("/usr/lib/llvm-22/lib/clang/22/lib/linux").join(NAME)];
+    candidates.extend(installed_toolchain().map(|d| d.join(NAME)));
+    candidates.into_iter().find(|p| p.is_file())
+}
+
 /// The AMD device libraries (ockl, ocml): the ones Debian's rocm-device-libs installs, the
 /// installed rkc's copy in `lib/rkc/amdgcn`, or ROCm's.
 pub fn find_amd_bitcode() -> Option<PathBuf> {

@@ -259,7 +259,14 @@ fn host_image_of_every_kernel() {
             }
         }
     }
-    assert!(left_out_somewhere, "no testsuite kernel exercises a left-out kernel");
+    // With compiler-rt's builtins (tools/setup.sh installs them) the image holds every
+    // kernel; without them, the testsuite's 16-bit float and 128-bit division kernels are left
+    // out (rkc-lower's unit tests check the reasons).
+    if rkc_driver::tools::find_compiler_rt().is_some() {
+        assert!(!left_out_somewhere, "a kernel was left out although compiler-rt is linked");
+    } else {
+        assert!(left_out_somewhere, "no testsuite kernel exercises a left-out kernel");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -36,11 +36,15 @@ pub struct LowerOptions {
     /// would mark the PTX `.target ..., debug`, and ptxas then stops optimising: measured, the
     /// code of `shared.rs`'s `block_sum` grew 2.8x).
     pub debug_file: Option<String>,
+    /// The host image is linked with compiler-rt's builtins (LLVM's `libclang_rt.builtins`):
+    /// the kernels whose x86-64 code calls them (16-bit floats, 128-bit division, conversions
+    /// between 128-bit integers and floats) are in the image instead of left out.
+    pub compiler_rt: bool,
 }
 
 impl Default for LowerOptions {
     fn default() -> Self {
-        LowerOptions { bounds_checks: true, fast_math: false, debug_file: None }
+        LowerOptions { bounds_checks: true, fast_math: false, debug_file: None, compiler_rt: false }
     }
 }
 

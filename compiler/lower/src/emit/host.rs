@@ -20,11 +20,12 @@
 //! becomes instead one function per block (`Block`: `@__rkc_body_K` then takes the block's
 //! position and runs its threads itself, in loops between the barriers and exchanges). So does
 //! a kernel with a grid-stride loop (`i += grid_dim * block_dim`), which the block function
-//! runs in lockstep, as a GPU does (see `lockstep_loops`). Left
-//! out (with the reason, which the runtime shows, running them on its simulator) are kernels
-//! with 16-bit floats, 128-bit division or conversions between 128-bit integers and floats,
-//! which the x86-64 back end lowers to calls of compiler-rt functions that a loaded shared
-//! object cannot count on finding.
+//! runs in lockstep, as a GPU does (see `lockstep_loops`). Kernels with 16-bit floats, 128-bit
+//! division or conversions between 128-bit integers and floats, which the x86-64 back end
+//! lowers to calls of compiler-rt functions, are in the image when the driver links it with
+//! compiler-rt's builtins (`LowerOptions::compiler_rt`), and left out otherwise (with the
+//! reason, which the runtime shows, running them on its simulator): a loaded shared object
+//! cannot count on finding those functions.
 
 use super::{FuncEmitter, mlir_type};
 use crate::LowerOptions;
@@ -75,7 +76,7 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
     let mut funcs = String::new();
     let mut globals: Vec<String> = Vec::new();
     for func in module.kernels() {
-        if let Some(reason) = unsupported(func) {
+        if let Some(reason) = unsupported(func).filter(|_| !options.compiler_rt) {
             out.left_out.push((func.name.clone(), reason));
             continue;
         }
@@ -114,8 +115,9 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
     out
 }
 
-/// Why the host image leaves a kernel out, if it does: the x86-64 back end lowers these to
-/// compiler-rt calls (`__divti3`, `__floattisf`, `__extendhfsf2`).
+/// Why the host image leaves a kernel out when it is linked without compiler-rt, if it does:
+/// the x86-64 back end lowers these to compiler-rt calls (`__divti3`, `__floattisf`,
+/// `__extendhfsf2`), which a loaded shared object cannot count on finding.
 fn unsupported(func: &Func) -> Option<String> {
     let wide_int = |v: &ValueId| matches!(func.ty(*v), Some(Type::Int(IntTy::I128 | IntTy::U128)));
     let float = |v: &ValueId| matches!(func.ty(*v), Some(Type::Float(_)));
