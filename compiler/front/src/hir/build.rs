@@ -43,6 +43,14 @@ pub fn build_body<'a>(
 ) -> Option<Body<'a>> {
     let def = items.def(owner);
     let DefKind::Fn { sig, body: Some(block), .. } = &def.kind else { return None };
+    let block = match items.body(def.file, block) {
+        Ok(block) => block,
+        Err(e) => {
+            // The core is rkc's own; its tests parse every body, so this is a bug.
+            diags.push(Diagnostic::new(RK_INTERNAL, e));
+            return None;
+        }
+    };
     let mut b = Builder::new(items, source, owner, diags);
     b.body.unsafe_fn = sig.unsafety.is_some();
     for input in &sig.inputs {

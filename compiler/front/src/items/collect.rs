@@ -22,8 +22,11 @@ pub struct Sources {
 
 /// The device core's syntax: its files and the impls of its derives.
 pub struct CoreSources {
-    /// (module name, text, tree).
+    /// (module name, text, tree). The tree is the file's skeleton: most function bodies are
+    /// parsed only when a kernel reaches them ([`Items::body`]).
     pub files: Vec<(String, String, syn::File)>,
+    /// Each file's bodies left out of its tree.
+    pub bodies: Vec<Vec<crate::core_lib::LazyBody>>,
     pub derived: Vec<DerivedFile>,
 }
 
@@ -73,10 +76,12 @@ impl CoreSources {
             return Ok(c);
         }
         let mut files = Vec::new();
+        let mut bodies = Vec::new();
         for (name, text) in crate::core_lib::files() {
+            let (skeleton, lazy) = crate::core_lib::skeleton(&text);
             // The core is part of rkc; a syntax error in it is a bug that the front end's tests
             // catch, so it is reported like any other error rather than with a panic.
-            let mut file = syn::parse_file(&text).map_err(|e| {
+            let mut file = syn::parse_file(&skeleton).map_err(|e| {
                 Diagnostic::new(
                     RK_INTERNAL,
                     format!("the device core's `{name}` does not parse: {e}"),
@@ -84,12 +89,13 @@ impl CoreSources {
             })?;
             crate::core_lib::expand_templates(&mut file);
             files.push((name, text, file));
+            bodies.push(lazy);
         }
         let mut derived = Vec::new();
         for (k, (_, _, f)) in files.iter().enumerate() {
             derived.extend(derives_of(FileId::Core(k as u16), f)?);
         }
-        let core = Rc::new(CoreSources { files, derived });
+        let core = Rc::new(CoreSources { files, bodies, derived });
         CORE.with(|c| *c.borrow_mut() = Some(core.clone()));
         Ok(core)
     }
@@ -151,6 +157,8 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
             traits: Vec::new(),
             kernels: Vec::new(),
             derived_spans: sources.derived().map(|d| d.attr_span).collect(),
+            core: &sources.core,
+            parsed_bodies: Default::default(),
         },
         sources,
         diags: Vec::new(),
