@@ -1,6 +1,7 @@
 //! The one place that talks to MLIR: a context with every dialect, translation and pass
-//! registered, parsing with verification, pass pipelines with their diagnostics captured, and
-//! the extraction of the objects `gpu-module-to-binary` produced.
+//! registered (dialects load on first use), parsing with verification, pass pipelines with
+//! their diagnostics captured, and the extraction of the objects `gpu-module-to-binary`
+//! produced.
 
 use melior::{
     Context,
@@ -60,8 +61,10 @@ impl Mlir {
         let registry = DialectRegistry::new();
         register_all_dialects(&registry);
         let context = Context::new();
+        // The dialects load when the parser or a pass first needs them (a pass manager loads
+        // its passes' dependent dialects before it runs): loading every registered dialect up
+        // front took 12 ms of each compilation's 16 ms of lowering (measured on a one-kernel file).
         context.append_dialect_registry(&registry);
-        context.load_all_available_dialects();
         register_all_llvm_translations(&context);
         let messages = Rc::new(RefCell::new(Vec::new()));
         let sink = Rc::clone(&messages);
