@@ -357,89 +357,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             Some(target) => HostJob::Later(target),
             None => HostJob::None,
         };
-        let gpu = (|| -> Result<Vec<TargetOutput>, Error> {
-            let mut targets = Vec::new();
-            for target in chosen {
-                let toolkit = match target.kind() {
-                    TargetKind::Amd => amd_toolkit.as_deref(),
-                    TargetKind::Nvidia => cuda_toolkit.as_deref(),
-                    // Compiled after this loop, by `host_image`.
-                    TargetKind::Host => None,
-                };
-                let t = Instant::now();
-                let mut module = mlir
-                    .parse(&rkc_lower::specialize(&gpu, target), "lower")
-                    .map_err(mlir_error)?;
-                mlir.run(
-                    &mut module,
-                    &target.lowering_pipeline(options.opt_level, options.fast_math),
-                    target.dialect(),
-                )
-                .map_err(mlir_error)?;
-                let lowered = mlir::Mlir::print(&module, options.debug_info);
-                timed(&mut timings, &format!("{} {}", target.dialect(), target.arch()), t);
-
-                let serialize = |format: ImageFormat,
-                                 toolkit: Option<&std::path::Path>|
-                 -> Result<Vec<u8>, Error> {
-                    let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
-                    let step = format!("serialize {}", target.arch());
-                    let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
-                        internal("serialisation", format!("{} has no serialiser", target.arch()))
-                    })?;
-                    mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
-                    mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
-                        stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
-                    })
-                };
-
-                let t = Instant::now();
-                // PTX is both an image and ptxas's input; AMD assembly is only for reading.
-                let assembly = match target.kind() {
-                    TargetKind::Amd if !options.amd_assembly => Vec::new(),
-                    _ => serialize(ImageFormat::Assembly, toolkit)?,
-                };
-                timed(&mut timings, &format!("assembly {}", target.arch()), t);
-                let llvm_ir = if options.llvm_ir {
-                    let t = Instant::now();
-                    let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
-                    let dis = tools::find_llvm_dis().ok_or_else(|| {
-                        stage_error(
-                            RK_TOOL_MISSING,
-                            "llvm-dis-22 not found: --emit=llvm needs it".into(),
-                            &["run tools/setup.sh (it installs llvm-22)".into()],
-                        )
-                    })?;
-                    let text =
-                        tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
-                    timed(&mut timings, &format!("llvm {}", target.arch()), t);
-                    Some(String::from_utf8_lossy(&text).into_owned())
-                } else {
-                    None
-                };
-                // NVIDIA cubins are made by ptxas after the loop, all targets at once.
-                let binary = match target.kind() {
-                    TargetKind::Nvidia | TargetKind::Host => None,
-                    TargetKind::Amd => {
-                        let t = Instant::now();
-                        let object = serialize(ImageFormat::Binary, toolkit)?;
-                        timed(&mut timings, &format!("binary {}", target.arch()), t);
-                        Some(object)
-                    }
-                };
-                targets.push(TargetOutput {
-                    kind: target.kind(),
-                    arch: target.arch().to_string(),
-                    triple: target.triple(),
-                    dialect: target.dialect(),
-                    lowered,
-                    assembly,
-                    llvm_ir,
-                    binary,
-                });
-            }
-            Ok(targets)
-        })();
+        let toolkits = Toolkits { amd: amd_toolkit.as_deref(), cuda: cuda_toolkit.as_deref() };
+        let gpu = gpu_targets(&mlir, &gpu, &chosen, toolkits, options, &mut timings);
         let host = match host {
             HostJob::Running(job) => job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             HostJob::Later(target) => host_stage(target),
@@ -486,6 +405,161 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         host_left_out,
         warnings,
         timings,
+    })
+}
+
+/// The toolkit folders the GPU targets' serialisers read their device libraries from.
+#[derive(Clone, Copy)]
+struct Toolkits<'p> {
+    amd: Option<&'p std::path::Path>,
+    cuda: Option<&'p std::path::Path>,
+}
+
+impl<'p> Toolkits<'p> {
+    fn of(self, target: &dyn Target) -> Option<&'p std::path::Path> {
+        match target.kind() {
+            TargetKind::Amd => self.amd,
+            TargetKind::Nvidia => self.cuda,
+            // Compiled by `host_stage`.
+            TargetKind::Host => None,
+        }
+    }
+}
+
+/// Compiles the GPU targets: one after another in `mlir`'s context under
+/// `--print-ir-after-all` (so that the dumps do not interleave) or for a single target, else
+/// on a pool of threads, one per hardware thread, each with an MLIR context of its own. The
+/// outputs and their timings come in the targets' order, and the first target's error (in
+/// that order) is the one returned, as sequentially.
+fn gpu_targets(
+    mlir: &mlir::Mlir,
+    gpu: &str,
+    chosen: &[&dyn Target],
+    toolkits: Toolkits<'_>,
+    options: &Options,
+    timings: &mut Vec<(String, Duration)>,
+) -> Result<Vec<TargetOutput>, Error> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(chosen.len());
+    if options.print_ir_after_all || workers <= 1 {
+        return chosen
+            .iter()
+            .map(|target| gpu_target(mlir, gpu, *target, toolkits.of(*target), options, timings))
+            .collect();
+    }
+    type Done = (Result<TargetOutput, Error>, Vec<(String, Duration)>);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<Done>>> =
+        std::sync::Mutex::new(chosen.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                // The pool runs the targets side by side; MLIR's own threads would only
+                // compete with it (each target is one gpu.module).
+                let mlir = mlir::Mlir::new(false);
+                mlir.single_threaded();
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(target) = chosen.get(k) else { break };
+                    let mut own = Vec::new();
+                    let out =
+                        gpu_target(&mlir, gpu, *target, toolkits.of(*target), options, &mut own);
+                    done.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((out, own));
+                }
+            });
+        }
+    });
+    let mut targets = Vec::new();
+    for slot in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        // Every target was taken by a worker, and a worker that panicked has re-raised its
+        // panic when the scope ended.
+        let Some((out, own)) = slot else { continue };
+        timings.extend(own);
+        targets.push(out?);
+    }
+    Ok(targets)
+}
+
+/// One GPU target: its lowering pipeline, then its serialisations (PTX or AMD assembly, LLVM
+/// IR for `--emit=llvm`, the AMD code object; NVIDIA cubins come from ptxas afterwards).
+fn gpu_target(
+    mlir: &mlir::Mlir,
+    gpu: &str,
+    target: &dyn Target,
+    toolkit: Option<&std::path::Path>,
+    options: &Options,
+    timings: &mut Vec<(String, Duration)>,
+) -> Result<TargetOutput, Error> {
+    let t = Instant::now();
+    let mut module =
+        mlir.parse(&rkc_lower::specialize(gpu, target), "lower").map_err(mlir_error)?;
+    mlir.run(
+        &mut module,
+        &target.lowering_pipeline(options.opt_level, options.fast_math),
+        target.dialect(),
+    )
+    .map_err(mlir_error)?;
+    let lowered = mlir::Mlir::print(&module, options.debug_info);
+    timed(timings, &format!("{} {}", target.dialect(), target.arch()), t);
+
+    let serialize =
+        |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
+            let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
+            let step = format!("serialize {}", target.arch());
+            let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
+                stage_error(
+                    RK_INTERNAL_VERIFY,
+                    format!("internal error: serialisation: {} has no serialiser", target.arch()),
+                    &["this is a bug in rkc; please report it with the kernel file".into()],
+                )
+            })?;
+            mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
+            mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
+                stage_error(RK_MLIR_FAILED, format!("{step}: MLIR produced no object"), &[])
+            })
+        };
+
+    let t = Instant::now();
+    // PTX is both an image and ptxas's input; AMD assembly is only for reading.
+    let assembly = match target.kind() {
+        TargetKind::Amd if !options.amd_assembly => Vec::new(),
+        _ => serialize(ImageFormat::Assembly, toolkit)?,
+    };
+    timed(timings, &format!("assembly {}", target.arch()), t);
+    let llvm_ir = if options.llvm_ir {
+        let t = Instant::now();
+        let bitcode = serialize(ImageFormat::Bitcode, toolkit)?;
+        let dis = tools::find_llvm_dis().ok_or_else(|| {
+            stage_error(
+                RK_TOOL_MISSING,
+                "llvm-dis-22 not found: --emit=llvm needs it".into(),
+                &["run tools/setup.sh (it installs llvm-22)".into()],
+            )
+        })?;
+        let text = tools::run(&dis, &["-o", "-"], Some(&bitcode)).map_err(tool_error)?;
+        timed(timings, &format!("llvm {}", target.arch()), t);
+        Some(String::from_utf8_lossy(&text).into_owned())
+    } else {
+        None
+    };
+    // NVIDIA cubins are made by ptxas afterwards, all targets at once.
+    let binary = match target.kind() {
+        TargetKind::Nvidia | TargetKind::Host => None,
+        TargetKind::Amd => {
+            let t = Instant::now();
+            let object = serialize(ImageFormat::Binary, toolkit)?;
+            timed(timings, &format!("binary {}", target.arch()), t);
+            Some(object)
+        }
+    };
+    Ok(TargetOutput {
+        kind: target.kind(),
+        arch: target.arch().to_string(),
+        triple: target.triple(),
+        dialect: target.dialect(),
+        lowered,
+        assembly,
+        llvm_ir,
+        binary,
     })
 }
 

@@ -91,6 +91,11 @@ impl Mlir {
         Mlir { context, messages, print_ir }
     }
 
+    /// Turns MLIR's own threads off: for a context whose caller runs several side by side.
+    pub fn single_threaded(&self) {
+        self.context.enable_multi_threading(false);
+    }
+
     pub(crate) fn take_messages(&self) -> Vec<String> {
         std::mem::take(&mut *self.messages.borrow_mut())
     }
