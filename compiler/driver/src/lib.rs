@@ -357,8 +357,13 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             Some(target) => HostJob::Later(target),
             None => HostJob::None,
         };
-        let toolkits = Toolkits { amd: amd_toolkit.as_deref(), cuda: cuda_toolkit.as_deref() };
-        let gpu = gpu_targets(&mlir, &gpu, &chosen, toolkits, options, &mut timings);
+        let tools = TargetTools {
+            amd: amd_toolkit.as_deref(),
+            cuda: cuda_toolkit.as_deref(),
+            ptxas: ptxas.as_deref(),
+            scratch: &scratch.0,
+        };
+        let gpu = gpu_targets(&mlir, &gpu, &chosen, tools, options, &mut timings, &mut warnings);
         let host = match host {
             HostJob::Running(job) => job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             HostJob::Later(target) => host_stage(target),
@@ -372,22 +377,6 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let host_left_out = host.left_out;
     warnings.extend(host.warnings);
     timings.extend(host.timings);
-
-    if let Some(ptxas) = &ptxas {
-        let t = Instant::now();
-        let cubins = run_ptxas(ptxas, &targets, options, &scratch.0, &mut warnings)?;
-        for (target, cubin) in targets.iter_mut().zip(cubins) {
-            target.binary = target.binary.take().or(cubin);
-        }
-        let archs: Vec<&str> = targets
-            .iter()
-            .filter(|t| t.kind == TargetKind::Nvidia)
-            .map(|t| t.arch.as_str())
-            .collect();
-        if !archs.is_empty() {
-            timed(&mut timings, &format!("binary {}", archs.join(",")), t);
-        }
-    }
 
     let t = Instant::now();
     let fatbin = offload_binary::write(&images(&targets, &kernels, &host_left_out));
@@ -408,15 +397,18 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     })
 }
 
-/// The toolkit folders the GPU targets' serialisers read their device libraries from.
+/// What the GPU targets' serialisers and assemblers use: the toolkit folders they read device
+/// libraries from, ptxas (when cubins are made) and the scratch folder.
 #[derive(Clone, Copy)]
-struct Toolkits<'p> {
+struct TargetTools<'p> {
     amd: Option<&'p std::path::Path>,
     cuda: Option<&'p std::path::Path>,
+    ptxas: Option<&'p std::path::Path>,
+    scratch: &'p std::path::Path,
 }
 
-impl<'p> Toolkits<'p> {
-    fn of(self, target: &dyn Target) -> Option<&'p std::path::Path> {
+impl<'p> TargetTools<'p> {
+    fn toolkit(self, target: &dyn Target) -> Option<&'p std::path::Path> {
         match target.kind() {
             TargetKind::Amd => self.amd,
             TargetKind::Nvidia => self.cuda,
@@ -435,18 +427,19 @@ fn gpu_targets(
     mlir: &mlir::Mlir,
     gpu: &str,
     chosen: &[&dyn Target],
-    toolkits: Toolkits<'_>,
+    tools: TargetTools<'_>,
     options: &Options,
     timings: &mut Vec<(String, Duration)>,
+    warnings: &mut Vec<String>,
 ) -> Result<Vec<TargetOutput>, Error> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(chosen.len());
     if options.print_ir_after_all || workers <= 1 {
         return chosen
             .iter()
-            .map(|target| gpu_target(mlir, gpu, *target, toolkits.of(*target), options, timings))
+            .map(|target| gpu_target(mlir, gpu, *target, tools, options, timings, warnings))
             .collect();
     }
-    type Done = (Result<TargetOutput, Error>, Vec<(String, Duration)>);
+    type Done = (Result<TargetOutput, Error>, Vec<(String, Duration)>, Vec<String>);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done: std::sync::Mutex<Vec<Option<Done>>> =
         std::sync::Mutex::new(chosen.iter().map(|_| None).collect());
@@ -460,10 +453,9 @@ fn gpu_targets(
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(target) = chosen.get(k) else { break };
-                    let mut own = Vec::new();
-                    let out =
-                        gpu_target(&mlir, gpu, *target, toolkits.of(*target), options, &mut own);
-                    done.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((out, own));
+                    let (mut own, mut said) = (Vec::new(), Vec::new());
+                    let out = gpu_target(&mlir, gpu, *target, tools, options, &mut own, &mut said);
+                    done.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((out, own, said));
                 }
             });
         }
@@ -472,23 +464,27 @@ fn gpu_targets(
     for slot in done.into_inner().unwrap_or_else(|e| e.into_inner()) {
         // Every target was taken by a worker, and a worker that panicked has re-raised its
         // panic when the scope ended.
-        let Some((out, own)) = slot else { continue };
+        let Some((out, own, said)) = slot else { continue };
         timings.extend(own);
+        warnings.extend(said);
         targets.push(out?);
     }
     Ok(targets)
 }
 
 /// One GPU target: its lowering pipeline, then its serialisations (PTX or AMD assembly, LLVM
-/// IR for `--emit=llvm`, the AMD code object; NVIDIA cubins come from ptxas afterwards).
+/// IR for `--emit=llvm`, the AMD code object) and, for NVIDIA, ptxas's cubin, so that a
+/// target's ptxas runs while the other targets compile.
 fn gpu_target(
     mlir: &mlir::Mlir,
     gpu: &str,
     target: &dyn Target,
-    toolkit: Option<&std::path::Path>,
+    tools: TargetTools<'_>,
     options: &Options,
     timings: &mut Vec<(String, Duration)>,
+    warnings: &mut Vec<String>,
 ) -> Result<TargetOutput, Error> {
+    let toolkit = tools.toolkit(target);
     let t = Instant::now();
     let mut module =
         mlir.parse(&rkc_lower::specialize(gpu, target), "lower").map_err(mlir_error)?;
@@ -541,9 +537,18 @@ fn gpu_target(
     } else {
         None
     };
-    // NVIDIA cubins are made by ptxas afterwards, all targets at once.
     let binary = match target.kind() {
-        TargetKind::Nvidia | TargetKind::Host => None,
+        TargetKind::Nvidia => match tools.ptxas {
+            Some(ptxas) => {
+                let t = Instant::now();
+                let cubin =
+                    cubin(ptxas, &assembly, target.arch(), options, tools.scratch, warnings)?;
+                timed(timings, &format!("binary {}", target.arch()), t);
+                cubin
+            }
+            None => None,
+        },
+        TargetKind::Host => None,
         TargetKind::Amd => {
             let t = Instant::now();
             let object = serialize(ImageFormat::Binary, toolkit)?;
@@ -561,6 +566,31 @@ fn gpu_target(
         llvm_ir,
         binary,
     })
+}
+
+/// ptxas's cubin of one target's PTX; `None`, with a warning, where this ptxas is too new for
+/// the architecture (CUDA 13 dropped sm_70): the PTX still runs there through the driver's JIT.
+fn cubin(
+    ptxas: &std::path::Path,
+    ptx: &[u8],
+    arch: &str,
+    options: &Options,
+    scratch: &std::path::Path,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vec<u8>>, Error> {
+    match tools::ptxas(ptxas, ptx, arch, options.opt_level, options.debug_info, scratch) {
+        Ok(cubin) => Ok(Some(cubin)),
+        Err(e)
+            if e.message.contains("is not defined for option 'gpu-name'")
+                && options.cubin == Cubin::WhenAvailable =>
+        {
+            warnings.push(format!(
+                "this ptxas cannot target {arch}: its image holds PTX only (the CUDA driver compiles it at load time)"
+            ));
+            Ok(None)
+        }
+        Err(e) => Err(tool_error(e)),
+    }
 }
 
 /// Records how long a stage took since `start`, for `--time-passes`.
@@ -638,71 +668,6 @@ fn host_stage(
         &mut out.timings,
     )?;
     Ok(out)
-}
-
-/// The cubins of the NVIDIA targets (`None` for the others), from one ptxas process per
-/// target, run at the same time: they are independent, and each takes longer than everything
-/// rkc does before it for that target.
-fn run_ptxas(
-    ptxas: &std::path::Path,
-    targets: &[TargetOutput],
-    options: &Options,
-    scratch: &std::path::Path,
-    warnings: &mut Vec<String>,
-) -> Result<Vec<Option<Vec<u8>>>, Error> {
-    let results: Vec<Option<Result<Vec<u8>, tools::ToolError>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = targets
-            .iter()
-            .map(|target| {
-                (target.kind == TargetKind::Nvidia).then(|| {
-                    s.spawn(|| {
-                        tools::ptxas(
-                            ptxas,
-                            &target.assembly,
-                            &target.arch,
-                            options.opt_level,
-                            options.debug_info,
-                            scratch,
-                        )
-                    })
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(tools::ToolError {
-                            tool: "ptxas".into(),
-                            message: "the thread that ran ptxas panicked".into(),
-                        })
-                    })
-                })
-            })
-            .collect()
-    });
-    let mut cubins = Vec::with_capacity(targets.len());
-    for (target, result) in targets.iter().zip(results) {
-        cubins.push(match result {
-            None => None,
-            Some(Ok(cubin)) => Some(cubin),
-            // A ptxas too new for an old GPU (CUDA 13 dropped sm_70): the PTX still runs there
-            // through the driver's JIT, so this is worth a warning only.
-            Some(Err(e))
-                if e.message.contains("is not defined for option 'gpu-name'")
-                    && options.cubin == Cubin::WhenAvailable =>
-            {
-                warnings.push(format!(
-                    "this ptxas cannot target {}: its image holds PTX only (the CUDA driver compiles it at load time)",
-                    target.arch
-                ));
-                None
-            }
-            Some(Err(e)) => return Err(tool_error(e)),
-        });
-    }
-    Ok(cubins)
 }
 
 fn mlir_error(e: mlir::MlirError) -> Error {
