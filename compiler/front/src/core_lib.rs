@@ -333,7 +333,7 @@ fn mark_templates(text: &str) -> String {
             out.push_str(&format!("#[rkc_template = \"{}\"] mod __template {{", spec.trim()));
         } else if line.trim() == "//@ end" {
             out.push('}');
-        } else {
+        } else if line.contains('$') {
             out.push_str(
                 &line
                     .replace("$T", "__T")
@@ -341,6 +341,8 @@ fn mark_templates(text: &str) -> String {
                     .replace("$S", "__S")
                     .replace("$BITS", "__BITS"),
             );
+        } else {
+            out.push_str(line);
         }
         out.push('\n');
     }

@@ -37,7 +37,10 @@ pub struct DerivedFile {
     /// The `#[derive(..)]` attribute, where errors in these impls are reported.
     pub attr_span: Span,
     pub text: String,
+    /// The impls' syntax, with their function bodies left out as the core's are
+    /// ([`Items::body`] parses them from `text`).
     pub file: syn::File,
+    pub bodies: Vec<crate::core_lib::LazyBody>,
 }
 
 thread_local! {
@@ -52,7 +55,8 @@ fn derives_of(file_id: FileId, file: &syn::File) -> Result<Vec<DerivedFile>, Dia
     finder.visit_file(file);
     let mut out = Vec::new();
     for d in finder.found {
-        let Ok(tree) = syn::parse_file(&d.text) else {
+        let (skeleton, bodies) = crate::core_lib::skeleton(&d.text);
+        let Ok(tree) = syn::parse_file(&skeleton) else {
             return Err(Diagnostic::new(
                 RK_INTERNAL,
                 format!("rkc wrote a derive it cannot parse:\n{}", d.text),
@@ -64,6 +68,7 @@ fn derives_of(file_id: FileId, file: &syn::File) -> Result<Vec<DerivedFile>, Dia
             attr_span: d.attr_span,
             text: d.text,
             file: tree,
+            bodies,
         });
     }
     Ok(out)
@@ -158,6 +163,7 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
             kernels: Vec::new(),
             derived_spans: sources.derived().map(|d| d.attr_span).collect(),
             core: &sources.core,
+            derived_files: sources.derived().collect(),
             parsed_bodies: Default::default(),
         },
         sources,

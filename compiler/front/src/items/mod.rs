@@ -273,29 +273,38 @@ pub struct Items<'a> {
     pub kernels: Vec<DefId>,
     /// The span each derived file stands for in the user's file.
     pub derived_spans: Vec<Span>,
-    /// The device core, whose function bodies [`Items::body`] parses on demand.
+    /// The device core and the derived impls, whose function bodies [`Items::body`] parses
+    /// on demand.
     pub core: &'a collect::CoreSources,
-    /// The core's bodies parsed so far: (file, body, template type).
-    pub parsed_bodies: std::cell::RefCell<HashMap<(u16, usize, Option<String>), &'a syn::Block>>,
+    pub derived_files: Vec<&'a collect::DerivedFile>,
+    /// The bodies parsed so far: (file, body, template type).
+    pub parsed_bodies: std::cell::RefCell<HashMap<(FileId, usize, Option<String>), &'a syn::Block>>,
 }
 
 impl<'a> Items<'a> {
-    /// A function's body as written: the block itself, or for a body of the core that was
-    /// left out of the parse (`crate::core_lib::skeleton`), the body parsed now, once per
-    /// compilation.
+    /// A function's body as written: the block itself, or for a body of the core or of a
+    /// derived impl that was left out of the parse (`crate::core_lib::skeleton`), the body
+    /// parsed now, once per compilation.
     pub fn body(&self, file: FileId, block: &'a syn::Block) -> Result<&'a syn::Block, String> {
-        let FileId::Core(k) = file else { return Ok(block) };
+        let (name, text, bodies) = match file {
+            FileId::User => return Ok(block),
+            FileId::Core(k) => {
+                let (name, text, _) = &self.core.files[usize::from(k)];
+                (format!("the device core's `{name}`"), text, &self.core.bodies[usize::from(k)])
+            }
+            FileId::Derived(k) => {
+                let d = self.derived_files[usize::from(k)];
+                ("a derived impl".to_string(), &d.text, &d.bodies)
+            }
+        };
         let Some((n, ty)) = crate::core_lib::lazy_stub(block) else { return Ok(block) };
-        let key = (k, n, ty);
+        let key = (file, n, ty);
         if let Some(b) = self.parsed_bodies.borrow().get(&key) {
             return Ok(b);
         }
-        let (name, text, _) = &self.core.files[usize::from(k)];
-        let body = self.core.bodies[usize::from(k)]
-            .get(n)
-            .ok_or_else(|| format!("the device core's `{name}` has no body {n}"))?;
+        let body = bodies.get(n).ok_or_else(|| format!("{name} has no body {n}"))?;
         let parsed = crate::core_lib::parse_body(text, *body, key.2.as_deref())
-            .map_err(|e| format!("a body of the device core's `{name}` does not parse: {e}"))?;
+            .map_err(|e| format!("a body of {name} does not parse: {e}"))?;
         let parsed: &'a syn::Block = self.arena.bodies.alloc(parsed);
         self.parsed_bodies.borrow_mut().insert(key, parsed);
         Ok(parsed)
