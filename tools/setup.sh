@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 #! Installs what a fresh Debian 12 machine lacks to build and test rkc: LLVM/MLIR 22 and
-#! their easy-to-miss companions from apt, and the PyPI CUDA toolkit (ptxas, fatbinary,
+#! their easy-to-miss companions from apt (compiler-rt's builtins for the host image among
+#! them), and the PyPI CUDA toolkit (ptxas, fatbinary,
 #! libdevice) into .toolchain/ inside the repository. Idempotent: when everything is
 #! present it only checks, which takes about a second.
 set -euo pipefail

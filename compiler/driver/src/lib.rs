@@ -301,7 +301,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
 
     // MLIR's AMD serializer reads device libraries from a toolkit folder even for assembly.
     let mut chosen: Vec<&dyn Target> = options.targets.iter().map(|t| t.as_ref()).collect();
-    // The host image has its own back end, after the GPU targets.
+    // The host image has its own back end, on a thread of its own beside the GPU targets.
     let host_target =
         chosen.iter().position(|t| t.kind() == TargetKind::Host).map(|k| chosen.remove(k));
     let amd_toolkit = if chosen.iter().any(|t| t.kind() == TargetKind::Amd) {
@@ -345,8 +345,8 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     }
     // The host image has a back end of its own (MLIR's translation to LLVM IR, then LLVM's
     // x86 back end), in a context of its own: it runs on a thread of its own while the GPU
-    // targets are compiled, and ptxas after them. Under --print-ir-after-all the stages run
-    // one after another, so that the dumps do not interleave.
+    // targets are compiled. Under --print-ir-after-all the stages run one after another, so
+    // that the dumps do not interleave.
     let host_stage =
         |target: &dyn Target| host_stage(target, &verified, &lower_options, &scratch.0, options);
     let (gpu_targets, host) = std::thread::scope(|scope| {
@@ -419,8 +419,9 @@ impl<'p> TargetTools<'p> {
 }
 
 /// Compiles the GPU targets: one after another in `mlir`'s context under
-/// `--print-ir-after-all` (so that the dumps do not interleave) or for a single target, else
-/// on a pool of threads, one per hardware thread, each with an MLIR context of its own. The
+/// `--print-ir-after-all` (so that the dumps do not interleave) or where only one worker would
+/// run (one target, or one hardware thread), else on a pool of threads, one per hardware
+/// thread, each with an MLIR context of its own. The
 /// outputs and their timings come in the targets' order, and the first target's error (in
 /// that order) is the one returned, as sequentially.
 fn gpu_targets(
@@ -615,7 +616,8 @@ enum HostJob<'scope, 't> {
 }
 
 /// The host image: the kernels lowered for the host, in an MLIR context of its own (this
-/// runs beside the GPU targets), then an x86-64 object and shared object per CPU level.
+/// runs beside the GPU targets, after them under `--print-ir-after-all`), then an x86-64
+/// object and shared object per CPU level.
 fn host_stage(
     target: &dyn Target,
     verified: &rkc_rk::Verified<'_>,

@@ -449,6 +449,12 @@ fn main() {
     println!();
     let mut rows = bench_rows(runs);
     rows.extend(example_rows(runs, register));
+    if rows.is_empty() {
+        eprintln!(
+            "cpu-bench: no row to measure: CPU_BENCH_ONLY names none of the rows (its names are the table's first column)"
+        );
+        std::process::exit(2);
+    }
     print(&rows, runs);
 }
 

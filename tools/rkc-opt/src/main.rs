@@ -20,8 +20,9 @@ struct Cli {
     /// Comma-separated rk passes to run, in order: inline, simplify, version.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
-    /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it),
-    /// access, sites.
+    /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it,
+    /// as for an image linked without compiler-rt: kernels with 16-bit floats or 128-bit
+    /// division are left out, with the reason), access, sites.
     #[arg(long, default_value = "rk")]
     emit: String,
 }

@@ -71,8 +71,9 @@ struct Cli {
     #[arg(long = "no-cubin")]
     no_cubin: bool,
 
-    /// Print the time each stage took, their sum, and the compilation's wall-clock time (less
-    /// than the sum: the host image is compiled beside the GPU targets).
+    /// Print the time each stage took, their sum, and the compilation's wall-clock time
+    /// (usually less than the sum: the GPU targets, their ptxas runs and the host image are
+    /// compiled on several threads).
     #[arg(long = "time-passes")]
     time_passes: bool,
 
@@ -315,8 +316,8 @@ fn run(cli: &Cli) -> Result<(), String> {
         for (name, d) in &out.timings {
             eprintln!("{name:<24} {:>10.2}", d.as_secs_f64() * 1e3);
         }
-        // The host image's stages run beside the GPU targets': the compilation's wall-clock
-        // time is less than the sum of its stages.
+        // The stages run on several threads (the GPU targets' pool, the host image's): the
+        // compilation's wall-clock time is usually less than the sum of its stages.
         eprintln!("{:<24} {:>10.2}", "sum of the stages", sum * 1e3);
         eprintln!("{:<24} {:>10.2}", "total (wall clock)", wall.as_secs_f64() * 1e3);
     }

@@ -46,7 +46,8 @@ pub fn build_body<'a>(
     let block = match items.body(def.file, block) {
         Ok(block) => block,
         Err(e) => {
-            // The core is rkc's own; its tests parse every body, so this is a bug.
+            // The core and the derived impls are rkc's own text (the core's tests parse every
+            // body of the core), so this is a bug.
             diags.push(Diagnostic::new(RK_INTERNAL, e));
             return None;
         }

@@ -1358,10 +1358,15 @@ impl<'f> FuncEmitter<'f> {
             levels.push(Level::Arm { mask: live, full });
         }
         self.threads(ops, None, &[], &inputs, Some(&levels), true);
-        // Whether every thread is still in the loop, for its header.
-        if let Some(b) = self.block_fn.as_mut() {
-            b.raised.clear();
+        // A thread that left an enclosing loop (`break 'outer`) emptied its mask there, as in
+        // `stretch`; the strip's own loop is the last level, filled below.
+        let raised = self.block_fn.as_mut().map(|b| std::mem::take(&mut b.raised));
+        for k in raised.unwrap_or_default() {
+            if let Some(Level::Loop { iter, full, .. }) = levels.get(k) {
+                self.fill_flag(iter, full);
+            }
         }
+        // Whether every thread is still in the loop, for its header.
         if let Some(Level::Arm { mask, full }) = levels.last() {
             self.fill_flag(mask, full);
         }
