@@ -222,13 +222,6 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     timed(&mut timings, "front", t);
 
     let t = Instant::now();
-    let internal = |what: &str, e: String| {
-        stage_error(
-            RK_INTERNAL_VERIFY,
-            format!("internal error: {what}: {e}"),
-            &["this is a bug in rkc; please report it with the kernel file".into()],
-        )
-    };
     rkc_rk::verify(&rk_module)
         .map_err(|e| internal("the front end produced invalid rk", e.to_string()))?;
     let rk = rkc_rk::print_module(&rk_module);
@@ -503,11 +496,7 @@ fn gpu_target(
             let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
             let step = format!("serialize {}", target.arch());
             let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
-                stage_error(
-                    RK_INTERNAL_VERIFY,
-                    format!("internal error: serialisation: {} has no serialiser", target.arch()),
-                    &["this is a bug in rkc; please report it with the kernel file".into()],
-                )
+                internal("serialisation", format!("{} has no serialiser", target.arch()))
             })?;
             mlir.run(&mut m, &pipeline, &step).map_err(mlir_error)?;
             mlir::Mlir::objects(&m).into_iter().next().map(|o| o.bytes).ok_or_else(|| {
@@ -630,13 +619,8 @@ fn host_stage(
     let compiler_rt = tools::find_compiler_rt();
     let lower_options =
         LowerOptions { compiler_rt: compiler_rt.is_some(), ..lower_options.clone() };
-    let mut host = rkc_lower::lower_host(verified, &lower_options).map_err(|e| {
-        stage_error(
-            RK_INTERNAL_VERIFY,
-            format!("internal error: lowering for the host: {e}"),
-            &["this is a bug in rkc; please report it with the kernel file".into()],
-        )
-    })?;
+    let mut host = rkc_lower::lower_host(verified, &lower_options)
+        .map_err(|e| internal("lowering for the host", e.to_string()))?;
     out.left_out = std::mem::take(&mut host.left_out);
     if options.print_ir_after_all {
         eprintln!("// -----// IR Dump After rkc-lower (host) //----- //\n{}", host.text);
@@ -670,6 +654,15 @@ fn host_stage(
         &mut out.timings,
     )?;
     Ok(out)
+}
+
+/// An error that is rkc's own bug, in the step `what`.
+fn internal(what: &str, e: String) -> Error {
+    stage_error(
+        RK_INTERNAL_VERIFY,
+        format!("internal error: {what}: {e}"),
+        &["this is a bug in rkc; please report it with the kernel file".into()],
+    )
 }
 
 fn mlir_error(e: mlir::MlirError) -> Error {

@@ -286,8 +286,16 @@ impl<'a> Items<'a> {
     /// derived impl that was left out of the parse (`crate::core_lib::skeleton`), the body
     /// parsed now, once per compilation.
     pub fn body(&self, file: FileId, block: &'a syn::Block) -> Result<&'a syn::Block, String> {
+        if file == FileId::User {
+            return Ok(block);
+        }
+        let Some((n, ty)) = crate::core_lib::lazy_stub(block) else { return Ok(block) };
+        let key = (file, n, ty);
+        if let Some(b) = self.parsed_bodies.borrow().get(&key) {
+            return Ok(b);
+        }
+        // Named only for an error: this runs for every function instance type checking reaches.
         let (name, text, bodies) = match file {
-            FileId::User => return Ok(block),
             FileId::Core(k) => {
                 let (name, text, _) = &self.core.files[usize::from(k)];
                 (format!("the device core's `{name}`"), text, &self.core.bodies[usize::from(k)])
@@ -296,12 +304,8 @@ impl<'a> Items<'a> {
                 let d = self.derived_files[usize::from(k)];
                 ("a derived impl".to_string(), &d.text, &d.bodies)
             }
+            FileId::User => return Ok(block),
         };
-        let Some((n, ty)) = crate::core_lib::lazy_stub(block) else { return Ok(block) };
-        let key = (file, n, ty);
-        if let Some(b) = self.parsed_bodies.borrow().get(&key) {
-            return Ok(b);
-        }
         let body = bodies.get(n).ok_or_else(|| format!("{name} has no body {n}"))?;
         let parsed = crate::core_lib::parse_body(text, *body, key.2.as_deref())
             .map_err(|e| format!("a body of {name} does not parse: {e}"))?;
