@@ -156,6 +156,9 @@ pub mod state;
 #[path = "../kernels/structs.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod structs;
+#[path = "../kernels/tensor.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod tensor;
 #[path = "../kernels/traits.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod traits;
@@ -1225,6 +1228,39 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(halfs::half_methods),
+        },
+        Case {
+            file: "tensor.rs",
+            kernel: "hgemm_tiles",
+            grid: [1, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(64),
+                Input::Scalar(32),
+                Input::Random(32 * 64),
+                Input::Random(64 * 32),
+                Input::Random(32 * 32),
+                Input::Zeros(32 * 32),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(tensor::hgemm_tiles),
+        },
+        Case {
+            file: "tensor.rs",
+            kernel: "bf16_gemm_shared",
+            grid: [2, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(48),
+                Input::Scalar(64),
+                Input::Random(32 * 48),
+                Input::Random(48 * 64),
+                Input::Zeros(32 * 64),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(tensor::bf16_gemm_shared),
         },
         Case {
             file: "wide.rs",

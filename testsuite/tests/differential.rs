@@ -56,6 +56,18 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         {
             panic!("{}: rustc and the interpreter (after passes) disagree: {e}", case.kernel);
         }
+        // Warp matrix multiplies: the expansion that targets without the instruction run must
+        // compute what the interpreter's `rk.mma` does, bit for bit.
+        if rkc_rk::passes::has_mma(&inlined) {
+            let mut expanded = inlined.clone();
+            assert!(rkc_rk::passes::expand_mma(&mut expanded) > 0);
+            rkc_rk::verify(&expanded)
+                .unwrap_or_else(|e| panic!("{}: expand_mma broke the module: {e}", case.kernel));
+            let (out, _) = run_interpreter_printing(&expanded, case, &inputs);
+            if let Err(e) = same(&reference, &out, &elems) {
+                panic!("{}: rustc and the interpreter (mma expanded) disagree: {e}", case.kernel);
+            }
+        }
         // The inputs must have been changed, or the comparison proves little.
         match &reference {
             Outcome::Buffers(out) => {
@@ -378,4 +390,65 @@ fn shared_subexpressions_do_not_explode() {
     let stats = rkc_rk::passes::optimize(&mut m, true, &mut |_, _| {});
     rkc_rk::verify(&m).unwrap();
     assert_eq!(stats.loops_versioned, 1, "the loop's checks are proven");
+}
+
+/// The warp matrix kernels against a plain matrix product, written without fragments: each
+/// element is `c` plus the products in `k`'s order, in `f64`, rounded once (`rkc_simt::mma`'s
+/// rule). This holds the fragment layouts and the `mma_load_*`/`mma_store_d` helpers to the
+/// matrices they stand for.
+#[test]
+fn warp_matrix_kernels_compute_the_matrix_product() {
+    let half = |bits: &[u8], ty: rkc_rk::MmaType| -> Vec<f64> {
+        bits.chunks(2).map(|b| ty.to_f64(u16::from_le_bytes([b[0], b[1]]))).collect()
+    };
+    let floats = |bits: &[u8]| -> Vec<f32> {
+        bits.chunks(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+    };
+    for case in cases().iter().filter(|c| c.file == "tensor.rs") {
+        let source = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(case.file),
+        )
+        .unwrap();
+        let module = rkc_front::compile(&source).unwrap();
+        let inputs = inputs_for(case, &module);
+        let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
+        let tys: Vec<Type> = func.param_types().cloned().collect();
+        let Outcome::Buffers(out) = run_rustc(case, &inputs, &tys) else {
+            panic!("{}: the kernel did not run", case.kernel)
+        };
+        use rkc_rk::interp::Arg;
+        let [Arg::Scalar(k), Arg::Scalar(n), ..] = inputs[..] else { panic!("k and n first") };
+        let (k, n) = (k as usize, n as usize);
+        let given = buffers(&inputs);
+        let ty = if case.kernel.starts_with("bf16") {
+            rkc_rk::MmaType::Bf16
+        } else {
+            rkc_rk::MmaType::F16
+        };
+        let (a, b) = (half(&given[0], ty), half(&given[1], ty));
+        let m = a.len() / k;
+        // `hgemm_tiles` adds `c`; `bf16_gemm_shared` starts from zero.
+        let c = if given.len() == 4 { floats(&given[2]) } else { vec![0.0; m * n] };
+        let d = floats(out.last().unwrap());
+        // Each mma rounds its 16 products' sum once: the kernels round after every step of 16.
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = c[i * n + j];
+                for k0 in (0..k).step_by(16) {
+                    let mut wide = f64::from(acc);
+                    for kk in k0..k0 + 16 {
+                        wide += a[i * k + kk] * b[kk * n + j];
+                    }
+                    acc = wide as f32;
+                }
+                assert_eq!(
+                    d[i * n + j].to_bits(),
+                    acc.to_bits(),
+                    "{}: d[{i}][{j}] is {} where the product gives {acc}",
+                    case.kernel,
+                    d[i * n + j]
+                );
+            }
+        }
+    }
 }

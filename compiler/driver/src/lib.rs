@@ -263,12 +263,46 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         // The host stage finds out whether compiler-rt is there.
         compiler_rt: false,
     };
-    let gpu_text = rkc_lower::lower(&verified, &lower_options)
-        .map_err(|e| internal("lowering", e.to_string()))?;
-    dump("rkc-lower (gpu)", &gpu_text);
+    // Kernels with warp matrix multiplies (`rk.mma`) need a second text for the GPU targets
+    // without the instruction: the module with each one expanded into shuffles and arithmetic
+    // (`expand_mma`), which computes the same results. The first text is the instruction's,
+    // unless no target has it. The host stage expands on its own.
+    let gpus = || options.targets.iter().filter(|t| t.kind() != TargetKind::Host);
+    let uses_mma = rkc_rk::passes::has_mma(verified.module());
+    let (native, portable) =
+        (uses_mma && gpus().any(|t| t.has_mma()), uses_mma && gpus().any(|t| !t.has_mma()));
+    let expanded = if portable {
+        let mut m = verified.module().clone();
+        rkc_rk::passes::expand_mma(&mut m);
+        Some(m)
+    } else {
+        None
+    };
+    let expanded = match &expanded {
+        Some(m) => Some(
+            rkc_rk::verify(m)
+                .map_err(|e| internal("expand_mma produced invalid rk", e.to_string()))?,
+        ),
+        None => None,
+    };
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
-    let gpu_module = mlir.parse(&gpu_text, "lower").map_err(mlir_error)?;
-    let gpu = mlir::Mlir::print(&gpu_module, options.debug_info);
+    let lower_text = |module: &rkc_rk::Verified<'_>| -> Result<(String, String), Error> {
+        let text = rkc_lower::lower(module, &lower_options)
+            .map_err(|e| internal("lowering", e.to_string()))?;
+        dump("rkc-lower (gpu)", &text);
+        let parsed = mlir.parse(&text, "lower").map_err(mlir_error)?;
+        let printed = mlir::Mlir::print(&parsed, options.debug_info);
+        Ok((text, printed))
+    };
+    let (gpu_text, gpu) = match &expanded {
+        Some(e) if !native => lower_text(e)?,
+        _ => lower_text(&verified)?,
+    };
+    let portable_gpu = match &expanded {
+        Some(e) if native => Some(lower_text(e)?.1),
+        _ => None,
+    };
+    let texts = GpuTexts { native: &gpu, portable: portable_gpu.as_deref() };
     timed(&mut timings, "lower", t);
 
     let scratch = Scratch::new().map_err(|e| {
@@ -356,7 +390,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             ptxas: ptxas.as_deref(),
             scratch: &scratch.0,
         };
-        let gpu = gpu_targets(&mlir, &gpu, &chosen, tools, options, &mut timings, &mut warnings);
+        let gpu = gpu_targets(&mlir, texts, &chosen, tools, options, &mut timings, &mut warnings);
         let host = match host {
             HostJob::Running(job) => job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             HostJob::Later(target) => host_stage(target),
@@ -390,6 +424,23 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     })
 }
 
+/// The gpu-stage texts: `native` for every target, except that the targets without a warp
+/// matrix instruction take `portable` where there is one (see `compile`).
+#[derive(Clone, Copy)]
+struct GpuTexts<'t> {
+    native: &'t str,
+    portable: Option<&'t str>,
+}
+
+impl<'t> GpuTexts<'t> {
+    fn for_target(self, target: &dyn Target) -> &'t str {
+        match self.portable {
+            Some(text) if !target.has_mma() => text,
+            _ => self.native,
+        }
+    }
+}
+
 /// What the GPU targets' serialisers and assemblers use: the toolkit folders they read device
 /// libraries from, ptxas (when cubins are made) and the scratch folder.
 #[derive(Clone, Copy)]
@@ -419,7 +470,7 @@ impl<'p> TargetTools<'p> {
 /// that order) is the one returned, as sequentially.
 fn gpu_targets(
     mlir: &mlir::Mlir,
-    gpu: &str,
+    texts: GpuTexts<'_>,
     chosen: &[&dyn Target],
     tools: TargetTools<'_>,
     options: &Options,
@@ -430,7 +481,10 @@ fn gpu_targets(
     if options.print_ir_after_all || workers <= 1 {
         return chosen
             .iter()
-            .map(|target| gpu_target(mlir, gpu, *target, tools, options, timings, warnings))
+            .map(|target| {
+                let gpu = texts.for_target(*target);
+                gpu_target(mlir, gpu, *target, tools, options, timings, warnings)
+            })
             .collect();
     }
     type Done = (Result<TargetOutput, Error>, Vec<(String, Duration)>, Vec<String>);
@@ -448,6 +502,7 @@ fn gpu_targets(
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(target) = chosen.get(k) else { break };
                     let (mut own, mut said) = (Vec::new(), Vec::new());
+                    let gpu = texts.for_target(*target);
                     let out = gpu_target(&mlir, gpu, *target, tools, options, &mut own, &mut said);
                     done.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((out, own, said));
                 }

@@ -72,6 +72,7 @@ fn has_barrier(region: &rkc_rk::Region) -> bool {
     region.ops.iter().any(|op| match op.kind {
         rkc_rk::OpKind::Barrier => true,
         rkc_rk::OpKind::Warp(w) => w.exchanges(),
+        rkc_rk::OpKind::Mma(_) => true,
         _ => op.regions.iter().any(has_barrier),
     })
 }

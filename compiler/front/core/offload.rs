@@ -40,6 +40,59 @@ extern "rkc-intrinsic" {
     pub fn atomic_max<T>(p: *mut T, v: T) -> T;
     pub fn atomic_exchange<T>(p: *mut T, v: T) -> T;
     pub fn atomic_compare_exchange<T>(p: *mut T, current: T, new: T) -> T;
+    pub fn mma_m16n8k16_f16(a: [f16; 8], b: [f16; 4], c: [f32; 4]) -> [f32; 4];
+    pub fn mma_m16n8k16_bf16(a: [bf16; 8], b: [bf16; 4], c: [f32; 4]) -> [f32; 4];
+}
+
+// The fragments of `mma_m16n8k16_*` in PTX's layouts (lane `l` is thread `l % 4` of group
+// `l / 4`), read and written in the host crate's order, so that an index past a slice's end
+// panics at the same element.
+
+/// The calling lane's fragment of a 16×16 `A` tile, row-major from `a`.
+pub unsafe fn mma_load_a<T: Copy>(a: &[T], stride: usize) -> [T; 8] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [a[0]; 8];
+    for i in 0..8 {
+        let row = if i & 2 == 0 { g } else { g + 8 };
+        let col = t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 };
+        f[i] = a[row * stride + col];
+    }
+    f
+}
+
+/// The calling lane's fragment of a 16×8 `B` tile, row-major from `b`.
+pub unsafe fn mma_load_b<T: Copy>(b: &[T], stride: usize) -> [T; 4] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [b[0]; 4];
+    for i in 0..4 {
+        let k = t * 2 + (i & 1) + if i >= 2 { 8 } else { 0 };
+        f[i] = b[k * stride + g];
+    }
+    f
+}
+
+/// The calling lane's fragment of a 16×8 `C` tile, row-major from `c`.
+pub unsafe fn mma_load_c(c: &[f32], stride: usize) -> [f32; 4] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [0.0; 4];
+    for i in 0..4 {
+        let row = if i < 2 { g } else { g + 8 };
+        f[i] = c[row * stride + t * 2 + (i & 1)];
+    }
+    f
+}
+
+/// Stores the calling lane's fragment of a 16×8 `D` tile row-major into `d`.
+pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    for i in 0..4 {
+        let row = if i < 2 { g } else { g + 8 };
+        d[row * stride + t * 2 + (i & 1)] = frag[i];
+    }
 }
 
 /// The thread's index in the whole grid in dimension x, as a `usize`.

@@ -50,6 +50,12 @@ pub trait Target: fmt::Debug + Send + Sync {
     /// The address space in which a thread's local arrays and structs are allocated (see
     /// `rkc_lower::specialize`).
     fn alloca_address_space(&self) -> u32;
+    /// Whether the target has the warp matrix multiply that `rk.mma` lowers to
+    /// (`mma.sync.aligned.m16n8k16` with f16 and bf16, NVIDIA from sm_80); the others run
+    /// `rkc_rk::passes::expand_mma`'s expansion.
+    fn has_mma(&self) -> bool {
+        false
+    }
 }
 
 /// The host CPU: the kernels that can run with a block's threads one after another (see
@@ -130,6 +136,12 @@ impl Target for Nvvm {
     /// generic stack pointer by `ld.local`, an illegal address (measured on the H200).
     fn alloca_address_space(&self) -> u32 {
         0
+    }
+    fn has_mma(&self) -> bool {
+        // `sm_80`, `sm_90a`, `sm_120`...: the digits after `sm_`.
+        let digits: String =
+            self.chip.trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<u32>().is_ok_and(|n| n >= 80)
     }
 }
 

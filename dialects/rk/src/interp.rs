@@ -153,6 +153,7 @@ pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m s
         region.ops.iter().any(|op| match &op.kind {
             OpKind::Barrier => true,
             OpKind::Warp(w) if w.exchanges() => true,
+            OpKind::Mma(_) => true,
             OpKind::Call { callee } => {
                 module.func(callee).is_some_and(|f| synchronises(module, f, seen))
             }
@@ -505,6 +506,40 @@ impl<'a, 'm> Machine<'a, 'm> {
         })
     }
 
+    /// The warp's matrix multiply-accumulate: the lanes' `A` and `B` fragments in three
+    /// exchanges (four 16-bit elements a word), then this lane's `D` by `rkc_simt::mma`, as the
+    /// simulator computes it.
+    fn mma(
+        &mut self,
+        ty: crate::MmaType,
+        op: &'m Op,
+        operands: &[Bits],
+    ) -> Result<[f32; 4], InterpError> {
+        use rkc_simt::mma::{pack, unpack};
+        let [bx, by, _] = self.launched.launch.block;
+        let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
+        let lane = linear % rkc_simt::WARP_SIZE;
+        let Some(sync) = self.sync else {
+            return Err(InterpError::Malformed(
+                "a warp operation in a kernel run thread by thread".into(),
+            ));
+        };
+        let halves: Vec<u16> = operands[..12].iter().map(|&b| b as u16).collect();
+        let mut words = Vec::with_capacity(3);
+        for chunk in halves.chunks(4) {
+            words.push(
+                sync.exchange(linear, pack(chunk))
+                    .map_err(|stuck| self.panic(stuck.to_string(), op.loc))?,
+            );
+        }
+        let a: [[u16; 8]; rkc_simt::WARP_SIZE] =
+            std::array::from_fn(|l| std::array::from_fn(|i| unpack(words[i / 4][l], i % 4)));
+        let b: [[u16; 4]; rkc_simt::WARP_SIZE] =
+            std::array::from_fn(|l| std::array::from_fn(|i| unpack(words[2][l], i)));
+        let c = std::array::from_fn(|i| f32::from_bits(operands[12 + i] as u32));
+        Ok(rkc_simt::mma::mma(ty, &a, &b, c, lane))
+    }
+
     fn atomic(
         &mut self,
         address: u64,
@@ -717,6 +752,14 @@ impl<'a, 'm> Machine<'a, 'm> {
             // The interpreter's memory is one lock, which already orders every access.
             OpKind::Fence(_) => None,
             OpKind::Warp(w) => Some(self.warp(*w, func, op, arg(0), arg(1))?),
+            OpKind::Mma(t) => {
+                let operands: Vec<Bits> = (0..16).map(arg).collect();
+                let d = self.mma(*t, op, &operands)?;
+                for (r, x) in op.results.iter().zip(d) {
+                    values[r.0 as usize] = Bits::from(x.to_bits());
+                }
+                return Ok(None);
+            }
             OpKind::DynShared => {
                 // One buffer per block, keyed like a shared array of the site `0:0`.
                 let key = (Loc::default(), "dyn_shared".to_string(), self.block);

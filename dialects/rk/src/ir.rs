@@ -318,6 +318,11 @@ pub enum OpKind {
     AtomicCas,
     /// A warp operation.
     Warp(WarpOp),
+    /// The warp's matrix multiply-accumulate on one 16×8×16 tile (`rk.mma f16`): the operands
+    /// are the lane's fragments, eight elements of `A` and four of `B` (of the type named) and
+    /// four `f32` of `C`; the results are its four `f32` of `D`. Layouts and the rounding rule
+    /// are `rkc_simt::mma`'s. Every lane of the warp must reach it.
+    Mma(rkc_simt::mma::MmaType),
     /// The launch's dynamic shared memory (`dyn_cache` bytes), as a `*mut T`.
     DynShared,
     /// The thread's private storage of this source site: a `*mut [T; N]` or a `*mut S` of a
@@ -394,6 +399,7 @@ impl OpKind {
             OpKind::Atomic(_) => "atomic",
             OpKind::AtomicCas => "atomic_cas",
             OpKind::Warp(_) => "warp",
+            OpKind::Mma(_) => "mma",
             OpKind::DynShared => "dyn_shared",
             OpKind::Local => "local",
             OpKind::FieldPtr { .. } => "field_ptr",

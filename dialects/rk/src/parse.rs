@@ -618,6 +618,15 @@ impl Parser {
                 let ty = self.ty()?;
                 (OpKind::Warp(w), ops, vec![ty])
             }
+            "mma" => {
+                // `%d0, %d1, %d2, %d3 = rk.mma f16 %a0, ..., %c3`: D is always four `f32`.
+                let name = self.ident()?;
+                let Some(t) = crate::MmaType::ALL.into_iter().find(|t| t.name() == name) else {
+                    return self.error(format!("unknown matrix element type `{name}`"));
+                };
+                let ops = self.operands(func)?;
+                (OpKind::Mma(t), ops, vec![Type::F32; 4])
+            }
             "dyn_shared" => {
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;

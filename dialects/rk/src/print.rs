@@ -227,6 +227,9 @@ impl Printer<'_> {
                     );
                 }
             }
+            OpKind::Mma(t) => {
+                let _ = write!(line, " {} {operands}", t.name());
+            }
             OpKind::DynShared => {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }

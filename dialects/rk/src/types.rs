@@ -215,6 +215,7 @@ pub enum Type {
 impl Type {
     pub const USIZE: Type = Type::Int(IntTy::Usize);
     pub const U32: Type = Type::Int(IntTy::U32);
+    pub const F32: Type = Type::Float(FloatTy::F32);
     pub const I32: Type = Type::Int(IntTy::I32);
 
     pub fn ptr(mutable: bool, pointee: Type) -> Type {

@@ -515,6 +515,25 @@ impl Checker<'_> {
                         .err(op, format!("no rule for `rk.warp {}` giving `{result}`", w.name())));
                 }
             }
+            OpKind::Mma(t) => {
+                self.expect_counts(op, 16, 4)?;
+                let element = match t {
+                    crate::MmaType::F16 => Type::Float(crate::FloatTy::F16),
+                    crate::MmaType::Bf16 => Type::Float(crate::FloatTy::Bf16),
+                };
+                let ok = (0..12).all(|i| operand(i) == element)
+                    && (12..16).all(|i| operand(i) == Type::F32)
+                    && op.results.iter().all(|r| *self.ty(*r) == Type::F32);
+                if !ok {
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "`rk.mma {}` takes 12 `{element}` and 4 `f32`, giving 4 `f32`",
+                            t.name()
+                        ),
+                    ));
+                }
+            }
             OpKind::DynShared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {

@@ -10,6 +10,7 @@
 //! | shared memory | `shared_array::<T, N>()`, `dynamic_shared::<T>()` | workgroup-memory globals; the dynamic one sized by `dyn_cache` |
 //! | atomics | `atomic_{add,sub,and,or,xor,min,max,exchange}`, `atomic_compare_exchange` | `llvm.atomicrmw`, `llvm.cmpxchg` (relaxed) |
 //! | warps (32 lanes) | `lane_id`, `warp_size`, `warp_shuffle{,_xor,_up,_down}`, `warp_any`, `warp_all`, `warp_ballot`, `warp_reduce_{add,min,max}` | `gpu.lane_id`, `gpu.shuffle` |
+//! | warp matrices (tensor cores) | `mma_m16n8k16_f16`, `mma_m16n8k16_bf16`; fragments: `mma_load_a`, `mma_load_b`, `mma_load_c`, `mma_store_d` | `nvvm.mma.sync` (sm_80 on), else shuffles and arithmetic |
 
 use corosensei::Yielder;
 use std::cell::Cell;
@@ -672,4 +673,140 @@ pub(crate) fn progress() {
 /// atomic operations counted yet.
 pub(crate) fn enter_coroutine(yielder: *const Yielder<(), ()>) {
     COROUTINE.with(|c| c.set((yielder, 0)));
+}
+
+/// The warp's `D = A·B + C` on one 16×8×16 tile, each lane giving its fragments of `A` (eight
+/// elements of the 16×16 matrix), `B` (four of the 16×8) and `C` (four of the 16×8 `f32`
+/// accumulator) and getting its four elements of `D`, in PTX's layouts for
+/// `mma.sync.aligned.m16n8k16.row.col` ([`mma_load_a`], [`mma_load_b`], [`mma_load_c`] and
+/// [`mma_store_d`] move fragments to and from row-major tiles). rkc compiles it to the tensor
+/// cores' instruction on NVIDIA GPUs from sm_80, and to warp shuffles and arithmetic
+/// elsewhere. Each element is `C` plus the sixteen products added in order in `f64` and
+/// rounded once (see `rkc_simt::mma`); tensor cores add differently, within a few units in
+/// the last place.
+///
+/// # Safety
+///
+/// Every lane of the warp must call it, with the same code path (as `mma.sync.aligned`
+/// requires); only meaningful inside a kernel whose block size is a multiple of 32.
+#[cfg(feature = "half")]
+#[track_caller]
+pub unsafe fn mma_m16n8k16_f16(a: [half::f16; 8], b: [half::f16; 4], c: [f32; 4]) -> [f32; 4] {
+    mma(
+        "mma_m16n8k16_f16",
+        rkc_simt::mma::MmaType::F16,
+        a.map(half::f16::to_bits),
+        b.map(half::f16::to_bits),
+        c,
+    )
+}
+
+/// [`mma_m16n8k16_f16`] with bfloat16 `A` and `B`.
+///
+/// # Safety
+///
+/// As for [`mma_m16n8k16_f16`].
+#[cfg(feature = "half")]
+#[track_caller]
+pub unsafe fn mma_m16n8k16_bf16(a: [half::bf16; 8], b: [half::bf16; 4], c: [f32; 4]) -> [f32; 4] {
+    mma(
+        "mma_m16n8k16_bf16",
+        rkc_simt::mma::MmaType::Bf16,
+        a.map(half::bf16::to_bits),
+        b.map(half::bf16::to_bits),
+        c,
+    )
+}
+
+/// The warp matrix multiply as rkc's interpreter computes it: the fragments' elements in three
+/// exchanges of four, then this lane's `D`.
+#[cfg(feature = "half")]
+#[track_caller]
+fn mma(
+    builtin: &str,
+    ty: rkc_simt::mma::MmaType,
+    a: [u16; 8],
+    b: [u16; 4],
+    c: [f32; 4],
+) -> [f32; 4] {
+    use rkc_simt::mma::{pack, unpack};
+    let (lane, a_low) = exchange(builtin, pack(&a[..4]));
+    let (_, a_high) = exchange(builtin, pack(&a[4..]));
+    let (_, b_all) = exchange(builtin, pack(&b));
+    let a: [[u16; 8]; rkc_simt::WARP_SIZE] = std::array::from_fn(|l| {
+        std::array::from_fn(|i| unpack(if i < 4 { a_low[l] } else { a_high[l] }, i % 4))
+    });
+    let b = std::array::from_fn(|l| std::array::from_fn(|i| unpack(b_all[l], i)));
+    rkc_simt::mma::mma(ty, &a, &b, c, lane)
+}
+
+/// The calling lane's fragment of a 16×16 `A` tile for [`mma_m16n8k16_f16`]: `a` holds the
+/// tile row-major, row `r` starting at `a[r * stride]`.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel; it panics where an index is past `a`'s end.
+#[track_caller]
+pub unsafe fn mma_load_a<T: Copy>(a: &[T], stride: usize) -> [T; 8] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [a[0]; 8];
+    for (i, x) in f.iter_mut().enumerate() {
+        let row = if i & 2 == 0 { g } else { g + 8 };
+        let col = t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 };
+        *x = a[row * stride + col];
+    }
+    f
+}
+
+/// The calling lane's fragment of a 16×8 `B` tile: `b` holds the tile row-major (16 rows of 8
+/// columns), row `k` starting at `b[k * stride]`.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel; it panics where an index is past `b`'s end.
+#[track_caller]
+pub unsafe fn mma_load_b<T: Copy>(b: &[T], stride: usize) -> [T; 4] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [b[0]; 4];
+    for (i, x) in f.iter_mut().enumerate() {
+        let k = t * 2 + (i & 1) + if i >= 2 { 8 } else { 0 };
+        *x = b[k * stride + g];
+    }
+    f
+}
+
+/// The calling lane's fragment of a 16×8 `C` tile, row-major from `c` (row `r` at
+/// `c[r * stride]`).
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel; it panics where an index is past `c`'s end.
+#[track_caller]
+pub unsafe fn mma_load_c(c: &[f32], stride: usize) -> [f32; 4] {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    let mut f = [0.0; 4];
+    for (i, x) in f.iter_mut().enumerate() {
+        let row = if i < 2 { g } else { g + 8 };
+        *x = c[row * stride + t * 2 + (i & 1)];
+    }
+    f
+}
+
+/// Stores the calling lane's fragment of a 16×8 `D` tile row-major into `d` (row `r` at
+/// `d[r * stride]`).
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel; it panics where an index is past `d`'s end.
+#[track_caller]
+pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
+    let lane = unsafe { lane_id() } as usize;
+    let (g, t) = (lane / 4, lane % 4);
+    for (i, x) in frag.into_iter().enumerate() {
+        let row = if i < 2 { g } else { g + 8 };
+        d[row * stride + t * 2 + (i & 1)] = x;
+    }
 }

@@ -23,6 +23,8 @@
 //! counted: when all the threads of the block that have not left the kernel are waiting and
 //! no group can complete, the block is stuck, and every waiter gets [`Stuck`] instead.
 
+pub mod mma;
+
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Lanes per warp, on every target.

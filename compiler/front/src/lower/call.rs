@@ -9,7 +9,7 @@ use super::*;
 use crate::items::DefKind;
 use crate::ty::{Const, GenericArg};
 use crate::typeck::Callee;
-use rkc_rk::{AtomicOp, Dim, FenceScope, Geometry, ReduceOp, ShuffleMode, WarpOp};
+use rkc_rk::{AtomicOp, Dim, FenceScope, Geometry, MmaType, ReduceOp, ShuffleMode, WarpOp};
 
 impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     pub fn call_expr(&mut self, e: ExprId, callee: ExprId, args: &[ExprId], span: Span) -> Operand {
@@ -688,6 +688,32 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     return Operand::Never;
                 }
                 Operand::Scalar(self.op1(reduce, &[v], t, span))
+            }
+            "mma_m16n8k16_f16" | "mma_m16n8k16_bf16" => {
+                let ty = if name.ends_with("bf16") { MmaType::Bf16 } else { MmaType::F16 };
+                // The fragments are arrays in memory; rk.mma takes their elements.
+                let mut operands = Vec::with_capacity(16);
+                for (arg, len) in args.iter().zip([8u64, 4, 4]) {
+                    let Operand::Mem(p) = arg else { return Operand::Never };
+                    for k in 0..len {
+                        let i = self.const_usize(k, span);
+                        let e = self.elem_ptr(*p, i, span);
+                        operands.push(self.load(e, span));
+                    }
+                }
+                if operands.len() != 16 {
+                    return Operand::Never;
+                }
+                let d: Vec<ValueId> = (0..4).map(|_| self.new_value(Type::F32)).collect();
+                let loc = self.loc(span);
+                self.push_op(OpKind::Mma(ty), operands, d.clone(), Vec::new(), loc);
+                let out = self.local(Type::Array { elem: Box::new(Type::F32), len: 4 }, span);
+                for (k, x) in d.into_iter().enumerate() {
+                    let i = self.const_usize(k as u64, span);
+                    let e = self.elem_ptr(out, i, span);
+                    self.store(x, e, span);
+                }
+                Operand::Mem(out)
             }
             "atomic_compare_exchange" => {
                 let [p, a, b] = sargs[..] else { return Operand::Never };

@@ -242,6 +242,61 @@ impl FuncEmitter<'_> {
         }
     }
 
+    /// `rk.mma`: NVIDIA's `mma.sync.aligned.m16n8k16.row.col.f32` (sm_80 on). The driver gives
+    /// the other targets a module whose `rk.mma`s `expand_mma` has expanded, so this text is
+    /// only ever specialised for an NVIDIA target that has the instruction. Each pair of
+    /// 16-bit elements is one 32-bit register, the lower index in the low half, as PTX's
+    /// fragments hold them; bf16 pairs travel as `i32`, as the NVVM op takes them.
+    pub(super) fn mma(&mut self, ty: rkc_rk::MmaType, op: &Op) {
+        let elem = match ty {
+            rkc_rk::MmaType::F16 => "f16",
+            rkc_rk::MmaType::Bf16 => "bf16",
+        };
+        let pair_ty = format!("vector<2x{elem}>");
+        let (zero, one) = (self.temp(), self.temp());
+        self.line(format!("{zero} = llvm.mlir.constant(0 : i32) : i32"));
+        self.line(format!("{one} = llvm.mlir.constant(1 : i32) : i32"));
+        let mut pairs = Vec::with_capacity(6);
+        for pair in op.operands[..12].chunks(2) {
+            let (undef, low, both) = (self.temp(), self.temp(), self.temp());
+            self.line(format!("{undef} = llvm.mlir.undef : {pair_ty}"));
+            self.line(format!(
+                "{low} = llvm.insertelement {}, {undef}[{zero} : i32] : {pair_ty}",
+                v(pair[0])
+            ));
+            self.line(format!(
+                "{both} = llvm.insertelement {}, {low}[{one} : i32] : {pair_ty}",
+                v(pair[1])
+            ));
+            if ty == rkc_rk::MmaType::Bf16 {
+                let word = self.temp();
+                self.line(format!("{word} = llvm.bitcast {both} : {pair_ty} to i32"));
+                pairs.push(word);
+            } else {
+                pairs.push(both);
+            }
+        }
+        let c: Vec<String> = op.operands[12..].iter().map(|x| v(*x)).collect();
+        let (operand_ty, types) = match ty {
+            rkc_rk::MmaType::F16 => (pair_ty.clone(), ""),
+            rkc_rk::MmaType::Bf16 => (
+                "i32".to_string(),
+                "multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, ",
+            ),
+        };
+        let d = self.temp();
+        let result_ty = "!llvm.struct<(f32, f32, f32, f32)>";
+        self.line(format!(
+            "{d} = nvvm.mma.sync A[{}] B[{}] C[{}] {{layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, {types}shape = #nvvm.shape<m = 16, n = 8, k = 16>}} : ({operand_ty}, {operand_ty}, f32) -> {result_ty}",
+            pairs[..4].join(", "),
+            pairs[4..].join(", "),
+            c.join(", ")
+        ));
+        for (i, r) in op.results.iter().enumerate() {
+            self.line(format!("{} = llvm.extractvalue {d}[{i}] : {result_ty}", v(*r)));
+        }
+    }
+
     /// Records a pointer into shared memory whose twin was just written, and defines the
     /// generic pointer that every other use of the value takes.
     pub(super) fn shared_result(&mut self, value: ValueId) {

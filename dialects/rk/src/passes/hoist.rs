@@ -57,6 +57,7 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::Atomic(_)
         | OpKind::AtomicCas
         | OpKind::Warp(_)
+        | OpKind::Mma(_)
         | OpKind::Call { .. }
         | OpKind::If
         | OpKind::Loop { .. }

@@ -2,6 +2,7 @@
 //! its output whenever it accepted its input.
 
 pub mod access;
+pub mod expand_mma;
 pub mod forward;
 pub mod hoist;
 pub mod inline;
@@ -11,6 +12,7 @@ pub mod unroll;
 pub mod version;
 
 pub use access::{access_of_params, offsets_past_pointee};
+pub use expand_mma::{expand_mma, has_mma};
 pub use forward::forward_locals;
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};

@@ -1091,6 +1091,7 @@ fn synchronisation(region: &Region) -> Option<Sync> {
             OpKind::Call { .. } => return None,
             OpKind::Barrier => sync = Sync::Block,
             OpKind::Warp(w) if w.exchanges() => sync = sync.max(Sync::Warp),
+            OpKind::Mma(_) => sync = sync.max(Sync::Warp),
             _ => {}
         }
         for r in &op.regions {
