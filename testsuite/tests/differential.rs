@@ -63,7 +63,7 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
             assert!(rkc_rk::passes::expand_mma(&mut expanded) > 0);
             rkc_rk::verify(&expanded)
                 .unwrap_or_else(|e| panic!("{}: expand_mma broke the module: {e}", case.kernel));
-            let (out, _) = run_interpreter_printing(&expanded, case, &inputs);
+            let out = run_interpreter(&expanded, case, &inputs);
             if let Err(e) = same(&reference, &out, &elems) {
                 panic!("{}: rustc and the interpreter (mma expanded) disagree: {e}", case.kernel);
             }
@@ -393,11 +393,14 @@ fn shared_subexpressions_do_not_explode() {
 }
 
 /// The warp matrix kernels against a plain matrix product, written without fragments: each
-/// element is `c` plus the products in `k`'s order, in `f64`, rounded once (`rkc_simt::mma`'s
-/// rule). This holds the fragment layouts and the `mma_load_*`/`mma_store_d` helpers to the
-/// matrices they stand for.
+/// step of sixteen columns adds its products to the accumulator in `k`'s order, in `f64`, and
+/// rounds once (`rkc_simt::mma`'s rule). This holds the fragment layouts and the
+/// `mma_load_*`/`mma_store_d` helpers to the matrices they stand for, on the cases' inputs
+/// (small integers, exact on tensor cores too) and on random ones, whose sums round: as rustc
+/// compiles the kernels (on the simulator) and in the interpreter with `rk.mma` expanded.
 #[test]
 fn warp_matrix_kernels_compute_the_matrix_product() {
+    use rkc_rk::interp::Arg;
     let half = |bits: &[u8], ty: rkc_rk::MmaType| -> Vec<f64> {
         bits.chunks(2).map(|b| ty.to_f64(u16::from_le_bytes([b[0], b[1]]))).collect()
     };
@@ -410,44 +413,71 @@ fn warp_matrix_kernels_compute_the_matrix_product() {
         )
         .unwrap();
         let module = rkc_front::compile(&source).unwrap();
-        let inputs = inputs_for(case, &module);
+        let mut expanded = module.clone();
+        rkc_rk::passes::inline_calls(&mut expanded).unwrap();
+        rkc_rk::passes::optimize(&mut expanded, true, &mut |_, _| {});
+        assert!(rkc_rk::passes::expand_mma(&mut expanded) > 0);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
         let tys: Vec<Type> = func.param_types().cloned().collect();
-        let Outcome::Buffers(out) = run_rustc(case, &inputs, &tys) else {
-            panic!("{}: the kernel did not run", case.kernel)
-        };
-        use rkc_rk::interp::Arg;
-        let [Arg::Scalar(k), Arg::Scalar(n), ..] = inputs[..] else { panic!("k and n first") };
-        let (k, n) = (k as usize, n as usize);
-        let given = buffers(&inputs);
-        let ty = if case.kernel.starts_with("bf16") {
-            rkc_rk::MmaType::Bf16
-        } else {
-            rkc_rk::MmaType::F16
-        };
-        let (a, b) = (half(&given[0], ty), half(&given[1], ty));
-        let m = a.len() / k;
-        // `hgemm_tiles` adds `c`; `bf16_gemm_shared` starts from zero.
-        let c = if given.len() == 4 { floats(&given[2]) } else { vec![0.0; m * n] };
-        let d = floats(out.last().unwrap());
-        // Each mma rounds its 16 products' sum once: the kernels round after every step of 16.
-        for i in 0..m {
-            for j in 0..n {
-                let mut acc = c[i * n + j];
-                for k0 in (0..k).step_by(16) {
-                    let mut wide = f64::from(acc);
-                    for kk in k0..k0 + 16 {
-                        wide += a[i * k + kk] * b[kk * n + j];
+        let random: Vec<Input> = case
+            .inputs
+            .iter()
+            .flatten()
+            .map(|i| match i {
+                Input::SmallIntegers(n) => Input::Random(*n),
+                Input::Scalar(x) => Input::Scalar(*x),
+                Input::Random(n) => Input::Random(*n),
+                Input::Zeros(n) => Input::Zeros(*n),
+            })
+            .collect();
+        let random = Case { inputs: Some(random), ..*case };
+        for variant in [case, &random] {
+            let inputs = inputs_for(variant, &module);
+            let [Arg::Scalar(k), Arg::Scalar(n), ..] = inputs[..] else { panic!("k and n first") };
+            let (k, n) = (k as usize, n as usize);
+            let given = buffers(&inputs);
+            let ty = if case.kernel.starts_with("bf16") {
+                rkc_rk::MmaType::Bf16
+            } else {
+                rkc_rk::MmaType::F16
+            };
+            let (a, b) = (half(&given[0], ty), half(&given[1], ty));
+            let m = a.len() / k;
+            // `hgemm_tiles` adds `c`; `bf16_gemm_shared` starts from zero.
+            let c = if given.len() == 4 { floats(&given[2]) } else { vec![0.0; m * n] };
+            let mut expected = vec![0.0f32; m * n];
+            for i in 0..m {
+                for j in 0..n {
+                    let mut acc = c[i * n + j];
+                    for k0 in (0..k).step_by(16) {
+                        let mut wide = f64::from(acc);
+                        for kk in k0..k0 + 16 {
+                            wide += a[i * k + kk] * b[kk * n + j];
+                        }
+                        acc = wide as f32;
                     }
-                    acc = wide as f32;
+                    expected[i * n + j] = acc;
                 }
-                assert_eq!(
-                    d[i * n + j].to_bits(),
-                    acc.to_bits(),
-                    "{}: d[{i}][{j}] is {} where the product gives {acc}",
-                    case.kernel,
-                    d[i * n + j]
-                );
+            }
+            let runs = [
+                ("rustc", run_rustc(variant, &inputs, &tys)),
+                ("the interpreter (mma expanded)", run_interpreter(&expanded, variant, &inputs)),
+            ];
+            for (who, outcome) in runs {
+                let Outcome::Buffers(out) = outcome else {
+                    panic!("{}: the kernel did not run under {who}", case.kernel)
+                };
+                let d = floats(out.last().unwrap());
+                for (at, (got, want)) in d.iter().zip(&expected).enumerate() {
+                    assert_eq!(
+                        got.to_bits(),
+                        want.to_bits(),
+                        "{} under {who}: d[{}][{}] is {got} where the product gives {want}",
+                        case.kernel,
+                        at / n,
+                        at % n
+                    );
+                }
             }
         }
     }

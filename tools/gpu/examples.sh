@@ -5,7 +5,7 @@ cd "$(dirname "$0")/../.."
 echo "# rkc examples on the GPU, $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat .device/COMMIT 2>/dev/null)"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 status=0
-for e in slice matmul reduction blur histogram overlap; do
+for e in slice matmul reduction blur histogram overlap hgemm; do
   echo
   echo "\$ cargo run --release -p $e"
   args=()

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --release -q -p rkc
-EXAMPLES="slice matmul reduction blur histogram overlap"
+EXAMPLES="slice matmul reduction blur histogram overlap hgemm"
 for e in $EXAMPLES; do cargo build --release -q -p "$e"; done
 mkdir -p .device/examples
 for e in $EXAMPLES; do cp "target/release/$e" ".device/examples/$e"; strip ".device/examples/$e"; done

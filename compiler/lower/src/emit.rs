@@ -654,6 +654,8 @@ impl<'f> FuncEmitter<'f> {
             }
             OpKind::Warp(_) if self.block_fn.is_some() => {}
             OpKind::Warp(w) => self.warp(*w, op),
+            // In a block function, the block computes it between stretches (`host::Block`).
+            OpKind::Mma(_) if self.block_fn.is_some() => {}
             OpKind::Mma(t) => self.mma(*t, op),
             // In a block function, the dynamic shared array is the block's alloca.
             OpKind::DynShared if self.block_fn.is_some() => {}

@@ -77,18 +77,7 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
 /// the reason they are left out. The text is ready for [`Host`]'s lowering pipeline.
 pub fn lower_host(module: &Verified<'_>, options: &LowerOptions) -> Result<HostModule, LowerError> {
     refuse_calls(module)?;
-    // The host has no warp matrix instruction: each `rk.mma` runs as its expansion, which the
-    // block functions' warp exchanges handle like any shuffle.
-    let expanded;
-    let rk = if rkc_rk::passes::has_mma(module.module()) {
-        let mut m = module.module().clone();
-        rkc_rk::passes::expand_mma(&mut m);
-        expanded = m;
-        &expanded
-    } else {
-        module.module()
-    };
-    let mut host = emit::host_module(rk, options);
+    let mut host = emit::host_module(module.module(), options);
     host.text = specialize(&host.text, &Host);
     Ok(host)
 }

@@ -107,7 +107,7 @@ pub use ir::{
 };
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;
-pub use rkc_simt::mma::MmaType;
+pub use rkc_simt::mma::{self, MmaType};
 pub use rkc_simt::{ShuffleMode, WARP_SIZE};
 pub use types::{FloatTy, IntTy, Type};
 pub use verify::{Verified, VerifyError, verify};

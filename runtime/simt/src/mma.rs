@@ -8,9 +8,10 @@
 //! generations. rkc's CPU executors define one result instead, close to the exact one and the
 //! same on every executor: each element is `C`'s value plus the sixteen products (exact in
 //! `f64`: 11 or 8 significant bits each), added one after another in `k`'s order in `f64`, then
-//! rounded once to `f32`. The interpreter, the simulator and the portable expansion (rk's
-//! `expand_mma` pass, for targets without the instruction) all compute this; a GPU's tensor
-//! cores agree to within a few units in the last place.
+//! rounded once to `f32`. The interpreter, the simulator, the host image and the portable
+//! expansion (rk's `expand_mma` pass, for GPUs without the instruction) all compute this. A
+//! GPU's tensor cores agree exactly where the sum is exact in `f32` (small integers, say) and
+//! otherwise within the error of their own additions.
 
 /// Rows of `A`, `C` and `D`.
 pub const M: usize = 16;

@@ -89,7 +89,11 @@ pub(crate) fn host_module(module: &Module, options: &LowerOptions) -> HostModule
         walk(&func.body.ops, &mut |o| {
             block |= matches!(
                 o.kind,
-                OpKind::Barrier | OpKind::Shared | OpKind::DynShared | OpKind::Warp(_)
+                OpKind::Barrier
+                    | OpKind::Shared
+                    | OpKind::DynShared
+                    | OpKind::Warp(_)
+                    | OpKind::Mma(_)
             );
         });
         if block && let Err(reason) = emitter.plan_block(lockstep) {
@@ -374,6 +378,7 @@ impl Block<'_> {
 fn at_block_level(op: &Op, lockstep: &HashSet<*const Op>) -> bool {
     matches!(op.kind, OpKind::Barrier)
         || matches!(op.kind, OpKind::Warp(w) if w != WarpOp::LaneId)
+        || matches!(op.kind, OpKind::Mma(_))
         || lockstep.contains(&(op as *const Op))
         || op.regions.iter().any(|r| r.ops.iter().any(|o| at_block_level(o, lockstep)))
 }
@@ -484,6 +489,7 @@ fn uniform_slots(func: &Func) -> HashSet<ValueId> {
                 OpKind::Read => !self.slots.contains(&op.operands[0]),
                 OpKind::Geometry(Geometry::ThreadId, _)
                 | OpKind::Warp(_)
+                | OpKind::Mma(_)
                 | OpKind::Atomic(_)
                 | OpKind::AtomicCas
                 | OpKind::Local
@@ -654,7 +660,7 @@ impl<'f> Plan<'f> {
                     }
                 }
                 // A warp exchange reads every thread's operands.
-                OpKind::Warp(_) => {
+                OpKind::Warp(_) | OpKind::Mma(_) => {
                     self.uses.extend(op.operands.iter().map(|x| (*x, None)));
                 }
                 _ => return Err("a barrier is inside an operation the host image cannot split"),
@@ -901,6 +907,7 @@ impl<'f> FuncEmitter<'f> {
                 OpKind::Loop { .. } => self.block_loop(op),
                 OpKind::If => self.block_if(op),
                 OpKind::Warp(w) => self.exchange(w, op),
+                OpKind::Mma(_) => self.mma_exchange(op),
                 _ => {}
             }
         }
@@ -1240,6 +1247,79 @@ impl<'f> FuncEmitter<'f> {
             }
             WarpOp::LaneId => {}
         }
+        self.line("}".into());
+    }
+
+    /// `rk.mma` for every warp of the block: each lane's four elements of `D` from its warp's
+    /// fragments, by `rkc_simt::mma`'s rule (the elements widened exactly to `f64`, the sixteen
+    /// products added to `C` in `k`'s order, one rounding). Lane `l` reads rows `l / 4` and
+    /// `l / 4 + 8` of `A` from lanes `4 (l / 4) + c` and columns `2 (l % 4)` and `2 (l % 4) + 1`
+    /// of `B` from lanes `8 (l % 4) + c`; lanes past the block's end (a partial warp, which the
+    /// simulator refuses) read as zero.
+    fn mma_exchange(&mut self, op: &'f Op) {
+        use rkc_rk::mma::{K, a_owner, b_owner, c_index};
+        let elem = self.ty(op.operands[0]);
+        self.line("scf.for %blk_w = %blk_c0 to %blk_n step %blk_c32 {".into());
+        self.for_lanes(&|me| {
+            let (c28, c3, c8) = (me.temp(), me.temp(), me.temp());
+            me.line(format!("{c28} = arith.constant 28 : index"));
+            me.line(format!("{c3} = arith.constant 3 : index"));
+            me.line(format!("{c8} = arith.constant 8 : index"));
+            let (g4, t, t8, zero) = (me.temp(), me.temp(), me.temp(), me.temp());
+            me.line(format!("{g4} = arith.andi %blk_l, {c28} : index"));
+            me.line(format!("{t} = arith.andi %blk_l, {c3} : index"));
+            me.line(format!("{t8} = arith.muli {t}, {c8} : index"));
+            me.line(format!("{zero} = arith.constant 0.0 : f64"));
+            // Element `e` of the fragment operand at `base` of lane `from + off`, as f64.
+            let fetch = |me: &mut Self, from: &str, off: usize, x: ValueId| -> String {
+                let (oc, lane, src, inside, at) =
+                    (me.temp(), me.temp(), me.temp(), me.temp(), me.temp());
+                me.line(format!("{oc} = arith.constant {off} : index"));
+                me.line(format!("{lane} = arith.addi {from}, {oc} : index"));
+                me.line(format!("{src} = arith.addi %blk_w, {lane} : index"));
+                me.line(format!("{inside} = arith.cmpi ult, {src}, %blk_n : index"));
+                me.line(format!("{at} = arith.select {inside}, {src}, %blk_lt : index"));
+                let raw = me.per_thread(x, &at);
+                let (wide, value) = (me.temp(), me.temp());
+                me.line(format!("{wide} = arith.extf {raw} : {elem} to f64"));
+                me.line(format!("{value} = arith.select {inside}, {wide}, {zero} : f64"));
+                value
+            };
+            let mut rows = Vec::with_capacity(2 * K);
+            for hi in 0..2 {
+                for k in 0..K {
+                    let (owner, e) = a_owner(hi * 8, k);
+                    rows.push(fetch(me, &g4, owner, op.operands[e]));
+                }
+            }
+            let mut cols = Vec::with_capacity(2 * K);
+            for j in 0..2 {
+                for k in 0..K {
+                    let (owner, e) = b_owner(k, j);
+                    cols.push(fetch(me, &t8, owner, op.operands[8 + e]));
+                }
+            }
+            for (i, &r) in op.results.iter().enumerate() {
+                let (row, j) = c_index(0, i);
+                let hi = row / 8;
+                let c = me.per_thread(op.operands[12 + i], "%blk_lt");
+                let mut acc = me.temp();
+                me.line(format!("{acc} = arith.extf {c} : f32 to f64"));
+                for k in 0..K {
+                    let (p, s) = (me.temp(), me.temp());
+                    me.line(format!(
+                        "{p} = arith.mulf {}, {} : f64",
+                        rows[hi * K + k],
+                        cols[j * K + k]
+                    ));
+                    me.line(format!("{s} = arith.addf {acc}, {p} : f64"));
+                    acc = s;
+                }
+                let d = me.temp();
+                me.line(format!("{d} = arith.truncf {acc} : f64 to f32"));
+                me.set_per_thread(r, "%blk_lt", &d);
+            }
+        });
         self.line("}".into());
     }
 
