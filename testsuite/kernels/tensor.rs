@@ -53,3 +53,72 @@ pub fn bf16_gemm_shared(k: usize, n: usize, a: &[bf16], b: &[bf16], d: &mut [f32
     }
     unsafe { mma_store_d(&mut d[row * n + col + warp * 8..], n, acc) };
 }
+
+/// `d = a·b` in f16 with f32 accumulation, the tiles staged in shared memory by asynchronous
+/// copies of 16 bytes, two steps in flight: while the warps multiply one step's tiles, the
+/// copies of the next step's land in the other half of the buffers.
+#[offload_kernel]
+pub fn hgemm_async(k: usize, n: usize, a: &[f16], b: &[f16], d: &mut [f32]) {
+    let tid = unsafe { thread_idx_x() } as usize;
+    let warp = tid / 32;
+    let row = unsafe { block_idx_y() } as usize * 16;
+    let col = unsafe { block_idx_x() } as usize * 32;
+    let sa = unsafe { shared_array::<f16, 512>() } as *mut f16;
+    let sb = unsafe { shared_array::<f16, 1024>() } as *mut f16;
+    let tiles = Tiles { a, b, k, n, row, col, tid };
+    let steps = k / 16;
+    let mut acc = [0.0f32; 4];
+    unsafe { tiles.stage(0, sa, sb) };
+    for s in 0..steps {
+        let buf = s % 2;
+        unsafe {
+            if s + 1 < steps {
+                let next = 1 - buf;
+                tiles.stage((s + 1) * 16, sa.add(next * 256), sb.add(next * 512));
+                cp_async_wait::<1>();
+            } else {
+                cp_async_wait::<0>();
+            }
+            sync_threads();
+            let tile_a = core::slice::from_raw_parts(sa.add(buf * 256), 256);
+            let tile_b = core::slice::from_raw_parts(sb.add(buf * 512), 512);
+            let fa = mma_load_a(tile_a, 16);
+            let fb = mma_load_b(&tile_b[warp * 8..], 32);
+            acc = mma_m16n8k16_f16(fa, fb, acc);
+            sync_threads();
+        }
+    }
+    unsafe { mma_store_d(&mut d[row * n + col + warp * 8..], n, acc) };
+}
+
+/// Where a block of `hgemm_async` reads its tiles.
+struct Tiles<'a> {
+    a: &'a [f16],
+    b: &'a [f16],
+    k: usize,
+    n: usize,
+    row: usize,
+    col: usize,
+    tid: usize,
+}
+
+impl Tiles<'_> {
+    /// Starts the copies of step `k0`'s 16×16 tile of `a` (32 chunks of eight) and 16×32 tile
+    /// of `b` (64 chunks) into `ta` and `tb`, one chunk per thread, and commits them as one
+    /// group (every thread commits, copying or not).
+    unsafe fn stage(&self, k0: usize, ta: *mut f16, tb: *mut f16) {
+        let t = self.tid;
+        unsafe {
+            if t < 32 {
+                let (r, c) = (t / 2, t % 2 * 8);
+                let src = &self.a[(self.row + r) * self.k + k0 + c] as *const f16;
+                cp_async(ta.add(r * 16 + c) as *mut [f16; 8], src as *const [f16; 8]);
+            } else if t < 96 {
+                let (r, c) = ((t - 32) / 4, (t - 32) % 4 * 8);
+                let src = &self.b[(k0 + r) * self.n + self.col + c] as *const f16;
+                cp_async(tb.add(r * 32 + c) as *mut [f16; 8], src as *const [f16; 8]);
+            }
+            cp_async_commit();
+        }
+    }
+}

@@ -263,17 +263,20 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         // The host stage finds out whether compiler-rt is there.
         compiler_rt: false,
     };
-    // Kernels with warp matrix multiplies (`rk.mma`) need a second text for the GPU targets
-    // without the instruction: the module with each one expanded into shuffles and arithmetic
-    // (`expand_mma`), which computes the same results. The first text is the instruction's,
-    // unless no target has it. The host stage expands on its own.
+    // Kernels with warp matrix multiplies (`rk.mma`) or asynchronous copies need a second text
+    // for the GPU targets without those sm_80 instructions: the module with them rewritten
+    // into shuffles, arithmetic, loads and stores (`without_sm80`), which compute the same
+    // results. The first text is the instructions', unless no target has them. The host stage
+    // rewrites on its own.
     let gpus = || options.targets.iter().filter(|t| t.kind() != TargetKind::Host);
-    let uses_mma = rkc_rk::passes::has_mma(verified.module());
-    let (native, portable) =
-        (uses_mma && gpus().any(|t| t.has_mma()), uses_mma && gpus().any(|t| !t.has_mma()));
+    let uses_sm80 = rkc_rk::passes::uses_sm80(verified.module());
+    let (native, portable) = (
+        uses_sm80 && gpus().any(|t| t.has_sm80_instructions()),
+        uses_sm80 && gpus().any(|t| !t.has_sm80_instructions()),
+    );
     let expanded = if portable {
         let mut m = verified.module().clone();
-        rkc_rk::passes::expand_mma(&mut m);
+        rkc_rk::passes::without_sm80(&mut m);
         Some(m)
     } else {
         None
@@ -281,7 +284,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let expanded = match &expanded {
         Some(m) => Some(
             rkc_rk::verify(m)
-                .map_err(|e| internal("expand_mma produced invalid rk", e.to_string()))?,
+                .map_err(|e| internal("without_sm80 produced invalid rk", e.to_string()))?,
         ),
         None => None,
     };
@@ -424,8 +427,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     })
 }
 
-/// The gpu-stage texts: `native` for every target, except that the targets without a warp
-/// matrix instruction take `portable` where there is one (see `compile`).
+/// The gpu-stage texts: `native` for every target, except that the targets without sm_80's
+/// warp matrix and asynchronous copy instructions take `portable` where there is one (see
+/// `compile`).
 #[derive(Clone, Copy)]
 struct GpuTexts<'t> {
     native: &'t str,
@@ -435,7 +439,7 @@ struct GpuTexts<'t> {
 impl<'t> GpuTexts<'t> {
     fn for_target(self, target: &dyn Target) -> &'t str {
         match self.portable {
-            Some(text) if !target.has_mma() => text,
+            Some(text) if !target.has_sm80_instructions() => text,
             _ => self.native,
         }
     }

@@ -42,6 +42,9 @@ extern "rkc-intrinsic" {
     pub fn atomic_compare_exchange<T>(p: *mut T, current: T, new: T) -> T;
     pub fn mma_m16n8k16_f16(a: [f16; 8], b: [f16; 4], c: [f32; 4]) -> [f32; 4];
     pub fn mma_m16n8k16_bf16(a: [bf16; 8], b: [bf16; 4], c: [f32; 4]) -> [f32; 4];
+    pub fn cp_async<T>(dst: *mut T, src: *const T);
+    pub fn cp_async_commit();
+    pub fn cp_async_wait<const N: usize>();
 }
 
 // The fragments of `mma_m16n8k16_*` in PTX's layouts (lane `l` is thread `l % 4` of group

@@ -657,6 +657,11 @@ impl<'f> FuncEmitter<'f> {
             // In a block function, the block computes it between stretches (`host::Block`).
             OpKind::Mma(_) if self.block_fn.is_some() => {}
             OpKind::Mma(t) => self.mma(*t, op),
+            OpKind::CopyAsync => self.copy_async(op),
+            OpKind::AsyncCommit => self.line("nvvm.cp.async.commit.group".into()),
+            OpKind::AsyncWait { pending } => {
+                self.line(format!("nvvm.cp.async.wait.group {pending}"));
+            }
             // In a block function, the dynamic shared array is the block's alloca.
             OpKind::DynShared if self.block_fn.is_some() => {}
             OpKind::DynShared => self.dyn_shared(op),

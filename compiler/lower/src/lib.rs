@@ -77,7 +77,18 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
 /// the reason they are left out. The text is ready for [`Host`]'s lowering pipeline.
 pub fn lower_host(module: &Verified<'_>, options: &LowerOptions) -> Result<HostModule, LowerError> {
     refuse_calls(module)?;
-    let mut host = emit::host_module(module.module(), options);
+    // The host image copies at once: asynchronous copies become loads and stores (warp matrix
+    // multiplies are computed by the block functions themselves).
+    let copied;
+    let rk = if rkc_rk::passes::has_async_copies(module.module()) {
+        let mut m = module.module().clone();
+        rkc_rk::passes::expand_async_copies(&mut m);
+        copied = m;
+        &copied
+    } else {
+        module.module()
+    };
+    let mut host = emit::host_module(rk, options);
     host.text = specialize(&host.text, &Host);
     Ok(host)
 }

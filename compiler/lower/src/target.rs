@@ -50,10 +50,10 @@ pub trait Target: fmt::Debug + Send + Sync {
     /// The address space in which a thread's local arrays and structs are allocated (see
     /// `rkc_lower::specialize`).
     fn alloca_address_space(&self) -> u32;
-    /// Whether the target has the warp matrix multiply that `rk.mma` lowers to
-    /// (`mma.sync.aligned.m16n8k16` with f16 and bf16, NVIDIA from sm_80); the others run
-    /// `rkc_rk::passes::expand_mma`'s expansion.
-    fn has_mma(&self) -> bool {
+    /// Whether the target has the instructions that `rk.mma` and the asynchronous copies lower
+    /// to (`mma.sync.aligned.m16n8k16` with f16 and bf16, `cp.async`: NVIDIA from sm_80); the
+    /// others take `rkc_rk::passes::without_sm80`'s rewrite.
+    fn has_sm80_instructions(&self) -> bool {
         false
     }
 }
@@ -137,7 +137,7 @@ impl Target for Nvvm {
     fn alloca_address_space(&self) -> u32 {
         0
     }
-    fn has_mma(&self) -> bool {
+    fn has_sm80_instructions(&self) -> bool {
         // `sm_80`, `sm_90a`, `sm_120`...: the digits after `sm_`.
         let digits: String =
             self.chip.trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();

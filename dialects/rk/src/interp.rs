@@ -751,6 +751,18 @@ impl<'a, 'm> Machine<'a, 'm> {
             },
             // The interpreter's memory is one lock, which already orders every access.
             OpKind::Fence(_) => None,
+            // The copy happens at once: a kernel that waits for its copies before reading
+            // them (as it must on a GPU) sees the same bytes.
+            OpKind::CopyAsync => {
+                let size = self.ty(func, op.operands[0])?.pointee().map_or(0, Type::size_of);
+                let (sb, so) = self.locate(arg(1) as u64, size, op.loc)?;
+                let (db, dof) = self.locate(arg(0) as u64, size, op.loc)?;
+                let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());
+                let bytes = memory[sb][so..so + size as usize].to_vec();
+                memory[db][dof..dof + size as usize].copy_from_slice(&bytes);
+                None
+            }
+            OpKind::AsyncCommit | OpKind::AsyncWait { .. } => None,
             OpKind::Warp(w) => Some(self.warp(*w, func, op, arg(0), arg(1))?),
             OpKind::Mma(t) => {
                 let operands: Vec<Bits> = (0..16).map(arg).collect();

@@ -323,6 +323,19 @@ pub enum OpKind {
     /// four `f32` of `C`; the results are its four `f32` of `D`. Layouts and the rounding rule
     /// are `rkc_simt::mma`'s. Every lane of the warp must reach it.
     Mma(rkc_simt::mma::MmaType),
+    /// Starts an asynchronous copy of the 4, 8 or 16 bytes of a `T` from global memory into
+    /// shared memory (`rk.copy_async %dst, %src : *mut T`; `cp.async` on NVIDIA from sm_80): the
+    /// destination's bytes are defined once an `rk.async_wait` has seen the copy's group
+    /// complete. The CPU executors copy at once, which every correct kernel cannot tell apart.
+    CopyAsync,
+    /// Closes the group of the thread's asynchronous copies started since the last one
+    /// (`cp.async.commit_group`).
+    AsyncCommit,
+    /// Waits until at most `pending` of the thread's committed groups are still in flight
+    /// (`cp.async.wait_group`).
+    AsyncWait {
+        pending: u32,
+    },
     /// The launch's dynamic shared memory (`dyn_cache` bytes), as a `*mut T`.
     DynShared,
     /// The thread's private storage of this source site: a `*mut [T; N]` or a `*mut S` of a
@@ -400,6 +413,9 @@ impl OpKind {
             OpKind::AtomicCas => "atomic_cas",
             OpKind::Warp(_) => "warp",
             OpKind::Mma(_) => "mma",
+            OpKind::CopyAsync => "copy_async",
+            OpKind::AsyncCommit => "async_commit",
+            OpKind::AsyncWait { .. } => "async_wait",
             OpKind::DynShared => "dyn_shared",
             OpKind::Local => "local",
             OpKind::FieldPtr { .. } => "field_ptr",

@@ -607,6 +607,18 @@ impl Parser {
                 (OpKind::FieldPtr { index }, ops, vec![to])
             }
             "barrier" => (OpKind::Barrier, vec![], vec![]),
+            "copy_async" => {
+                let ops = self.operands(func)?;
+                self.expect(Token::Colon, "`:`")?;
+                self.ty()?;
+                (OpKind::CopyAsync, ops, vec![])
+            }
+            "async_commit" => (OpKind::AsyncCommit, vec![], vec![]),
+            "async_wait" => {
+                let pending =
+                    u32::try_from(self.int()?).or_else(|_| self.error("bad group count"))?;
+                (OpKind::AsyncWait { pending }, vec![], vec![])
+            }
             "warp" => {
                 let name = self.ident()?;
                 let Some(w) = crate::ir::WarpOp::ALL.into_iter().find(|w| w.name() == name) else {

@@ -236,6 +236,14 @@ impl Printer<'_> {
             OpKind::Fence(scope) => {
                 let _ = write!(line, " {}", scope.name());
             }
+            OpKind::CopyAsync => {
+                let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
+                let _ = write!(line, " {operands} : {ty}");
+            }
+            OpKind::AsyncCommit => {}
+            OpKind::AsyncWait { pending } => {
+                let _ = write!(line, " {pending}");
+            }
             OpKind::Shared | OpKind::Local => {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }

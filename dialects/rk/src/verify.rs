@@ -476,7 +476,24 @@ impl Checker<'_> {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
             }
-            OpKind::Barrier | OpKind::Fence(_) => self.expect_counts(op, 0, 0)?,
+            OpKind::Barrier | OpKind::Fence(_) | OpKind::AsyncCommit | OpKind::AsyncWait { .. } => {
+                self.expect_counts(op, 0, 0)?
+            }
+            OpKind::CopyAsync => {
+                self.expect_counts(op, 2, 0)?;
+                let ok = match (operand(0), operand(1)) {
+                    (Type::Ptr { mutable: true, pointee: d }, Type::Ptr { pointee: s, .. }) => {
+                        d == s && matches!(d.size_of(), 4 | 8 | 16)
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(
+                        op,
+                        "takes a `*mut T` and a pointer to the same `T` of 4, 8 or 16 bytes",
+                    ));
+                }
+            }
             OpKind::Warp(w) => {
                 use crate::ir::WarpOp;
                 let shuffled = |t: &Type| {

@@ -1,8 +1,9 @@
-//! Half-precision matrix multiply on tensor cores: C = A·B with f16 inputs and f32
-//! accumulation, on the first GPU (tensor cores from sm_80), the host image or the CPU
-//! simulator, checked element by element against a CPU reference. The inputs are small
-//! integers, so every partial sum is exact in f32 and the result is the same whatever order
-//! the hardware adds in: every executor must match the reference exactly.
+//! Half-precision matrix multiply on tensor cores, its tiles staged by asynchronous copies:
+//! C = A·B with f16 inputs and f32 accumulation, on the first GPU (tensor cores and `cp.async`
+//! from sm_80), the host image or the CPU simulator, checked element by element against a CPU
+//! reference. The inputs are small integers, so every partial sum is exact in f32 and the
+//! result is the same whatever order the hardware adds in: every executor must match the
+//! reference exactly.
 
 mod kernels;
 

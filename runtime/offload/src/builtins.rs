@@ -10,6 +10,7 @@
 //! | shared memory | `shared_array::<T, N>()`, `dynamic_shared::<T>()` | workgroup-memory globals; the dynamic one sized by `dyn_cache` |
 //! | atomics | `atomic_{add,sub,and,or,xor,min,max,exchange}`, `atomic_compare_exchange` | `llvm.atomicrmw`, `llvm.cmpxchg` (relaxed) |
 //! | warps (32 lanes) | `lane_id`, `warp_size`, `warp_shuffle{,_xor,_up,_down}`, `warp_any`, `warp_all`, `warp_ballot`, `warp_reduce_{add,min,max}` | `gpu.lane_id`, `gpu.shuffle` |
+//! | asynchronous copies | `cp_async`, `cp_async_commit`, `cp_async_wait::<N>` | `nvvm.cp.async.*` (sm_80 on), else plain loads and stores |
 //! | warp matrices (tensor cores) | `mma_m16n8k16_f16`, `mma_m16n8k16_bf16`; fragments: `mma_load_a`, `mma_load_b`, `mma_load_c`, `mma_store_d` | `nvvm.mma.sync` (sm_80 on), else shuffles and arithmetic |
 
 use corosensei::Yielder;
@@ -810,3 +811,36 @@ pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
         d[row * stride + t * 2 + (i & 1)] = x;
     }
 }
+
+/// Starts an asynchronous copy of the `T` at `src` (global memory) into `dst` (shared memory),
+/// CUDA's `cp.async` (NVIDIA from sm_80; elsewhere rkc compiles a plain copy). `T` is 4, 8 or
+/// 16 bytes, and both addresses are aligned to its size. `dst`'s bytes are defined only after
+/// a [`cp_async_wait`] has seen the copy's group complete; a barrier after the wait makes
+/// them visible to the block's other threads. The simulator copies at once.
+///
+/// # Safety
+///
+/// `src` must be valid for reads and `dst` for writes of a `T`, and point into global and
+/// shared memory respectively; nothing may read `dst` before the wait.
+#[track_caller]
+pub unsafe fn cp_async<T>(dst: *mut T, src: *const T) {
+    const { assert!(matches!(size_of::<T>(), 4 | 8 | 16), "cp_async copies 4, 8 or 16 bytes") };
+    // SAFETY: the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, 1) };
+}
+
+/// Closes the group of this thread's asynchronous copies started since the last commit
+/// (`cp.async.commit_group`).
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn cp_async_commit() {}
+
+/// Waits until at most `N` of this thread's committed groups of asynchronous copies are still
+/// in flight (`cp.async.wait_group`): `cp_async_wait::<0>()` waits for all of them.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn cp_async_wait<const N: usize>() {}

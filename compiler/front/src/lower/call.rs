@@ -715,6 +715,49 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 Operand::Mem(out)
             }
+            "cp_async" => {
+                let t = ty_arg(0);
+                let size = self.mem_type(&t, span).size_of();
+                if !matches!(size, 4 | 8 | 16) {
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!(
+                                "asynchronous copies of `{}` ({size} bytes) are not supported",
+                                self.tcx.show(&t)
+                            ),
+                        )
+                        .at(span, "`cp_async` copies 4, 8 or 16 bytes")
+                        .help("copy a `u32`, a `[f16; 4]`, a `[f32; 4]` or another value of those sizes"),
+                    );
+                    return Operand::Zst;
+                }
+                let [d, s] = sargs[..] else { return Operand::Never };
+                self.op0(OpKind::CopyAsync, &[d, s], span);
+                Operand::Zst
+            }
+            "cp_async_commit" => {
+                self.op0(OpKind::AsyncCommit, &[], span);
+                Operand::Zst
+            }
+            "cp_async_wait" => {
+                let pending = match targs.first() {
+                    Some(GenericArg::Const(Const::Value(n))) => *n,
+                    _ => 0,
+                };
+                let Ok(pending) = u32::try_from(pending) else {
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!("`cp_async_wait::<{pending}>` waits for too many groups"),
+                        )
+                        .at(span, "at most `u32::MAX` groups can be in flight"),
+                    );
+                    return Operand::Zst;
+                };
+                self.op0(OpKind::AsyncWait { pending }, &[], span);
+                Operand::Zst
+            }
             "atomic_compare_exchange" => {
                 let [p, a, b] = sargs[..] else { return Operand::Never };
                 let t = self.ty_of(a);

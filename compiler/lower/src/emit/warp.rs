@@ -297,6 +297,32 @@ impl FuncEmitter<'_> {
         }
     }
 
+    /// `rk.copy_async`: NVIDIA's `cp.async` (sm_80 on; the other targets get the module with
+    /// the copies rewritten, as for `rk.mma`), from the global address space into the shared
+    /// one: a pointer known to be into shared memory uses its workgroup twin, another is cast
+    /// (`cp.async` requires a shared destination). Sixteen-byte copies bypass L1 (`.cg`), as
+    /// staging for tiles wants; smaller ones may only be `.ca`.
+    pub(super) fn copy_async(&mut self, op: &Op) {
+        let size = self.rk_ty(op.operands[0]).pointee().map_or(0, Type::size_of);
+        let (dst, space) = self.access_pointer(op.operands[0]);
+        let dst = if space == "!llvm.ptr<3>" {
+            dst
+        } else {
+            let cast = self.temp();
+            self.line(format!("{cast} = llvm.addrspacecast {dst} : !llvm.ptr to !llvm.ptr<3>"));
+            cast
+        };
+        let src = self.temp();
+        self.line(format!(
+            "{src} = llvm.addrspacecast {} : !llvm.ptr to !llvm.ptr<1>",
+            v(op.operands[1])
+        ));
+        let cache = if size == 16 { "cg" } else { "ca" };
+        self.line(format!(
+            "nvvm.cp.async.shared.global {dst}, {src}, {size}, cache = {cache} : !llvm.ptr<3>, !llvm.ptr<1>"
+        ));
+    }
+
     /// Records a pointer into shared memory whose twin was just written, and defines the
     /// generic pointer that every other use of the value takes.
     pub(super) fn shared_result(&mut self, value: ValueId) {

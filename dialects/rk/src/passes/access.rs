@@ -76,6 +76,10 @@ fn walk(
                 // The index operand is a scalar; a pointer cannot be one.
             }
             OpKind::Load => mark(op.operands[0], ParamAccess::Read),
+            OpKind::CopyAsync => {
+                mark(op.operands[0], ParamAccess::Write);
+                mark(op.operands[1], ParamAccess::Read);
+            }
             // The length is not data behind the pointer.
             OpKind::SliceLen => {}
             OpKind::Store => {

@@ -58,6 +58,9 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::AtomicCas
         | OpKind::Warp(_)
         | OpKind::Mma(_)
+        | OpKind::CopyAsync
+        | OpKind::AsyncCommit
+        | OpKind::AsyncWait { .. }
         | OpKind::Call { .. }
         | OpKind::If
         | OpKind::Loop { .. }

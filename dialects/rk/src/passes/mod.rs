@@ -2,6 +2,7 @@
 //! its output whenever it accepted its input.
 
 pub mod access;
+pub mod async_copy;
 pub mod expand_mma;
 pub mod forward;
 pub mod hoist;
@@ -12,7 +13,21 @@ pub mod unroll;
 pub mod version;
 
 pub use access::{access_of_params, offsets_past_pointee};
+pub use async_copy::{expand_async_copies, has_async_copies};
 pub use expand_mma::{expand_mma, has_mma};
+
+/// Whether the module uses what only NVIDIA GPUs from sm_80 have: warp matrix multiplies and
+/// asynchronous copies.
+pub fn uses_sm80(module: &crate::Module) -> bool {
+    has_mma(module) || has_async_copies(module)
+}
+
+/// Rewrites what only NVIDIA GPUs from sm_80 have into ordinary rk with the same results, for
+/// the other targets ([`expand_mma`], [`expand_async_copies`]).
+pub fn without_sm80(module: &mut crate::Module) {
+    expand_mma(module);
+    expand_async_copies(module);
+}
 pub use forward::forward_locals;
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};
