@@ -4,49 +4,26 @@
 //! happens at once, which is what the interpreter and the simulator do. Word accesses are
 //! aligned because `cp.async` requires addresses aligned to the copy's size, 4 bytes or more.
 
-use crate::ir::{Literal, Op, OpKind, Region, ValueId};
+use crate::ir::{Literal, Op, OpKind, ValueId};
 use crate::{Func, IntTy, Module, Type};
 
 /// Expands every asynchronous copy of the module; returns how many ops it rewrote.
 pub fn expand_async_copies(module: &mut Module) -> usize {
-    let mut count = 0;
-    for func in &mut module.funcs {
-        let mut body = std::mem::take(&mut func.body);
-        count += expand_region(func, &mut body);
-        func.body = body;
-    }
-    count
+    super::rewrite_ops(module, &mut |func, ops, op| match op.kind {
+        OpKind::CopyAsync => {
+            copy_words(func, ops, op);
+            true
+        }
+        OpKind::AsyncCommit | OpKind::AsyncWait { .. } => true,
+        _ => false,
+    })
 }
 
 /// Whether the module has an asynchronous copy, commit or wait.
 pub fn has_async_copies(module: &Module) -> bool {
-    fn walk(region: &Region) -> bool {
-        region.ops.iter().any(|op| {
-            matches!(op.kind, OpKind::CopyAsync | OpKind::AsyncCommit | OpKind::AsyncWait { .. })
-                || op.regions.iter().any(walk)
-        })
-    }
-    module.funcs.iter().any(|f| walk(&f.body))
-}
-
-fn expand_region(func: &mut Func, region: &mut Region) -> usize {
-    let mut count = 0;
-    let mut ops = Vec::with_capacity(region.ops.len());
-    for mut op in std::mem::take(&mut region.ops) {
-        for r in &mut op.regions {
-            count += expand_region(func, r);
-        }
-        match op.kind {
-            OpKind::CopyAsync => {
-                copy_words(func, &mut ops, &op);
-                count += 1;
-            }
-            OpKind::AsyncCommit | OpKind::AsyncWait { .. } => count += 1,
-            _ => ops.push(op),
-        }
-    }
-    region.ops = ops;
-    count
+    super::any_op(module, &|op| {
+        matches!(op.kind, OpKind::CopyAsync | OpKind::AsyncCommit | OpKind::AsyncWait { .. })
+    })
 }
 
 fn copy_words(func: &mut Func, ops: &mut Vec<Op>, copy: &Op) {

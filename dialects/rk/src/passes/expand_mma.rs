@@ -9,45 +9,24 @@
 //! element taken once. Then each output adds the sixteen products to `C` in `k`'s order, in
 //! `f64`, and rounds once, exactly as the interpreter and the simulator do.
 
-use crate::ir::{BinOp, Literal, Loc, Op, OpKind, Region, ValueId, WarpOp};
+use crate::ir::{BinOp, Literal, Loc, Op, OpKind, ValueId, WarpOp};
 use crate::{FloatTy, Func, Module, ShuffleMode, Type};
 use rkc_simt::mma::{K, a_owner, b_owner, c_index};
 
 /// Expands every `rk.mma` of the module; returns how many there were.
 pub fn expand_mma(module: &mut Module) -> usize {
-    let mut count = 0;
-    for func in &mut module.funcs {
-        let mut body = std::mem::take(&mut func.body);
-        count += expand_region(func, &mut body);
-        func.body = body;
-    }
-    count
+    super::rewrite_ops(module, &mut |func, ops, op| {
+        if !matches!(op.kind, OpKind::Mma(_)) {
+            return false;
+        }
+        Expander { func, ops, loc: op.loc }.expand(op);
+        true
+    })
 }
 
 /// Whether the module has an `rk.mma`.
 pub fn has_mma(module: &Module) -> bool {
-    fn walk(region: &Region) -> bool {
-        region.ops.iter().any(|op| matches!(op.kind, OpKind::Mma(_)) || op.regions.iter().any(walk))
-    }
-    module.funcs.iter().any(|f| walk(&f.body))
-}
-
-fn expand_region(func: &mut Func, region: &mut Region) -> usize {
-    let mut count = 0;
-    let mut ops = Vec::with_capacity(region.ops.len());
-    for mut op in std::mem::take(&mut region.ops) {
-        for r in &mut op.regions {
-            count += expand_region(func, r);
-        }
-        if matches!(op.kind, OpKind::Mma(_)) {
-            Expander { func, ops: &mut ops, loc: op.loc }.expand(&op);
-            count += 1;
-        } else {
-            ops.push(op);
-        }
-    }
-    region.ops = ops;
-    count
+    super::any_op(module, &|op| matches!(op.kind, OpKind::Mma(_)))
 }
 
 struct Expander<'a> {

@@ -16,6 +16,50 @@ pub use access::{access_of_params, offsets_past_pointee};
 pub use async_copy::{expand_async_copies, has_async_copies};
 pub use expand_mma::{expand_mma, has_mma};
 
+/// Whether an op of the module, at any depth, satisfies `pred`.
+fn any_op(module: &crate::Module, pred: &dyn Fn(&crate::Op) -> bool) -> bool {
+    fn walk(region: &crate::Region, pred: &dyn Fn(&crate::Op) -> bool) -> bool {
+        region.ops.iter().any(|op| pred(op) || op.regions.iter().any(|r| walk(r, pred)))
+    }
+    module.funcs.iter().any(|f| walk(&f.body, pred))
+}
+
+/// A rewrite of single ops: given the function, the list being rebuilt and an op (whose
+/// regions are already rewritten), it pushes what replaces the op and says `true`, or leaves
+/// the list alone and says `false` to keep the op.
+type Rewrite<'r> = dyn FnMut(&mut crate::Func, &mut Vec<crate::Op>, &crate::Op) -> bool + 'r;
+
+/// Rebuilds every region of the module through `rewrite`; returns how many ops it replaced.
+fn rewrite_ops(module: &mut crate::Module, rewrite: &mut Rewrite<'_>) -> usize {
+    fn walk(
+        func: &mut crate::Func,
+        region: &mut crate::Region,
+        rewrite: &mut Rewrite<'_>,
+    ) -> usize {
+        let mut count = 0;
+        let mut ops = Vec::with_capacity(region.ops.len());
+        for mut op in std::mem::take(&mut region.ops) {
+            for r in &mut op.regions {
+                count += walk(func, r, rewrite);
+            }
+            if rewrite(func, &mut ops, &op) {
+                count += 1;
+            } else {
+                ops.push(op);
+            }
+        }
+        region.ops = ops;
+        count
+    }
+    let mut count = 0;
+    for func in &mut module.funcs {
+        let mut body = std::mem::take(&mut func.body);
+        count += walk(func, &mut body, rewrite);
+        func.body = body;
+    }
+    count
+}
+
 /// Whether the module uses what only NVIDIA GPUs from sm_80 have: warp matrix multiplies and
 /// asynchronous copies.
 pub fn uses_sm80(module: &crate::Module) -> bool {
