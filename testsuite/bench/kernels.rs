@@ -1,6 +1,7 @@
 //! The benchmark kernels, as a user writes them for rkc. `kernels.cu` holds the same
 //! algorithms in CUDA C++ for nvcc, with the same parameters (a slice is a pointer and a
 //! length, as rkc passes it), so that one harness launches both alike.
+use half::f16;
 use rkc_offload::prelude::*;
 
 /// `c = a + b`.
@@ -327,5 +328,96 @@ pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
         acc[4 * i + 1] = ay;
         acc[4 * i + 2] = az;
         acc[4 * i + 3] = 0.0;
+    }
+}
+
+/// Rows and columns of `c` one block of `hgemm` computes.
+pub const HGEMM_BLOCK: usize = 64;
+/// Columns of `a` (rows of `b`) one step of `hgemm` stages: one tensor-core step.
+pub const HGEMM_STEP: usize = 16;
+
+/// `c = a·b` for row-major `a` (`k` columns, 64 rows per block of the grid's y) and `k × n`
+/// `b` in f16, accumulated in f32; `n` a multiple of 64, `k` of 16. Each step's 64×16 tile of
+/// `a` and 16×64 tile of `b` are copied into shared memory asynchronously, one step ahead: while
+/// the warps multiply one step's tiles, the next step's copies land in the other buffers. Each
+/// warp multiplies its 32×32 quarter as 2×4 tensor-core tiles of 16×8, whose accumulators stay
+/// in registers.
+#[offload_kernel]
+pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
+    // SAFETY: each thread copies its own chunks of the tiles; waits and barriers separate the
+    // copies from the warps' reads of the whole tiles and the reads from the next copies into
+    // the same buffers; every lane of a warp reaches each mma.
+    unsafe {
+        let sa = shared_array::<f16, { 2 * HGEMM_BLOCK * HGEMM_STEP }>() as *mut f16;
+        let sb = shared_array::<f16, { 2 * HGEMM_STEP * HGEMM_BLOCK }>() as *mut f16;
+        let warp = thread_idx_x() as usize / 32;
+        let (wm, wn) = (warp / 2 * 32, warp % 2 * 32);
+        let tiles = HgemmTiles {
+            a,
+            b,
+            n,
+            k,
+            row: block_idx_y() as usize * HGEMM_BLOCK,
+            col: block_idx_x() as usize * HGEMM_BLOCK,
+        };
+        let mut acc = [[0.0f32; 4]; 8];
+        let steps = k / HGEMM_STEP;
+        tiles.stage(0, sa, sb);
+        for s in 0..steps {
+            let buf = s % 2;
+            if s + 1 < steps {
+                let next = (1 - buf) * HGEMM_BLOCK * HGEMM_STEP;
+                tiles.stage((s + 1) * HGEMM_STEP, sa.add(next), sb.add(next));
+                // This step's group has landed; the next one may still be in flight.
+                cp_async_wait::<1>();
+            } else {
+                cp_async_wait::<0>();
+            }
+            sync_threads();
+            let tile_a = core::slice::from_raw_parts(sa.add(buf * HGEMM_BLOCK * HGEMM_STEP), HGEMM_BLOCK * HGEMM_STEP);
+            let tile_b = core::slice::from_raw_parts(sb.add(buf * HGEMM_BLOCK * HGEMM_STEP), HGEMM_BLOCK * HGEMM_STEP);
+            for mi in 0..2 {
+                let fa = mma_load_a(&tile_a[(wm + mi * 16) * HGEMM_STEP..], HGEMM_STEP);
+                for ni in 0..4 {
+                    let fb = mma_load_b(&tile_b[wn + ni * 8..], HGEMM_BLOCK);
+                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb, acc[mi * 4 + ni]);
+                }
+            }
+            sync_threads();
+        }
+        for mi in 0..2 {
+            for ni in 0..4 {
+                let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
+                mma_store_d(&mut c[at..], n, acc[mi * 4 + ni]);
+            }
+        }
+    }
+}
+
+/// Where a block reads its tiles: the matrices, their widths and the block's first row and
+/// column of `c`.
+struct HgemmTiles<'a> {
+    a: &'a [f16],
+    b: &'a [f16],
+    n: usize,
+    k: usize,
+    row: usize,
+    col: usize,
+}
+
+impl HgemmTiles<'_> {
+    /// Starts the copies of step `k0`'s tiles into `ta` (64×16) and `tb` (16×64): one chunk of
+    /// eight f16 (16 bytes) of each per thread, committed as one group.
+    unsafe fn stage(&self, k0: usize, ta: *mut f16, tb: *mut f16) {
+        unsafe {
+            let t = thread_idx_x() as usize;
+            let (ar, ac) = (t / 2, t % 2 * 8);
+            let (br, bc) = (t / 8, t % 8 * 8);
+            let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
+            let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
+            cp_async(ta.add(ar * HGEMM_STEP + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
+            cp_async(tb.add(br * HGEMM_BLOCK + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            cp_async_commit();
+        }
     }
 }

@@ -168,4 +168,41 @@ impl Gpu {
             )
         });
     }
+
+    /// `c = a·b` for row-major `n × n` matrices of `f16` (`a`, `b`) into `f32` (`c`) by
+    /// `cublasGemmEx` with f32 accumulation (`CUBLAS_COMPUTE_32F`, tensor cores), queued on the
+    /// default stream; column-major as in [`Gpu::sgemm_cublas`].
+    pub fn hgemm_cublas(&self, n: usize, a: Ptr, b: Ptr, c: Ptr) {
+        let handle = *self.blas.get_or_init(|| check("cublasCreate", cublas::create_handle()));
+        let n = i32::try_from(n).expect("a matrix size cuBLAS takes");
+        let (one, zero) = (1.0f32, 0.0f32);
+        let op = cublas_sys::cublasOperation_t::CUBLAS_OP_N;
+        let (half, single) =
+            (cublas_sys::cudaDataType::CUDA_R_16F, cublas_sys::cudaDataType::CUDA_R_32F);
+        // SAFETY: each matrix has n × n elements of its type on the device; the scalars (f32,
+        // as CUBLAS_COMPUTE_32F takes them) live for the call.
+        check("cublasGemmEx", unsafe {
+            cublas::gemm_ex(
+                handle,
+                op,
+                op,
+                n,
+                n,
+                n,
+                (&raw const one).cast(),
+                b as *const std::ffi::c_void,
+                half,
+                n,
+                a as *const std::ffi::c_void,
+                half,
+                n,
+                (&raw const zero).cast(),
+                c as *mut std::ffi::c_void,
+                single,
+                n,
+                cublas_sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                cublas_sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        });
+    }
 }

@@ -472,6 +472,19 @@ fn register_tiles_live_in_registers() {
     }
 }
 
+/// The tensor-core HGEMM (examples/hgemm) with bounds checks on: its 2×4 accumulator fragments
+/// live in registers (no local memory), each step is eight `mma.sync` and its tiles arrive by
+/// 16-byte `cp.async`.
+#[test]
+fn tensor_core_tiles_live_in_registers() {
+    let out = compile_file(&repo().join("examples/hgemm/src/kernels.rs"), &options("sm_90"));
+    let ptx = String::from_utf8_lossy(&out.targets[0].assembly).into_owned();
+    assert!(!ptx.contains(".local"), "hgemm uses local memory:\n{ptx}");
+    let mma = ptx.matches("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32").count();
+    assert!(mma >= 8, "{mma} mma.sync in:\n{ptx}");
+    assert!(ptx.contains("cp.async.cg.shared.global"), "no 16-byte cp.async in:\n{ptx}");
+}
+
 /// The access facts in the metadata: read-only pointers are not copied back, unused ones not
 /// copied at all.
 #[test]

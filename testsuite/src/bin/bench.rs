@@ -31,6 +31,9 @@ enum Init {
     Floats,
     /// Random `u32`.
     Words,
+    /// Random integers in -4..=4 as `f16` bits: products and sums of 4096 of them are exact, so
+    /// tensor cores, cuBLAS and the CPU agree bit for bit.
+    SmallHalves,
     /// An output, filled with 0xFF before the checked run.
     Output,
 }
@@ -196,6 +199,28 @@ fn benches() -> Vec<Bench> {
         gemm("sgemm 4096³", "sgemm", 16, [16, 16, 1]),
         gemm("sgemm register-tiled 4096³", "sgemm_tiled", 128, [256, 1, 1]),
         Bench {
+            name: "hgemm tensor cores 4096³",
+            kernel: "hgemm",
+            buffers: vec![
+                (GEMM * GEMM, 2, Init::SmallHalves),
+                (GEMM * GEMM, 2, Init::SmallHalves),
+                (GEMM * GEMM, 4, Init::Output),
+            ],
+            args: vec![
+                Arg::U64(GEMM as u64),
+                Arg::U64(GEMM as u64),
+                Arg::Slice(0),
+                Arg::Slice(1),
+                Arg::Slice(2),
+            ],
+            grid: [(GEMM / 64) as u32, (GEMM / 64) as u32, 1],
+            block: [128, 1, 1],
+            bytes: 0.0,
+            flops: 2.0 * (GEMM as f64).powi(3),
+            verify: verify_hgemm,
+            exact: true,
+        },
+        Bench {
             name: "stencil 5-point",
             kernel: "stencil",
             buffers: vec![(MAT * MAT, 4, Init::Floats), (MAT * MAT, 4, Init::Output)],
@@ -353,6 +378,24 @@ fn verify_gemm(b: &[Vec<u8>]) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks `c = a·b` for the f16 `a` and `b` (buffers 0, 1) of small integers: 512 entries
+/// spread over the matrix, which must equal the exact sum.
+fn verify_hgemm(b: &[Vec<u8>]) -> Result<(), String> {
+    let halves = |bytes: &[u8]| -> Vec<f32> {
+        bytes.chunks(2).map(|h| half::f16::from_le_bytes([h[0], h[1]]).to_f32()).collect()
+    };
+    let (a, bm, c) = (halves(&b[0]), halves(&b[1]), floats(&b[2]));
+    for s in 0..512usize {
+        let (r, col) = ((s * 7919) % GEMM, (s * 104_729) % GEMM);
+        let want: f32 = (0..GEMM).map(|k| a[r * GEMM + k] * bm[k * GEMM + col]).sum();
+        let got = c[r * GEMM + col];
+        if got != want {
+            return Err(format!("c[{r}][{col}] = {got}, expected {want}"));
+        }
+    }
+    Ok(())
+}
+
 struct Rng(u64);
 
 impl Rng {
@@ -372,6 +415,10 @@ fn contents(elems: usize, size: usize, init: Init, rng: &mut Rng) -> Vec<u8> {
                 out.extend(((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).to_le_bytes())
             }
             Init::Words => out.extend((rng.next() as u32).to_le_bytes()),
+            Init::SmallHalves => {
+                let x = ((rng.next() >> 40) % 9) as f32 - 4.0;
+                out.extend(half::f16::from_f32(x).to_bits().to_le_bytes())
+            }
             Init::Output => out.extend(std::iter::repeat_n(0u8, size)),
         }
     }
@@ -552,6 +599,38 @@ fn main() {
         median(ms)
     };
 
+    // cublasGemmEx with f16 inputs and f32 accumulation and output, the HGEMM row's reference.
+    let hgemm_blas_ms = {
+        let elems = GEMM * GEMM;
+        let bufs: Vec<Ptr> = [(2, Init::SmallHalves), (2, Init::SmallHalves), (4, Init::Output)]
+            .iter()
+            .map(|&(size, init)| {
+                let p = gpu.alloc(size * elems);
+                gpu.upload(p, &contents(elems, size, init, &mut rng));
+                p
+            })
+            .collect();
+        gpu.fill(bufs[2], 0xFF, 4 * elems);
+        gpu.hgemm_cublas(GEMM, bufs[0], bufs[1], bufs[2]);
+        gpu.synchronize();
+        let after = [
+            gpu.download(bufs[0], 2 * elems),
+            gpu.download(bufs[1], 2 * elems),
+            gpu.download(bufs[2], 4 * elems),
+        ];
+        if let Err(e) = verify_hgemm(&after) {
+            failures.push(format!("cublasGemmEx: {e}"));
+        }
+        let ms: Vec<f64> = (0..runs + 3)
+            .map(|_| gpu.timed(|| gpu.hgemm_cublas(GEMM, bufs[0], bufs[1], bufs[2])))
+            .skip(3)
+            .collect();
+        for p in bufs {
+            gpu.free(p);
+        }
+        median(ms)
+    };
+
     println!(
         "| kernel | rkc checks on (ms) | rkc checks off (ms) | nvcc (ms) | on / nvcc | off / nvcc | throughput (off) | % of copy bandwidth (off) | outputs equal nvcc's |"
     );
@@ -599,6 +678,22 @@ fn main() {
             gflops(t[2]),
             blas_ms / t[0],
             blas_ms / t[2]
+        );
+    }
+    println!(
+        "\ncublasGemmEx {GEMM}³ (f16 in, f32 accumulate and out, tensor cores): {hgemm_blas_ms:.3} ms, {:.0} GFLOP/s\n",
+        gflops(hgemm_blas_ms)
+    );
+    println!("| HGEMM | rkc checks on: GFLOP/s | rkc checks off | nvcc | rkc on / cuBLAS | nvcc / cuBLAS |");
+    println!("|---|---|---|---|---|---|");
+    for (name, t, ..) in rows.iter().filter(|r| r.0.starts_with("hgemm")) {
+        println!(
+            "| {name} | {:.0} | {:.0} | {:.0} | {:.2} | {:.2} |",
+            gflops(t[0]),
+            gflops(t[1]),
+            gflops(t[2]),
+            hgemm_blas_ms / t[0],
+            hgemm_blas_ms / t[2]
         );
     }
     if failures.is_empty() {
