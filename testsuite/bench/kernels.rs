@@ -374,8 +374,14 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
                 cp_async_wait::<0>();
             }
             sync_threads();
-            let tile_a = core::slice::from_raw_parts(sa.add(buf * HGEMM_BLOCK * HGEMM_STEP), HGEMM_BLOCK * HGEMM_STEP);
-            let tile_b = core::slice::from_raw_parts(sb.add(buf * HGEMM_BLOCK * HGEMM_STEP), HGEMM_BLOCK * HGEMM_STEP);
+            let tile_a = core::slice::from_raw_parts(
+                sa.add(buf * HGEMM_BLOCK * HGEMM_STEP),
+                HGEMM_BLOCK * HGEMM_STEP,
+            );
+            let tile_b = core::slice::from_raw_parts(
+                sb.add(buf * HGEMM_BLOCK * HGEMM_STEP),
+                HGEMM_BLOCK * HGEMM_STEP,
+            );
             for mi in 0..2 {
                 let fa = mma_load_a(&tile_a[(wm + mi * 16) * HGEMM_STEP..], HGEMM_STEP);
                 for ni in 0..4 {

@@ -684,7 +684,9 @@ fn main() {
         "\ncublasGemmEx {GEMM}³ (f16 in, f32 accumulate and out, tensor cores): {hgemm_blas_ms:.3} ms, {:.0} GFLOP/s\n",
         gflops(hgemm_blas_ms)
     );
-    println!("| HGEMM | rkc checks on: GFLOP/s | rkc checks off | nvcc | rkc on / cuBLAS | nvcc / cuBLAS |");
+    println!(
+        "| HGEMM | rkc checks on: GFLOP/s | rkc checks off | nvcc | rkc on / cuBLAS | nvcc / cuBLAS |"
+    );
     println!("|---|---|---|---|---|---|");
     for (name, t, ..) in rows.iter().filter(|r| r.0.starts_with("hgemm")) {
         println!(
