@@ -289,20 +289,21 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         None => None,
     };
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
-    let lower_text = |module: &rkc_rk::Verified<'_>| -> Result<(String, String), Error> {
-        let text = rkc_lower::lower(module, &lower_options)
-            .map_err(|e| internal("lowering", e.to_string()))?;
-        dump("rkc-lower (gpu)", &text);
-        let parsed = mlir.parse(&text, "lower").map_err(mlir_error)?;
-        let printed = mlir::Mlir::print(&parsed, options.debug_info);
-        Ok((text, printed))
-    };
+    let lower_text =
+        |module: &rkc_rk::Verified<'_>, stage: &str| -> Result<(String, String), Error> {
+            let text = rkc_lower::lower(module, &lower_options)
+                .map_err(|e| internal("lowering", e.to_string()))?;
+            dump(stage, &text);
+            let parsed = mlir.parse(&text, "lower").map_err(mlir_error)?;
+            let printed = mlir::Mlir::print(&parsed, options.debug_info);
+            Ok((text, printed))
+        };
     let (gpu_text, gpu) = match &expanded {
-        Some(e) if !native => lower_text(e)?,
-        _ => lower_text(&verified)?,
+        Some(e) if !native => lower_text(e, "rkc-lower (gpu)")?,
+        _ => lower_text(&verified, "rkc-lower (gpu)")?,
     };
     let portable_gpu = match &expanded {
-        Some(e) if native => Some(lower_text(e)?.1),
+        Some(e) if native => Some(lower_text(e, "rkc-lower (gpu, without sm_80)")?.1),
         _ => None,
     };
     let texts = GpuTexts { native: &gpu, portable: portable_gpu.as_deref() };

@@ -52,7 +52,8 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn alloca_address_space(&self) -> u32;
     /// Whether the target has the instructions that `rk.mma` and the asynchronous copies lower
     /// to (`mma.sync.aligned.m16n8k16` with f16 and bf16, `cp.async`: NVIDIA from sm_80); the
-    /// others take `rkc_rk::passes::without_sm80`'s rewrite.
+    /// other GPU targets take `rkc_rk::passes::without_sm80`'s rewrite, and the host stage
+    /// computes `rk.mma` in its block functions and rewrites only the copies.
     fn has_sm80_instructions(&self) -> bool {
         false
     }

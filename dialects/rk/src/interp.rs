@@ -56,6 +56,13 @@ pub enum InterpError {
         address: u64,
         bytes: u64,
     },
+    /// An access whose address is not a multiple of what it needs (`rk.copy_async`'s size):
+    /// a misaligned-address fault on a GPU.
+    Misaligned {
+        loc: Loc,
+        address: u64,
+        bytes: u64,
+    },
     /// The module broke a rule the verifier should have caught.
     Malformed(String),
     /// The step limit was hit: a kernel that does not terminate.
@@ -79,6 +86,11 @@ impl fmt::Display for InterpError {
             InterpError::OutOfBounds { loc, address, bytes } => write!(
                 f,
                 "out-of-bounds access of {bytes} bytes at {address:#x} ({}:{})",
+                loc.line, loc.col
+            ),
+            InterpError::Misaligned { loc, address, bytes } => write!(
+                f,
+                "misaligned access of {bytes} bytes at {address:#x} ({}:{}): the address must be a multiple of {bytes}",
                 loc.line, loc.col
             ),
             InterpError::Malformed(m) => write!(f, "malformed module: {m}"),
@@ -755,6 +767,13 @@ impl<'a, 'm> Machine<'a, 'm> {
             // them (as it must on a GPU) sees the same bytes.
             OpKind::CopyAsync => {
                 let size = self.ty(func, op.operands[0])?.pointee().map_or(0, Type::size_of);
+                // Buffers start 16-byte aligned (as device allocations and shared arrays do),
+                // so an address's alignment is its offset's.
+                for address in [arg(1) as u64, arg(0) as u64] {
+                    if !(address & OFFSET_MASK).is_multiple_of(size) {
+                        return Err(InterpError::Misaligned { loc: op.loc, address, bytes: size });
+                    }
+                }
                 let (sb, so) = self.locate(arg(1) as u64, size, op.loc)?;
                 let (db, dof) = self.locate(arg(0) as u64, size, op.loc)?;
                 let mut memory = self.launched.memory.lock().unwrap_or_else(|e| e.into_inner());

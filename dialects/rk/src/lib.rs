@@ -50,7 +50,7 @@
 //! | `rk.neg` | `T` | `T` | signed integer (wrapping) or float |
 //! | `rk.not` | `T` | `T` | bitwise on integers, logical on `bool` |
 //! | `rk.cast : A to B` | `A` | `B` | Rust's `as` between numeric types (and from `bool`); also the coercions `*mut T` → `*const T` and `&mut [T]` → `&[T]` |
-//! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers; every lane of a warp must reach the same `rk.warp` exchanges |
+//! | `rk.barrier` | — | — | waits for every thread of the block (`sync_threads()`); every thread must reach the same barriers; every lane of a warp must reach the same `rk.warp` exchanges and `rk.mma`s |
 //! | `rk.shared : *mut [T; N]` | — | `*mut [T; N]` | the block's shared array of this source site (`shared_array::<T, N>()`), one per block, uninitialised |
 //! | `rk.local : *mut A` | — | `*mut A` | the thread's own array, struct or tuple `A` of this source site (a local `let a = [x; N]`, `let p = P { .. }`), uninitialised; the front end writes every element before any read |
 //! | `rk.table @NAME : *const A` | — | `*const A` | the module's read-only table `NAME` (`rk.data @NAME : A = [v, ...]` at the top of the text: an array `A`, possibly nested, of integers or floats, its elements in memory order); one copy in device memory that every thread reads |
@@ -61,6 +61,9 @@
 //! | `rk.warp shuffle[_xor\|_up\|_down]` | `T, u32` | `T` | the value of lane `rkc_simt::shuffle_source(mode, lane, k)` (only `k`'s low five bits count; `up`/`down` past the warp's edge keep the own value); `T` a 32/64-bit integer or a float (the front end widens narrower integers) |
 //! | `rk.warp any`, `all` / `ballot` | `bool` | `bool` / `u32` | votes over the warp's 32 lanes; the ballot's bit `l` is lane `l`'s vote |
 //! | `rk.warp reduce_add`, `reduce_min`, `reduce_max` | `T` | `T` | the warp's reduction in butterfly order (`rkc_simt::butterfly`), the same in every lane; `min`/`max` on floats are Rust's (NaN-ignoring) |
+//! | `rk.mma f16\|bf16` | 8 + 4 of `f16`/`bf16`, 4 `f32` | 4 `f32` | one warp's 16×8×16 matrix multiply-accumulate `D = A·B + C`: the lane's fragments of `A` (eight elements), `B` (four) and `C` in PTX's m16n8k16 layouts (`rkc_simt::mma`); each element of `D` is `C` plus the sixteen products added in `k`'s order in `f64` and rounded once. A warp exchange: every lane must reach it |
+//! | `rk.copy_async` | `*mut T, *T` | — | starts copying the `T` (4, 8 or 16 bytes, both addresses aligned to its size) at the second pointer into the first (`cp_async`); the destination may be read only after a wait that covers it |
+//! | `rk.async_commit` / `rk.async_wait N` | — | — | closes the thread's group of copies started since its last commit / waits until at most `N` of its groups are pending |
 //! | `rk.dyn_shared : *mut T` | — | `*mut T` | the block's dynamic shared memory (the launch's `dyn_cache` bytes), `T` scalar, 16-byte aligned |
 //! | `rk.fence block\|device` | — | — | a sequentially consistent memory fence for the block's / the device's threads |
 //! | `rk.slice_len` | `&[T]` or `&mut [T]` | `usize` | the slice's length in elements |

@@ -292,3 +292,38 @@ fn half_arithmetic_is_rounded_once() {
         }
     }
 }
+
+/// `rk.copy_async` copies its value, and an address that is not a multiple of the copy's size
+/// (a misaligned-address fault on the GPU) is an error in the interpreter, never a copy.
+#[test]
+fn asynchronous_copies_need_aligned_addresses() {
+    let text = "rk.func @k(src %0: *const u32, dst %1: *mut u32, at %2: usize) kernel {
+  %3 = rk.ptr_offset %0, %2 : *const u32
+  %4 = rk.cast %3 : *const u32 to *const [u32; 4]
+  %5 = rk.cast %1 : *mut u32 to *mut [u32; 4]
+  rk.copy_async %5, %4 : *mut [u32; 4]
+  rk.async_commit
+  rk.async_wait 0
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    assert_eq!(crate::print_module(&m), text);
+    let launch = interp::Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 };
+    let input: Vec<u8> = (0..32).collect();
+    let run = |offset: u64| {
+        let mut args = [
+            interp::Arg::Buffer(input.clone()),
+            interp::Arg::Buffer(vec![0; 16]),
+            interp::Arg::Scalar(offset),
+        ];
+        interp::run(&m, "k", launch, &mut args).map(|_| match &args[1] {
+            interp::Arg::Buffer(out) => out.clone(),
+            _ => unreachable!(),
+        })
+    };
+    assert_eq!(run(4).unwrap(), (16..32).collect::<Vec<u8>>());
+    let e = run(1).unwrap_err();
+    assert!(matches!(e, interp::InterpError::Misaligned { bytes: 16, .. }), "{e}");
+}

@@ -681,10 +681,11 @@ pub(crate) fn enter_coroutine(yielder: *const Yielder<(), ()>) {
 /// accumulator) and getting its four elements of `D`, in PTX's layouts for
 /// `mma.sync.aligned.m16n8k16.row.col` ([`mma_load_a`], [`mma_load_b`], [`mma_load_c`] and
 /// [`mma_store_d`] move fragments to and from row-major tiles). rkc compiles it to the tensor
-/// cores' instruction on NVIDIA GPUs from sm_80, and to warp shuffles and arithmetic
-/// elsewhere. Each element is `C` plus the sixteen products added in order in `f64` and
-/// rounded once (see `rkc_simt::mma`); tensor cores add differently, within a few units in
-/// the last place.
+/// cores' instruction on NVIDIA GPUs from sm_80, to warp shuffles and arithmetic on the other
+/// GPUs, and computes it for the whole warp on the CPU. Each element is `C` plus the sixteen
+/// products added in order in `f64` and rounded once (see `rkc_simt::mma`); tensor cores add
+/// in their own, unspecified way, so their results equal these where the sums are exact and
+/// otherwise differ by the hardware's rounding (rkc states no bound).
 ///
 /// # Safety
 ///
@@ -825,6 +826,12 @@ pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
 #[track_caller]
 pub unsafe fn cp_async<T>(dst: *mut T, src: *const T) {
     const { assert!(matches!(size_of::<T>(), 4 | 8 | 16), "cp_async copies 4, 8 or 16 bytes") };
+    // A misaligned `cp.async` faults on the GPU; on the CPU it must not pass silently.
+    let size = size_of::<T>();
+    assert!(
+        (dst as usize).is_multiple_of(size) && (src as usize).is_multiple_of(size),
+        "misaligned access of {size} bytes: cp_async's addresses must be multiples of {size}"
+    );
     // SAFETY: the caller's contract.
     unsafe { std::ptr::copy_nonoverlapping(src, dst, 1) };
 }
@@ -844,3 +851,29 @@ pub unsafe fn cp_async_commit() {}
 ///
 /// Only meaningful inside a kernel.
 pub unsafe fn cp_async_wait<const N: usize>() {}
+
+#[cfg(test)]
+mod tests {
+    use super::cp_async;
+
+    /// `cp_async` copies its value; an address that is not a multiple of the copy's size (a
+    /// misaligned-address fault on the GPU) panics instead of copying.
+    #[test]
+    fn asynchronous_copies_need_aligned_addresses() {
+        let src: [u128; 2] = [0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100, 0];
+        let mut dst = [0u128; 2];
+        let (s, d) = (src.as_ptr().cast::<[u32; 4]>(), dst.as_mut_ptr().cast::<[u32; 4]>());
+        // SAFETY: both arrays hold 32 bytes, 16-byte aligned.
+        unsafe { cp_async(d, s) };
+        assert_eq!(dst[0], src[0]);
+        for (d, s) in [
+            (d, s.cast::<u32>().wrapping_add(1).cast()),
+            (d.cast::<u32>().wrapping_add(1).cast(), s),
+        ] {
+            // SAFETY: both pointers stay inside their arrays; the call panics before copying.
+            let e = std::panic::catch_unwind(|| unsafe { cp_async::<[u32; 4]>(d, s) }).unwrap_err();
+            let message = e.downcast_ref::<String>().map_or("", |m| m.as_str());
+            assert!(message.contains("misaligned access of 16 bytes"), "{message}");
+        }
+    }
+}

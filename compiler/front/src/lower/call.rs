@@ -745,13 +745,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     Some(GenericArg::Const(Const::Value(n))) => *n,
                     _ => 0,
                 };
-                let Ok(pending) = u32::try_from(pending) else {
+                // The count is a 32-bit signed immediate in the instruction (NVVM's
+                // `cp.async.wait.group` takes an `i32`).
+                let Some(pending) =
+                    u32::try_from(pending).ok().filter(|&n| i32::try_from(n).is_ok())
+                else {
                     self.error(
                         Diagnostic::new(
                             RK_UNSUPPORTED_TYPE,
                             format!("`cp_async_wait::<{pending}>` waits for too many groups"),
                         )
-                        .at(span, "at most `u32::MAX` groups can be in flight"),
+                        .at(span, "the count of pending groups is at most `i32::MAX`"),
                     );
                     return Operand::Zst;
                 };

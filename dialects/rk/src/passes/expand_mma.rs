@@ -1,6 +1,7 @@
 //! `expand_mma`: each `rk.mma` becomes warp shuffles and `f64` arithmetic that compute what
-//! `rkc_simt::mma` defines, for the targets without a warp matrix instruction (AMD GPUs,
-//! NVIDIA GPUs before sm_80, the host image).
+//! `rkc_simt::mma` defines, for the GPU targets without a warp matrix instruction (AMD GPUs,
+//! NVIDIA GPUs before sm_80). The host image does not use it: its block functions compute each
+//! `rk.mma` for the whole warp between stretches.
 //!
 //! Lane `l` (group `g = l / 4`, thread `t = l % 4` in it) produces the `D` elements of rows `g`
 //! and `g + 8` and columns `2t` and `2t + 1`. It needs rows `g` and `g + 8` of `A`, which lanes
