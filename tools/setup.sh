@@ -3,7 +3,10 @@
 #! their easy-to-miss companions from apt (compiler-rt's builtins for the host image among
 #! them), and the PyPI CUDA toolkit (ptxas, fatbinary,
 #! libdevice) into .toolchain/ inside the repository. Idempotent: when everything is
-#! present it only checks, which takes about a second.
+#! present it only checks, which takes about a second. With `--aarch64` (tools/test.sh passes
+#! it) also what cross-compiling and running aarch64 host images needs: aarch64's C library
+#! to link them against, a cross C compiler and Rust's aarch64 standard library to build the
+#! conformance binary, and qemu to run it.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,6 +18,16 @@ apt_packages=(
   llvm-22-dev libmlir-22-dev libpolly-22-dev libzstd-dev libclang-22-dev
   llvm-22 lld-22 mlir-22-tools clang-22 rocm-device-libs libclang-rt-22-dev
 )
+aarch64=false
+for arg in "$@"; do
+  case "$arg" in
+    --aarch64) aarch64=true ;;
+    *) echo "setup: error: unknown argument $arg (known: --aarch64)" >&2; exit 1 ;;
+  esac
+done
+if $aarch64; then
+  apt_packages+=(libc6-dev-arm64-cross gcc-aarch64-linux-gnu qemu-user)
+fi
 # The PyPI CUDA toolkit: ptxas, fatbinary and nvlink, with libdevice through nvidia-nvvm.
 pypi_spec="nvidia-cuda-nvcc==13.0.88"
 
@@ -72,6 +85,14 @@ if [ ! -x "$ptxas" ]; then
     echo "  run: python3 -m pip install --target $toolchain/pypi $pypi_spec" >&2
     exit 1
   fi
+fi
+
+if $aarch64 && ! rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
+  echo "setup: installing Rust's aarch64-unknown-linux-gnu standard library"
+  rustup target add aarch64-unknown-linux-gnu >/dev/null || {
+    echo "setup: error: rustup could not add aarch64-unknown-linux-gnu (no rustup, or no network?)" >&2
+    exit 1
+  }
 fi
 
 echo "setup: ok (LLVM 22, ptxas $("$ptxas" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), ROCm device libs)"

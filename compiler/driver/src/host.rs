@@ -1,7 +1,8 @@
 //! The host image's back end: the LLVM-dialect module of the host stage becomes LLVM IR
-//! (MLIR's translation), is optimised and compiled for an x86-64 level (the baseline, then
-//! x86-64-v3: see `rkc_lower::Host::CPUS`) by LLVM's own target machine (the static LLVM
-//! libraries MLIR links), and is linked into a shared object by `ld.lld`.
+//! (MLIR's translation), is optimised and compiled for each level of its instruction set (for
+//! x86-64 the baseline, then x86-64-v3; for aarch64 Armv8-A: see `rkc_lower::Host::levels`) by
+//! LLVM's own target machine (the static LLVM libraries MLIR links), and is linked into a
+//! shared object by `ld.lld` against that system's C library.
 //!
 //! MLIR's `gpu-module-to-binary` serialises GPU modules only, and its execution engine
 //! compiles for the machine it runs on (every feature of its CPU): an image made that way
@@ -24,8 +25,8 @@ type ErrorRef = *mut c_void;
 type MemoryBufferRef = *mut c_void;
 
 // LLVM's C API (`llvm-c/TargetMachine.h`, `llvm-c/Transforms/PassBuilder.h`, `llvm-c/Error.h`,
-// the X86 target's initialisers), from the static LLVM libraries linked with MLIR; mlir-sys
-// declares only part of it.
+// the X86 and AArch64 targets' initialisers), from the static LLVM libraries linked with MLIR;
+// mlir-sys declares only part of it.
 unsafe extern "C" {
     fn LLVMContextCreate() -> LLVMContextRef;
     fn LLVMContextDispose(context: LLVMContextRef);
@@ -37,6 +38,10 @@ unsafe extern "C" {
     fn LLVMInitializeX86Target();
     fn LLVMInitializeX86TargetMC();
     fn LLVMInitializeX86AsmPrinter();
+    fn LLVMInitializeAArch64TargetInfo();
+    fn LLVMInitializeAArch64Target();
+    fn LLVMInitializeAArch64TargetMC();
+    fn LLVMInitializeAArch64AsmPrinter();
     fn LLVMGetTargetFromTriple(
         triple: *const c_char,
         target: *mut TargetRef,
@@ -162,7 +167,7 @@ pub fn translate(module: &Module<'_>) -> Result<LlvmModule, String> {
     Ok(LlvmModule(owned))
 }
 
-/// Optimises the translated host stage and compiles it to an x86-64 object for `cpu`.
+/// Optimises the translated host stage and compiles it to an object for `triple` and `cpu`.
 pub fn compile(
     module: LlvmModule,
     triple: &str,
@@ -171,12 +176,17 @@ pub fn compile(
     llvm_ir: bool,
 ) -> Result<HostObject, String> {
     static TARGETS: Once = Once::new();
-    // SAFETY: LLVM's target initialisers only register the X86 target; once per process.
+    // SAFETY: LLVM's target initialisers only register the X86 and AArch64 targets; once per
+    // process.
     TARGETS.call_once(|| unsafe {
         LLVMInitializeX86TargetInfo();
         LLVMInitializeX86Target();
         LLVMInitializeX86TargetMC();
         LLVMInitializeX86AsmPrinter();
+        LLVMInitializeAArch64TargetInfo();
+        LLVMInitializeAArch64Target();
+        LLVMInitializeAArch64TargetMC();
+        LLVMInitializeAArch64AsmPrinter();
     });
     let triple_c = CString::new(triple).map_err(|e| e.to_string())?;
     let cpu_c = CString::new(cpu).map_err(|e| e.to_string())?;
@@ -238,21 +248,49 @@ pub fn compile(
     }
 }
 
-/// The C library and libm of the machine, which the image's undefined symbols (`memcpy`,
+/// The folders where each instruction set's C library is found: the system's own (x86-64
+/// here), and for aarch64 Debian's cross-compilation sysroot (libc6-dev-arm64-cross) or an
+/// Arm machine's own folders.
+fn library_folders(host: rkc_lower::Host) -> &'static [&'static str] {
+    match host {
+        rkc_lower::Host::X86_64 => {
+            &["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+        }
+        rkc_lower::Host::Aarch64 => {
+            &["/usr/aarch64-linux-gnu/lib", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
+        }
+    }
+}
+
+/// The C library and libm of `host`'s system, which the image's undefined symbols (`memcpy`,
 /// `tanhf`) must resolve against: linked as `DT_NEEDED` entries, so that loading the image
 /// never depends on what the program happens to link, and with `-z defs` any other undefined
 /// symbol (a compiler-rt routine) fails here, not at load time.
-fn system_libraries() -> Option<[std::path::PathBuf; 2]> {
-    ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+pub fn system_libraries(host: rkc_lower::Host) -> Result<[std::path::PathBuf; 2], String> {
+    let folders = library_folders(host);
+    folders
         .iter()
         .map(Path::new)
         .find(|dir| dir.join("libc.so.6").is_file() && dir.join("libm.so.6").is_file())
         .map(|dir| [dir.join("libc.so.6"), dir.join("libm.so.6")])
+        .ok_or_else(|| {
+            let hint = match host {
+                rkc_lower::Host::X86_64 => "",
+                rkc_lower::Host::Aarch64 => {
+                    "; install aarch64's C library for cross-linking (Debian: `apt-get install libc6-dev-arm64-cross`), or leave `aarch64` out of --offload-arch"
+                }
+            };
+            format!(
+                "the C library (libc.so.6 and libm.so.6) was not found in {}{hint}",
+                folders.join(", ")
+            )
+        })
 }
 
 /// Links the object into the shared object the runtime loads.
 pub fn link(
     ld_lld: &Path,
+    host: rkc_lower::Host,
     object: &[u8],
     compiler_rt: Option<&Path>,
     cpu: &str,
@@ -262,9 +300,7 @@ pub fn link(
     let input = scratch.join(format!("host-{cpu}.o"));
     let output = scratch.join(format!("host-{cpu}.so"));
     std::fs::write(&input, object).map_err(|e| format!("cannot write {}: {e}", input.display()))?;
-    let libraries = system_libraries().ok_or_else(|| {
-        "the C library (libc.so.6 and libm.so.6) was not found in /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64 or /usr/lib64".to_string()
-    })?;
+    let libraries = system_libraries(host)?;
     let (input_s, output_s) = (input.to_string_lossy(), output.to_string_lossy());
     let (libc, libm) = (libraries[0].to_string_lossy(), libraries[1].to_string_lossy());
     // compiler-rt's builtins, an archive: only the members the object calls are linked in,

@@ -95,6 +95,10 @@ pub struct TargetOutput {
     pub llvm_ir: Option<String>,
     /// The cubin or HSACO code object, or the host's shared object, when one was made.
     pub binary: Option<Vec<u8>>,
+    /// For a host image, the kernels it leaves out, each with the reason (it runs only
+    /// kernels whose threads never wait for each other, and those whose library calls it can
+    /// link); the runtime runs those on its simulator. Empty for the GPU targets.
+    pub left_out: Vec<(String, String)>,
 }
 
 /// Every stage's output of one compilation.
@@ -112,9 +116,6 @@ pub struct Output {
     /// each kernel's control-flow graph (its blocks after lowering).
     pub dot_calls: String,
     pub dot_cfgs: Vec<(String, String)>,
-    /// The kernels the host image leaves out, each with the reason (it runs only kernels
-    /// whose threads never wait for each other); the runtime runs those on its simulator.
-    pub host_left_out: Vec<(String, String)>,
     /// Notes for the user that are not errors (e.g. no ptxas, so no cubin).
     pub warnings: Vec<String>,
     pub timings: Vec<(String, Duration)>,
@@ -333,8 +334,9 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // MLIR's AMD serializer reads device libraries from a toolkit folder even for assembly.
     let mut chosen: Vec<&dyn Target> = options.targets.iter().map(|t| t.as_ref()).collect();
     // The host image has its own back end, on a thread of its own beside the GPU targets.
-    let host_target =
-        chosen.iter().position(|t| t.kind() == TargetKind::Host).map(|k| chosen.remove(k));
+    let host_targets: Vec<&dyn Target> =
+        chosen.iter().copied().filter(|t| t.kind() == TargetKind::Host).collect();
+    chosen.retain(|t| t.kind() != TargetKind::Host);
     let amd_toolkit = if chosen.iter().any(|t| t.kind() == TargetKind::Amd) {
         match tools::amd_toolkit(&scratch.0) {
             Ok(toolkit) => Some(toolkit),
@@ -374,20 +376,20 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             )],
         ));
     }
-    // The host image has a back end of its own (MLIR's translation to LLVM IR, then LLVM's
-    // x86 back end), in a context of its own: it runs on a thread of its own while the GPU
-    // targets are compiled. Under --print-ir-after-all the stages run one after another, so
-    // that the dumps do not interleave.
+    // Each host image has a back end of its own (MLIR's translation to LLVM IR, then LLVM's
+    // x86 or AArch64 back end), in a context of its own: it runs on a thread of its own while
+    // the GPU targets are compiled. Under --print-ir-after-all the stages run one after
+    // another, so that the dumps do not interleave.
     let host_stage =
         |target: &dyn Target| host_stage(target, &verified, &lower_options, &scratch.0, options);
-    let (gpu_targets, host) = std::thread::scope(|scope| {
-        let host = match host_target {
-            Some(target) if !options.print_ir_after_all => {
-                HostJob::Running(scope.spawn(move || host_stage(target)))
-            }
-            Some(target) => HostJob::Later(target),
-            None => HostJob::None,
-        };
+    let (gpu_targets, hosts) = std::thread::scope(|scope| {
+        let hosts: Vec<HostJob> = host_targets
+            .iter()
+            .map(|&target| match options.print_ir_after_all {
+                false => HostJob::Running(scope.spawn(move || host_stage(target))),
+                true => HostJob::Later(target),
+            })
+            .collect();
         let tools = TargetTools {
             amd: amd_toolkit.as_deref(),
             cuda: cuda_toolkit.as_deref(),
@@ -395,22 +397,27 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             scratch: &scratch.0,
         };
         let gpu = gpu_targets(&mlir, texts, &chosen, tools, options, &mut timings, &mut warnings);
-        let host = match host {
-            HostJob::Running(job) => job.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            HostJob::Later(target) => host_stage(target),
-            HostJob::None => Ok(HostStage::default()),
-        };
-        (gpu, host)
+        let hosts: Vec<_> = hosts
+            .into_iter()
+            .map(|host| match host {
+                HostJob::Running(job) => {
+                    job.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+                }
+                HostJob::Later(target) => host_stage(target),
+            })
+            .collect();
+        (gpu, hosts)
     });
     let mut targets = gpu_targets?;
-    let host = host?;
-    targets.extend(host.images);
-    let host_left_out = host.left_out;
-    warnings.extend(host.warnings);
-    timings.extend(host.timings);
+    for host in hosts {
+        let host = host?;
+        targets.extend(host.images);
+        warnings.extend(host.warnings);
+        timings.extend(host.timings);
+    }
 
     let t = Instant::now();
-    let fatbin = offload_binary::write(&images(&targets, &kernels, &host_left_out));
+    let fatbin = offload_binary::write(&images(&targets, &kernels));
     timed(&mut timings, "fatbin", t);
     let dot_cfgs = control_flow_graphs(&gpu_text);
     Ok(Output {
@@ -422,7 +429,6 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         targets,
         kernels,
         fatbin,
-        host_left_out,
         warnings,
         timings,
     })
@@ -615,6 +621,7 @@ fn gpu_target(
         assembly,
         llvm_ir,
         binary,
+        left_out: Vec::new(),
     })
 }
 
@@ -648,25 +655,23 @@ fn timed(timings: &mut Vec<(String, Duration)>, name: &str, start: Instant) {
     timings.push((name.to_string(), start.elapsed()));
 }
 
-/// What the host stage gives the fat binary.
+/// What a host stage gives the fat binary.
 #[derive(Default)]
 struct HostStage {
     images: Vec<TargetOutput>,
-    left_out: Vec<(String, String)>,
     warnings: Vec<String>,
     timings: Vec<(String, Duration)>,
 }
 
-/// The host stage's place in a compilation: on a thread of its own, or after the GPU targets.
+/// A host stage's place in a compilation: on a thread of its own, or after the GPU targets.
 enum HostJob<'scope, 't> {
     Running(std::thread::ScopedJoinHandle<'scope, Result<HostStage, Error>>),
     Later(&'t dyn Target),
-    None,
 }
 
-/// The host image: the kernels lowered for the host, in an MLIR context of its own (this
-/// runs beside the GPU targets, after them under `--print-ir-after-all`), then an x86-64
-/// object and shared object per CPU level.
+/// A host image: the kernels lowered for the host, in an MLIR context of its own (this runs
+/// beside the GPU targets, after them under `--print-ir-after-all`), then an object and shared
+/// object per level of the target's instruction set.
 fn host_stage(
     target: &dyn Target,
     verified: &rkc_rk::Verified<'_>,
@@ -676,19 +681,29 @@ fn host_stage(
 ) -> Result<HostStage, Error> {
     let mut out = HostStage::default();
     let t = Instant::now();
-    let compiler_rt = tools::find_compiler_rt();
+    let isa = rkc_lower::Host::from_arch(target.arch())
+        .ok_or_else(|| internal("host stage", format!("`{}` is no host", target.arch())))?;
+    let name = host_stage_name(target);
+    // The C library the image links against, looked for before anything is compiled: a
+    // cross target's is often not installed.
+    host::system_libraries(isa).map_err(|e| {
+        stage_error(
+            RK_TOOL_MISSING,
+            format!("cannot link the `{}` host image", target.arch()),
+            &[e],
+        )
+    })?;
+    let compiler_rt = tools::find_compiler_rt(isa);
     let lower_options =
         LowerOptions { compiler_rt: compiler_rt.is_some(), ..lower_options.clone() };
     let mut host = rkc_lower::lower_host(verified, &lower_options)
         .map_err(|e| internal("lowering for the host", e.to_string()))?;
-    out.left_out = std::mem::take(&mut host.left_out);
+    let left_out = std::mem::take(&mut host.left_out);
     if options.print_ir_after_all {
-        eprintln!("// -----// IR Dump After rkc-lower (host) //----- //\n{}", host.text);
+        eprintln!("// -----// IR Dump After rkc-lower ({name}) //----- //\n{}", host.text);
     }
-    timed(&mut out.timings, "lower host", t);
+    timed(&mut out.timings, &format!("lower {name}"), t);
     let ld_lld = tools::find_ld_lld();
-    // An image is written even when it leaves every kernel out: it tells the runtime why
-    // each runs on the simulator.
     if ld_lld.is_none() && options.default_targets {
         out.warnings.push(
             "LLVM's ld.lld is not installed: the default host image is left out, and without a GPU the kernels run on the simulator (install lld-22, or give --offload-arch to choose the targets)".into(),
@@ -699,20 +714,20 @@ fn host_stage(
         stage_error(
             RK_TOOL_MISSING,
             "LLVM's ld.lld is not installed: it links the host image".into(),
-            &["install lld-22 (tools/setup.sh does), or leave `host` out of --offload-arch".into()],
+            &[format!(
+                "install lld-22 (tools/setup.sh does), or leave `{}` out of --offload-arch",
+                target.arch()
+            )],
         )
     })?;
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
-    out.images = host_images(
-        &mlir,
-        target,
-        host,
-        &ld_lld,
-        compiler_rt.as_deref(),
-        scratch,
-        options,
-        &mut out.timings,
-    )?;
+    let tools = HostTools { ld_lld: &ld_lld, compiler_rt: compiler_rt.as_deref(), scratch };
+    // An image is written even when it leaves every kernel out: it tells the runtime why
+    // each runs on the simulator.
+    out.images = host_images(&mlir, target, isa, host, tools, options, &mut out.timings)?;
+    for image in &mut out.images {
+        image.left_out = left_out.clone();
+    }
     Ok(out)
 }
 
@@ -729,15 +744,31 @@ fn mlir_error(e: mlir::MlirError) -> Error {
     stage_error(RK_MLIR_FAILED, format!("MLIR failed in the `{}` stage", e.step), &e.messages)
 }
 
-/// The host images: the host stage through the LLVM dialect, then for each of
-/// `Host::CPUS` LLVM's x86-64 back end and `ld.lld`. The images share their lowered stage.
+/// The host stage's name in dumps and timings: `host` for x86-64, `host aarch64` for aarch64.
+fn host_stage_name(target: &dyn Target) -> String {
+    match target.arch() {
+        rkc_lower::Host::ARCH => "host".into(),
+        other => format!("host {other}"),
+    }
+}
+
+/// What a host image is linked with: `ld.lld`, the builtins archive (see
+/// `tools::find_compiler_rt`) and the scratch folder.
+#[derive(Clone, Copy)]
+struct HostTools<'p> {
+    ld_lld: &'p std::path::Path,
+    compiler_rt: Option<&'p std::path::Path>,
+    scratch: &'p std::path::Path,
+}
+
+/// The host images of one instruction set: the host stage through the LLVM dialect, then for
+/// each of its levels LLVM's back end and `ld.lld`. The images share their lowered stage.
 fn host_images(
     mlir: &mlir::Mlir,
     target: &dyn Target,
+    isa: rkc_lower::Host,
     host: rkc_lower::HostModule,
-    ld_lld: &std::path::Path,
-    compiler_rt: Option<&std::path::Path>,
-    scratch: &std::path::Path,
+    tools: HostTools<'_>,
     options: &Options,
     timings: &mut Vec<(String, Duration)>,
 ) -> Result<Vec<TargetOutput>, Error> {
@@ -750,11 +781,11 @@ fn host_images(
     )
     .map_err(mlir_error)?;
     let lowered = mlir::Mlir::print(&module, false);
-    timed(timings, "llvm host", t);
+    timed(timings, &format!("llvm {}", host_stage_name(target)), t);
     // One translation per level, here, where the MLIR context lives; LLVM's optimisation and
-    // code generation, most of the host stage's time, then run for both levels at once.
+    // code generation, most of the host stage's time, then run for every level at once.
     let mut modules = Vec::new();
-    for cpu in rkc_lower::Host::CPUS {
+    for &cpu in isa.levels() {
         mlir.take_messages();
         let module = host::translate(&module).map_err(|e| {
             stage_error(RK_MLIR_FAILED, format!("host image ({cpu}): {e}"), &mlir.take_messages())
@@ -771,7 +802,7 @@ fn host_images(
                     let compiled = host::compile(
                         module,
                         target.triple(),
-                        cpu,
+                        rkc_lower::Host::llvm_cpu(cpu),
                         options.opt_level,
                         options.llvm_ir,
                     )
@@ -780,14 +811,21 @@ fn host_images(
                     })?;
                     timed(&mut timings, &format!("object host {cpu}"), t);
                     let t = Instant::now();
-                    let shared = host::link(ld_lld, &compiled.object, compiler_rt, cpu, scratch)
-                        .map_err(|e| {
-                            stage_error(
-                                RK_TOOL_FAILED,
-                                "ld.lld failed to link the host image".into(),
-                                &[e],
-                            )
-                        })?;
+                    let shared = host::link(
+                        tools.ld_lld,
+                        isa,
+                        &compiled.object,
+                        tools.compiler_rt,
+                        cpu,
+                        tools.scratch,
+                    )
+                    .map_err(|e| {
+                        stage_error(
+                            RK_TOOL_FAILED,
+                            "ld.lld failed to link the host image".into(),
+                            &[e],
+                        )
+                    })?;
                     timed(&mut timings, &format!("binary host {cpu}"), t);
                     Ok((cpu, compiled.llvm_ir, shared, timings))
                 })
@@ -810,6 +848,7 @@ fn host_images(
             assembly: Vec::new(),
             llvm_ir,
             binary: Some(shared),
+            left_out: Vec::new(),
         });
     }
     Ok(images)
@@ -820,11 +859,7 @@ fn tool_error(e: tools::ToolError) -> Error {
 }
 
 /// The images of the fat binary, each carrying the kernel metadata.
-fn images(
-    targets: &[TargetOutput],
-    kernels: &[offload_binary::KernelInfo],
-    host_left_out: &[(String, String)],
-) -> Vec<Image> {
+fn images(targets: &[TargetOutput], kernels: &[offload_binary::KernelInfo]) -> Vec<Image> {
     let meta = offload_binary::metadata::encode(kernels);
     let strings = |t: &TargetOutput| {
         vec![
@@ -840,9 +875,9 @@ fn images(
     let mut images = Vec::new();
     for t in targets {
         let mut strings = strings(t);
-        if t.kind == TargetKind::Host && !host_left_out.is_empty() {
+        if !t.left_out.is_empty() {
             let lines: Vec<String> =
-                host_left_out.iter().map(|(k, why)| format!("{k}: {why}")).collect();
+                t.left_out.iter().map(|(k, why)| format!("{k}: {why}")).collect();
             strings.push((offload_binary::LEFT_OUT_KEY.to_string(), lines.join("\n")));
         }
         let (offload_kind, asm_kind, bin_kind) = match t.kind {

@@ -100,14 +100,40 @@ pub fn find_ld_lld() -> Option<PathBuf> {
     candidates.into_iter().find(|p| p.is_file()).or_else(|| on_path("ld.lld-22"))
 }
 
-/// compiler-rt's builtins for x86-64 (`libclang_rt.builtins-x86_64.a`, Debian's
-/// libclang-rt-22-dev, or the installed rkc's copy in `lib/rkc`), which the host image links
-/// statically for the functions the x86-64 back end calls instead of emitting instructions
-/// (16-bit float conversions, 128-bit division).
-pub fn find_compiler_rt() -> Option<PathBuf> {
-    const NAME: &str = "libclang_rt.builtins-x86_64.a";
-    let mut candidates = vec![Path::new("/usr/lib/llvm-22/lib/clang/22/lib/linux").join(NAME)];
-    candidates.extend(installed_toolchain().map(|d| d.join(NAME)));
+/// The archive of the functions the CPU back end calls instead of emitting instructions
+/// (16-bit float conversions on x86-64, 128-bit division on both), which the host image links
+/// statically. For x86-64, compiler-rt's builtins (`libclang_rt.builtins-x86_64.a`, Debian's
+/// libclang-rt-22-dev, or the installed rkc's copy in `lib/rkc`); for aarch64, compiler-rt's
+/// builtins for it where installed, else GCC's `libgcc.a` for aarch64 (Debian's
+/// gcc-aarch64-linux-gnu, or the native compiler's on an Arm machine), which defines the same
+/// functions with the same ABI.
+pub fn find_compiler_rt(host: rkc_lower::Host) -> Option<PathBuf> {
+    let name = match host {
+        rkc_lower::Host::X86_64 => "libclang_rt.builtins-x86_64.a",
+        rkc_lower::Host::Aarch64 => "libclang_rt.builtins-aarch64.a",
+    };
+    let mut candidates = vec![Path::new("/usr/lib/llvm-22/lib/clang/22/lib/linux").join(name)];
+    candidates.extend(installed_toolchain().map(|d| d.join(name)));
+    if host == rkc_lower::Host::Aarch64 {
+        for gcc in ["/usr/lib/gcc-cross/aarch64-linux-gnu", "/usr/lib/gcc/aarch64-linux-gnu"] {
+            // The newest GCC's, by its version folder.
+            let mut versions: Vec<PathBuf> = std::fs::read_dir(gcc)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path().join("libgcc.a"))
+                .collect();
+            versions.sort_by_key(|p| {
+                let version = p.parent().and_then(Path::file_name).unwrap_or_default();
+                version
+                    .to_string_lossy()
+                    .split('.')
+                    .map(|n| n.parse::<u32>().unwrap_or(0))
+                    .collect::<Vec<_>>()
+            });
+            candidates.extend(versions.into_iter().rev());
+        }
+    }
     candidates.into_iter().find(|p| p.is_file())
 }
 

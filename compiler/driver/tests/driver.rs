@@ -200,72 +200,98 @@ fn llvm_tools_read_every_fat_binary() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Every host image is an x86-64 shared object that exports an entry for each kernel it
+/// Checks `out`'s host images of `isa` (compiled from `file`): an image for each of its
+/// levels, even when every kernel is left out (it carries the reasons); each a shared object
+/// of the machine `machine` (as llvm-readelf names it) that exports an entry for each kernel it
 /// does not leave out, depends on nothing but the C library and libm, and names the kernels it
-/// leaves out with their reasons in its strings.
+/// leaves out with their reasons in its strings. Returns whether it left any kernel out.
+fn check_host_images(
+    out: &Output,
+    file: &Path,
+    isa: rkc_lower::Host,
+    machine: &str,
+    dir: &Path,
+) -> bool {
+    let triple = rkc_lower::Target::triple(&isa);
+    let hosts: Vec<_> = out.targets.iter().filter(|t| t.triple == triple).collect();
+    let archs: Vec<&str> = hosts.iter().map(|t| t.arch.as_str()).collect();
+    assert_eq!(archs, isa.levels(), "{}", file.display());
+    let mut left_out_somewhere = false;
+    for host in hosts {
+        left_out_somewhere |= !host.left_out.is_empty();
+        let so = dir.join("k.so");
+        std::fs::write(&so, host.binary.as_ref().expect("shared object")).unwrap();
+        let header = run(Command::new(llvm_tool("llvm-readelf")).arg("-h").arg(&so));
+        assert!(
+            header.contains("DYN (Shared object file)") && header.contains(machine),
+            "{header}"
+        );
+        let dynamic = run(Command::new(llvm_tool("llvm-readelf")).arg("-d").arg(&so));
+        for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
+            assert!(
+                line.contains("[libc.so.6]") || line.contains("[libm.so.6]"),
+                "{}: {line}",
+                file.display()
+            );
+        }
+        let symbols =
+            run(Command::new(llvm_tool("llvm-nm")).arg("-D").arg("--defined-only").arg(&so));
+        let read = offload_binary::read(&out.fatbin).expect("read back");
+        let image = read
+            .iter()
+            .find(|i| i.string("triple") == Some(triple) && i.string("arch") == Some(&host.arch))
+            .expect("the host image in the fat binary");
+        assert_eq!(image.bytes, *host.binary.as_ref().unwrap());
+        let listing = image.string(offload_binary::LEFT_OUT_KEY).unwrap_or("");
+        for k in &out.kernels {
+            let exported = symbols.contains(&format!(" T {}{}\n", rkc_lower::ENTRY_PREFIX, k.name));
+            let listed = listing.lines().any(|l| l.starts_with(&format!("{}: ", k.name)));
+            assert!(
+                exported != listed,
+                "{}: {} exported {exported}, left out {listed}",
+                file.display(),
+                k.name
+            );
+        }
+    }
+    left_out_somewhere
+}
+
+/// Every testsuite kernel file's x86-64 host images (see `check_host_images`).
 #[test]
 fn host_image_of_every_kernel() {
     let dir = scratch("host");
     let mut left_out_somewhere = false;
     for file in kernel_files() {
         let out = compile_file(&file, &options("host"));
-        let left_out = |k: &str| out.host_left_out.iter().any(|(name, _)| name == k);
-        for k in &out.kernels {
-            left_out_somewhere |= left_out(&k.name);
-        }
-        // An image for each x86-64 level, even when every kernel is left out: it carries the
-        // reasons.
-        let hosts: Vec<_> = out.targets.iter().filter(|t| t.kind == TargetKind::Host).collect();
-        let archs: Vec<&str> = hosts.iter().map(|t| t.arch.as_str()).collect();
-        assert_eq!(archs, rkc_lower::Host::CPUS, "{}", file.display());
-        for host in hosts {
-            let so = dir.join("k.so");
-            std::fs::write(&so, host.binary.as_ref().expect("shared object")).unwrap();
-            let header = run(Command::new(llvm_tool("llvm-readelf")).arg("-h").arg(&so));
-            assert!(
-                header.contains("DYN (Shared object file)") && header.contains("X86-64"),
-                "{header}"
-            );
-            let dynamic = run(Command::new(llvm_tool("llvm-readelf")).arg("-d").arg(&so));
-            for line in dynamic.lines().filter(|l| l.contains("(NEEDED)")) {
-                assert!(
-                    line.contains("[libc.so.6]") || line.contains("[libm.so.6]"),
-                    "{}: {line}",
-                    file.display()
-                );
-            }
-            let symbols =
-                run(Command::new(llvm_tool("llvm-nm")).arg("-D").arg("--defined-only").arg(&so));
-            let read = offload_binary::read(&out.fatbin).expect("read back");
-            let image = read
-                .iter()
-                .find(|i| {
-                    i.string("triple") == Some("x86_64-unknown-linux-gnu")
-                        && i.string("arch") == Some(&host.arch)
-                })
-                .expect("the host image in the fat binary");
-            assert_eq!(image.bytes, *host.binary.as_ref().unwrap());
-            let listing = image.string(offload_binary::LEFT_OUT_KEY).unwrap_or("");
-            for k in &out.kernels {
-                let exported =
-                    symbols.contains(&format!(" T {}{}\n", rkc_lower::ENTRY_PREFIX, k.name));
-                let listed = listing.lines().any(|l| l.starts_with(&format!("{}: ", k.name)));
-                assert!(
-                    exported != listed,
-                    "{}: {} exported {exported}, left out {listed}",
-                    file.display(),
-                    k.name
-                );
-            }
-        }
+        left_out_somewhere |=
+            check_host_images(&out, &file, rkc_lower::Host::X86_64, "X86-64", &dir);
     }
     // With compiler-rt's builtins (tools/setup.sh installs them) the image holds every
     // kernel; without them, the testsuite's 16-bit float and 128-bit division kernels are left
     // out (rkc-lower's unit tests check the reasons).
-    if rkc_driver::tools::find_compiler_rt().is_some() {
+    if rkc_driver::tools::find_compiler_rt(rkc_lower::Host::X86_64).is_some() {
         assert!(!left_out_somewhere, "a kernel was left out although compiler-rt is linked");
     } else {
         assert!(left_out_somewhere, "no testsuite kernel exercises a left-out kernel");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The aarch64 host image, next to the x86-64 ones in one fat binary, for the files with
+/// 16-bit floats and 128-bit division (which need the builtins archive on x86-64 and GCC's
+/// libgcc on aarch64, see `tools::find_compiler_rt`) and a few others; tools/aarch64-
+/// conformance.sh runs every file's under qemu. `tools/setup.sh --aarch64` installs the
+/// aarch64 C library it links against.
+#[test]
+fn aarch64_host_images() {
+    let dir = scratch("aarch64");
+    for name in ["halfs.rs", "wide.rs", "saxpy.rs", "shared.rs", "warp.rs"] {
+        let file = repo().join("testsuite/kernels").join(name);
+        let out = compile_file(&file, &options("host,aarch64"));
+        check_host_images(&out, &file, rkc_lower::Host::X86_64, "X86-64", &dir);
+        let left_out = check_host_images(&out, &file, rkc_lower::Host::Aarch64, "AArch64", &dir);
+        assert!(!left_out, "{name}: a kernel was left out of the aarch64 image");
     }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -6,8 +6,10 @@
 //! `half` computes `+ - * / %` in f32 and rounds once, which is exactly the IEEE operation of
 //! the 16-bit type (f32 has more than twice the bits plus two), so the built-in operators of
 //! the device, which round each operation to the 16-bit type, agree with it. `Sum` and
-//! `Product` are different: `half` adds up in f32 and rounds only the total (on x86-64 hosts;
-//! on aarch64 with FP16 it adds in f16), and so does this module. `f16::from_f64` is rounded
+//! `Product` are different: `half` adds up in f32 and rounds only the total, and so does this
+//! module. (On Arm CPUs with FP16 arithmetic `half` 2.7 takes another path: it adds and
+//! multiplies in f16, and its `product` starts from 0, so it always gives 0; rkc keeps the
+//! portable behaviour.) `f16::from_f64` is rounded
 //! through f32, which is what `half` does on x86-64 hosts with F16C (every x86-64 CPU since
 //! 2013); `bf16::from_f64` drops the low 32 bits of the f64 before rounding, as `half` does.
 

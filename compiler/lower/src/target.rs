@@ -59,21 +59,54 @@ pub trait Target: fmt::Debug + Send + Sync {
     }
 }
 
-/// The host CPU: the kernels that can run with a block's threads one after another (see
-/// `rkc_lower::lower_host`), compiled once for each of `Host::CPUS`: the x86-64 baseline, so
+/// A CPU: the kernels that can run with a block's threads one after another (see
+/// `rkc_lower::lower_host`), compiled once for each of the instruction set's levels
+/// ([`Host::levels`]). `host` is x86-64 Linux, the machine rkc runs on: the x86-64 baseline, so
 /// that an image runs on any x86-64 Linux machine whatever the machine that built it, and
 /// x86-64-v3, which the runtime chooses where the CPU has its features (hardware fused
-/// multiply-add instead of a call to libm's `fmaf`, 256-bit vectors).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Host;
+/// multiply-add instead of a call to libm's `fmaf`, 256-bit vectors). `aarch64` is 64-bit Arm
+/// Linux, a cross target (Graviton, Grace, Ampere servers): the Armv8-A baseline, whose
+/// Advanced SIMD every such CPU has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    X86_64,
+    Aarch64,
+}
 
 impl Host {
-    /// The architecture's name in `--offload-arch` and in the fat binary's `arch` string.
+    /// The x86-64 host's name in `--offload-arch`.
     pub const ARCH: &'static str = "host";
-    /// The LLVM CPUs an image is compiled for, each also the image's `arch` string: the
-    /// baseline first, then the levels the runtime prefers where the CPU has their features
+    /// The aarch64 host's name in `--offload-arch`.
+    pub const AARCH64_ARCH: &'static str = "aarch64";
+    /// The x86-64 levels, each also its image's `arch` string and its LLVM CPU: the baseline
+    /// first, then the levels the runtime prefers where the CPU has their features
     /// (x86-64-v3: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE, XSAVE).
     pub const CPUS: [&'static str; 2] = ["x86-64", "x86-64-v3"];
+    /// The aarch64 levels, as `CPUS` (the image's `arch` string; LLVM's CPU is `generic`,
+    /// Armv8-A with Advanced SIMD).
+    pub const AARCH64_CPUS: [&'static str; 1] = ["aarch64"];
+
+    /// The levels this instruction set's images are compiled for, the baseline first.
+    pub fn levels(self) -> &'static [&'static str] {
+        match self {
+            Host::X86_64 => &Host::CPUS,
+            Host::Aarch64 => &Host::AARCH64_CPUS,
+        }
+    }
+
+    /// The host of an `--offload-arch` name (a host target's `arch()`).
+    pub fn from_arch(arch: &str) -> Option<Host> {
+        match arch {
+            Host::ARCH => Some(Host::X86_64),
+            Host::AARCH64_ARCH => Some(Host::Aarch64),
+            _ => None,
+        }
+    }
+
+    /// LLVM's name for the CPU of `level`.
+    pub fn llvm_cpu(level: &str) -> &str {
+        if level == "aarch64" { "generic" } else { level }
+    }
 }
 
 /// NVIDIA GPUs through MLIR's NVVM dialect and the NVPTX back end.
@@ -192,10 +225,16 @@ impl Target for Host {
         TargetKind::Host
     }
     fn arch(&self) -> &str {
-        Host::ARCH
+        match self {
+            Host::X86_64 => Host::ARCH,
+            Host::Aarch64 => Host::AARCH64_ARCH,
+        }
     }
     fn triple(&self) -> &'static str {
-        "x86_64-unknown-linux-gnu"
+        match self {
+            Host::X86_64 => "x86_64-unknown-linux-gnu",
+            Host::Aarch64 => "aarch64-unknown-linux-gnu",
+        }
     }
     /// Math functions without an LLVM intrinsic become libm calls (`tanhf`), the functions
     /// rustc's code calls for them too; the rest are LLVM intrinsics, as on the GPUs.
@@ -243,7 +282,8 @@ pub const NVIDIA_ARCHS: &[&str] = &[
 pub const AMD_ARCHS: &[&str] = &["gfx90a", "gfx942", "gfx1100"];
 
 /// Whether `host` is a target here: rkc compiles host images for x86-64 Linux, the host it
-/// runs on; elsewhere `--offload-arch=host` is an unknown architecture.
+/// runs on; elsewhere `--offload-arch=host` is an unknown architecture. `aarch64` is a cross
+/// target everywhere (it needs that system's C library to link against, see the driver).
 pub const HOST_SUPPORTED: bool = cfg!(all(target_arch = "x86_64", target_os = "linux"));
 
 /// Why an `--offload-arch` list was refused.
@@ -263,7 +303,7 @@ impl fmt::Display for TargetError {
                 "unknown offload architecture `{a}`; supported: {}, {}{}",
                 NVIDIA_ARCHS.join(", "),
                 AMD_ARCHS.join(", "),
-                if HOST_SUPPORTED { ", host" } else { "" }
+                if HOST_SUPPORTED { ", host, aarch64" } else { ", aarch64" }
             ),
             TargetError::Duplicate(a) => {
                 write!(f, "the offload architecture `{a}` is listed twice")
@@ -288,7 +328,9 @@ pub fn parse_offload_arch(list: &str) -> Result<Vec<Box<dyn Target>>, TargetErro
         } else if AMD_ARCHS.contains(&arch) {
             targets.push(Box::new(Rocdl { chip: arch.into() }));
         } else if arch == Host::ARCH && HOST_SUPPORTED {
-            targets.push(Box::new(Host));
+            targets.push(Box::new(Host::X86_64));
+        } else if arch == Host::AARCH64_ARCH {
+            targets.push(Box::new(Host::Aarch64));
         } else {
             return Err(TargetError::Unknown(arch.into()));
         }

@@ -22,7 +22,7 @@ pub enum OffloadError {
         difference: String,
     },
     /// The fat binary's host image (its kernels compiled for this CPU) cannot be loaded: it is
-    /// no x86-64 shared object, or the dynamic loader refused it.
+    /// no shared object for this CPU, or the dynamic loader refused it.
     HostImage { reason: String },
     /// [`crate::launch_raw`] on the CPU, for a kernel the fat binary's host image leaves out
     /// (`offload!` runs such kernels on the simulator instead).

@@ -1,6 +1,6 @@
-//! The host image: the kernels of a fat binary compiled by rkc for the host CPU, an x86-64
-//! ELF shared object that the runtime loads and calls directly, so that a machine without a
-//! GPU runs compiled kernels instead of simulating them.
+//! The host image: the kernels of a fat binary compiled by rkc for the host CPU, an x86-64 or
+//! aarch64 ELF shared object that the runtime loads and calls directly, so that a machine
+//! without a GPU runs compiled kernels instead of simulating them.
 //!
 //! The image's ABI is fixed by the compiler. For each kernel it can run, it exports
 //! `__rkc_host_<kernel>(params, dims, block_begin, block_end)`:
@@ -60,14 +60,25 @@ pub(crate) enum HostEntry {
     Missing(String),
 }
 
-/// Whether this host can run host images at all: rkc writes them for x86-64 Linux only.
-pub(crate) const SUPPORTED: bool = cfg!(all(target_os = "linux", target_arch = "x86_64"));
+/// Whether this host can run host images at all: rkc writes them for x86-64 and aarch64 Linux.
+pub(crate) const SUPPORTED: bool =
+    cfg!(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")));
+
+/// Why a host that is not one of those runs no host image.
+const UNSUPPORTED: &str = "this host does not run host images (x86-64 and aarch64 Linux only)";
 
 /// The stack of each thread that runs a host image's blocks (see `launch`).
 const WORKER_STACK: usize = 64 << 20;
 
 /// The ELF machine number of x86-64 (`EM_X86_64`).
+#[cfg(not(target_arch = "aarch64"))]
 const EM_X86_64: u16 = 62;
+/// The ELF machine number and name of this host's images: x86-64, or AArch64 on 64-bit Arm.
+/// (Elsewhere no image is loaded; x86-64's, for the tests of `check_elf`.)
+#[cfg(not(target_arch = "aarch64"))]
+const MACHINE: (u16, &str) = (EM_X86_64, "x86-64");
+#[cfg(target_arch = "aarch64")]
+const MACHINE: (u16, &str) = (183, "AArch64");
 /// The ELF type of a shared object (`ET_DYN`).
 const ET_DYN: u16 = 3;
 /// The sizes of an ELF64 file header and program header.
@@ -76,15 +87,21 @@ const PHDR_BYTES: usize = 56;
 /// The program header type of a loadable segment.
 const PT_LOAD: u32 = 1;
 
-/// The x86-64 levels rkc compiles host images for, the baseline first: a fat binary holds
-/// one image for each, and the runtime loads the last one this CPU runs.
-const LEVELS: [&str; 2] = ["x86-64", "x86-64-v3"];
+/// The levels of this host's instruction set that rkc compiles host images for, the baseline
+/// first: a fat binary holds one image for each, and the runtime loads the last one this CPU
+/// runs. Each is also the image's `arch` string.
+#[cfg(not(target_arch = "aarch64"))]
+const LEVELS: &[&str] = &["x86-64", "x86-64-v3"];
+#[cfg(target_arch = "aarch64")]
+const LEVELS: &[&str] = &["aarch64"];
 
-/// Whether this CPU has the features of x86-64 level `arch` (std's run-time detection, which
-/// also asks the operating system whether it saves the AVX registers).
+/// Whether this CPU has the features of level `arch` (std's run-time detection, which also
+/// asks the operating system whether it saves the AVX registers). Every 64-bit Arm CPU runs
+/// Armv8-A's baseline.
 fn runs_level(arch: &str) -> bool {
     match arch {
-        "x86-64" => true,
+        "x86-64" => cfg!(target_arch = "x86_64"),
+        "aarch64" => cfg!(target_arch = "aarch64"),
         #[cfg(target_arch = "x86_64")]
         "x86-64-v3" => {
             std::arch::is_x86_feature_detected!("avx")
@@ -101,14 +118,15 @@ fn runs_level(arch: &str) -> bool {
     }
 }
 
-/// The best x86-64 level of this CPU among those rkc compiles for (the device's `arch`).
+/// The best level of this CPU among those rkc compiles for (the device's `arch`).
 pub(crate) fn cpu_level() -> &'static str {
     LEVELS.iter().rev().copied().find(|l| runs_level(l)).unwrap_or(LEVELS[0])
 }
 
-/// The fat binary's image for this host, if it has one: the ELF object for x86-64 Linux of
-/// the highest level this CPU runs. An image of a level this runtime does not know (made by a
-/// later rkc) is never chosen: its instructions might not run here.
+/// The fat binary's image for this host, if it has one: the ELF object for Linux on this
+/// host's instruction set, of the highest level this CPU runs. An image of a level this
+/// runtime does not know (made by a later rkc) is never chosen: its instructions might not run
+/// here.
 pub(crate) fn host_image(fatbin: &FatBinary) -> Option<&Image> {
     let rank = |i: &Image| LEVELS.iter().position(|&l| l == i.arch());
     fatbin
@@ -117,20 +135,24 @@ pub(crate) fn host_image(fatbin: &FatBinary) -> Option<&Image> {
         .filter(|i| {
             let mut parts = i.triple().split('-');
             i.image_kind == ImageKind::Object
-                && parts.next() == Some("x86_64")
+                && parts.next() == Some(std::env::consts::ARCH)
                 && parts.any(|p| p == "linux")
                 && rank(i).is_some_and(|k| runs_level(LEVELS[k]))
         })
         .max_by_key(|i| rank(i))
 }
 
-/// Checks that `bytes` are an ELF64 little-endian x86-64 shared object whose program headers,
+/// Checks that `bytes` are an ELF64 little-endian shared object for this host's machine
+/// (`MACHINE`: x86-64 or AArch64) whose program headers,
 /// and the file contents of every segment they describe, lie inside the bytes, so that the
 /// dynamic loader neither rejects it with a less clear message nor maps pages past its end
 /// (which would fault when touched). The error says what is wrong.
 #[cfg_attr(
-    not(all(target_os = "linux", target_arch = "x86_64")),
-    allow(dead_code, reason = "only x86-64 Linux loads host images; the tests check it anywhere")
+    not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(
+        dead_code,
+        reason = "only Linux on x86-64 and aarch64 loads host images; the tests check it anywhere"
+    )
 )]
 pub(crate) fn check_elf(bytes: &[u8]) -> Result<(), String> {
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
@@ -163,17 +185,18 @@ pub(crate) fn check_elf(bytes: &[u8]) -> Result<(), String> {
         return Err(format!("its ELF version is {}, not 1", bytes[6]));
     }
     let machine = u16_at(18);
-    if machine != EM_X86_64 {
+    if machine != MACHINE.0 {
         let name = match machine {
             3 => " (x86, 32-bit)",
             40 => " (ARM)",
+            62 => " (x86-64)",
             183 => " (AArch64)",
             190 => " (NVIDIA CUDA)",
             224 => " (AMD GPU)",
             243 => " (RISC-V)",
             _ => "",
         };
-        return Err(format!("its machine is {machine}{name}, not x86-64 ({EM_X86_64})"));
+        return Err(format!("its machine is {machine}{name}, not {} ({})", MACHINE.1, MACHINE.0));
     }
     let ty = u16_at(16);
     if ty != ET_DYN {
@@ -216,9 +239,7 @@ pub(crate) fn check_elf(bytes: &[u8]) -> Result<(), String> {
 /// first call for that fat binary, and each kernel's symbol looked up once.
 pub(crate) fn entry(found: &Found) -> Result<HostEntry, OffloadError> {
     if !SUPPORTED {
-        return Ok(HostEntry::Missing(
-            "this host does not run host images (x86-64 Linux only)".into(),
-        ));
+        return Ok(HostEntry::Missing(UNSUPPORTED.into()));
     }
     if host_image(&found.fatbin).is_none() {
         return Ok(HostEntry::Missing("the fat binary has no host image".into()));
@@ -226,7 +247,7 @@ pub(crate) fn entry(found: &Found) -> Result<HostEntry, OffloadError> {
     loader::entry(found)
 }
 
-#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod loader {
     use super::{Entry, HostEntry, check_elf, host_image};
     use crate::error::OffloadError;
@@ -344,14 +365,14 @@ mod loader {
     }
 }
 
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
 mod loader {
-    use super::HostEntry;
+    use super::{HostEntry, UNSUPPORTED};
     use crate::error::OffloadError;
     use crate::registry::Found;
 
     pub(super) fn entry(_: &Found) -> Result<HostEntry, OffloadError> {
-        Ok(HostEntry::Missing("this host does not run host images (x86-64 Linux only)".into()))
+        Ok(HostEntry::Missing(UNSUPPORTED.into()))
     }
 }
 
@@ -499,7 +520,7 @@ mod tests {
         b[5] = 1;
         b[6] = 1;
         b[16..18].copy_from_slice(&ET_DYN.to_le_bytes());
-        b[18..20].copy_from_slice(&EM_X86_64.to_le_bytes());
+        b[18..20].copy_from_slice(&MACHINE.0.to_le_bytes());
         b[32..40].copy_from_slice(&(EHDR_BYTES as u64).to_le_bytes());
         b[54..56].copy_from_slice(&(PHDR_BYTES as u16).to_le_bytes());
         b[56..58].copy_from_slice(&1u16.to_le_bytes());
@@ -507,6 +528,18 @@ mod tests {
         b[ph..ph + 4].copy_from_slice(&PT_LOAD.to_le_bytes());
         b[ph + 32..ph + 40].copy_from_slice(&((EHDR_BYTES + PHDR_BYTES) as u64).to_le_bytes());
         b
+    }
+
+    /// Another machine's number and what `check_elf` says of it: AArch64 on x86-64, x86-64 on
+    /// AArch64.
+    fn foreign_machine() -> (u16, String) {
+        let (number, name) = if MACHINE.0 == 183 { (62, "x86-64") } else { (183, "AArch64") };
+        (number, format!("its machine is {number} ({name}), not {} ({})", MACHINE.1, MACHINE.0))
+    }
+
+    /// The Linux triple of this host's instruction set, as rkc writes it.
+    fn triple() -> String {
+        format!("{}-unknown-linux-gnu", std::env::consts::ARCH)
     }
 
     fn refused(bytes: &[u8], expected: &str) {
@@ -532,7 +565,8 @@ mod tests {
             b[at..at + value.len()].copy_from_slice(value);
             b
         };
-        refused(&with(18, &183u16.to_le_bytes()), "machine is 183 (AArch64), not x86-64");
+        let (foreign, says) = foreign_machine();
+        refused(&with(18, &foreign.to_le_bytes()), &says);
         refused(&with(18, &3u16.to_le_bytes()), "machine is 3 (x86, 32-bit)");
         refused(&with(4, &[1]), "not ELFCLASS64");
         refused(&with(5, &[2]), "not little-endian");
@@ -637,8 +671,8 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
             offload_kind: OffloadKind::None,
             flags: 0,
             strings: vec![
-                ("triple".into(), "x86_64-unknown-linux-gnu".into()),
-                ("arch".into(), "x86-64".into()),
+                ("triple".into(), triple()),
+                ("arch".into(), LEVELS[0].into()),
                 (offload_binary::KERNELS_KEY.into(), TOY_METADATA.into()),
                 (offload_binary::LEFT_OUT_KEY.into(), "other: it waits at a barrier\n".into()),
             ],
@@ -656,10 +690,7 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
             image_kind: ImageKind::Object,
             offload_kind: OffloadKind::None,
             flags: 0,
-            strings: vec![
-                ("triple".into(), "x86_64-unknown-linux-gnu".into()),
-                ("arch".into(), arch.into()),
-            ],
+            strings: vec![("triple".into(), triple()), ("arch".into(), arch.into())],
             bytes: arch.as_bytes().to_vec(),
         };
         let fatbin = |archs: &[&str]| FatBinary {
@@ -667,12 +698,17 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
             images: archs.iter().map(|a| image(a)).collect(),
             kernels: vec![Vec::new(); archs.len()],
         };
-        let all = fatbin(&["x86-64-v3", "x86-64-v9", "x86-64"]);
+        // A level a later rkc might add, between the known ones.
+        let unknown = format!("{}-v9", LEVELS[0]);
+        let mut archs: Vec<&str> = LEVELS.iter().rev().copied().collect();
+        archs.insert(1, &unknown);
+        let all = fatbin(&archs);
         let chosen = host_image(&all).expect("an image").arch();
+        #[cfg(target_arch = "x86_64")]
         assert_eq!(chosen, if runs_level("x86-64-v3") { "x86-64-v3" } else { "x86-64" });
         assert_eq!(chosen, cpu_level());
-        assert_eq!(host_image(&fatbin(&["x86-64"])).expect("the baseline").arch(), "x86-64");
-        assert!(host_image(&fatbin(&["x86-64-v9"])).is_none());
+        assert_eq!(host_image(&fatbin(&[LEVELS[0]])).expect("the baseline").arch(), LEVELS[0]);
+        assert!(host_image(&fatbin(&[&unknown])).is_none());
     }
 
     fn found(fatbin: &Arc<FatBinary>, kernel: &str) -> Found {
@@ -715,7 +751,7 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
     #[test]
     fn launch_through_a_host_image() {
         if !SUPPORTED {
-            eprintln!("skipped: this host does not run host images (x86-64 Linux only)");
+            eprintln!("skipped: {UNSUPPORTED}");
             return;
         }
         let Some(cc) = c_compiler() else {
@@ -769,10 +805,11 @@ void __rkc_host_toy(void *const *params, const u32 *dims, u64 begin, u64 end) {
             return;
         }
         let mut elf = minimal_elf();
-        elf[18] = 183;
+        let (foreign, says) = foreign_machine();
+        elf[18..20].copy_from_slice(&foreign.to_le_bytes());
         let fatbin = toy_fatbin(usize::MAX - 2, elf);
         let e = entry(&found(&fatbin, "toy")).expect_err("refused");
-        assert!(e.to_string().contains("its machine is 183 (AArch64), not x86-64"), "{e}");
+        assert!(e.to_string().contains(&says), "{e}");
         let fatbin = toy_fatbin(usize::MAX - 3, b"not an ELF file".to_vec());
         let e = entry(&found(&fatbin, "toy")).expect_err("refused");
         assert!(e.to_string().contains("not an ELF file"), "{e}");

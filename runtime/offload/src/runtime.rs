@@ -36,8 +36,9 @@ impl Backend {
 pub struct DeviceInfo {
     pub backend: Backend,
     pub name: String,
-    /// `sm_90` for CUDA devices; for host images the x86-64 level of the CPU (`x86-64-v3`
-    /// where it has AVX2 and FMA, else `x86-64`); `host` for the simulator.
+    /// `sm_90` for CUDA devices; for host images the level of the CPU (on x86-64 `x86-64-v3`
+    /// where it has AVX2 and FMA, else `x86-64`; on 64-bit Arm `aarch64`); `host` for the
+    /// simulator.
     pub arch: String,
     /// The CUDA driver's version (`13.0`), or the CPU backend's description.
     pub driver: String,

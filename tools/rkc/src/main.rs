@@ -43,8 +43,9 @@ struct Cli {
     output: Option<PathBuf>,
 
     /// Comma-separated architectures: the GPUs sm_70, sm_75, sm_80, sm_86, sm_87, sm_89,
-    /// sm_90, sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100, and `host` (the
-    /// x86-64 CPU image that runs kernels without a GPU). Default:
+    /// sm_90, sm_100, sm_103, sm_110, sm_120, sm_121, gfx90a, gfx942, gfx1100, `host` (the
+    /// x86-64 CPU image that runs kernels without a GPU) and `aarch64` (the same for 64-bit Arm
+    /// Linux, cross-compiled; needs aarch64's C library to link against). Default:
     /// sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120,gfx942,host (without LLVM's ld.lld
     /// installed, the AMD one and the host image are left out with a warning).
     #[arg(long = "offload-arch")]
