@@ -335,21 +335,28 @@ pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
 pub const HGEMM_BLOCK: usize = 64;
 /// Columns of `a` (rows of `b`) one step of `hgemm` stages: one tensor-core step.
 pub const HGEMM_STEP: usize = 16;
+/// The rows of `hgemm`'s staged tiles in shared memory, in elements: eight more than the
+/// tiles' widths, so that the eight rows one `ldmatrix` phase reads lie in different banks.
+const HGEMM_ROW_A: usize = HGEMM_STEP + 8;
+const HGEMM_ROW_B: usize = HGEMM_BLOCK + 8;
+/// The elements of one buffer of each staged tile.
+const HGEMM_TILE_A: usize = HGEMM_BLOCK * HGEMM_ROW_A;
+const HGEMM_TILE_B: usize = HGEMM_STEP * HGEMM_ROW_B;
 
 /// `c = a·b` for row-major `a` (`k` columns, 64 rows per block of the grid's y) and `k × n`
 /// `b` in f16, accumulated in f32; `n` a multiple of 64, `k` of 16. Each step's 64×16 tile of
 /// `a` and 16×64 tile of `b` are copied into shared memory asynchronously, one step ahead: while
 /// the warps multiply one step's tiles, the next step's copies land in the other buffers. Each
 /// warp multiplies its 32×32 quarter as 2×4 tensor-core tiles of 16×8, whose accumulators stay
-/// in registers.
+/// in registers, its fragments loaded by `ldmatrix` (two of `A` and four of `B` per step).
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; waits and barriers separate the
     // copies from the warps' reads of the whole tiles and the reads from the next copies into
     // the same buffers; every lane of a warp reaches each mma.
     unsafe {
-        let sa = shared_array::<f16, { 2 * HGEMM_BLOCK * HGEMM_STEP }>() as *mut f16;
-        let sb = shared_array::<f16, { 2 * HGEMM_STEP * HGEMM_BLOCK }>() as *mut f16;
+        let sa = shared_array::<f16, { 2 * HGEMM_TILE_A }>() as *mut f16;
+        let sb = shared_array::<f16, { 2 * HGEMM_TILE_B }>() as *mut f16;
         let warp = thread_idx_x() as usize / 32;
         let (wm, wn) = (warp / 2 * 32, warp % 2 * 32);
         let tiles = HgemmTiles {
@@ -366,27 +373,26 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         for s in 0..steps {
             let buf = s % 2;
             if s + 1 < steps {
-                let next = (1 - buf) * HGEMM_BLOCK * HGEMM_STEP;
-                tiles.stage((s + 1) * HGEMM_STEP, sa.add(next), sb.add(next));
+                let next = 1 - buf;
+                tiles.stage(
+                    (s + 1) * HGEMM_STEP,
+                    sa.add(next * HGEMM_TILE_A),
+                    sb.add(next * HGEMM_TILE_B),
+                );
                 // This step's group has landed; the next one may still be in flight.
                 cp_async_wait::<1>();
             } else {
                 cp_async_wait::<0>();
             }
             sync_threads();
-            let tile_a = core::slice::from_raw_parts(
-                sa.add(buf * HGEMM_BLOCK * HGEMM_STEP),
-                HGEMM_BLOCK * HGEMM_STEP,
-            );
-            let tile_b = core::slice::from_raw_parts(
-                sb.add(buf * HGEMM_BLOCK * HGEMM_STEP),
-                HGEMM_BLOCK * HGEMM_STEP,
-            );
+            let tile_a = sa.add(buf * HGEMM_TILE_A) as *const f16;
+            let tile_b = sb.add(buf * HGEMM_TILE_B) as *const f16;
+            let fb: [[f16; 4]; 4] =
+                core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
             for mi in 0..2 {
-                let fa = mma_load_a(&tile_a[(wm + mi * 16) * HGEMM_STEP..], HGEMM_STEP);
+                let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
                 for ni in 0..4 {
-                    let fb = mma_load_b(&tile_b[wn + ni * 8..], HGEMM_BLOCK);
-                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb, acc[mi * 4 + ni]);
+                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 4 + ni]);
                 }
             }
             sync_threads();
@@ -421,8 +427,8 @@ impl HgemmTiles<'_> {
             let (br, bc) = (t / 8, t % 8 * 8);
             let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
             let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
-            cp_async(ta.add(ar * HGEMM_STEP + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
-            cp_async(tb.add(br * HGEMM_BLOCK + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            cp_async(ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
+            cp_async(tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
             cp_async_commit();
         }
     }

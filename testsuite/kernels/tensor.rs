@@ -54,6 +54,37 @@ pub fn bf16_gemm_shared(k: usize, n: usize, a: &[bf16], b: &[bf16], d: &mut [f32
     unsafe { mma_store_d(&mut d[row * n + col + warp * 8..], n, acc) };
 }
 
+/// `d = a·b` in f16 with f32 accumulation, as `bf16_gemm_shared` stages it, with the warps'
+/// fragments loaded from shared memory by `ldmatrix` (the `B` tile transposed on the way).
+#[offload_kernel]
+pub fn ldmatrix_gemm(k: usize, n: usize, a: &[f16], b: &[f16], d: &mut [f32]) {
+    let tid = unsafe { thread_idx_x() } as usize;
+    let warp = tid / 32;
+    let row = unsafe { block_idx_y() } as usize * 16;
+    let col = unsafe { block_idx_x() } as usize * 32;
+    let sa = unsafe { shared_array::<f16, 256>() };
+    let sb = unsafe { shared_array::<f16, 512>() };
+    let mut acc = [0.0f32; 4];
+    for k0 in (0..k).step_by(16) {
+        for j in 0..2 {
+            let e = tid + 128 * j;
+            unsafe { (*sa)[e] = a[(row + e / 16) * k + k0 + e % 16] };
+        }
+        for j in 0..4 {
+            let e = tid + 128 * j;
+            unsafe { (*sb)[e] = b[(k0 + e / 32) * n + col + e % 32] };
+        }
+        unsafe { sync_threads() };
+        // Rows of 16 and 32 elements (32 and 64 bytes) and the warp's columns at 8·warp keep
+        // every row 16-byte aligned, as `ldmatrix` needs.
+        let fa = unsafe { mma_ldmatrix_a(sa as *const f16, 16) };
+        let fb = unsafe { mma_ldmatrix_b((sb as *const f16).add(warp * 8), 32) };
+        acc = unsafe { mma_m16n8k16_f16(fa, fb, acc) };
+        unsafe { sync_threads() };
+    }
+    unsafe { mma_store_d(&mut d[row * n + col + warp * 8..], n, acc) };
+}
+
 /// `d = a·b` in f16 with f32 accumulation, the tiles staged in shared memory by asynchronous
 /// copies of 16 bytes, two steps in flight: while the warps multiply one step's tiles, the
 /// copies of the next step's land in the other half of the buffers.

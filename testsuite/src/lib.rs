@@ -1268,6 +1268,22 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "tensor.rs",
+            kernel: "ldmatrix_gemm",
+            grid: [2, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(48),
+                Input::Scalar(64),
+                Input::SmallIntegers(32 * 48),
+                Input::SmallIntegers(48 * 64),
+                Input::Zeros(32 * 64),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(tensor::ldmatrix_gemm),
+        },
+        Case {
+            file: "tensor.rs",
             kernel: "hgemm_async",
             grid: [2, 2, 1],
             block: [128, 1, 1],

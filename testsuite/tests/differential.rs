@@ -56,16 +56,21 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         {
             panic!("{}: rustc and the interpreter (after passes) disagree: {e}", case.kernel);
         }
-        // Warp matrix multiplies: the expansion that targets without the instruction run must
-        // compute what the interpreter's `rk.mma` does, bit for bit.
-        if rkc_rk::passes::has_mma(&inlined) {
+        // Warp matrix multiplies and their fragment loads: the rewrite that targets without
+        // the instructions run must compute what the interpreter's `rk.mma` and `rk.ldmatrix`
+        // do, bit for bit.
+        if rkc_rk::passes::has_mma(&inlined) || rkc_rk::passes::has_ldmatrix(&inlined) {
             let mut expanded = inlined.clone();
-            assert!(rkc_rk::passes::expand_mma(&mut expanded) > 0);
+            rkc_rk::passes::without_sm80(&mut expanded);
+            assert!(!rkc_rk::passes::uses_sm80(&expanded), "{}", case.kernel);
             rkc_rk::verify(&expanded)
-                .unwrap_or_else(|e| panic!("{}: expand_mma broke the module: {e}", case.kernel));
+                .unwrap_or_else(|e| panic!("{}: without_sm80 broke the module: {e}", case.kernel));
             let out = run_interpreter(&expanded, case, &inputs);
             if let Err(e) = same(&reference, &out, &elems) {
-                panic!("{}: rustc and the interpreter (mma expanded) disagree: {e}", case.kernel);
+                panic!(
+                    "{}: rustc and the interpreter (mma and ldmatrix expanded) disagree: {e}",
+                    case.kernel
+                );
             }
         }
         // The inputs must have been changed, or the comparison proves little.
@@ -417,6 +422,7 @@ fn warp_matrix_kernels_compute_the_matrix_product() {
         rkc_rk::passes::inline_calls(&mut expanded).unwrap();
         rkc_rk::passes::optimize(&mut expanded, true, &mut |_, _| {});
         assert!(rkc_rk::passes::expand_mma(&mut expanded) > 0);
+        rkc_rk::passes::expand_ldmatrix(&mut expanded);
         let func = module.funcs.iter().find(|f| f.name == case.kernel).unwrap();
         let tys: Vec<Type> = func.param_types().cloned().collect();
         let random: Vec<Input> = case
@@ -461,7 +467,10 @@ fn warp_matrix_kernels_compute_the_matrix_product() {
             }
             let runs = [
                 ("rustc", run_rustc(variant, &inputs, &tys)),
-                ("the interpreter (mma expanded)", run_interpreter(&expanded, variant, &inputs)),
+                (
+                    "the interpreter (mma and ldmatrix expanded)",
+                    run_interpreter(&expanded, variant, &inputs),
+                ),
             ];
             for (who, outcome) in runs {
                 let Outcome::Buffers(out) = outcome else {

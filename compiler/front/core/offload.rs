@@ -42,6 +42,8 @@ extern "rkc-intrinsic" {
     pub fn atomic_compare_exchange<T>(p: *mut T, current: T, new: T) -> T;
     pub fn mma_m16n8k16_f16(a: [f16; 8], b: [f16; 4], c: [f32; 4]) -> [f32; 4];
     pub fn mma_m16n8k16_bf16(a: [bf16; 8], b: [bf16; 4], c: [f32; 4]) -> [f32; 4];
+    pub fn mma_ldmatrix_a<T>(tile: *const T, stride: usize) -> [T; 8];
+    pub fn mma_ldmatrix_b<T>(tile: *const T, stride: usize) -> [T; 4];
     pub fn cp_async<T>(dst: *mut T, src: *const T);
     pub fn cp_async_commit();
     pub fn cp_async_wait<const N: usize>();

@@ -658,6 +658,7 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Mma(_) if self.block_fn.is_some() => {}
             OpKind::Mma(t) => self.mma(*t, op),
             OpKind::CopyAsync => self.copy_async(op),
+            OpKind::LdMatrix(m) => self.ldmatrix(*m, op),
             OpKind::AsyncCommit => self.line("nvvm.cp.async.commit.group".into()),
             OpKind::AsyncWait { pending } => {
                 self.line(format!("nvvm.cp.async.wait.group {pending}"));

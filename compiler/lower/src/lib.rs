@@ -77,16 +77,19 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
 /// the reason they are left out. The text is ready for [`Host`]'s lowering pipeline.
 pub fn lower_host(module: &Verified<'_>, options: &LowerOptions) -> Result<HostModule, LowerError> {
     refuse_calls(module)?;
-    // The host image copies at once: asynchronous copies become loads and stores (warp matrix
+    // The host image copies at once and loads matrix fragments element by element:
+    // asynchronous copies become loads and stores, `rk.ldmatrix` loads (warp matrix
     // multiplies are computed by the block functions themselves).
     let copied;
-    let rk = if rkc_rk::passes::has_async_copies(module.module()) {
-        let mut m = module.module().clone();
+    let m = module.module();
+    let rk = if rkc_rk::passes::has_async_copies(m) || rkc_rk::passes::has_ldmatrix(m) {
+        let mut m = m.clone();
         rkc_rk::passes::expand_async_copies(&mut m);
+        rkc_rk::passes::expand_ldmatrix(&mut m);
         copied = m;
         &copied
     } else {
-        module.module()
+        m
     };
     let mut host = emit::host_module(rk, options);
     // The host stage is the same for every instruction set: fences and allocas are alike.

@@ -782,6 +782,32 @@ impl<'a, 'm> Machine<'a, 'm> {
                 None
             }
             OpKind::AsyncCommit | OpKind::AsyncWait { .. } => None,
+            OpKind::LdMatrix(m) => {
+                let elem = self.ty(func, op.operands[0])?.pointee().cloned().unwrap_or(Type::Unit);
+                let (tile, stride) = (arg(0) as u64, arg(1) as u64);
+                let [bx, by, _] = self.launched.launch.block;
+                let linear =
+                    (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
+                let lane = linear % rkc_simt::WARP_SIZE;
+                for (i, r) in op.results.iter().enumerate() {
+                    let (row, col) = m.element(lane, i);
+                    let at = |row: usize, col: usize| {
+                        let index = (row as u64).wrapping_mul(stride).wrapping_add(col as u64);
+                        tile.wrapping_add(index.wrapping_mul(2))
+                    };
+                    // `ldmatrix` reads each row's eight elements as one 16-byte unit.
+                    let unit = at(row, col / 8 * 8);
+                    if !(unit & OFFSET_MASK).is_multiple_of(16) {
+                        return Err(InterpError::Misaligned {
+                            loc: op.loc,
+                            address: unit,
+                            bytes: 16,
+                        });
+                    }
+                    values[r.0 as usize] = self.load(at(row, col), &elem, op.loc)?;
+                }
+                return Ok(None);
+            }
             OpKind::Warp(w) => Some(self.warp(*w, func, op, arg(0), arg(1))?),
             OpKind::Mma(t) => {
                 let operands: Vec<Bits> = (0..16).map(arg).collect();

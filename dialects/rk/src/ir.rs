@@ -160,6 +160,43 @@ impl AtomicOp {
     }
 }
 
+/// Which operand of a warp matrix multiply an `rk.ldmatrix` loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatrixOperand {
+    /// `A`: the lane's eight elements of a 16×16 tile.
+    A,
+    /// `B`: the lane's four elements of a 16×8 tile.
+    B,
+}
+
+impl MatrixOperand {
+    pub const ALL: [MatrixOperand; 2] = [MatrixOperand::A, MatrixOperand::B];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MatrixOperand::A => "a",
+            MatrixOperand::B => "b",
+        }
+    }
+
+    /// How many elements the lane's fragment has.
+    pub fn elements(self) -> usize {
+        match self {
+            MatrixOperand::A => 8,
+            MatrixOperand::B => 4,
+        }
+    }
+
+    /// The (row, column) in the tile of element `i` of lane `lane`'s fragment, in
+    /// `rkc_simt::mma`'s layouts (for `B`, the row is `k` and the column `n`).
+    pub fn element(self, lane: usize, i: usize) -> (usize, usize) {
+        match self {
+            MatrixOperand::A => rkc_simt::mma::a_index(lane, i),
+            MatrixOperand::B => rkc_simt::mma::b_index(lane, i),
+        }
+    }
+}
+
 /// A warp operation (`rk.warp`): warps are 32 lanes on every target (see `rkc_simt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarpOp {
@@ -323,6 +360,14 @@ pub enum OpKind {
     /// four `f32` of `C`; the results are its four `f32` of `D`. Layouts and the rounding rule
     /// are `rkc_simt::mma`'s. Every lane of the warp must reach it.
     Mma(rkc_simt::mma::MmaType),
+    /// The calling lane's fragment of a warp matrix multiply's operand, loaded from a row-major
+    /// tile of 16-bit elements in shared memory (`rk.ldmatrix a %tile, %stride : *const f16`):
+    /// for `a` the eight elements of a 16×16 `A` tile that `rkc_simt::mma` gives the lane, for
+    /// `b` the four of a 16×8 `B` tile (`k` rows of `stride` elements). The same as loading
+    /// those elements one by one (which the CPU executors do); NVIDIA lowers it to `ldmatrix`
+    /// (`.x4`, and `.x2.trans` for `B`), where every lane of the warp must give the same tile
+    /// and stride, and each row of the tile must start 16-byte aligned.
+    LdMatrix(MatrixOperand),
     /// Starts an asynchronous copy of the 4, 8 or 16 bytes of a `T` from global memory into
     /// shared memory (`rk.copy_async %dst, %src : *mut T`; `cp.async` on NVIDIA from sm_80): the
     /// destination's bytes are defined once an `rk.async_wait` has seen the copy's group
@@ -413,6 +458,7 @@ impl OpKind {
             OpKind::AtomicCas => "atomic_cas",
             OpKind::Warp(_) => "warp",
             OpKind::Mma(_) => "mma",
+            OpKind::LdMatrix(_) => "ldmatrix",
             OpKind::CopyAsync => "copy_async",
             OpKind::AsyncCommit => "async_commit",
             OpKind::AsyncWait { .. } => "async_wait",

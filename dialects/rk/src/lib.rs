@@ -62,6 +62,7 @@
 //! | `rk.warp any`, `all` / `ballot` | `bool` | `bool` / `u32` | votes over the warp's 32 lanes; the ballot's bit `l` is lane `l`'s vote |
 //! | `rk.warp reduce_add`, `reduce_min`, `reduce_max` | `T` | `T` | the warp's reduction in butterfly order (`rkc_simt::butterfly`), the same in every lane; `min`/`max` on floats are Rust's (NaN-ignoring) |
 //! | `rk.mma f16\|bf16` | 8 + 4 of `f16`/`bf16`, 4 `f32` | 4 `f32` | one warp's 16×8×16 matrix multiply-accumulate `D = A·B + C`: the lane's fragments of `A` (eight elements), `B` (four) and `C` in PTX's m16n8k16 layouts (`rkc_simt::mma`); each element of `D` is `C` plus the sixteen products added in `k`'s order in `f64` and rounded once. A warp exchange: every lane must reach it |
+//! | `rk.ldmatrix a\|b` | `*T, usize` | 8 (`a`) or 4 (`b`) `T` | `T` `f16` or `bf16`: the lane's fragment of `rk.mma`'s `A` (a 16×16 tile) or `B` (16×8, `k` by `n`), read from the row-major tile at the pointer whose rows are `stride` elements apart: the same elements as loading them one by one. On NVIDIA `ldmatrix`, which needs the tile in shared memory, each row 16-byte aligned and the same tile and stride in every lane of the warp |
 //! | `rk.copy_async` | `*mut T, *T` | — | starts copying the `T` (4, 8 or 16 bytes, both addresses aligned to its size) at the second pointer into the first (`cp_async`); the destination may be read only after a wait that covers it |
 //! | `rk.async_commit` / `rk.async_wait N` | — | — | closes the thread's group of copies started since its last commit / waits until at most `N` of its groups are pending |
 //! | `rk.dyn_shared : *mut T` | — | `*mut T` | the block's dynamic shared memory (the launch's `dyn_cache` bytes), `T` scalar, 16-byte aligned |
@@ -105,8 +106,8 @@ pub mod types;
 pub mod verify;
 
 pub use ir::{
-    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, LoopHint, Module, Op,
-    OpKind, Param, ReduceOp, Region, Table, ValueId, WarpOp,
+    AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, LoopHint, MatrixOperand,
+    Module, Op, OpKind, Param, ReduceOp, Region, Table, ValueId, WarpOp,
 };
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;

@@ -639,6 +639,23 @@ impl Parser {
                 let ops = self.operands(func)?;
                 (OpKind::Mma(t), ops, vec![Type::F32; 4])
             }
+            "ldmatrix" => {
+                // `%f0, ..., %f7 = rk.ldmatrix a %tile, %stride : *const f16`: the fragment's
+                // elements are the pointee's type, eight for `a` and four for `b`.
+                let name = self.ident()?;
+                let Some(m) = crate::MatrixOperand::ALL.into_iter().find(|m| m.name() == name)
+                else {
+                    return self.error(format!("unknown matrix operand `{name}`"));
+                };
+                let ops = self.operands(func)?;
+                self.expect(Token::Colon, "`:`")?;
+                let ty = self.ty()?;
+                let Some(elem) = ty.pointee().cloned() else {
+                    return self
+                        .error(format!("`rk.ldmatrix` reads through a pointer, not `{ty}`"));
+                };
+                (OpKind::LdMatrix(m), ops, vec![elem; m.elements()])
+            }
             "dyn_shared" => {
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;

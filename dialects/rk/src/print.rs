@@ -230,6 +230,10 @@ impl Printer<'_> {
             OpKind::Mma(t) => {
                 let _ = write!(line, " {} {operands}", t.name());
             }
+            OpKind::LdMatrix(m) => {
+                let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
+                let _ = write!(line, " {} {operands} : {ty}", m.name());
+            }
             OpKind::DynShared => {
                 let _ = write!(line, " : {}", result_ty.unwrap_or_default());
             }

@@ -551,6 +551,27 @@ impl Checker<'_> {
                     ));
                 }
             }
+            OpKind::LdMatrix(m) => {
+                self.expect_counts(op, 2, m.elements())?;
+                let ok = match operand(0) {
+                    Type::Ptr { pointee, .. } => {
+                        matches!(*pointee, Type::Float(f) if f.is_half())
+                            && operand(1) == Type::USIZE
+                            && op.results.iter().all(|r| *self.ty(*r) == *pointee)
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "`rk.ldmatrix {}` takes a pointer to `f16` or `bf16` and a `usize`, giving {} of the pointee",
+                            m.name(),
+                            m.elements()
+                        ),
+                    ));
+                }
+            }
             OpKind::DynShared => {
                 self.expect_counts(op, 0, 1)?;
                 match self.ty(op.results[0]) {

@@ -9,21 +9,30 @@ pub const BLOCK: usize = 64;
 pub const STEP: usize = 16;
 /// Threads per block: four warps, each computing a 32×32 quarter of the block's tile.
 pub const THREADS: usize = 128;
+/// The rows of the staged tiles in shared memory, in elements: eight more than the tiles'
+/// widths (48 and 144 bytes), so that the eight rows one `ldmatrix` phase reads lie in
+/// different banks, and every row still starts 16-byte aligned.
+const ROW_A: usize = STEP + 8;
+const ROW_B: usize = BLOCK + 8;
+/// The elements of one buffer of each staged tile.
+const TILE_A: usize = BLOCK * ROW_A;
+const TILE_B: usize = STEP * ROW_B;
 
 /// `c = a·b` for row-major `a` (`k` columns, 64 rows per block of the grid's y) and `k × n`
 /// `b` in f16, accumulated in f32; `n` a multiple of 64, `k` of 16. Each step's 64×16 tile of
 /// `a` and 16×64 tile of `b` are copied into shared memory asynchronously, one step ahead: while
 /// the warps multiply one step's tiles, the next step's copies land in the other buffers. Each
 /// warp multiplies its 32×32 quarter as 2×4 tensor-core tiles of 16×8, whose accumulators stay
-/// in registers.
+/// in registers, with its fragments loaded from the staged tiles by `ldmatrix`: per step two of
+/// `A` and four of `B`, each one instruction.
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; waits and barriers separate the
     // copies from the warps' reads of the whole tiles and the reads from the next copies into
     // the same buffers; every lane of a warp reaches each mma.
     unsafe {
-        let sa = shared_array::<f16, { 2 * BLOCK * STEP }>() as *mut f16;
-        let sb = shared_array::<f16, { 2 * STEP * BLOCK }>() as *mut f16;
+        let sa = shared_array::<f16, { 2 * TILE_A }>() as *mut f16;
+        let sb = shared_array::<f16, { 2 * TILE_B }>() as *mut f16;
         let warp = thread_idx_x() as usize / 32;
         let (wm, wn) = (warp / 2 * 32, warp % 2 * 32);
         let tiles = Tiles {
@@ -40,21 +49,22 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         for s in 0..steps {
             let buf = s % 2;
             if s + 1 < steps {
-                let next = (1 - buf) * BLOCK * STEP;
-                tiles.stage((s + 1) * STEP, sa.add(next), sb.add(next));
+                let next = 1 - buf;
+                tiles.stage((s + 1) * STEP, sa.add(next * TILE_A), sb.add(next * TILE_B));
                 // This step's group has landed; the next one may still be in flight.
                 cp_async_wait::<1>();
             } else {
                 cp_async_wait::<0>();
             }
             sync_threads();
-            let tile_a = core::slice::from_raw_parts(sa.add(buf * BLOCK * STEP), BLOCK * STEP);
-            let tile_b = core::slice::from_raw_parts(sb.add(buf * BLOCK * STEP), BLOCK * STEP);
+            let tile_a = sa.add(buf * TILE_A) as *const f16;
+            let tile_b = sb.add(buf * TILE_B) as *const f16;
+            let fb: [[f16; 4]; 4] =
+                core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), ROW_B));
             for mi in 0..2 {
-                let fa = mma_load_a(&tile_a[(wm + mi * 16) * STEP..], STEP);
+                let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * ROW_A), ROW_A);
                 for ni in 0..4 {
-                    let fb = mma_load_b(&tile_b[wn + ni * 8..], BLOCK);
-                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb, acc[mi * 4 + ni]);
+                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 4 + ni]);
                 }
             }
             sync_threads();
@@ -89,8 +99,8 @@ impl Tiles<'_> {
             let (br, bc) = (t / 8, t % 8 * 8);
             let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
             let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
-            cp_async(ta.add(ar * STEP + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
-            cp_async(tb.add(br * BLOCK + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            cp_async(ta.add(ar * ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
+            cp_async(tb.add(br * ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
             cp_async_commit();
         }
     }

@@ -11,7 +11,7 @@
 //! | atomics | `atomic_{add,sub,and,or,xor,min,max,exchange}`, `atomic_compare_exchange` | `llvm.atomicrmw`, `llvm.cmpxchg` (relaxed) |
 //! | warps (32 lanes) | `lane_id`, `warp_size`, `warp_shuffle{,_xor,_up,_down}`, `warp_any`, `warp_all`, `warp_ballot`, `warp_reduce_{add,min,max}` | `gpu.lane_id`, `gpu.shuffle` |
 //! | asynchronous copies | `cp_async`, `cp_async_commit`, `cp_async_wait::<N>` | `nvvm.cp.async.*` (sm_80 on), else plain loads and stores |
-//! | warp matrices (tensor cores) | `mma_m16n8k16_f16`, `mma_m16n8k16_bf16`; fragments: `mma_load_a`, `mma_load_b`, `mma_load_c`, `mma_store_d` | `nvvm.mma.sync` (sm_80 on), else shuffles and arithmetic |
+//! | warp matrices (tensor cores) | `mma_m16n8k16_f16`, `mma_m16n8k16_bf16`; fragments: `mma_load_a`, `mma_load_b`, `mma_load_c`, `mma_store_d`, from shared memory `mma_ldmatrix_a`, `mma_ldmatrix_b` | `nvvm.mma.sync` (sm_80 on), else shuffles and arithmetic; `nvvm.ldmatrix`, else loads |
 
 use corosensei::Yielder;
 use std::cell::Cell;
@@ -811,6 +811,58 @@ pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
         let row = if i < 2 { g } else { g + 8 };
         d[row * stride + t * 2 + (i & 1)] = x;
     }
+}
+
+/// The calling lane's fragment of a 16×16 `A` tile for [`mma_m16n8k16_f16`] from shared
+/// memory, through NVIDIA's `ldmatrix` (one instruction for the eight elements, where
+/// [`mma_load_a`] makes eight loads): the tile is row-major at `tile`, row `r` starting at
+/// `tile.add(r * stride)`. Elsewhere (other GPUs, the CPU) the elements are loaded one by one,
+/// with the same result. `T` is `f16` or `bf16`.
+///
+/// # Safety
+///
+/// `tile` must point into shared memory at a tile of 16 rows of 16 elements, each row
+/// 16-byte aligned (`tile` aligned and `stride` a multiple of 8), and every lane of the warp
+/// must make the call with the same `tile` and `stride`. The CPU checks the alignment (a
+/// misaligned row panics, as it faults on the GPU); the sameness is not checked.
+#[track_caller]
+pub unsafe fn mma_ldmatrix_a<T: Copy>(tile: *const T, stride: usize) -> [T; 8] {
+    // SAFETY: the caller's contract.
+    unsafe { ldmatrix(tile, stride, rkc_simt::mma::a_index) }
+}
+
+/// The calling lane's fragment of a 16×8 `B` tile (16 rows `k` of 8 columns `n`, row-major at
+/// `tile`, row `k` starting at `tile.add(k * stride)`) from shared memory, through NVIDIA's
+/// `ldmatrix` with its transposition, as [`mma_load_b`] loads it element by element.
+///
+/// # Safety
+///
+/// As for [`mma_ldmatrix_a`], for a tile of 16 rows of 8 elements.
+#[track_caller]
+pub unsafe fn mma_ldmatrix_b<T: Copy>(tile: *const T, stride: usize) -> [T; 4] {
+    // SAFETY: the caller's contract.
+    unsafe { ldmatrix(tile, stride, rkc_simt::mma::b_index) }
+}
+
+/// The elements `ldmatrix` gives the calling lane, loaded one by one.
+#[track_caller]
+unsafe fn ldmatrix<T: Copy, const N: usize>(
+    tile: *const T,
+    stride: usize,
+    index: fn(usize, usize) -> (usize, usize),
+) -> [T; N] {
+    const { assert!(size_of::<T>() == 2, "ldmatrix loads 16-bit elements") };
+    let lane = unsafe { lane_id() } as usize;
+    std::array::from_fn(|i| {
+        let (row, col) = index(lane, i);
+        let unit = tile.wrapping_add(row.wrapping_mul(stride)).wrapping_add(col / 8 * 8);
+        assert!(
+            (unit as usize).is_multiple_of(16),
+            "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16"
+        );
+        // SAFETY: the caller's contract: the element is in the tile.
+        unsafe { *tile.add(row * stride + col) }
+    })
 }
 
 /// Starts an asynchronous copy of the `T` at `src` (global memory) into `dst` (shared memory),

@@ -17,7 +17,7 @@ use std::process::ExitCode;
 struct Cli {
     /// A kernel file (.rs) or rk text (.rk); `-` reads rk text from stdin.
     input: String,
-    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, version, expand-mma, expand-async-copies.
+    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, version, expand-mma, expand-async-copies, expand-ldmatrix.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
     /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it,
@@ -70,12 +70,15 @@ fn run(cli: &Cli) -> Result<String, String> {
             "expand-async-copies" => {
                 rkc_rk::passes::expand_async_copies(&mut module);
             }
+            "expand-ldmatrix" => {
+                rkc_rk::passes::expand_ldmatrix(&mut module);
+            }
             "unroll" => {
                 rkc_rk::passes::unroll_private_loops(&mut module);
             }
             other => {
                 return Err(format!(
-                    "unknown pass `{other}`; passes: inline, simplify, unroll, version, expand-mma, expand-async-copies"
+                    "unknown pass `{other}`; passes: inline, simplify, unroll, version, expand-mma, expand-async-copies, expand-ldmatrix"
                 ));
             }
         }

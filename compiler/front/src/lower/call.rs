@@ -9,7 +9,9 @@ use super::*;
 use crate::items::DefKind;
 use crate::ty::{Const, GenericArg};
 use crate::typeck::Callee;
-use rkc_rk::{AtomicOp, Dim, FenceScope, Geometry, MmaType, ReduceOp, ShuffleMode, WarpOp};
+use rkc_rk::{
+    AtomicOp, Dim, FenceScope, Geometry, MatrixOperand, MmaType, ReduceOp, ShuffleMode, WarpOp,
+};
 
 impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     pub fn call_expr(&mut self, e: ExprId, callee: ExprId, args: &[ExprId], span: Span) -> Operand {
@@ -709,6 +711,43 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 self.push_op(OpKind::Mma(ty), operands, d.clone(), Vec::new(), loc);
                 let out = self.local(Type::Array { elem: Box::new(Type::F32), len: 4 }, span);
                 for (k, x) in d.into_iter().enumerate() {
+                    let i = self.const_usize(k as u64, span);
+                    let e = self.elem_ptr(out, i, span);
+                    self.store(x, e, span);
+                }
+                Operand::Mem(out)
+            }
+            "mma_ldmatrix_a" | "mma_ldmatrix_b" => {
+                let m = if name.ends_with('a') { MatrixOperand::A } else { MatrixOperand::B };
+                let t = ty_arg(0);
+                let elem = self.mem_type(&t, span);
+                if !matches!(elem, Type::Float(f) if f.is_half()) {
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!(
+                                "matrix fragments of `{}` are not supported",
+                                self.tcx.show(&t)
+                            ),
+                        )
+                        .at(span, "`ldmatrix` loads fragments of `f16` or `bf16`"),
+                    );
+                    return Operand::Never;
+                }
+                let [tile, stride] = sargs[..] else { return Operand::Never };
+                let results: Vec<ValueId> =
+                    (0..m.elements()).map(|_| self.new_value(elem.clone())).collect();
+                let loc = self.loc(span);
+                self.push_op(
+                    OpKind::LdMatrix(m),
+                    vec![tile, stride],
+                    results.clone(),
+                    Vec::new(),
+                    loc,
+                );
+                let out = self
+                    .local(Type::Array { elem: Box::new(elem), len: m.elements() as u64 }, span);
+                for (k, x) in results.into_iter().enumerate() {
                     let i = self.const_usize(k as u64, span);
                     let e = self.elem_ptr(out, i, span);
                     self.store(x, e, span);

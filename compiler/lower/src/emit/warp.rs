@@ -17,7 +17,7 @@
 //!   float sums round as the interpreter and the simulator compute them).
 
 use super::{FuncEmitter, mlir_type, v};
-use rkc_rk::{FenceScope, Op, ReduceOp, ShuffleMode, Type, ValueId, WarpOp};
+use rkc_rk::{FenceScope, MatrixOperand, Op, ReduceOp, ShuffleMode, Type, ValueId, WarpOp};
 
 /// The syncscope names of the gpu-stage text, which [`crate::specialize`] replaces with each
 /// target's own (NVPTX and AMDGPU name their scopes differently, and each aborts on the
@@ -294,6 +294,75 @@ impl FuncEmitter<'_> {
         ));
         for (i, r) in op.results.iter().enumerate() {
             self.line(format!("{} = llvm.extractvalue {d}[{i}] : {result_ty}", v(*r)));
+        }
+    }
+
+    /// `rk.ldmatrix`: NVIDIA's `ldmatrix.sync.aligned.m8n8` (given only to the targets that
+    /// have `rk.mma`'s instruction, like it). Each lane gives the address of one row of eight
+    /// 16-bit elements: for `A`, `.x4` over the four 8×8 quarters of the 16×16 tile (lanes
+    /// 0–7 rows 0–7 of the left half, 8–15 rows 8–15 of it, 16–31 the same rows of the right
+    /// half), so that register `j` holds the lane's elements `2j` and `2j + 1`; for `B`,
+    /// `.x2.trans` over its two 8×8 halves (lanes 0–15 rows `k` = 0–15; the other lanes'
+    /// addresses are ignored), transposed into the `col` layout `rk.mma` takes. The tile must be
+    /// in shared memory: a pointer not known to be is cast.
+    pub(super) fn ldmatrix(&mut self, m: MatrixOperand, op: &Op) {
+        let elem = match self.rk_ty(op.operands[0]).pointee() {
+            Some(t) => mlir_type(t),
+            None => "f16".to_string(),
+        };
+        let (tile, space) = self.access_pointer(op.operands[0]);
+        let tile = if space == "!llvm.ptr<3>" {
+            tile
+        } else {
+            let cast = self.temp();
+            self.line(format!("{cast} = llvm.addrspacecast {tile} : !llvm.ptr to !llvm.ptr<3>"));
+            cast
+        };
+        let (lane, _) = self.lane_and_base(None);
+        let c15 = self.constant_i32(15);
+        let row = self.temp();
+        self.line(format!("{row} = arith.andi {lane}, {c15} : i32"));
+        let row64 = self.temp();
+        self.line(format!("{row64} = arith.extui {row} : i32 to i64"));
+        let offset = self.temp();
+        self.line(format!("{offset} = arith.muli {row64}, {} : i64", v(op.operands[1])));
+        let offset = if m == MatrixOperand::A {
+            // Lanes 16–31 read the right half: eight elements on.
+            let c16 = self.constant_i32(16);
+            let c1 = self.constant_i32(1);
+            let (high, col, col64, sum) = (self.temp(), self.temp(), self.temp(), self.temp());
+            self.line(format!("{high} = arith.andi {lane}, {c16} : i32"));
+            self.line(format!("{col} = arith.shrui {high}, {c1} : i32"));
+            self.line(format!("{col64} = arith.extui {col} : i32 to i64"));
+            self.line(format!("{sum} = arith.addi {offset}, {col64} : i64"));
+            sum
+        } else {
+            offset
+        };
+        let address = self.temp();
+        self.line(format!(
+            "{address} = llvm.getelementptr {tile}[{offset}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, {elem}"
+        ));
+        let (num, layout) = match m {
+            MatrixOperand::A => (4, "row"),
+            MatrixOperand::B => (2, "col"),
+        };
+        let result_ty = format!("!llvm.struct<({})>", vec!["i32"; num].join(", "));
+        let loaded = self.temp();
+        self.line(format!(
+            "{loaded} = nvvm.ldmatrix {address} {{num = {num} : i32, layout = #nvvm.mma_layout<{layout}>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>}} : (!llvm.ptr<3>) -> {result_ty}"
+        ));
+        let pair_ty = format!("vector<2x{elem}>");
+        let (zero, one) = (self.temp(), self.temp());
+        self.line(format!("{zero} = llvm.mlir.constant(0 : i32) : i32"));
+        self.line(format!("{one} = llvm.mlir.constant(1 : i32) : i32"));
+        for (j, pair) in op.results.chunks(2).enumerate() {
+            let (word, both) = (self.temp(), self.temp());
+            self.line(format!("{word} = llvm.extractvalue {loaded}[{j}] : {result_ty}"));
+            self.line(format!("{both} = llvm.bitcast {word} : i32 to {pair_ty}"));
+            for (r, k) in pair.iter().zip([&zero, &one]) {
+                self.line(format!("{} = llvm.extractelement {both}[{k} : i32] : {pair_ty}", v(*r)));
+            }
         }
     }
 

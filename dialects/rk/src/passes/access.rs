@@ -75,7 +75,7 @@ fn walk(
                 }
                 // The index operand is a scalar; a pointer cannot be one.
             }
-            OpKind::Load => mark(op.operands[0], ParamAccess::Read),
+            OpKind::Load | OpKind::LdMatrix(_) => mark(op.operands[0], ParamAccess::Read),
             OpKind::CopyAsync => {
                 mark(op.operands[0], ParamAccess::Write);
                 mark(op.operands[1], ParamAccess::Read);

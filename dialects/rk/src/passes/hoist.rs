@@ -58,6 +58,7 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::AtomicCas
         | OpKind::Warp(_)
         | OpKind::Mma(_)
+        | OpKind::LdMatrix(_)
         | OpKind::CopyAsync
         | OpKind::AsyncCommit
         | OpKind::AsyncWait { .. }

@@ -7,6 +7,7 @@ pub mod expand_mma;
 pub mod forward;
 pub mod hoist;
 pub mod inline;
+pub mod ldmatrix;
 pub mod simplify;
 pub mod uniform;
 pub mod unroll;
@@ -15,6 +16,7 @@ pub mod version;
 pub use access::{access_of_params, offsets_past_pointee};
 pub use async_copy::{expand_async_copies, has_async_copies};
 pub use expand_mma::{expand_mma, has_mma};
+pub use ldmatrix::{expand_ldmatrix, has_ldmatrix};
 
 /// Whether an op of the module, at any depth, satisfies `pred`.
 fn any_op(module: &crate::Module, pred: &dyn Fn(&crate::Op) -> bool) -> bool {
@@ -60,17 +62,18 @@ fn rewrite_ops(module: &mut crate::Module, rewrite: &mut Rewrite<'_>) -> usize {
     count
 }
 
-/// Whether the module uses what only NVIDIA GPUs from sm_80 have: warp matrix multiplies and
-/// asynchronous copies.
+/// Whether the module uses what only NVIDIA GPUs from sm_80 have: warp matrix multiplies, their
+/// fragment loads through `ldmatrix` (sm_75 on, grouped with them) and asynchronous copies.
 pub fn uses_sm80(module: &crate::Module) -> bool {
-    has_mma(module) || has_async_copies(module)
+    has_mma(module) || has_async_copies(module) || has_ldmatrix(module)
 }
 
 /// Rewrites what only NVIDIA GPUs from sm_80 have into ordinary rk with the same results, for
-/// the other targets ([`expand_mma`], [`expand_async_copies`]).
+/// the other targets ([`expand_mma`], [`expand_async_copies`], [`expand_ldmatrix`]).
 pub fn without_sm80(module: &mut crate::Module) {
     expand_mma(module);
     expand_async_copies(module);
+    expand_ldmatrix(module);
 }
 pub use forward::forward_locals;
 pub use hoist::hoist_checks;

@@ -188,7 +188,11 @@ impl Analysis {
             },
             OpKind::Geometry(Geometry::ThreadId, _) => true,
             OpKind::Geometry(..) | OpKind::Const(_) => false,
-            OpKind::Warp(_) | OpKind::Mma(_) | OpKind::Atomic(_) | OpKind::AtomicCas => true,
+            OpKind::Warp(_)
+            | OpKind::Mma(_)
+            | OpKind::LdMatrix(_)
+            | OpKind::Atomic(_)
+            | OpKind::AtomicCas => true,
             OpKind::Local => {
                 if let Some(r) = op.results.first() {
                     self.roots.insert(*r, *r);

@@ -1091,7 +1091,8 @@ fn synchronisation(region: &Region) -> Option<Sync> {
             OpKind::Call { .. } => return None,
             OpKind::Barrier => sync = Sync::Block,
             OpKind::Warp(w) if w.exchanges() => sync = sync.max(Sync::Warp),
-            OpKind::Mma(_) => sync = sync.max(Sync::Warp),
+            // `ldmatrix` is per lane on the CPU, but on the GPU every lane must execute it.
+            OpKind::Mma(_) | OpKind::LdMatrix(_) => sync = sync.max(Sync::Warp),
             _ => {}
         }
         for r in &op.regions {
