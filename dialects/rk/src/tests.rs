@@ -327,3 +327,62 @@ fn asynchronous_copies_need_aligned_addresses() {
     let e = run(1).unwrap_err();
     assert!(matches!(e, interp::InterpError::Misaligned { bytes: 16, .. }), "{e}");
 }
+
+/// `rk.ldmatrix` gives lane 0 its fragment elements of the row-major tile (`A`: rows 0 and 8,
+/// columns 0, 1, 8, 9; `B`: rows 0, 1, 8, 9 of column 0), and refuses rows that do not start
+/// 16-byte aligned, where `ldmatrix` faults.
+#[test]
+fn ldmatrix_loads_the_lanes_fragment_from_aligned_rows() {
+    let text = "rk.func @k(tile %0: *const f16, stride %1: usize, out %2: *mut [f16; 12]) kernel {
+  %3, %4, %5, %6, %7, %8, %9, %10 = rk.ldmatrix a %0, %1 : *const f16
+  %11, %12, %13, %14 = rk.ldmatrix b %0, %1 : *const f16
+  %15 = rk.const 0 : usize
+  %16 = rk.elem_ptr %2, %15 : *mut [f16; 12] to *mut f16
+  rk.store %3, %16 : *mut f16
+  %17 = rk.const 1 : usize
+  %18 = rk.elem_ptr %2, %17 : *mut [f16; 12] to *mut f16
+  rk.store %4, %18 : *mut f16
+  %19 = rk.const 2 : usize
+  %20 = rk.elem_ptr %2, %19 : *mut [f16; 12] to *mut f16
+  rk.store %5, %20 : *mut f16
+  %21 = rk.const 5 : usize
+  %22 = rk.elem_ptr %2, %21 : *mut [f16; 12] to *mut f16
+  rk.store %8, %22 : *mut f16
+  %23 = rk.const 7 : usize
+  %24 = rk.elem_ptr %2, %23 : *mut [f16; 12] to *mut f16
+  rk.store %10, %24 : *mut f16
+  %25 = rk.const 9 : usize
+  %26 = rk.elem_ptr %2, %25 : *mut [f16; 12] to *mut f16
+  rk.store %12, %26 : *mut f16
+  %27 = rk.const 10 : usize
+  %28 = rk.elem_ptr %2, %27 : *mut [f16; 12] to *mut f16
+  rk.store %13, %28 : *mut f16
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    assert_eq!(crate::print_module(&m), text);
+    let launch = interp::Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 };
+    // Element `e` of the tile holds the bits `e`, so each result names its index.
+    let tile: Vec<u8> = (0..16 * 24u16).flat_map(u16::to_le_bytes).collect();
+    let run = |stride: u64| {
+        let mut args = [
+            interp::Arg::Buffer(tile.clone()),
+            interp::Arg::Scalar(stride),
+            interp::Arg::Buffer(vec![0; 24]),
+        ];
+        interp::run(&m, "k", launch, &mut args).map(|_| match &args[2] {
+            interp::Arg::Buffer(out) => {
+                out.chunks(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect::<Vec<_>>()
+            }
+            _ => unreachable!(),
+        })
+    };
+    let out = run(24).unwrap();
+    // A: a0 = (0, 0), a1 = (0, 1), a2 = (8, 0), a5 = (0, 9), a7 = (8, 9); B: b1 = (1, 0), b2 = (8, 0).
+    assert_eq!([out[0], out[1], out[2], out[5], out[7]], [0, 1, 8 * 24, 9, 8 * 24 + 9]);
+    assert_eq!([out[9], out[10]], [24, 8 * 24]);
+    let e = run(20).unwrap_err();
+    assert!(matches!(e, interp::InterpError::Misaligned { bytes: 16, .. }), "{e}");
+}

@@ -310,14 +310,7 @@ impl FuncEmitter<'_> {
             Some(t) => mlir_type(t),
             None => "f16".to_string(),
         };
-        let (tile, space) = self.access_pointer(op.operands[0]);
-        let tile = if space == "!llvm.ptr<3>" {
-            tile
-        } else {
-            let cast = self.temp();
-            self.line(format!("{cast} = llvm.addrspacecast {tile} : !llvm.ptr to !llvm.ptr<3>"));
-            cast
-        };
+        let tile = self.shared_pointer(op.operands[0]);
         let (lane, _) = self.lane_and_base(None);
         let c15 = self.constant_i32(15);
         let row = self.temp();
@@ -373,14 +366,7 @@ impl FuncEmitter<'_> {
     /// staging for tiles wants; smaller ones may only be `.ca`.
     pub(super) fn copy_async(&mut self, op: &Op) {
         let size = self.rk_ty(op.operands[0]).pointee().map_or(0, Type::size_of);
-        let (dst, space) = self.access_pointer(op.operands[0]);
-        let dst = if space == "!llvm.ptr<3>" {
-            dst
-        } else {
-            let cast = self.temp();
-            self.line(format!("{cast} = llvm.addrspacecast {dst} : !llvm.ptr to !llvm.ptr<3>"));
-            cast
-        };
+        let dst = self.shared_pointer(op.operands[0]);
         let src = self.temp();
         self.line(format!(
             "{src} = llvm.addrspacecast {} : !llvm.ptr to !llvm.ptr<1>",
@@ -411,6 +397,19 @@ impl FuncEmitter<'_> {
         } else {
             (v(value), "!llvm.ptr")
         }
+    }
+
+    /// A pointer the instruction requires in the shared address space: the workgroup twin of
+    /// one known to point into shared memory, else the generic pointer cast (which the caller's
+    /// contract makes valid).
+    fn shared_pointer(&mut self, value: ValueId) -> String {
+        let (pointer, space) = self.access_pointer(value);
+        if space == "!llvm.ptr<3>" {
+            return pointer;
+        }
+        let cast = self.temp();
+        self.line(format!("{cast} = llvm.addrspacecast {pointer} : !llvm.ptr to !llvm.ptr<3>"));
+        cast
     }
 
     pub(super) fn dyn_shared(&mut self, op: &Op) {
