@@ -27,8 +27,8 @@ for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
     sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun sgemm_tiled "$cubin")
     echo "sgemm_tiled in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bLDS\.128' <<<"$sass") LDS.128, $(grep -cE '\bFFMA\b' <<<"$sass") FFMA"
 done
-# The tensor-core HGEMM: local memory, tensor-core and asynchronous-copy instructions.
+# The tensor-core HGEMM: local memory, tensor-core, asynchronous-copy and ldmatrix instructions.
 for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
     sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun hgemm "$cubin")
-    echo "hgemm in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bHMMA' <<<"$sass") HMMA, $(grep -cE '\bLDGSTS' <<<"$sass") LDGSTS"
+    echo "hgemm in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bHMMA' <<<"$sass") HMMA, $(grep -cE '\bLDGSTS' <<<"$sass") LDGSTS, $(grep -cE '\bLDSM' <<<"$sass") LDSM"
 done
