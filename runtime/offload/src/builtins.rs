@@ -852,7 +852,19 @@ unsafe fn ldmatrix<T: Copy, const N: usize>(
     index: fn(usize, usize) -> (usize, usize),
 ) -> [T; N] {
     const { assert!(size_of::<T>() == 2, "ldmatrix loads 16-bit elements") };
-    let lane = unsafe { lane_id() } as usize;
+    // SAFETY: the caller's contract.
+    unsafe { fragment(tile, stride, index, lane_id() as usize) }
+}
+
+/// Lane `lane`'s elements of the tile, loaded one by one, each row checked for the alignment
+/// `ldmatrix` needs.
+#[track_caller]
+unsafe fn fragment<T: Copy, const N: usize>(
+    tile: *const T,
+    stride: usize,
+    index: fn(usize, usize) -> (usize, usize),
+    lane: usize,
+) -> [T; N] {
     std::array::from_fn(|i| {
         let (row, col) = index(lane, i);
         let unit = tile.wrapping_add(row.wrapping_mul(stride)).wrapping_add(col / 8 * 8);
@@ -906,7 +918,7 @@ pub unsafe fn cp_async_wait<const N: usize>() {}
 
 #[cfg(test)]
 mod tests {
-    use super::cp_async;
+    use super::{cp_async, fragment};
 
     /// `cp_async` copies its value; an address that is not a multiple of the copy's size (a
     /// misaligned-address fault on the GPU) panics instead of copying.
@@ -927,5 +939,35 @@ mod tests {
             let message = e.downcast_ref::<String>().map_or("", |m| m.as_str());
             assert!(message.contains("misaligned access of 16 bytes"), "{message}");
         }
+    }
+
+    /// The simulator's `ldmatrix` gives a lane its fragment elements of the row-major tile (lane
+    /// 5, group 1 and thread 1: `A` from rows 1 and 9, columns 2, 3, 10, 11; `B` from rows 2, 3,
+    /// 10, 11 of column 1), and panics on rows that do not start 16-byte aligned.
+    #[test]
+    fn ldmatrix_fragments_and_row_alignment() {
+        // Element `e` of the 16 × 24 tile holds `e`; u128 storage keeps it 16-byte aligned.
+        let mut storage = [0u128; 16 * 24 / 8];
+        let tile = storage.as_mut_ptr().cast::<u16>();
+        for e in 0..16 * 24 {
+            // SAFETY: `e` is inside the storage.
+            unsafe { *tile.add(e) = e as u16 };
+        }
+        let at = |row: u16, col: u16| row * 24 + col;
+        // SAFETY: every element read is inside the tile.
+        let a: [u16; 8] = unsafe { fragment(tile, 24, rkc_simt::mma::a_index, 5) };
+        assert_eq!(
+            a,
+            [at(1, 2), at(1, 3), at(9, 2), at(9, 3), at(1, 10), at(1, 11), at(9, 10), at(9, 11)]
+        );
+        let b: [u16; 4] = unsafe { fragment(tile, 24, rkc_simt::mma::b_index, 5) };
+        assert_eq!(b, [at(2, 1), at(3, 1), at(10, 1), at(11, 1)]);
+        // Rows of 20 elements (40 bytes): row 1 starts 8 bytes past a multiple of 16.
+        let e = std::panic::catch_unwind(|| unsafe {
+            fragment::<u16, 8>(tile, 20, rkc_simt::mma::a_index, 5)
+        })
+        .unwrap_err();
+        let message = e.downcast_ref::<&str>().copied().unwrap_or_default();
+        assert!(message.contains("misaligned access of 16 bytes"), "{message}");
     }
 }
