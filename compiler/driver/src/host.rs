@@ -290,7 +290,7 @@ pub fn system_libraries(host: rkc_lower::Host) -> Result<[std::path::PathBuf; 2]
 /// Links the object into the shared object the runtime loads.
 pub fn link(
     ld_lld: &Path,
-    host: rkc_lower::Host,
+    libraries: &[std::path::PathBuf; 2],
     object: &[u8],
     compiler_rt: Option<&Path>,
     cpu: &str,
@@ -300,7 +300,6 @@ pub fn link(
     let input = scratch.join(format!("host-{cpu}.o"));
     let output = scratch.join(format!("host-{cpu}.so"));
     std::fs::write(&input, object).map_err(|e| format!("cannot write {}: {e}", input.display()))?;
-    let libraries = system_libraries(host)?;
     let (input_s, output_s) = (input.to_string_lossy(), output.to_string_lossy());
     let (libc, libm) = (libraries[0].to_string_lossy(), libraries[1].to_string_lossy());
     // compiler-rt's builtins, an archive: only the members the object calls are linked in,

@@ -686,7 +686,7 @@ fn host_stage(
     let name = host_stage_name(target);
     // The C library the image links against, looked for before anything is compiled: a
     // cross target's is often not installed.
-    host::system_libraries(isa).map_err(|e| {
+    let libraries = host::system_libraries(isa).map_err(|e| {
         stage_error(
             RK_TOOL_MISSING,
             format!("cannot link the `{}` host image", target.arch()),
@@ -696,9 +696,8 @@ fn host_stage(
     let compiler_rt = tools::find_compiler_rt(isa);
     let lower_options =
         LowerOptions { compiler_rt: compiler_rt.is_some(), ..lower_options.clone() };
-    let mut host = rkc_lower::lower_host(verified, &lower_options)
+    let host = rkc_lower::lower_host(verified, &lower_options)
         .map_err(|e| internal("lowering for the host", e.to_string()))?;
-    let left_out = std::mem::take(&mut host.left_out);
     if options.print_ir_after_all {
         eprintln!("// -----// IR Dump After rkc-lower ({name}) //----- //\n{}", host.text);
     }
@@ -721,13 +720,15 @@ fn host_stage(
         )
     })?;
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
-    let tools = HostTools { ld_lld: &ld_lld, compiler_rt: compiler_rt.as_deref(), scratch };
+    let tools = HostTools {
+        ld_lld: &ld_lld,
+        libraries: &libraries,
+        compiler_rt: compiler_rt.as_deref(),
+        scratch,
+    };
     // An image is written even when it leaves every kernel out: it tells the runtime why
     // each runs on the simulator.
     out.images = host_images(&mlir, target, isa, host, tools, options, &mut out.timings)?;
-    for image in &mut out.images {
-        image.left_out = left_out.clone();
-    }
     Ok(out)
 }
 
@@ -752,11 +753,12 @@ fn host_stage_name(target: &dyn Target) -> String {
     }
 }
 
-/// What a host image is linked with: `ld.lld`, the builtins archive (see
-/// `tools::find_compiler_rt`) and the scratch folder.
+/// What a host image is linked with: `ld.lld`, the system's libc and libm, the builtins
+/// archive (see `tools::find_compiler_rt`) and the scratch folder.
 #[derive(Clone, Copy)]
 struct HostTools<'p> {
     ld_lld: &'p std::path::Path,
+    libraries: &'p [std::path::PathBuf; 2],
     compiler_rt: Option<&'p std::path::Path>,
     scratch: &'p std::path::Path,
 }
@@ -813,7 +815,7 @@ fn host_images(
                     let t = Instant::now();
                     let shared = host::link(
                         tools.ld_lld,
-                        isa,
+                        tools.libraries,
                         &compiled.object,
                         tools.compiler_rt,
                         cpu,
@@ -848,7 +850,7 @@ fn host_images(
             assembly: Vec::new(),
             llvm_ir,
             binary: Some(shared),
-            left_out: Vec::new(),
+            left_out: host.left_out.clone(),
         });
     }
     Ok(images)

@@ -56,8 +56,8 @@ pub enum InterpError {
         address: u64,
         bytes: u64,
     },
-    /// An access whose address is not a multiple of what it needs (`rk.copy_async`'s size):
-    /// a misaligned-address fault on a GPU.
+    /// An access whose address is not a multiple of what it needs (`rk.copy_async`'s size,
+    /// 16 bytes for each row `rk.ldmatrix` reads): a misaligned-address fault on a GPU.
     Misaligned {
         loc: Loc,
         address: u64,
@@ -409,6 +409,13 @@ impl<'a, 'm> Machine<'a, 'm> {
         InterpError::Panic { message, loc, block: self.block, thread: self.thread }
     }
 
+    /// The thread's index in its block's linear order (x fastest), whose warp is its index
+    /// over 32 and whose lane the remainder.
+    fn linear_thread(&self) -> usize {
+        let [bx, by, _] = self.launched.launch.block;
+        (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize
+    }
+
     /// The buffer and offset an address names, if `bytes` bytes from it are in bounds.
     fn locate(&self, address: u64, bytes: u64, loc: Loc) -> Result<(usize, usize), InterpError> {
         let oob = InterpError::OutOfBounds { loc, address, bytes };
@@ -475,8 +482,7 @@ impl<'a, 'm> Machine<'a, 'm> {
         b: Bits,
     ) -> Result<Bits, InterpError> {
         use crate::ir::{ReduceOp, WarpOp};
-        let [bx, by, _] = self.launched.launch.block;
-        let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
+        let linear = self.linear_thread();
         let lane = linear % rkc_simt::WARP_SIZE;
         if w == WarpOp::LaneId {
             return Ok(lane as Bits);
@@ -528,8 +534,7 @@ impl<'a, 'm> Machine<'a, 'm> {
         operands: &[Bits],
     ) -> Result<[f32; 4], InterpError> {
         use rkc_simt::mma::{pack, unpack};
-        let [bx, by, _] = self.launched.launch.block;
-        let linear = (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
+        let linear = self.linear_thread();
         let lane = linear % rkc_simt::WARP_SIZE;
         let Some(sync) = self.sync else {
             return Err(InterpError::Malformed(
@@ -785,10 +790,7 @@ impl<'a, 'm> Machine<'a, 'm> {
             OpKind::LdMatrix(m) => {
                 let elem = self.ty(func, op.operands[0])?.pointee().cloned().unwrap_or(Type::Unit);
                 let (tile, stride) = (arg(0) as u64, arg(1) as u64);
-                let [bx, by, _] = self.launched.launch.block;
-                let linear =
-                    (self.thread[0] + bx * (self.thread[1] + by * self.thread[2])) as usize;
-                let lane = linear % rkc_simt::WARP_SIZE;
+                let lane = self.linear_thread() % rkc_simt::WARP_SIZE;
                 for (i, r) in op.results.iter().enumerate() {
                     let (row, col) = m.element(lane, i);
                     let at = |row: usize, col: usize| {
