@@ -80,10 +80,15 @@ impl CoreSources {
         if let Some(c) = CORE.with(|c| c.borrow().clone()) {
             return Ok(c);
         }
+        let timing = std::env::var_os("RKC_TIME_FRONT").is_some();
+        let (mut scan, mut parse, mut expand) =
+            (std::time::Duration::ZERO, std::time::Duration::ZERO, std::time::Duration::ZERO);
         let mut files = Vec::new();
         let mut bodies = Vec::new();
         for (name, text) in crate::core_lib::files() {
+            let t0 = std::time::Instant::now();
             let (skeleton, lazy) = crate::core_lib::skeleton(&text);
+            let t1 = std::time::Instant::now();
             // The core is part of rkc; a syntax error in it is a bug that the front end's tests
             // catch, so it is reported like any other error rather than with a panic.
             let mut file = syn::parse_file(&skeleton).map_err(|e| {
@@ -92,13 +97,22 @@ impl CoreSources {
                     format!("the device core's `{name}` does not parse: {e}"),
                 )
             })?;
+            let t2 = std::time::Instant::now();
             crate::core_lib::expand_templates(&mut file);
+            (scan, parse, expand) = (scan + (t1 - t0), parse + (t2 - t1), expand + t2.elapsed());
             files.push((name, text, file));
             bodies.push(lazy);
         }
+        let t3 = std::time::Instant::now();
         let mut derived = Vec::new();
         for (k, (_, _, f)) in files.iter().enumerate() {
             derived.extend(derives_of(FileId::Core(k as u16), f)?);
+        }
+        if timing {
+            let d: std::time::Duration = t3.elapsed();
+            eprintln!(
+                "front: core: scan {scan:?}, parse {parse:?}, templates {expand:?}, derives {d:?}"
+            );
         }
         let core = Rc::new(CoreSources { files, bodies, derived });
         CORE.with(|c| *c.borrow_mut() = Some(core.clone()));
