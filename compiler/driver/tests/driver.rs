@@ -467,6 +467,51 @@ fn slice_kernels_end_to_end() {
     assert_eq!(ys, expected);
 }
 
+/// A kernel whose asynchronous copy may read from a misaligned address, compiled by rustc for
+/// the host side of the test below.
+#[path = "kernels/misaligned.rs"]
+mod misaligned_kernels;
+
+/// Where the copy has no `cp.async` (here the host image; also AMD and NVIDIA before sm_80),
+/// rkc checks both addresses' alignment before the plain copy it writes, so a copy that faults
+/// on a GPU with `cp.async` panics there with the simulator's message instead of passing
+/// silently. An aligned copy still copies.
+#[test]
+fn misaligned_asynchronous_copies_panic_on_the_host_image() {
+    use misaligned_kernels::staged_copy;
+    use rkc_offload::{Backend, OffloadError, try_offload};
+
+    let file = repo().join("compiler/driver/tests/kernels/misaligned.rs");
+    let out = compile_file(&file, &options("host"));
+    rkc_offload::register_fatbin(&out.fatbin).expect("register the fat binary rkc made");
+    let device = rkc_offload::executor::<staged_copy>().expect("a device");
+    if device.backend != Backend::CpuHost {
+        // Only a host image is compiled: a machine with a GPU has no image to run it on.
+        eprintln!("skipped: the default device is {:?}, not the host image", device.backend);
+        return;
+    }
+    // The words live in `u128`s, so word 0 of `src` starts on a 16-byte boundary and word 1
+    // does not.
+    let mut storage = [0u128; 2];
+    // SAFETY: the 32 bytes of `storage`, as eight `u32`s (any bits are a valid `u32`).
+    let src: &mut [u32] = unsafe { std::slice::from_raw_parts_mut(storage.as_mut_ptr().cast(), 8) };
+    for (k, w) in src.iter_mut().enumerate() {
+        *w = k as u32 + 1;
+    }
+    let src: &[u32] = src;
+    let mut out = [0u32; 4];
+    try_offload! { kernel = staged_copy, args = (0usize, src, &mut out[..]) }
+        .expect("aligned copy");
+    assert_eq!(out, src[..4]);
+    let e = try_offload! { kernel = staged_copy, args = (1usize, src, &mut out[..]) }.unwrap_err();
+    let OffloadError::KernelPanic { message, location, .. } = &e else { panic!("{e}") };
+    assert_eq!(
+        message, "misaligned access of 16 bytes: cp_async's addresses must be multiples of 16",
+        "{e}"
+    );
+    assert!(location.contains(":13:"), "the panic is at the copy: {e}");
+}
+
 /// The canonical kernel's `if i < n` proves its index in range: the rk passes remove the
 /// bounds check, and nothing of it is left to lower.
 #[test]

@@ -823,8 +823,8 @@ pub unsafe fn mma_store_d(d: &mut [f32], stride: usize, frag: [f32; 4]) {
 ///
 /// `tile` must point into shared memory at a tile of 16 rows of 16 elements, each row
 /// 16-byte aligned (`tile` aligned and `stride` a multiple of 8), and every lane of the warp
-/// must make the call with the same `tile` and `stride`. The CPU checks the alignment (a
-/// misaligned row panics, as it faults on the GPU); the sameness is not checked.
+/// must make the call with the same `tile` and `stride`. The alignment is checked on every
+/// target (a misaligned row panics, where `ldmatrix` would fault); the sameness is not.
 #[track_caller]
 pub unsafe fn mma_ldmatrix_a<T: Copy>(tile: *const T, stride: usize) -> [T; 8] {
     // SAFETY: the caller's contract.
@@ -856,8 +856,9 @@ unsafe fn ldmatrix<T: Copy, const N: usize>(
     unsafe { fragment(tile, stride, index, lane_id() as usize) }
 }
 
-/// Lane `lane`'s elements of the tile, loaded one by one, each row checked for the alignment
-/// `ldmatrix` needs.
+/// Lane `lane`'s elements of the tile, loaded one by one, after the check of the alignment
+/// `ldmatrix` needs for every row the warp reads (not only the lane's own rows), which is what
+/// rkc's compilation checks too.
 #[track_caller]
 unsafe fn fragment<T: Copy, const N: usize>(
     tile: *const T,
@@ -865,13 +866,12 @@ unsafe fn fragment<T: Copy, const N: usize>(
     index: fn(usize, usize) -> (usize, usize),
     lane: usize,
 ) -> [T; N] {
+    assert!(
+        (tile as usize | stride.wrapping_mul(2)).is_multiple_of(16),
+        "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16"
+    );
     std::array::from_fn(|i| {
         let (row, col) = index(lane, i);
-        let unit = tile.wrapping_add(row.wrapping_mul(stride)).wrapping_add(col / 8 * 8);
-        assert!(
-            (unit as usize).is_multiple_of(16),
-            "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16"
-        );
         // SAFETY: the caller's contract: the element is in the tile.
         unsafe { *tile.add(row * stride + col) }
     })
@@ -879,9 +879,10 @@ unsafe fn fragment<T: Copy, const N: usize>(
 
 /// Starts an asynchronous copy of the `T` at `src` (global memory) into `dst` (shared memory),
 /// CUDA's `cp.async` (NVIDIA from sm_80; elsewhere rkc compiles a plain copy). `T` is 4, 8 or
-/// 16 bytes, and both addresses are aligned to its size. `dst`'s bytes are defined only after
-/// a [`cp_async_wait`] has seen the copy's group complete; a barrier after the wait makes
-/// them visible to the block's other threads. The simulator copies at once.
+/// 16 bytes, and both addresses are aligned to its size (checked: a misaligned copy panics).
+/// `dst`'s bytes are defined only after a [`cp_async_wait`] has seen the copy's group
+/// complete; a barrier after the wait makes them visible to the block's other threads. The
+/// simulator copies at once.
 ///
 /// # Safety
 ///
@@ -890,7 +891,8 @@ unsafe fn fragment<T: Copy, const N: usize>(
 #[track_caller]
 pub unsafe fn cp_async<T>(dst: *mut T, src: *const T) {
     const { assert!(matches!(size_of::<T>(), 4 | 8 | 16), "cp_async copies 4, 8 or 16 bytes") };
-    // A misaligned `cp.async` faults on the GPU; on the CPU it must not pass silently.
+    // A misaligned `cp.async` would fault on the GPU: rkc's compilation checks first and
+    // panics with this message on every target, and so does the simulator.
     let size = size_of::<T>();
     assert!(
         (dst as usize).is_multiple_of(size) && (src as usize).is_multiple_of(size),
@@ -962,12 +964,16 @@ mod tests {
         );
         let b: [u16; 4] = unsafe { fragment(tile, 24, rkc_simt::mma::b_index, 5) };
         assert_eq!(b, [at(2, 1), at(3, 1), at(10, 1), at(11, 1)]);
-        // Rows of 20 elements (40 bytes): row 1 starts 8 bytes past a multiple of 16.
-        let e = std::panic::catch_unwind(|| unsafe {
-            fragment::<u16, 8>(tile, 20, rkc_simt::mma::a_index, 5)
-        })
-        .unwrap_err();
-        let message = e.downcast_ref::<&str>().copied().unwrap_or_default();
-        assert!(message.contains("misaligned access of 16 bytes"), "{message}");
+        // Rows of 20 elements (40 bytes): row 1 starts 8 bytes past a multiple of 16. Lane 0
+        // reads rows 0 and 8 only, both aligned, and panics too: the warp's `ldmatrix` reads
+        // every row.
+        for lane in [5, 0] {
+            let e = std::panic::catch_unwind(|| unsafe {
+                fragment::<u16, 8>(tile, 20, rkc_simt::mma::a_index, lane)
+            })
+            .unwrap_err();
+            let message = e.downcast_ref::<&str>().copied().unwrap_or_default();
+            assert!(message.contains("misaligned access of 16 bytes"), "{message}");
+        }
     }
 }

@@ -17,24 +17,40 @@ pub fn k(out: &mut [f32; 4]) {
 // CHECK-NEXT:   %1 = rk.shared : *mut [f16; 512]
 // CHECK-NEXT:   %2 = rk.cast %1 : *mut [f16; 512] to *const f16
 // CHECK-NEXT:   %3 = rk.const 16 : usize
-// CHECK-NEXT:   %4, %5, %6, %7, %8, %9, %10, %11 = rk.ldmatrix a %2, %3 : *const f16
-// CHECK-NEXT:   %12 = rk.const 256 : usize
-// CHECK-NEXT:   %13 = rk.ptr_offset %2, %12 : *const f16
-// CHECK-NEXT:   %14 = rk.const 8 : usize
-// CHECK-NEXT:   %15, %16, %17, %18 = rk.ldmatrix b %13, %14 : *const f16
-// CHECK-NEXT:   %19 = rk.const 0.0 : f32
-// CHECK-NEXT:   %20, %21, %22, %23 = rk.mma f16 %4, %5, %6, %7, %8, %9, %10, %11, %15, %16, %17, %18, %19, %19, %19, %19
-// CHECK-NEXT:   %24 = rk.const 0 : usize
-// CHECK-NEXT:   %25 = rk.elem_ptr %0, %24 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   rk.store %20, %25 : *mut f32
-// CHECK-NEXT:   %26 = rk.const 1 : usize
-// CHECK-NEXT:   %27 = rk.elem_ptr %0, %26 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   rk.store %21, %27 : *mut f32
-// CHECK-NEXT:   %28 = rk.const 2 : usize
-// CHECK-NEXT:   %29 = rk.elem_ptr %0, %28 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   rk.store %22, %29 : *mut f32
-// CHECK-NEXT:   %30 = rk.const 3 : usize
-// CHECK-NEXT:   %31 = rk.elem_ptr %0, %30 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   rk.store %23, %31 : *mut f32
+// CHECK-NEXT:   %4 = rk.const 32 : usize
+// CHECK-NEXT:   %5 = rk.cast %2 : *const f16 to usize
+// CHECK-NEXT:   %6 = rk.or %5, %4 : usize
+// CHECK-NEXT:   %7 = rk.const 15 : usize
+// CHECK-NEXT:   %8 = rk.and %6, %7 : usize
+// CHECK-NEXT:   %9 = rk.const 0 : usize
+// CHECK-NEXT:   %10 = rk.cmp eq %8, %9 : usize
+// CHECK-NEXT:   rk.assert %10 "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16" at 11:17
+// CHECK-NEXT:   %11, %12, %13, %14, %15, %16, %17, %18 = rk.ldmatrix a %2, %3 : *const f16
+// CHECK-NEXT:   %19 = rk.const 256 : usize
+// CHECK-NEXT:   %20 = rk.ptr_offset %2, %19 : *const f16
+// CHECK-NEXT:   %21 = rk.const 8 : usize
+// CHECK-NEXT:   %22 = rk.const 16 : usize
+// CHECK-NEXT:   %23 = rk.cast %20 : *const f16 to usize
+// CHECK-NEXT:   %24 = rk.or %23, %22 : usize
+// CHECK-NEXT:   %25 = rk.const 15 : usize
+// CHECK-NEXT:   %26 = rk.and %24, %25 : usize
+// CHECK-NEXT:   %27 = rk.const 0 : usize
+// CHECK-NEXT:   %28 = rk.cmp eq %26, %27 : usize
+// CHECK-NEXT:   rk.assert %28 "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16" at 12:17
+// CHECK-NEXT:   %29, %30, %31, %32 = rk.ldmatrix b %20, %21 : *const f16
+// CHECK-NEXT:   %33 = rk.const 0.0 : f32
+// CHECK-NEXT:   %34, %35, %36, %37 = rk.mma f16 %11, %12, %13, %14, %15, %16, %17, %18, %29, %30, %31, %32, %33, %33, %33, %33
+// CHECK-NEXT:   %38 = rk.const 0 : usize
+// CHECK-NEXT:   %39 = rk.elem_ptr %0, %38 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %34, %39 : *mut f32
+// CHECK-NEXT:   %40 = rk.const 1 : usize
+// CHECK-NEXT:   %41 = rk.elem_ptr %0, %40 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %35, %41 : *mut f32
+// CHECK-NEXT:   %42 = rk.const 2 : usize
+// CHECK-NEXT:   %43 = rk.elem_ptr %0, %42 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %36, %43 : *mut f32
+// CHECK-NEXT:   %44 = rk.const 3 : usize
+// CHECK-NEXT:   %45 = rk.elem_ptr %0, %44 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   rk.store %37, %45 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }

@@ -735,6 +735,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     return Operand::Never;
                 }
                 let [tile, stride] = sargs[..] else { return Operand::Never };
+                // Every row `ldmatrix` reads starts at `tile + row * stride` elements of two
+                // bytes, and must be 16-byte aligned: `tile` aligned and `stride` a multiple
+                // of 8.
+                let two = self.const_usize(2, span);
+                let row_bytes = self.bin(BinOp::Mul, stride, two, span);
+                self.assert_aligned(
+                    &[tile, row_bytes],
+                    16,
+                    "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16",
+                    span,
+                );
                 let results: Vec<ValueId> =
                     (0..m.elements()).map(|_| self.new_value(elem.clone())).collect();
                 let loc = self.loc(span);
@@ -772,6 +783,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     return Operand::Zst;
                 }
                 let [d, s] = sargs[..] else { return Operand::Never };
+                self.assert_aligned(
+                    &[s, d],
+                    size,
+                    &format!(
+                        "misaligned access of {size} bytes: cp_async's addresses must be multiples of {size}"
+                    ),
+                    span,
+                );
                 self.op0(OpKind::CopyAsync, &[d, s], span);
                 Operand::Zst
             }

@@ -430,6 +430,29 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         self.op0(OpKind::Assert { message: message.to_string() }, &operands, span);
     }
 
+    /// A device panic with `message` unless every one of `values` (pointers or `usize`s) is a
+    /// multiple of `align`, a power of two. The accesses a GPU faults on when misaligned
+    /// (`cp.async`, `ldmatrix`) are checked first, so that they are a panic with Rust's
+    /// message and the call's location on every target, as they are on the simulator, rather
+    /// than a fault that ends the GPU context, or a copy that passes where the target has no
+    /// such instruction.
+    pub fn assert_aligned(&mut self, values: &[ValueId], align: u64, message: &str, span: Span) {
+        let mut bits = None;
+        for &v in values {
+            let a = self.cast(v, Type::USIZE, span);
+            bits = Some(match bits {
+                Some(b) => self.bin(BinOp::Or, b, a, span),
+                None => a,
+            });
+        }
+        let Some(bits) = bits else { return };
+        let mask = self.const_usize(align - 1, span);
+        let low = self.bin(BinOp::And, bits, mask, span);
+        let zero = self.const_usize(0, span);
+        let ok = self.cmp(CmpOp::Eq, low, zero, span);
+        self.assert_with(ok, message, None, span);
+    }
+
     /// A static: a table in device memory for arrays of numbers, else its value.
     fn static_place(&mut self, d: crate::items::DefId, span: Span) -> Place {
         if let Some(p) = self.table(d, span) {
