@@ -386,3 +386,39 @@ fn ldmatrix_loads_the_lanes_fragment_from_aligned_rows() {
     let e = run(20).unwrap_err();
     assert!(matches!(e, interp::InterpError::Misaligned { bytes: 16, .. }), "{e}");
 }
+
+/// The expansions for targets without `mma.sync`, `cp.async` or `ldmatrix` run after the
+/// kernel's panic sites are numbered for the fat binary's metadata (the host image's and the
+/// older GPUs' lowering numbers the checks it emits in the same walk), so they keep every site:
+/// a site they added would shift the messages of the panics after it.
+#[test]
+fn target_expansions_keep_the_panic_sites() {
+    let text = "rk.func @k(tile %0: *const f16, stride %1: usize, out %2: *mut [f32; 4], i %3: usize) kernel {
+  %4, %5, %6, %7, %8, %9, %10, %11 = rk.ldmatrix a %0, %1 : *const f16
+  %12, %13, %14, %15 = rk.ldmatrix b %0, %1 : *const f16
+  %16 = rk.const 0.0 : f32
+  %17, %18, %19, %20 = rk.mma f16 %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %16, %16, %16
+  %21 = rk.cast %2 : *mut [f32; 4] to *mut u32
+  %22 = rk.cast %2 : *mut [f32; 4] to *const u32
+  rk.copy_async %21, %22 : *mut u32
+  rk.async_commit
+  rk.async_wait 0
+  %23 = rk.const 4 : usize
+  rk.bounds_check %3, %23 at 14:3
+  %24 = rk.elem_ptr %2, %3 : *mut [f32; 4] to *mut f32
+  rk.store %17, %24 : *mut f32
+  %25 = rk.div %1, %3 : usize
+  rk.return
+}
+";
+    let m = parse_module(text).unwrap();
+    verify(&m).unwrap();
+    let sites = |m: &crate::Module| crate::panics::panic_sites(&m.funcs[0]);
+    let before = sites(&m);
+    assert_eq!(before.len(), 2, "{before:?}");
+    let mut expanded = m.clone();
+    crate::passes::without_sm80(&mut expanded);
+    verify(&expanded).unwrap();
+    assert!(!crate::passes::has_ldmatrix(&expanded) && !crate::passes::has_mma(&expanded));
+    assert_eq!(sites(&expanded), before);
+}

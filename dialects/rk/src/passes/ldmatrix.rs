@@ -55,10 +55,13 @@ impl Loads<'_> {
         let Some(tile_ty) = self.func.ty(tile).cloned() else { return };
         let lane32 = self.push(OpKind::Warp(WarpOp::LaneId), vec![], Type::U32);
         let lane = self.push(OpKind::Cast, vec![lane32], Type::USIZE);
-        let four = self.usize(4);
-        let g = self.binary(BinOp::Div, lane, four);
-        let t = self.binary(BinOp::Rem, lane, four);
+        // `lane / 4` and `lane % 4` as a shift and a mask: an integer division is a panic site
+        // (division by zero), and this expansion runs after the kernel's panic sites are
+        // numbered for its metadata, so it must add none.
         let two = self.usize(2);
+        let g = self.binary(BinOp::Shr, lane, two);
+        let three = self.usize(3);
+        let t = self.binary(BinOp::And, lane, three);
         let t2 = self.binary(BinOp::Mul, t, two);
         // Lane 0's element `i` is at (row0, col0); lane `l`'s is offset by its group `g` and
         // thread `t`: rows by `g` and columns by `2t` in `A`, rows by `2t` and columns by `g`
