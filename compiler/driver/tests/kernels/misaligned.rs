@@ -9,12 +9,14 @@ pub fn staged_copy(offset: usize, src: &[u32], out: &mut [u32]) {
     // tile holds four words; the copy is waited for before the tile is read.
     unsafe {
         if thread_idx_x() == 0 {
-            let tile = shared_array::<u32, 4>() as *mut [u32; 4];
+            let tile = shared_array::<u32, 4>();
             cp_async(tile, &src[offset] as *const u32 as *const [u32; 4]);
             cp_async_commit();
             cp_async_wait::<0>();
-            for k in 0..4 {
+            let mut k = 0;
+            while k < 4 {
                 out[k] = (*tile)[k];
+                k += 1;
             }
         }
     }
