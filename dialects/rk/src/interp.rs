@@ -791,22 +791,20 @@ impl<'a, 'm> Machine<'a, 'm> {
                 let elem = self.ty(func, op.operands[0])?.pointee().cloned().unwrap_or(Type::Unit);
                 let (tile, stride) = (arg(0) as u64, arg(1) as u64);
                 let lane = self.linear_thread() % rkc_simt::WARP_SIZE;
+                // The warp's `ldmatrix` reads every row as 16-byte units: each row must start
+                // aligned, not only the lane's own (as the simulator and the front end's
+                // check require).
+                let first_bad = (0..16u64)
+                    .map(|row| tile.wrapping_add(row.wrapping_mul(stride).wrapping_mul(2)))
+                    .find(|unit| !(unit & OFFSET_MASK).is_multiple_of(16));
+                if let Some(address) = first_bad {
+                    return Err(InterpError::Misaligned { loc: op.loc, address, bytes: 16 });
+                }
                 for (i, r) in op.results.iter().enumerate() {
                     let (row, col) = m.element(lane, i);
-                    let at = |row: usize, col: usize| {
-                        let index = (row as u64).wrapping_mul(stride).wrapping_add(col as u64);
-                        tile.wrapping_add(index.wrapping_mul(2))
-                    };
-                    // `ldmatrix` reads each row's eight elements as one 16-byte unit.
-                    let unit = at(row, col / 8 * 8);
-                    if !(unit & OFFSET_MASK).is_multiple_of(16) {
-                        return Err(InterpError::Misaligned {
-                            loc: op.loc,
-                            address: unit,
-                            bytes: 16,
-                        });
-                    }
-                    values[r.0 as usize] = self.load(at(row, col), &elem, op.loc)?;
+                    let index = (row as u64).wrapping_mul(stride).wrapping_add(col as u64);
+                    let at = tile.wrapping_add(index.wrapping_mul(2));
+                    values[r.0 as usize] = self.load(at, &elem, op.loc)?;
                 }
                 return Ok(None);
             }
