@@ -583,3 +583,323 @@ fn register_tile(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   rk.store %171, %172 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
+// -----
+// Indices divided by constants (`idx / 8`, a power of two, and `idx / 3`, bounded by the
+// powers of two on either side) are proven with shifts, since a division would be a panic site
+// of its own; and the inner loop's variable is recognised although the body checks the outer
+// one (`acc[m]`) before it reads its own.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn staged(n: usize, a: &[f32], out: &mut [f32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let acc = [[1.0f32; 2]; 2];
+    let mut k0 = 0;
+    while k0 < n {
+        for i in 0..2 {
+            let idx = t + i * 64;
+            out[idx / 8 * n + k0 + idx % 8] = a[idx / 3];
+        }
+        k0 += 8;
+    }
+    for m in 0..2 {
+        for j in 0..2 {
+            out[(t + m) * n + j] = acc[m][j];
+        }
+    }
+}
+// CHECK-LABEL: rk.func @staged(n %0: usize, a %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.thread_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.const 1.0 : f32
+// CHECK-NEXT:   %10 = rk.local : *mut [[f32; 2]; 2]
+// CHECK-NEXT:   %11 = rk.const 0 : usize
+// CHECK-NEXT:   %12 = rk.elem_ptr %10, %11 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:   %13 = rk.const 0 : usize
+// CHECK-NEXT:   %14 = rk.elem_ptr %12, %13 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:   rk.store %9, %14 : *mut f32
+// CHECK-NEXT:   %15 = rk.const 1 : usize
+// CHECK-NEXT:   %16 = rk.elem_ptr %12, %15 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:   rk.store %9, %16 : *mut f32
+// CHECK-NEXT:   %17 = rk.const 1 : usize
+// CHECK-NEXT:   %18 = rk.elem_ptr %10, %17 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:   %19 = rk.const 0 : usize
+// CHECK-NEXT:   %20 = rk.elem_ptr %18, %19 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:   rk.store %9, %20 : *mut f32
+// CHECK-NEXT:   %21 = rk.const 1 : usize
+// CHECK-NEXT:   %22 = rk.elem_ptr %18, %21 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:   rk.store %9, %22 : *mut f32
+// CHECK-NEXT:   %23 = rk.const 0 : usize
+// CHECK-NEXT:   %24 = rk.var : usize
+// CHECK-NEXT:   rk.write %23, %24 : usize
+// CHECK-NEXT:   %25 = rk.cast %8 : usize to u128
+// CHECK-NEXT:   %26 = rk.const 64 : u128
+// CHECK-NEXT:   %27 = rk.add %25, %26 : u128
+// CHECK-NEXT:   %28 = rk.const 1 : u128
+// CHECK-NEXT:   %29 = rk.shr %27, %28 : u128
+// CHECK-NEXT:   %30 = rk.cast %4 : usize to u128
+// CHECK-NEXT:   %31 = rk.cmp lt %29, %30 : u128
+// CHECK-NEXT:   %32 = rk.const 3 : u128
+// CHECK-NEXT:   %33 = rk.shr %27, %32 : u128
+// CHECK-NEXT:   %34 = rk.cast %0 : usize to u128
+// CHECK-NEXT:   %35 = rk.mul %33, %34 : u128
+// CHECK-NEXT:   %36 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %37 = rk.cmp le %35, %36 : u128
+// CHECK-NEXT:   %38 = rk.const 0 : u128
+// CHECK-NEXT:   %39 = rk.const 1 : u128
+// CHECK-NEXT:   %40 = rk.sub %34, %39 : u128
+// CHECK-NEXT:   %41 = rk.const 340282366920938463463374607431768211448 : u128
+// CHECK-NEXT:   %42 = rk.sub %40, %38 : u128
+// CHECK-NEXT:   %43 = rk.and %42, %41 : u128
+// CHECK-NEXT:   %44 = rk.add %38, %43 : u128
+// CHECK-NEXT:   %45 = rk.add %35, %44 : u128
+// CHECK-NEXT:   %46 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %47 = rk.cmp le %45, %46 : u128
+// CHECK-NEXT:   %48 = rk.const 7 : u128
+// CHECK-NEXT:   %49 = rk.add %45, %48 : u128
+// CHECK-NEXT:   %50 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %51 = rk.cmp le %49, %50 : u128
+// CHECK-NEXT:   %52 = rk.cast %6 : usize to u128
+// CHECK-NEXT:   %53 = rk.cmp lt %49, %52 : u128
+// CHECK-NEXT:   %54 = rk.const 1 : u128
+// CHECK-NEXT:   %55 = rk.sub %34, %54 : u128
+// CHECK-NEXT:   %56 = rk.const 8 : u128
+// CHECK-NEXT:   %57 = rk.add %55, %56 : u128
+// CHECK-NEXT:   %58 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %59 = rk.cmp le %57, %58 : u128
+// CHECK-NEXT:   %60 = rk.and %31, %37 : bool
+// CHECK-NEXT:   %61 = rk.and %60, %47 : bool
+// CHECK-NEXT:   %62 = rk.and %61, %51 : bool
+// CHECK-NEXT:   %63 = rk.and %62, %53 : bool
+// CHECK-NEXT:   %64 = rk.and %63, %59 : bool
+// CHECK-NEXT:   rk.if %64 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %65 = rk.read %24 : usize
+// CHECK-NEXT:       %66 = rk.cmp lt %65, %0 : usize
+// CHECK-NEXT:       %67 = rk.not %66 : bool
+// CHECK-NEXT:       rk.if %67 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %68 = rk.const 0 : usize
+// CHECK-NEXT:       %69 = rk.const 1 : usize
+// CHECK-NEXT:       %70 = rk.const false : bool
+// CHECK-NEXT:       %71 = rk.var : bool
+// CHECK-NEXT:       rk.write %70, %71 : bool
+// CHECK-NEXT:       %72 = rk.var : usize
+// CHECK-NEXT:       rk.write %68, %72 : usize
+// CHECK-NEXT:       rk.loop {
+// CHECK-NEXT:         %73 = rk.read %71 : bool
+// CHECK-NEXT:         rk.if %73 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %74 = rk.read %72 : usize
+// CHECK-NEXT:         %75 = rk.const 1 : usize
+// CHECK-NEXT:         %76 = rk.sub %75, %74 : usize
+// CHECK-NEXT:         %77 = rk.cmp lt %76, %69 : usize
+// CHECK-NEXT:         rk.write %77, %71 : bool
+// CHECK-NEXT:         %78 = rk.add %74, %69 : usize
+// CHECK-NEXT:         rk.write %78, %72 : usize
+// CHECK-NEXT:         %79 = rk.const 64 : usize
+// CHECK-NEXT:         %80 = rk.mul %74, %79 : usize
+// CHECK-NEXT:         %81 = rk.add %8, %80 : usize
+// CHECK-NEXT:         %82 = rk.const 3 : usize
+// CHECK-NEXT:         %83 = rk.div %81, %82 : usize
+// CHECK-NEXT:         %84 = rk.ptr_offset %3, %83 : *const f32
+// CHECK-NEXT:         %85 = rk.load %84 : *const f32
+// CHECK-NEXT:         %86 = rk.const 8 : usize
+// CHECK-NEXT:         %87 = rk.div %81, %86 : usize
+// CHECK-NEXT:         %88 = rk.mul %87, %0 : usize
+// CHECK-NEXT:         %89 = rk.read %24 : usize
+// CHECK-NEXT:         %90 = rk.add %88, %89 : usize
+// CHECK-NEXT:         %91 = rk.const 8 : usize
+// CHECK-NEXT:         %92 = rk.rem %81, %91 : usize
+// CHECK-NEXT:         %93 = rk.add %90, %92 : usize
+// CHECK-NEXT:         %94 = rk.ptr_offset %5, %93 : *mut f32
+// CHECK-NEXT:         rk.store %85, %94 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %95 = rk.const 8 : usize
+// CHECK-NEXT:       %96 = rk.read %24 : usize
+// CHECK-NEXT:       %97 = rk.add %96, %95 : usize
+// CHECK-NEXT:       rk.write %97, %24 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %98 = rk.read %24 : usize
+// CHECK-NEXT:       %99 = rk.cmp lt %98, %0 : usize
+// CHECK-NEXT:       %100 = rk.not %99 : bool
+// CHECK-NEXT:       rk.if %100 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %101 = rk.const 0 : usize
+// CHECK-NEXT:       %102 = rk.const 1 : usize
+// CHECK-NEXT:       %103 = rk.const false : bool
+// CHECK-NEXT:       %104 = rk.var : bool
+// CHECK-NEXT:       rk.write %103, %104 : bool
+// CHECK-NEXT:       %105 = rk.var : usize
+// CHECK-NEXT:       rk.write %101, %105 : usize
+// CHECK-NEXT:       rk.loop cold {
+// CHECK-NEXT:         %106 = rk.read %104 : bool
+// CHECK-NEXT:         rk.if %106 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %107 = rk.read %105 : usize
+// CHECK-NEXT:         %108 = rk.const 1 : usize
+// CHECK-NEXT:         %109 = rk.sub %108, %107 : usize
+// CHECK-NEXT:         %110 = rk.cmp lt %109, %102 : usize
+// CHECK-NEXT:         rk.write %110, %104 : bool
+// CHECK-NEXT:         %111 = rk.add %107, %102 : usize
+// CHECK-NEXT:         rk.write %111, %105 : usize
+// CHECK-NEXT:         %112 = rk.const 64 : usize
+// CHECK-NEXT:         %113 = rk.mul %107, %112 : usize
+// CHECK-NEXT:         %114 = rk.add %8, %113 : usize
+// CHECK-NEXT:         %115 = rk.const 3 : usize
+// CHECK-NEXT:         %116 = rk.div %114, %115 : usize
+// CHECK-NEXT:         rk.bounds_check %116, %4 at 15:47
+// CHECK-NEXT:         %117 = rk.ptr_offset %3, %116 : *const f32
+// CHECK-NEXT:         %118 = rk.load %117 : *const f32
+// CHECK-NEXT:         %119 = rk.const 8 : usize
+// CHECK-NEXT:         %120 = rk.div %114, %119 : usize
+// CHECK-NEXT:         %121 = rk.mul %120, %0 : usize
+// CHECK-NEXT:         %122 = rk.read %24 : usize
+// CHECK-NEXT:         %123 = rk.add %121, %122 : usize
+// CHECK-NEXT:         %124 = rk.const 8 : usize
+// CHECK-NEXT:         %125 = rk.rem %114, %124 : usize
+// CHECK-NEXT:         %126 = rk.add %123, %125 : usize
+// CHECK-NEXT:         rk.bounds_check %126, %6 at 15:13
+// CHECK-NEXT:         %127 = rk.ptr_offset %5, %126 : *mut f32
+// CHECK-NEXT:         rk.store %118, %127 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %128 = rk.const 8 : usize
+// CHECK-NEXT:       %129 = rk.read %24 : usize
+// CHECK-NEXT:       %130 = rk.add %129, %128 : usize
+// CHECK-NEXT:       rk.write %130, %24 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %131 = rk.const 0 : usize
+// CHECK-NEXT:   %132 = rk.const 1 : usize
+// CHECK-NEXT:   %133 = rk.const false : bool
+// CHECK-NEXT:   %134 = rk.var : bool
+// CHECK-NEXT:   rk.write %133, %134 : bool
+// CHECK-NEXT:   %135 = rk.var : usize
+// CHECK-NEXT:   rk.write %131, %135 : usize
+// CHECK-NEXT:   %136 = rk.const 1 : u128
+// CHECK-NEXT:   %137 = rk.const 1 : u128
+// CHECK-NEXT:   %138 = rk.cast %8 : usize to u128
+// CHECK-NEXT:   %139 = rk.add %138, %136 : u128
+// CHECK-NEXT:   %140 = rk.cast %0 : usize to u128
+// CHECK-NEXT:   %141 = rk.mul %139, %140 : u128
+// CHECK-NEXT:   %142 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %143 = rk.cmp le %141, %142 : u128
+// CHECK-NEXT:   %144 = rk.add %141, %137 : u128
+// CHECK-NEXT:   %145 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %146 = rk.cmp le %144, %145 : u128
+// CHECK-NEXT:   %147 = rk.cast %6 : usize to u128
+// CHECK-NEXT:   %148 = rk.cmp lt %144, %147 : u128
+// CHECK-NEXT:   %149 = rk.const true : bool
+// CHECK-NEXT:   %150 = rk.and %149, %143 : bool
+// CHECK-NEXT:   %151 = rk.and %150, %146 : bool
+// CHECK-NEXT:   %152 = rk.and %151, %148 : bool
+// CHECK-NEXT:   rk.if %152 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %153 = rk.read %134 : bool
+// CHECK-NEXT:       rk.if %153 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %154 = rk.read %135 : usize
+// CHECK-NEXT:       %155 = rk.const 1 : usize
+// CHECK-NEXT:       %156 = rk.sub %155, %154 : usize
+// CHECK-NEXT:       %157 = rk.cmp lt %156, %132 : usize
+// CHECK-NEXT:       rk.write %157, %134 : bool
+// CHECK-NEXT:       %158 = rk.add %154, %132 : usize
+// CHECK-NEXT:       rk.write %158, %135 : usize
+// CHECK-NEXT:       %159 = rk.const 0 : usize
+// CHECK-NEXT:       %160 = rk.const 1 : usize
+// CHECK-NEXT:       %161 = rk.const false : bool
+// CHECK-NEXT:       %162 = rk.var : bool
+// CHECK-NEXT:       rk.write %161, %162 : bool
+// CHECK-NEXT:       %163 = rk.var : usize
+// CHECK-NEXT:       rk.write %159, %163 : usize
+// CHECK-NEXT:       rk.loop {
+// CHECK-NEXT:         %164 = rk.read %162 : bool
+// CHECK-NEXT:         rk.if %164 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %165 = rk.read %163 : usize
+// CHECK-NEXT:         %166 = rk.add %8, %154 : usize
+// CHECK-NEXT:         %167 = rk.mul %166, %0 : usize
+// CHECK-NEXT:         %168 = rk.add %167, %165 : usize
+// CHECK-NEXT:         %169 = rk.const 1 : usize
+// CHECK-NEXT:         %170 = rk.sub %169, %165 : usize
+// CHECK-NEXT:         %171 = rk.cmp lt %170, %160 : usize
+// CHECK-NEXT:         rk.write %171, %162 : bool
+// CHECK-NEXT:         %172 = rk.add %165, %160 : usize
+// CHECK-NEXT:         rk.write %172, %163 : usize
+// CHECK-NEXT:         %173 = rk.elem_ptr %10, %154 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %174 = rk.elem_ptr %173, %165 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %175 = rk.load %174 : *mut f32
+// CHECK-NEXT:         %176 = rk.ptr_offset %5, %168 : *mut f32
+// CHECK-NEXT:         rk.store %175, %176 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %177 = rk.read %134 : bool
+// CHECK-NEXT:       rk.if %177 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %178 = rk.read %135 : usize
+// CHECK-NEXT:       %179 = rk.const 1 : usize
+// CHECK-NEXT:       %180 = rk.sub %179, %178 : usize
+// CHECK-NEXT:       %181 = rk.cmp lt %180, %132 : usize
+// CHECK-NEXT:       rk.write %181, %134 : bool
+// CHECK-NEXT:       %182 = rk.add %178, %132 : usize
+// CHECK-NEXT:       rk.write %182, %135 : usize
+// CHECK-NEXT:       %183 = rk.const 0 : usize
+// CHECK-NEXT:       %184 = rk.const 1 : usize
+// CHECK-NEXT:       %185 = rk.const false : bool
+// CHECK-NEXT:       %186 = rk.var : bool
+// CHECK-NEXT:       rk.write %185, %186 : bool
+// CHECK-NEXT:       %187 = rk.var : usize
+// CHECK-NEXT:       rk.write %183, %187 : usize
+// CHECK-NEXT:       rk.loop cold {
+// CHECK-NEXT:         %188 = rk.read %186 : bool
+// CHECK-NEXT:         rk.if %188 {
+// CHECK-NEXT:           rk.break
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:         }
+// CHECK-NEXT:         %189 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %178, %189 at 21:36
+// CHECK-NEXT:         %190 = rk.read %187 : usize
+// CHECK-NEXT:         %191 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %190, %191 at 21:36
+// CHECK-NEXT:         %192 = rk.add %8, %178 : usize
+// CHECK-NEXT:         %193 = rk.mul %192, %0 : usize
+// CHECK-NEXT:         %194 = rk.add %193, %190 : usize
+// CHECK-NEXT:         rk.bounds_check %194, %6 at 21:13
+// CHECK-NEXT:         %195 = rk.const 1 : usize
+// CHECK-NEXT:         %196 = rk.sub %195, %190 : usize
+// CHECK-NEXT:         %197 = rk.cmp lt %196, %184 : usize
+// CHECK-NEXT:         rk.write %197, %186 : bool
+// CHECK-NEXT:         %198 = rk.add %190, %184 : usize
+// CHECK-NEXT:         rk.write %198, %187 : usize
+// CHECK-NEXT:         %199 = rk.elem_ptr %10, %178 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %200 = rk.elem_ptr %199, %190 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %201 = rk.load %200 : *mut f32
+// CHECK-NEXT:         %202 = rk.ptr_offset %5, %194 : *mut f32
+// CHECK-NEXT:         rk.store %201, %202 : *mut f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }

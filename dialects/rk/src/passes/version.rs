@@ -24,7 +24,8 @@
 //!   `U`; the last value of the progression when `K` is a constant), provided `hi + K` does not
 //!   wrap, which the proof includes.
 //! - counted (what the front end makes of `for i in a..b`, `..=`, `.rev()`, `.step_by(k)`):
-//!   the loop begins `rk.if (rk.read done) { rk.break }; %i = rk.read next`, and sets
+//!   the loop begins `rk.if (rk.read done) { rk.break }; %i = rk.read next` (pure ops may
+//!   come before the read), and sets
 //!   `done = (H - i) < K` and `next = i + K'` (`K' <= K`), or for `.rev()`
 //!   `done = (i - A) < K` and `next = i - K'`. Then `%i` lies in `[first, H]` (`[A, first]`)
 //!   whenever the loop runs, given `first <= H` (`A <= first`), which the proof includes.
@@ -33,8 +34,9 @@
 //! are invariant in it, so a check in an inner loop is proven before the outer one.
 //!
 //! **Indices.** An index is an unsigned expression of induction variables and invariant values
-//! built from `+`, `*`, `-` (by an invariant), widening casts, `& c` and `% c` (constants);
-//! each is monotone, so its largest value is its value at the variables' largest values. The
+//! built from `+`, `*`, `-` (by an invariant), widening casts and `/ c` (a nonzero constant),
+//! each monotone, so that its largest value is its value at the variables' largest values, and
+//! `& c` and `% c` (constants), which are bounded by `c` whatever their operand is. The
 //! proof computes the smallest and largest value of every subexpression in `u128`, where they
 //! cannot wrap, and requires each to fit its type (no wrapping inside the loop either) and the
 //! largest index to be below the length. Invariant values are recomputed before the loop
@@ -369,7 +371,14 @@ impl<'f> Context<'f> {
     /// The front end's counted loop (see the module comment).
     fn counted(&self, ops: &[Op], at: usize, scope: &Scope) -> Option<Induction> {
         let body = &ops[at].regions[0].ops;
-        let [read_done, test, read_next, ..] = body.as_slice() else { return None };
+        let [read_done, test, rest @ ..] = body.as_slice() else { return None };
+        // The front end may compute operands of the body's first statement before it reads the
+        // variable (`acc[m][j]` checks `m` first): the read is the first op after the test
+        // that reads a slot, with only ops before it that have no regions and write nothing.
+        let at_read = rest.iter().position(|op| {
+            op.kind == OpKind::Read || op.kind == OpKind::Write || !op.regions.is_empty()
+        })?;
+        let read_next = &rest[at_read];
         if read_done.kind != OpKind::Read || read_next.kind != OpKind::Read {
             return None;
         }
@@ -696,6 +705,19 @@ impl<'f> Context<'f> {
                 let (min, max) = (proof.constant(self.func, 0), proof.constant(self.func, c));
                 Some(Range { min, max })
             }
+            (OpKind::Binary(BinOp::Div), [x, y]) => {
+                // `x / c` (unsigned, `c` a nonzero constant) is monotone in `x`. The proof
+                // divides by shifting, because a division is a panic site of its own: exactly
+                // when `c` is a power of two, else by the powers of two on either side of `c`,
+                // which bound the quotient from below and above.
+                let c = self.constant(*y).filter(|c| *c > 0)?;
+                let x = self.range(proof, scope, inds, *x)?;
+                let down = c.ilog2();
+                let up = if c.is_power_of_two() { down } else { down + 1 };
+                let min = proof.shr(self.func, x.min, up);
+                let max = proof.shr(self.func, x.max, down);
+                Some(Range { min, max })
+            }
             (OpKind::Binary(BinOp::Rem), [_, y]) => {
                 let c = self.constant(*y).filter(|c| *c > 0)?;
                 let (min, max) = (proof.constant(self.func, 0), proof.constant(self.func, c - 1));
@@ -851,6 +873,18 @@ impl Proof {
             _ => u128::MAX,
         };
         let r = self.push(func, OpKind::Binary(b), vec![x, y], WIDE);
+        self.bounds.insert(r, bound);
+        r
+    }
+
+    /// `x >> k`, for a constant `k` below 128.
+    fn shr(&mut self, func: &mut Func, x: ValueId, k: u32) -> ValueId {
+        if k == 0 {
+            return x;
+        }
+        let amount = self.constant(func, u128::from(k));
+        let bound = self.bound(x) >> k;
+        let r = self.push(func, OpKind::Binary(BinOp::Shr), vec![x, amount], WIDE);
         self.bounds.insert(r, bound);
         r
     }
