@@ -1127,7 +1127,15 @@ impl<'f> FuncEmitter<'f> {
         let mut words = vec!["%panic_site".to_string()];
         for op in ["block_id", "thread_id"] {
             for dim in ["x", "y", "z"] {
-                let i = self.geometry(op, dim);
+                let i = if self.host {
+                    self.geometry(op, dim)
+                } else {
+                    // Marked, so that `specialize` can give a target that reads positions
+                    // afresh a read of its own here (see `Target::position_register`).
+                    let i = self.temp();
+                    self.line(format!("{i} = gpu.{op} {dim} {{{PANIC_POSITION}}}"));
+                    i
+                };
                 let w = self.temp();
                 self.line(format!("{w} = arith.index_castui {i} : index to i32"));
                 words.push(w);
@@ -1561,6 +1569,9 @@ impl<'f> FuncEmitter<'f> {
 const PANIC_RECORD: &str = "%panic_record";
 /// The block every failed check branches to.
 const PANIC_BLOCK: &str = "^panic";
+/// The attribute that marks the panic block's reads of the block and thread indices (see
+/// `rkc_lower::specialize`); a discardable attribute, which survives MLIR's printing.
+pub(crate) const PANIC_POSITION: &str = "rk.panic_position";
 
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";

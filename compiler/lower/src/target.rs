@@ -57,6 +57,14 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn has_sm80_instructions(&self) -> bool {
         false
     }
+    /// The assembly name of the register that holds a position value (`block_id` or
+    /// `thread_id`, and a dimension), where the target can read it afresh at any point: the
+    /// panic block reads the position there (see `rkc_lower::specialize`). `None` where the
+    /// values arrive in registers at the kernel's start (AMD) or as parameters (the host).
+    fn position_register(&self, op: &str, dim: &str) -> Option<String> {
+        let _ = (op, dim);
+        None
+    }
 }
 
 /// A CPU: the kernels that can run with a block's threads one after another (see
@@ -176,6 +184,14 @@ impl Target for Nvvm {
         let digits: String =
             self.chip.trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
         digits.parse::<u32>().is_ok_and(|n| n >= 80)
+    }
+    fn position_register(&self, op: &str, dim: &str) -> Option<String> {
+        let name = match op {
+            "block_id" => "ctaid",
+            "thread_id" => "tid",
+            _ => return None,
+        };
+        Some(format!("%{name}.{dim}"))
     }
 }
 
