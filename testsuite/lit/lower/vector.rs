@@ -125,17 +125,17 @@ fn copy4(i: usize, a: &[[f32; 4]], c: &mut [[f32; 4]]) {
 // CHECK-NEXT:       %t59 = llvm.extractvalue %t58[1] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:       cf.cond_br %t59, ^bb11, ^bb12
 // CHECK-NEXT:     ^bb11:
-// CHECK-NEXT:       %t60 = gpu.block_id x
+// CHECK-NEXT:       %t60 = gpu.block_id x {rk.panic_position}
 // CHECK-NEXT:       %t61 = arith.index_castui %t60 : index to i32
-// CHECK-NEXT:       %t62 = gpu.block_id y
+// CHECK-NEXT:       %t62 = gpu.block_id y {rk.panic_position}
 // CHECK-NEXT:       %t63 = arith.index_castui %t62 : index to i32
-// CHECK-NEXT:       %t64 = gpu.block_id z
+// CHECK-NEXT:       %t64 = gpu.block_id z {rk.panic_position}
 // CHECK-NEXT:       %t65 = arith.index_castui %t64 : index to i32
-// CHECK-NEXT:       %t66 = gpu.thread_id x
+// CHECK-NEXT:       %t66 = gpu.thread_id x {rk.panic_position}
 // CHECK-NEXT:       %t67 = arith.index_castui %t66 : index to i32
-// CHECK-NEXT:       %t68 = gpu.thread_id y
+// CHECK-NEXT:       %t68 = gpu.thread_id y {rk.panic_position}
 // CHECK-NEXT:       %t69 = arith.index_castui %t68 : index to i32
-// CHECK-NEXT:       %t70 = gpu.thread_id z
+// CHECK-NEXT:       %t70 = gpu.thread_id z {rk.panic_position}
 // CHECK-NEXT:       %t71 = arith.index_castui %t70 : index to i32
 // CHECK-NEXT:       %t72 = llvm.getelementptr %panic_record[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
 // CHECK-NEXT:       llvm.store %panic_site, %t72 : i32, !llvm.ptr<1>

@@ -69,23 +69,23 @@ pub fn k(src: *const [f32; 4], word: *const u32, out: *mut f32) {
 // CHECK-NEXT:       %29 = llvm.extractvalue %28[1] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:       llvm.cond_br %29, ^bb4, ^bb6
 // CHECK-NEXT:     ^bb4:  // pred: ^bb3
-// CHECK-NEXT:       %30 = nvvm.read.ptx.sreg.ctaid.x : i32
-// CHECK-NEXT:       %31 = llvm.sext %30 : i32 to i64
+// CHECK-NEXT:       %30 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.x;", "=r"  : () -> i32
+// CHECK-NEXT:       %31 = llvm.zext %30 : i32 to i64
 // CHECK-NEXT:       %32 = llvm.trunc %31 : i64 to i32
-// CHECK-NEXT:       %33 = nvvm.read.ptx.sreg.ctaid.y : i32
-// CHECK-NEXT:       %34 = llvm.sext %33 : i32 to i64
+// CHECK-NEXT:       %33 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.y;", "=r"  : () -> i32
+// CHECK-NEXT:       %34 = llvm.zext %33 : i32 to i64
 // CHECK-NEXT:       %35 = llvm.trunc %34 : i64 to i32
-// CHECK-NEXT:       %36 = nvvm.read.ptx.sreg.ctaid.z : i32
-// CHECK-NEXT:       %37 = llvm.sext %36 : i32 to i64
+// CHECK-NEXT:       %36 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.z;", "=r"  : () -> i32
+// CHECK-NEXT:       %37 = llvm.zext %36 : i32 to i64
 // CHECK-NEXT:       %38 = llvm.trunc %37 : i64 to i32
-// CHECK-NEXT:       %39 = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK-NEXT:       %40 = llvm.sext %39 : i32 to i64
+// CHECK-NEXT:       %39 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r"  : () -> i32
+// CHECK-NEXT:       %40 = llvm.zext %39 : i32 to i64
 // CHECK-NEXT:       %41 = llvm.trunc %40 : i64 to i32
-// CHECK-NEXT:       %42 = nvvm.read.ptx.sreg.tid.y : i32
-// CHECK-NEXT:       %43 = llvm.sext %42 : i32 to i64
+// CHECK-NEXT:       %42 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.y;", "=r"  : () -> i32
+// CHECK-NEXT:       %43 = llvm.zext %42 : i32 to i64
 // CHECK-NEXT:       %44 = llvm.trunc %43 : i64 to i32
-// CHECK-NEXT:       %45 = nvvm.read.ptx.sreg.tid.z : i32
-// CHECK-NEXT:       %46 = llvm.sext %45 : i32 to i64
+// CHECK-NEXT:       %45 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.z;", "=r"  : () -> i32
+// CHECK-NEXT:       %46 = llvm.zext %45 : i32 to i64
 // CHECK-NEXT:       %47 = llvm.trunc %46 : i64 to i32
 // CHECK-NEXT:       %48 = llvm.getelementptr %arg3[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
 // CHECK-NEXT:       llvm.store %27, %48 : i32, !llvm.ptr<1>

@@ -149,23 +149,23 @@ pub fn k(out: *mut [f32; 4]) {
 // CHECK-NEXT:       %109 = llvm.extractvalue %108[1] : !llvm.struct<(i32, i1)>
 // CHECK-NEXT:       llvm.cond_br %109, ^bb7, ^bb5
 // CHECK-NEXT:     ^bb7:  // pred: ^bb6
-// CHECK-NEXT:       %110 = nvvm.read.ptx.sreg.ctaid.x : i32
-// CHECK-NEXT:       %111 = llvm.sext %110 : i32 to i64
+// CHECK-NEXT:       %110 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.x;", "=r"  : () -> i32
+// CHECK-NEXT:       %111 = llvm.zext %110 : i32 to i64
 // CHECK-NEXT:       %112 = llvm.trunc %111 : i64 to i32
-// CHECK-NEXT:       %113 = nvvm.read.ptx.sreg.ctaid.y : i32
-// CHECK-NEXT:       %114 = llvm.sext %113 : i32 to i64
+// CHECK-NEXT:       %113 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.y;", "=r"  : () -> i32
+// CHECK-NEXT:       %114 = llvm.zext %113 : i32 to i64
 // CHECK-NEXT:       %115 = llvm.trunc %114 : i64 to i32
-// CHECK-NEXT:       %116 = nvvm.read.ptx.sreg.ctaid.z : i32
-// CHECK-NEXT:       %117 = llvm.sext %116 : i32 to i64
+// CHECK-NEXT:       %116 = llvm.inline_asm has_side_effects "mov.u32 $0, %ctaid.z;", "=r"  : () -> i32
+// CHECK-NEXT:       %117 = llvm.zext %116 : i32 to i64
 // CHECK-NEXT:       %118 = llvm.trunc %117 : i64 to i32
-// CHECK-NEXT:       %119 = nvvm.read.ptx.sreg.tid.x : i32
-// CHECK-NEXT:       %120 = llvm.sext %119 : i32 to i64
+// CHECK-NEXT:       %119 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r"  : () -> i32
+// CHECK-NEXT:       %120 = llvm.zext %119 : i32 to i64
 // CHECK-NEXT:       %121 = llvm.trunc %120 : i64 to i32
-// CHECK-NEXT:       %122 = nvvm.read.ptx.sreg.tid.y : i32
-// CHECK-NEXT:       %123 = llvm.sext %122 : i32 to i64
+// CHECK-NEXT:       %122 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.y;", "=r"  : () -> i32
+// CHECK-NEXT:       %123 = llvm.zext %122 : i32 to i64
 // CHECK-NEXT:       %124 = llvm.trunc %123 : i64 to i32
-// CHECK-NEXT:       %125 = nvvm.read.ptx.sreg.tid.z : i32
-// CHECK-NEXT:       %126 = llvm.sext %125 : i32 to i64
+// CHECK-NEXT:       %125 = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.z;", "=r"  : () -> i32
+// CHECK-NEXT:       %126 = llvm.zext %125 : i32 to i64
 // CHECK-NEXT:       %127 = llvm.trunc %126 : i64 to i32
 // CHECK-NEXT:       %128 = llvm.getelementptr %arg1[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
 // CHECK-NEXT:       llvm.store %107, %128 : i32, !llvm.ptr<1>
