@@ -521,13 +521,6 @@ impl<'f> FuncEmitter<'f> {
                 self.line(format!("{ones} = arith.constant {all}"));
                 self.line(format!("{res} = arith.xori {}, {ones} : {t}", arg(0)));
             }
-            OpKind::Opaque => {
-                // An identity that `specialize` gives a target's optimisation barrier, where it
-                // has one (see `Target::opaque_move`).
-                let t = self.ty(op.operands[0]);
-                let x = arg(0);
-                self.line(format!("{res} = arith.ori {x}, {x} {{{OPAQUE}}} : {t}"));
-            }
             OpKind::Cast => self.cast(op),
             OpKind::PtrOffset | OpKind::ElemPtr => {
                 let elem = match self.rk_ty(op.results[0]).pointee() {
@@ -1579,8 +1572,6 @@ const PANIC_BLOCK: &str = "^panic";
 /// The attribute that marks the panic block's reads of the block and thread indices (see
 /// `rkc_lower::specialize`); a discardable attribute, which survives MLIR's printing.
 pub(crate) const PANIC_POSITION: &str = "rk.panic_position";
-/// The attribute that marks the identity `rk.opaque` lowers to (see `rkc_lower::specialize`).
-pub(crate) const OPAQUE: &str = "rk.opaque";
 
 /// The name of the `index` constant 0 defined at the top of every kernel.
 const ZERO_INDEX: &str = "%zero_index";
@@ -1622,7 +1613,6 @@ fn check_group_end(ops: &[Op], start: usize) -> usize {
             | OpKind::Cmp(_)
             | OpKind::Not
             | OpKind::Neg
-            | OpKind::Opaque
             | OpKind::Cast
             | OpKind::ElemPtr
             | OpKind::PtrOffset

@@ -117,21 +117,20 @@ fn refuse_calls(module: &Verified<'_>) -> Result<(), LowerError> {
     Ok(())
 }
 
-/// The gpu-stage text for one target. Four things differ between the back ends, and the
-/// emitters write each in a form this function rewrites: the fence scopes (placeholders that
+/// The gpu-stage text for one target. Two things differ between the back ends, and the
+/// emitters write both in a form this function rewrites: the fence scopes (placeholders that
 /// get the target's names), and the address space of local arrays and structs (written as
 /// AMD's: an alloca in space 5, the only use of that space in the text, cast to a generic
 /// pointer; a target that allocates in the generic space gets the alloca there and a
 /// zero-offset GEP for the cast, since LLVM refuses a cast within one space).
-/// Third, the panic block's reads of the block and thread indices: where the target can
+/// And third, the panic block's reads of the block and thread indices: where the target can
 /// read them afresh ([`Target::position_register`]), each becomes an assembly read with a side
 /// effect, which LLVM neither merges with the kernel's own reads nor moves. A merged read
 /// would keep the kernel's value live from its start to every check, for the sake of a path
-/// that runs once if ever (softmax: four of its 40 registers). Fourth, `rk.opaque` becomes the
-/// target's optimisation barrier ([`Target::opaque_move`]).
+/// that runs once if ever (softmax: four of its 40 registers).
 /// Everything else in the gpu-stage text is the same for every target.
 pub fn specialize(gpu_text: &str, target: &dyn Target) -> String {
-    let mut text = marked_lines(gpu_text, target);
+    let mut text = fresh_panic_positions(gpu_text, target);
     for scope in [rkc_rk::FenceScope::Block, rkc_rk::FenceScope::Device] {
         let placeholder = format!("syncscope(\"{}\")", emit::scope_placeholder(scope));
         let named = match target.fence_scope(scope) {
@@ -161,55 +160,34 @@ pub fn specialize(gpu_text: &str, target: &dyn Target) -> String {
 }
 
 /// See `specialize`: `%v = gpu.<op> <dim> {rk.panic_position}` becomes an inline assembly
-/// read of the target's register, and `%v = arith.ori %x, %x {rk.opaque} : <ty>` an inline
-/// assembly move; either only loses its mark where the target has no such instruction.
-fn marked_lines(gpu_text: &str, target: &dyn Target) -> String {
-    let marks = [format!(" {{{}}}", emit::PANIC_POSITION), format!(" {{{}}}", emit::OPAQUE)];
-    if !marks.iter().any(|m| gpu_text.contains(m)) {
+/// read of the target's register, or loses its mark where the target has none.
+fn fresh_panic_positions(gpu_text: &str, target: &dyn Target) -> String {
+    let mark = format!(" {{{}}}", emit::PANIC_POSITION);
+    if !gpu_text.contains(&mark) {
         return gpu_text.to_string();
     }
     let mut out = String::with_capacity(gpu_text.len());
     for whole in gpu_text.lines() {
-        let Some((k, (head, tail))) =
-            marks.iter().enumerate().find_map(|(k, m)| Some((k, whole.split_once(m.as_str())?)))
-        else {
+        let Some((head, tail)) = whole.split_once(&mark) else {
             out.push_str(whole);
             out.push('\n');
             continue;
         };
-        // `head` is `<indent>%v = <op> <operands>`, `tail` the type and, under `-g`, the
-        // location.
-        let Some((result, call)) = head.split_once(" = ") else {
-            out.push_str(head);
-            out.push_str(tail);
-            out.push('\n');
-            continue;
-        };
-        let indent = &result[..result.len() - result.trim_start().len()];
-        let v = result.trim_start();
-        let rewritten = if k == 0 {
-            let mut words = call.trim_start_matches("gpu.").split_whitespace();
-            target.position_register(words.next().unwrap_or(""), words.next().unwrap_or("")).map(
-                |register| {
-                    format!(
-                        "{indent}{v}_rkasm = llvm.inline_asm has_side_effects \"mov.u32 $0, {register};\", \"=r\" : () -> i32{tail}\n\
-                         {indent}{v} = arith.index_castui {v}_rkasm : i32 to index{tail}\n"
-                    )
-                },
-            )
-        } else {
-            // `arith.ori %x, %x`, then ` : <ty>` and the location in `tail`.
-            let x = call.trim_start_matches("arith.ori ").split(',').next().unwrap_or("");
-            let ty = tail.trim_start_matches(" : ").split_whitespace().next().unwrap_or("");
-            let loc = tail.trim_start_matches(" : ").trim_start_matches(ty);
-            target.opaque_move(ty).map(|(asm, constraints)| {
-                format!(
-                    "{indent}{v} = llvm.inline_asm has_side_effects \"{asm}\", \"{constraints}\" {x} : ({ty}) -> {ty}{loc}\n"
-                )
-            })
-        };
-        match rewritten {
-            Some(text) => out.push_str(&text),
+        // `head` is `<indent>%v = gpu.<op> <dim>`, `tail` the line's location under `-g`.
+        let read = head.split_once(" = gpu.").and_then(|(result, call)| {
+            let mut words = call.split_whitespace();
+            let register = target.position_register(words.next()?, words.next()?)?;
+            Some((result, register))
+        });
+        match read {
+            Some((result, register)) => {
+                let indent = &result[..result.len() - result.trim_start().len()];
+                let v = result.trim_start();
+                out.push_str(&format!(
+                    "{indent}{v}_rkasm = llvm.inline_asm has_side_effects \"mov.u32 $0, {register};\", \"=r\" : () -> i32{tail}\n\
+                     {indent}{v} = arith.index_castui {v}_rkasm : i32 to index{tail}\n"
+                ));
+            }
             None => {
                 out.push_str(head);
                 out.push_str(tail);

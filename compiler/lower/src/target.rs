@@ -65,14 +65,6 @@ pub trait Target: fmt::Debug + Send + Sync {
         let _ = (op, dim);
         None
     }
-    /// An assembly move of a value of this MLIR integer type, as the instruction and its
-    /// constraints, which the back end's optimisers cannot see through: what `rk.opaque`
-    /// becomes. `None` leaves `rk.opaque` an identity that LLVM removes (AMD, whose registers
-    /// are scalar or vector by uniformity, which the emitter does not know; the host).
-    fn opaque_move(&self, mlir_ty: &str) -> Option<(&'static str, &'static str)> {
-        let _ = mlir_ty;
-        None
-    }
 }
 
 /// A CPU: the kernels that can run with a block's threads one after another (see
@@ -200,13 +192,6 @@ impl Target for Nvvm {
             _ => return None,
         };
         Some(format!("%{name}.{dim}"))
-    }
-    fn opaque_move(&self, mlir_ty: &str) -> Option<(&'static str, &'static str)> {
-        match mlir_ty {
-            "i32" => Some(("mov.b32 $0, $1;", "=r,r")),
-            "i64" => Some(("mov.b64 $0, $1;", "=l,l")),
-            _ => None,
-        }
     }
 }
 

@@ -66,33 +66,6 @@ fn specialize_places_allocas_per_target() {
 /// loops over the threads, with values that cross a barrier kept per thread or computed again;
 /// a kernel that divides 128-bit integers (a compiler-rt call on
 /// x86-64) is left out with the reason.
-/// NVIDIA gets its optimisation barriers: `rk.opaque` an assembly move, the panic block's
-/// position reads assembly reads, none of which LLVM merges with other values; AMD keeps
-/// plain identities and reads, without the marks.
-#[test]
-fn specialize_gives_nvidia_opaque_moves_and_fresh_panic_positions() {
-    let module = rkc_rk::parse_module(
-        "rk.func @k(n %0: usize, out %1: &mut [u32]) kernel {\n  %2 = rk.opaque %0 : usize\n  %3 = rk.slice_len %1 : &mut [u32]\n  rk.bounds_check %2, %3 at 1:1\n  %4 = rk.slice_ptr %1 : &mut [u32] to *mut u32\n  %5 = rk.ptr_offset %4, %2 : *mut u32\n  %6 = rk.const 7 : u32\n  rk.store %6, %5 : *mut u32\n  rk.return\n}\n",
-    )
-    .unwrap();
-    let verified = rkc_rk::verify(&module).unwrap();
-    let gpu = lower(&verified, &LowerOptions::default()).unwrap();
-    assert!(gpu.contains("{rk.opaque}") && gpu.contains("{rk.panic_position}"), "{gpu}");
-    let t = parse_offload_arch("sm_90,gfx942").unwrap();
-    let nvidia = specialize(&gpu, t[0].as_ref());
-    let amd = specialize(&gpu, t[1].as_ref());
-    assert!(
-        nvidia.contains(r#"llvm.inline_asm has_side_effects "mov.b64 $0, $1;", "=l,l""#),
-        "{nvidia}"
-    );
-    for register in ["%ctaid.x", "%ctaid.z", "%tid.x", "%tid.z"] {
-        assert!(nvidia.contains(&format!("\"mov.u32 $0, {register};\", \"=r\"")), "{nvidia}");
-    }
-    assert!(!nvidia.contains("{rk."), "{nvidia}");
-    assert!(!amd.contains("inline_asm") && !amd.contains("{rk."), "{amd}");
-    assert!(amd.contains("arith.ori") && amd.contains("gpu.block_id"), "{amd}");
-}
-
 #[test]
 fn host_stage_splits_blocks_at_barriers() {
     let module = rkc_rk::parse_module(

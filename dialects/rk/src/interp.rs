@@ -647,7 +647,6 @@ impl<'a, 'm> Machine<'a, 'm> {
                     _ => return Err(InterpError::Malformed("not of a non-integer".into())),
                 })
             }
-            OpKind::Opaque => Some(arg(0)),
             OpKind::Cast => {
                 let from = self.ty(func, op.operands[0])?;
                 Some(cast(&from, result_ty.as_ref().unwrap_or(&Type::Unit), arg(0)))

@@ -298,11 +298,6 @@ pub enum OpKind {
     Cmp(CmpOp),
     Neg,
     Not,
-    /// The operand's value, computed where it stands: back ends may not merge it with an equal
-    /// value computed elsewhere. Loop versioning passes the proof's inputs through it, so that
-    /// each loop's proof is computed just before the loop, instead of merged with an earlier
-    /// loop's and kept in registers between them (see `passes::version`).
-    Opaque,
     Cast,
     PtrOffset,
     ElemPtr,
@@ -418,7 +413,6 @@ impl OpKind {
             | OpKind::Geometry(..)
             | OpKind::Cmp(_)
             | OpKind::Not
-            | OpKind::Opaque
             | OpKind::Cast
             | OpKind::SliceLen
             | OpKind::SlicePtr => true,
@@ -439,7 +433,6 @@ impl OpKind {
             OpKind::Cmp(_) => "cmp",
             OpKind::Neg => "neg",
             OpKind::Not => "not",
-            OpKind::Opaque => "opaque",
             OpKind::Cast => "cast",
             OpKind::PtrOffset => "ptr_offset",
             OpKind::ElemPtr => "elem_ptr",

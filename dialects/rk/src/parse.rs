@@ -564,14 +564,13 @@ impl Parser {
                 self.ty()?;
                 (OpKind::Cmp(pred), ops, vec![Type::Bool])
             }
-            "neg" | "not" | "opaque" | "load" => {
+            "neg" | "not" | "load" => {
                 let ops = self.operands(func)?;
                 self.expect(Token::Colon, "`:`")?;
                 let ty = self.ty()?;
                 let (kind, result) = match short {
                     "neg" => (OpKind::Neg, ty),
                     "not" => (OpKind::Not, ty),
-                    "opaque" => (OpKind::Opaque, ty),
                     _ => (OpKind::Load, ty.pointee().cloned().unwrap_or(Type::Unit)),
                 };
                 (kind, ops, vec![result])

@@ -134,12 +134,7 @@ impl Printer<'_> {
             OpKind::Geometry(_, dim) => {
                 let _ = write!(line, " {} : {}", dim.name(), result_ty.unwrap_or_default());
             }
-            OpKind::Binary(_)
-            | OpKind::Neg
-            | OpKind::Not
-            | OpKind::Opaque
-            | OpKind::Load
-            | OpKind::SliceLen => {
+            OpKind::Binary(_) | OpKind::Neg | OpKind::Not | OpKind::Load | OpKind::SliceLen => {
                 let _ = write!(line, " {operands} : {}", first_operand_ty.unwrap_or_default());
             }
             OpKind::Cmp(c) => {

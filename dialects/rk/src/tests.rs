@@ -422,31 +422,3 @@ fn target_expansions_keep_the_panic_sites() {
     assert!(!crate::passes::has_ldmatrix(&expanded) && !crate::passes::has_mma(&expanded));
     assert_eq!(sites(&expanded), before);
 }
-
-/// `rk.opaque` is an identity for every executor: it round-trips through the text, computes
-/// its operand, and applies to integers only.
-#[test]
-fn opaque_is_the_identity_on_integers() {
-    let text = "rk.func @k(n %0: u32, out %1: *mut [u32; 1]) kernel {
-  %2 = rk.opaque %0 : u32
-  %3 = rk.const 0 : usize
-  %4 = rk.elem_ptr %1, %3 : *mut [u32; 1] to *mut u32
-  rk.store %2, %4 : *mut u32
-  rk.return
-}
-";
-    let m = parse_module(text).unwrap();
-    verify(&m).unwrap();
-    assert_eq!(crate::print_module(&m), text);
-    let launch = interp::Launch { grid: [1, 1, 1], block: [1, 1, 1], dyn_shared: 0 };
-    let mut args = [interp::Arg::Scalar(0xdead_beef), interp::Arg::Buffer(vec![0; 4])];
-    interp::run(&m, "k", launch, &mut args).unwrap();
-    let interp::Arg::Buffer(out) = &args[1] else { unreachable!() };
-    assert_eq!(u32::from_le_bytes([out[0], out[1], out[2], out[3]]), 0xdead_beef);
-
-    let float =
-        parse_module("rk.func @k(x %0: f32) kernel {\n  %1 = rk.opaque %0 : f32\n  rk.return\n}\n")
-            .unwrap();
-    let e = verify(&float).unwrap_err();
-    assert!(e.to_string().contains("cannot apply to `f32`"), "{e}");
-}

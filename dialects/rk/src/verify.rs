@@ -280,13 +280,6 @@ impl Checker<'_> {
                     return Err(self.err(op, format!("cannot apply to `{t}`")));
                 }
             }
-            OpKind::Opaque => {
-                self.expect_counts(op, 1, 1)?;
-                let t = operand(0);
-                if !t.is_int() || *self.ty(op.results[0]) != t {
-                    return Err(self.err(op, format!("cannot apply to `{t}`")));
-                }
-            }
             OpKind::Cast => {
                 self.expect_counts(op, 1, 1)?;
                 let (from, to) = (operand(0), self.ty(op.results[0]).clone());

@@ -587,8 +587,7 @@ fn register_tile(n: usize, a: &[f32], out: &mut [f32]) {
 // Indices divided by constants (`idx / 8`, a power of two, and `idx / 3`, bounded by the
 // powers of two on either side) are proven with shifts, since a division would be a panic site
 // of its own; and the inner loop's variable is recognised although the body checks the outer
-// one (`acc[m]`) before it reads its own. The second versioned loop's proof takes the values
-// from before it through `rk.opaque`, so that no back end merges it with the first one's.
+// one (`acc[m]`) before it reads its own.
 // RUN: rkc-opt %s --passes=inline,simplify,version,simplify
 use rkc_offload::prelude::*;
 #[offload_kernel]
@@ -763,7 +762,7 @@ fn staged(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:         %114 = rk.add %8, %113 : usize
 // CHECK-NEXT:         %115 = rk.const 3 : usize
 // CHECK-NEXT:         %116 = rk.div %114, %115 : usize
-// CHECK-NEXT:         rk.bounds_check %116, %4 at 16:47
+// CHECK-NEXT:         rk.bounds_check %116, %4 at 15:47
 // CHECK-NEXT:         %117 = rk.ptr_offset %3, %116 : *const f32
 // CHECK-NEXT:         %118 = rk.load %117 : *const f32
 // CHECK-NEXT:         %119 = rk.const 8 : usize
@@ -774,7 +773,7 @@ fn staged(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:         %124 = rk.const 8 : usize
 // CHECK-NEXT:         %125 = rk.rem %114, %124 : usize
 // CHECK-NEXT:         %126 = rk.add %123, %125 : usize
-// CHECK-NEXT:         rk.bounds_check %126, %6 at 16:13
+// CHECK-NEXT:         rk.bounds_check %126, %6 at 15:13
 // CHECK-NEXT:         %127 = rk.ptr_offset %5, %126 : *mut f32
 // CHECK-NEXT:         rk.store %118, %127 : *mut f32
 // CHECK-NEXT:       }
@@ -793,115 +792,112 @@ fn staged(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   rk.write %131, %135 : usize
 // CHECK-NEXT:   %136 = rk.const 1 : u128
 // CHECK-NEXT:   %137 = rk.const 1 : u128
-// CHECK-NEXT:   %138 = rk.opaque %8 : usize
-// CHECK-NEXT:   %139 = rk.cast %138 : usize to u128
-// CHECK-NEXT:   %140 = rk.add %139, %136 : u128
-// CHECK-NEXT:   %141 = rk.opaque %0 : usize
-// CHECK-NEXT:   %142 = rk.cast %141 : usize to u128
-// CHECK-NEXT:   %143 = rk.mul %140, %142 : u128
-// CHECK-NEXT:   %144 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %145 = rk.cmp le %143, %144 : u128
-// CHECK-NEXT:   %146 = rk.add %143, %137 : u128
-// CHECK-NEXT:   %147 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %148 = rk.cmp le %146, %147 : u128
-// CHECK-NEXT:   %149 = rk.opaque %6 : usize
-// CHECK-NEXT:   %150 = rk.cast %149 : usize to u128
-// CHECK-NEXT:   %151 = rk.cmp lt %146, %150 : u128
-// CHECK-NEXT:   %152 = rk.const true : bool
-// CHECK-NEXT:   %153 = rk.and %152, %145 : bool
-// CHECK-NEXT:   %154 = rk.and %153, %148 : bool
-// CHECK-NEXT:   %155 = rk.and %154, %151 : bool
-// CHECK-NEXT:   rk.if %155 {
+// CHECK-NEXT:   %138 = rk.cast %8 : usize to u128
+// CHECK-NEXT:   %139 = rk.add %138, %136 : u128
+// CHECK-NEXT:   %140 = rk.cast %0 : usize to u128
+// CHECK-NEXT:   %141 = rk.mul %139, %140 : u128
+// CHECK-NEXT:   %142 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %143 = rk.cmp le %141, %142 : u128
+// CHECK-NEXT:   %144 = rk.add %141, %137 : u128
+// CHECK-NEXT:   %145 = rk.const 18446744073709551615 : u128
+// CHECK-NEXT:   %146 = rk.cmp le %144, %145 : u128
+// CHECK-NEXT:   %147 = rk.cast %6 : usize to u128
+// CHECK-NEXT:   %148 = rk.cmp lt %144, %147 : u128
+// CHECK-NEXT:   %149 = rk.const true : bool
+// CHECK-NEXT:   %150 = rk.and %149, %143 : bool
+// CHECK-NEXT:   %151 = rk.and %150, %146 : bool
+// CHECK-NEXT:   %152 = rk.and %151, %148 : bool
+// CHECK-NEXT:   rk.if %152 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %156 = rk.read %134 : bool
-// CHECK-NEXT:       rk.if %156 {
+// CHECK-NEXT:       %153 = rk.read %134 : bool
+// CHECK-NEXT:       rk.if %153 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %157 = rk.read %135 : usize
-// CHECK-NEXT:       %158 = rk.const 1 : usize
-// CHECK-NEXT:       %159 = rk.sub %158, %157 : usize
-// CHECK-NEXT:       %160 = rk.cmp lt %159, %132 : usize
-// CHECK-NEXT:       rk.write %160, %134 : bool
-// CHECK-NEXT:       %161 = rk.add %157, %132 : usize
-// CHECK-NEXT:       rk.write %161, %135 : usize
-// CHECK-NEXT:       %162 = rk.const 0 : usize
-// CHECK-NEXT:       %163 = rk.const 1 : usize
-// CHECK-NEXT:       %164 = rk.const false : bool
-// CHECK-NEXT:       %165 = rk.var : bool
-// CHECK-NEXT:       rk.write %164, %165 : bool
-// CHECK-NEXT:       %166 = rk.var : usize
-// CHECK-NEXT:       rk.write %162, %166 : usize
+// CHECK-NEXT:       %154 = rk.read %135 : usize
+// CHECK-NEXT:       %155 = rk.const 1 : usize
+// CHECK-NEXT:       %156 = rk.sub %155, %154 : usize
+// CHECK-NEXT:       %157 = rk.cmp lt %156, %132 : usize
+// CHECK-NEXT:       rk.write %157, %134 : bool
+// CHECK-NEXT:       %158 = rk.add %154, %132 : usize
+// CHECK-NEXT:       rk.write %158, %135 : usize
+// CHECK-NEXT:       %159 = rk.const 0 : usize
+// CHECK-NEXT:       %160 = rk.const 1 : usize
+// CHECK-NEXT:       %161 = rk.const false : bool
+// CHECK-NEXT:       %162 = rk.var : bool
+// CHECK-NEXT:       rk.write %161, %162 : bool
+// CHECK-NEXT:       %163 = rk.var : usize
+// CHECK-NEXT:       rk.write %159, %163 : usize
 // CHECK-NEXT:       rk.loop {
-// CHECK-NEXT:         %167 = rk.read %165 : bool
-// CHECK-NEXT:         rk.if %167 {
+// CHECK-NEXT:         %164 = rk.read %162 : bool
+// CHECK-NEXT:         rk.if %164 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %168 = rk.read %166 : usize
-// CHECK-NEXT:         %169 = rk.add %8, %157 : usize
-// CHECK-NEXT:         %170 = rk.mul %169, %0 : usize
-// CHECK-NEXT:         %171 = rk.add %170, %168 : usize
-// CHECK-NEXT:         %172 = rk.const 1 : usize
-// CHECK-NEXT:         %173 = rk.sub %172, %168 : usize
-// CHECK-NEXT:         %174 = rk.cmp lt %173, %163 : usize
-// CHECK-NEXT:         rk.write %174, %165 : bool
-// CHECK-NEXT:         %175 = rk.add %168, %163 : usize
-// CHECK-NEXT:         rk.write %175, %166 : usize
-// CHECK-NEXT:         %176 = rk.elem_ptr %10, %157 : *mut [[f32; 2]; 2] to *mut [f32; 2]
-// CHECK-NEXT:         %177 = rk.elem_ptr %176, %168 : *mut [f32; 2] to *mut f32
-// CHECK-NEXT:         %178 = rk.load %177 : *mut f32
-// CHECK-NEXT:         %179 = rk.ptr_offset %5, %171 : *mut f32
-// CHECK-NEXT:         rk.store %178, %179 : *mut f32
+// CHECK-NEXT:         %165 = rk.read %163 : usize
+// CHECK-NEXT:         %166 = rk.add %8, %154 : usize
+// CHECK-NEXT:         %167 = rk.mul %166, %0 : usize
+// CHECK-NEXT:         %168 = rk.add %167, %165 : usize
+// CHECK-NEXT:         %169 = rk.const 1 : usize
+// CHECK-NEXT:         %170 = rk.sub %169, %165 : usize
+// CHECK-NEXT:         %171 = rk.cmp lt %170, %160 : usize
+// CHECK-NEXT:         rk.write %171, %162 : bool
+// CHECK-NEXT:         %172 = rk.add %165, %160 : usize
+// CHECK-NEXT:         rk.write %172, %163 : usize
+// CHECK-NEXT:         %173 = rk.elem_ptr %10, %154 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %174 = rk.elem_ptr %173, %165 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %175 = rk.load %174 : *mut f32
+// CHECK-NEXT:         %176 = rk.ptr_offset %5, %168 : *mut f32
+// CHECK-NEXT:         rk.store %175, %176 : *mut f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %180 = rk.read %134 : bool
-// CHECK-NEXT:       rk.if %180 {
+// CHECK-NEXT:       %177 = rk.read %134 : bool
+// CHECK-NEXT:       rk.if %177 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %181 = rk.read %135 : usize
-// CHECK-NEXT:       %182 = rk.const 1 : usize
-// CHECK-NEXT:       %183 = rk.sub %182, %181 : usize
-// CHECK-NEXT:       %184 = rk.cmp lt %183, %132 : usize
-// CHECK-NEXT:       rk.write %184, %134 : bool
-// CHECK-NEXT:       %185 = rk.add %181, %132 : usize
-// CHECK-NEXT:       rk.write %185, %135 : usize
-// CHECK-NEXT:       %186 = rk.const 0 : usize
-// CHECK-NEXT:       %187 = rk.const 1 : usize
-// CHECK-NEXT:       %188 = rk.const false : bool
-// CHECK-NEXT:       %189 = rk.var : bool
-// CHECK-NEXT:       rk.write %188, %189 : bool
-// CHECK-NEXT:       %190 = rk.var : usize
-// CHECK-NEXT:       rk.write %186, %190 : usize
+// CHECK-NEXT:       %178 = rk.read %135 : usize
+// CHECK-NEXT:       %179 = rk.const 1 : usize
+// CHECK-NEXT:       %180 = rk.sub %179, %178 : usize
+// CHECK-NEXT:       %181 = rk.cmp lt %180, %132 : usize
+// CHECK-NEXT:       rk.write %181, %134 : bool
+// CHECK-NEXT:       %182 = rk.add %178, %132 : usize
+// CHECK-NEXT:       rk.write %182, %135 : usize
+// CHECK-NEXT:       %183 = rk.const 0 : usize
+// CHECK-NEXT:       %184 = rk.const 1 : usize
+// CHECK-NEXT:       %185 = rk.const false : bool
+// CHECK-NEXT:       %186 = rk.var : bool
+// CHECK-NEXT:       rk.write %185, %186 : bool
+// CHECK-NEXT:       %187 = rk.var : usize
+// CHECK-NEXT:       rk.write %183, %187 : usize
 // CHECK-NEXT:       rk.loop cold {
-// CHECK-NEXT:         %191 = rk.read %189 : bool
-// CHECK-NEXT:         rk.if %191 {
+// CHECK-NEXT:         %188 = rk.read %186 : bool
+// CHECK-NEXT:         rk.if %188 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %192 = rk.const 2 : usize
-// CHECK-NEXT:         rk.bounds_check %181, %192 at 22:36
-// CHECK-NEXT:         %193 = rk.read %190 : usize
-// CHECK-NEXT:         %194 = rk.const 2 : usize
-// CHECK-NEXT:         rk.bounds_check %193, %194 at 22:36
-// CHECK-NEXT:         %195 = rk.add %8, %181 : usize
-// CHECK-NEXT:         %196 = rk.mul %195, %0 : usize
-// CHECK-NEXT:         %197 = rk.add %196, %193 : usize
-// CHECK-NEXT:         rk.bounds_check %197, %6 at 22:13
-// CHECK-NEXT:         %198 = rk.const 1 : usize
-// CHECK-NEXT:         %199 = rk.sub %198, %193 : usize
-// CHECK-NEXT:         %200 = rk.cmp lt %199, %187 : usize
-// CHECK-NEXT:         rk.write %200, %189 : bool
-// CHECK-NEXT:         %201 = rk.add %193, %187 : usize
-// CHECK-NEXT:         rk.write %201, %190 : usize
-// CHECK-NEXT:         %202 = rk.elem_ptr %10, %181 : *mut [[f32; 2]; 2] to *mut [f32; 2]
-// CHECK-NEXT:         %203 = rk.elem_ptr %202, %193 : *mut [f32; 2] to *mut f32
-// CHECK-NEXT:         %204 = rk.load %203 : *mut f32
-// CHECK-NEXT:         %205 = rk.ptr_offset %5, %197 : *mut f32
-// CHECK-NEXT:         rk.store %204, %205 : *mut f32
+// CHECK-NEXT:         %189 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %178, %189 at 21:36
+// CHECK-NEXT:         %190 = rk.read %187 : usize
+// CHECK-NEXT:         %191 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %190, %191 at 21:36
+// CHECK-NEXT:         %192 = rk.add %8, %178 : usize
+// CHECK-NEXT:         %193 = rk.mul %192, %0 : usize
+// CHECK-NEXT:         %194 = rk.add %193, %190 : usize
+// CHECK-NEXT:         rk.bounds_check %194, %6 at 21:13
+// CHECK-NEXT:         %195 = rk.const 1 : usize
+// CHECK-NEXT:         %196 = rk.sub %195, %190 : usize
+// CHECK-NEXT:         %197 = rk.cmp lt %196, %184 : usize
+// CHECK-NEXT:         rk.write %197, %186 : bool
+// CHECK-NEXT:         %198 = rk.add %190, %184 : usize
+// CHECK-NEXT:         rk.write %198, %187 : usize
+// CHECK-NEXT:         %199 = rk.elem_ptr %10, %178 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %200 = rk.elem_ptr %199, %190 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %201 = rk.load %200 : *mut f32
+// CHECK-NEXT:         %202 = rk.ptr_offset %5, %194 : *mut f32
+// CHECK-NEXT:         rk.store %201, %202 : *mut f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }

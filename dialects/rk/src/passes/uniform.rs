@@ -327,7 +327,6 @@ impl Analysis {
                     | OpKind::Cast
                     | OpKind::Neg
                     | OpKind::Not
-                    | OpKind::Opaque
                     | OpKind::Warp(crate::ir::WarpOp::LaneId)
             ) && op.operands.iter().all(|v| !self.is(*v) || self.index(*v));
             let structured = matches!(op.kind, OpKind::If | OpKind::Loop { .. }) && !result_is_data;

@@ -83,8 +83,6 @@ struct Context<'f> {
     plain_slots: HashSet<ValueId>,
     /// `static_max`'s answers (expressions may share subexpressions).
     maxes: std::cell::RefCell<HashMap<ValueId, u128>>,
-    /// How many loops of the function have been versioned so far, in program order.
-    versioned: usize,
 }
 
 /// An induction variable's values: every read in `reads` is in `[lo, hi]` whenever it runs.
@@ -135,7 +133,7 @@ impl<'f> Context<'f> {
         let mut other_uses = HashSet::new();
         scan(body, &mut defs, &mut slots, &mut other_uses);
         let plain_slots = slots.difference(&other_uses).copied().collect();
-        Context { func, defs, plain_slots, maxes: Default::default(), versioned: 0 }
+        Context { func, defs, plain_slots, maxes: Default::default() }
     }
 
     fn int_ty(&self, v: ValueId) -> Option<IntTy> {
@@ -160,7 +158,6 @@ impl<'f> Context<'f> {
                 && let Some((before, versioned)) = self.version(&region.ops, k)
             {
                 n += 1;
-                self.versioned += 1;
                 let skip = before.len() + 1;
                 region.ops.splice(k..=k, before.into_iter().chain([versioned]));
                 k += skip;
@@ -549,26 +546,11 @@ impl<'f> Context<'f> {
 
     /// Recomputes an invariant value before the loop (memoised).
     fn materialise(&mut self, proof: &mut Proof, scope: &Scope, v: ValueId) -> Option<ValueId> {
+        if !scope.inside.contains(&v) {
+            return Some(v);
+        }
         if let Some(&m) = proof.copies.get(&v) {
             return Some(m);
-        }
-        if !scope.inside.contains(&v) {
-            // After a first versioned loop, a value from before the loop enters the proof
-            // through `rk.opaque` (constants excepted, which fold), so that the back end
-            // computes this proof here, not once for several loops whose proofs are alike,
-            // kept in registers from the first loop to the last (softmax's three loops over
-            // one row: four registers more, and two blocks fewer per multiprocessor). The
-            // first loop's proof stays transparent: the back end may simplify it with what it
-            // knows of the values (a thread index's range), and nothing before it to merge
-            // with can stretch its values' lives.
-            let Some(Type::Int(_)) = self.func.ty(v) else { return Some(v) };
-            if self.versioned == 0 || self.constant(v).is_some() {
-                return Some(v);
-            }
-            let ty = self.func.ty(v)?.clone();
-            let r = proof.push(self.func, OpKind::Opaque, vec![v], ty);
-            proof.copies.insert(v, r);
-            return Some(r);
         }
         let def = self.defs.get(&v)?.clone();
         let operands: Option<Vec<ValueId>> =
