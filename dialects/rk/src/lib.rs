@@ -112,7 +112,7 @@ pub use ir::{
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;
 pub use rkc_simt::mma::{self, MmaType};
-pub use rkc_simt::{ShuffleMode, WARP_SIZE};
+pub use rkc_simt::{MISALIGNED_LDMATRIX, ShuffleMode, WARP_SIZE, misaligned_async_copy};
 pub use types::{FloatTy, IntTy, Type};
 pub use verify::{Verified, VerifyError, verify};
 

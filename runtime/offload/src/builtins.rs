@@ -868,7 +868,8 @@ unsafe fn fragment<T: Copy, const N: usize>(
 ) -> [T; N] {
     assert!(
         (tile as usize | stride.wrapping_mul(2)).is_multiple_of(16),
-        "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16"
+        "{}",
+        rkc_simt::MISALIGNED_LDMATRIX
     );
     std::array::from_fn(|i| {
         let (row, col) = index(lane, i);
@@ -896,7 +897,8 @@ pub unsafe fn cp_async<T>(dst: *mut T, src: *const T) {
     let size = size_of::<T>();
     assert!(
         (dst as usize).is_multiple_of(size) && (src as usize).is_multiple_of(size),
-        "misaligned access of {size} bytes: cp_async's addresses must be multiples of {size}"
+        "{}",
+        rkc_simt::misaligned_async_copy(size)
     );
     // SAFETY: the caller's contract.
     unsafe { std::ptr::copy_nonoverlapping(src, dst, 1) };
@@ -972,8 +974,8 @@ mod tests {
                 fragment::<u16, 8>(tile, 20, rkc_simt::mma::a_index, lane)
             })
             .unwrap_err();
-            let message = e.downcast_ref::<&str>().copied().unwrap_or_default();
-            assert!(message.contains("misaligned access of 16 bytes"), "{message}");
+            let message = e.downcast_ref::<String>().map_or("", |m| m.as_str());
+            assert_eq!(message, rkc_simt::MISALIGNED_LDMATRIX);
         }
     }
 }

@@ -25,6 +25,18 @@
 
 pub mod mma;
 
+/// The panic message of an `ldmatrix` whose rows do not all start 16-byte aligned (which
+/// faults on a GPU): rkc's compiled check and the simulator's say the same.
+pub const MISALIGNED_LDMATRIX: &str =
+    "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16";
+
+/// The panic message of an asynchronous copy of `size` bytes from or to an address that is not
+/// a multiple of `size` (which faults on a GPU): rkc's compiled check and the simulator's say
+/// the same.
+pub fn misaligned_async_copy(size: usize) -> String {
+    format!("misaligned access of {size} bytes: cp_async's addresses must be multiples of {size}")
+}
+
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Lanes per warp, on every target.

@@ -740,12 +740,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 // of 8.
                 let two = self.const_usize(2, span);
                 let row_bytes = self.bin(BinOp::Mul, stride, two, span);
-                self.assert_aligned(
-                    &[tile, row_bytes],
-                    16,
-                    "misaligned access of 16 bytes: ldmatrix's rows must start at multiples of 16",
-                    span,
-                );
+                self.assert_aligned(&[tile, row_bytes], 16, rkc_rk::MISALIGNED_LDMATRIX, span);
                 let results: Vec<ValueId> =
                     (0..m.elements()).map(|_| self.new_value(elem.clone())).collect();
                 let loc = self.loc(span);
@@ -786,9 +781,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 self.assert_aligned(
                     &[s, d],
                     size,
-                    &format!(
-                        "misaligned access of {size} bytes: cp_async's addresses must be multiples of {size}"
-                    ),
+                    &rkc_rk::misaligned_async_copy(size as usize),
                     span,
                 );
                 self.op0(OpKind::CopyAsync, &[d, s], span);
