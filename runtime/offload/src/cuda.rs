@@ -1,12 +1,11 @@
-//! The GPU backend: NVIDIA's driver API (`libcuda.so.1`) and AMD's HIP (`libamdhip64.so`),
-//! each loaded at run time with libloading so that nothing from CUDA or ROCm is needed to build
-//! rkc programs or to run them without a GPU.
+//! The GPU backend: NVIDIA's driver API (`libcuda.so.1`, through cudarc's bindings) and AMD's
+//! HIP (`libamdhip64.so`, through a table of its entry points), each loaded at run time so
+//! that nothing from CUDA or ROCm is needed to build rkc programs or to run them without a GPU.
 //!
 //! HIP's module API mirrors the CUDA driver API call for call (`hipModuleLaunchKernel` is
 //! `cuLaunchKernel`, `hipMemcpyHtoD` is `cuMemcpyHtoD`...), so both vendors share this code:
-//! one table of entry points per library ([`Api`]), resolved by name, and the few calls whose
-//! shapes differ (error names, pinned allocations, device limits) behind [`Vendor`]. The GPUs
-//! are numbered NVIDIA first, then AMD.
+//! [`driver`] gives one method per call that goes to either library. The GPUs are numbered
+//! NVIDIA first, then AMD.
 //!
 //! One primary context per device, a module cache per (device, fat binary, image), and every
 //! driver error turned into [`OffloadError::Driver`] naming the call that failed.
@@ -17,100 +16,49 @@ use crate::error::OffloadError;
 use crate::placement::Placement;
 use crate::registry::Found;
 use crate::report::info_copy;
+use cudarc::driver::sys;
+use driver::{Calls, HipCalls, HipStreamCalls};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::sync::Mutex;
 
+mod driver;
 mod stream;
 pub(crate) use stream::StreamState;
 
+// The handle types are cudarc's; HIP's have the same layout (opaque pointers, an int device,
+// a 64-bit device address).
 type CuResult = c_int;
-type CuDevice = c_int;
-type CuContext = *mut c_void;
-type CuModule = *mut c_void;
-type CuFunction = *mut c_void;
-type CuDevicePtr = u64;
-type CuStream = *mut c_void;
+type CuDevice = sys::CUdevice;
+type CuContext = sys::CUcontext;
+type CuModule = sys::CUmodule;
+type CuFunction = sys::CUfunction;
+type CuDevicePtr = sys::CUdeviceptr;
+type CuStream = sys::CUstream;
+type CuEvent = sys::CUevent;
 
 const CUDA_SUCCESS: CuResult = 0;
 const CUDA_ERROR_ILLEGAL_ADDRESS: CuResult = 700;
 const CUDA_ERROR_ILLEGAL_INSTRUCTION: CuResult = 715;
 const CUDA_ERROR_LAUNCH_FAILED: CuResult = 719;
 
-const ATTR_MAX_THREADS_PER_BLOCK: c_int = 1;
-const ATTR_MAX_BLOCK_DIM_X: c_int = 2;
-const ATTR_MAX_GRID_DIM_X: c_int = 5;
-const ATTR_MAX_SHARED_MEMORY_PER_BLOCK: c_int = 8;
-const ATTR_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
-const ATTR_COMPUTE_CAPABILITY_MINOR: c_int = 76;
-
 const JIT_ERROR_LOG_BUFFER: c_int = 5;
 const JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 
-/// The driver entry points rkc uses, resolved once from the library.
+/// One vendor's driver: its calls, and its stream calls when it has them.
 struct Api {
-    init: unsafe extern "C" fn(c_uint) -> CuResult,
-    driver_get_version: unsafe extern "C" fn(*mut c_int) -> CuResult,
-    device_get_count: unsafe extern "C" fn(*mut c_int) -> CuResult,
-    device_get: unsafe extern "C" fn(*mut CuDevice, c_int) -> CuResult,
-    device_get_name: unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult,
-    device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, CuDevice) -> CuResult,
-    primary_ctx_retain: unsafe extern "C" fn(*mut CuContext, CuDevice) -> CuResult,
-    primary_ctx_reset: unsafe extern "C" fn(CuDevice) -> CuResult,
-    ctx_set_current: unsafe extern "C" fn(CuContext) -> CuResult,
-    ctx_synchronize: unsafe extern "C" fn() -> CuResult,
-    module_load_data_ex: unsafe extern "C" fn(
-        *mut CuModule,
-        *const c_void,
-        c_uint,
-        *mut c_int,
-        *mut *mut c_void,
-    ) -> CuResult,
-    module_get_function: unsafe extern "C" fn(*mut CuFunction, CuModule, *const c_char) -> CuResult,
-    mem_alloc: unsafe extern "C" fn(*mut CuDevicePtr, usize) -> CuResult,
-    mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
-    memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
-    memcpy_dtoh: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult,
-    memcpy_dtod: unsafe extern "C" fn(CuDevicePtr, CuDevicePtr, usize) -> CuResult,
-    memset_d8: unsafe extern "C" fn(CuDevicePtr, u8, usize) -> CuResult,
-    launch_kernel: unsafe extern "C" fn(
-        CuFunction,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        CuStream,
-        *mut *mut c_void,
-        *mut *mut c_void,
-    ) -> CuResult,
-    /// The calls whose shapes differ between the vendors.
-    vendor: Vendor,
+    calls: Calls<HipCalls>,
     /// Streams, events and asynchronous copies (`None` when the library lacks them).
-    streams: Option<stream::StreamApi>,
-    /// Keeps the library mapped for as long as the pointers above are used.
-    _lib: libloading::Library,
+    streams: Option<Calls<HipStreamCalls>>,
+    /// HIP's library, mapped for as long as its table is used (cudarc keeps CUDA's).
+    _lib: Option<libloading::Library>,
 }
 
-/// The entry points that differ between CUDA and HIP.
-enum Vendor {
-    Cuda {
-        get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-        get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-        mem_alloc_host: unsafe extern "C" fn(*mut *mut c_void, usize) -> CuResult,
-        mem_host_alloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
-        host_get_device_pointer:
-            unsafe extern "C" fn(*mut CuDevicePtr, *mut c_void, c_uint) -> CuResult,
-    },
-    Hip {
-        get_error_name: unsafe extern "C" fn(CuResult) -> *const c_char,
-        get_error_string: unsafe extern "C" fn(CuResult) -> *const c_char,
-        host_malloc: unsafe extern "C" fn(*mut *mut c_void, usize, c_uint) -> CuResult,
-        host_get_device_pointer:
-            unsafe extern "C" fn(*mut CuDevicePtr, *mut c_void, c_uint) -> CuResult,
-    },
+impl std::ops::Deref for Api {
+    type Target = Calls<HipCalls>;
+    fn deref(&self) -> &Calls<HipCalls> {
+        &self.calls
+    }
 }
 
 /// Which vendor's library an [`Api`] comes from.
@@ -126,160 +74,66 @@ const HIP_ERROR_NO_BINARY_FOR_GPU: CuResult = 209;
 impl Api {
     /// Loads a vendor's library; `None` when it is not installed (or lacks an entry point).
     fn load(kind: Kind) -> Option<Api> {
-        let (libraries, names): (&[&str], [&str; 17]) = match kind {
-            Kind::Cuda => (
-                &["libcuda.so.1", "libcuda.so"],
-                [
-                    "cuInit",
-                    "cuDriverGetVersion",
-                    "cuDeviceGetCount",
-                    "cuDeviceGet",
-                    "cuDeviceGetName",
-                    "cuDeviceGetAttribute",
-                    "cuDevicePrimaryCtxRetain",
-                    "cuCtxSetCurrent",
-                    "cuCtxSynchronize",
-                    "cuModuleLoadDataEx",
-                    "cuModuleGetFunction",
-                    "cuMemAlloc_v2",
-                    "cuMemFree_v2",
-                    "cuMemcpyHtoD_v2",
-                    "cuMemcpyDtoH_v2",
-                    "cuLaunchKernel",
-                    "cuGetErrorName",
-                ],
-            ),
-            Kind::Hip => (
-                &[
+        match kind {
+            Kind::Cuda => {
+                // cudarc resolves each symbol on its first call and panics on a missing one:
+                // the library and every symbol rkc calls are looked up here first.
+                if !driver::cuda_present()
+                    || !HipCalls::cuda_has_all()
+                    || !driver::cuda_has("cuModuleLoadDataEx\0")
+                    || !driver::cuda_has("cuDeviceGetAttribute\0")
+                {
+                    return None;
+                }
+                Some(Api {
+                    calls: Calls::Cuda,
+                    streams: HipStreamCalls::cuda_has_all().then_some(Calls::Cuda),
+                    _lib: None,
+                })
+            }
+            Kind::Hip => {
+                const LIBRARIES: &[&str] = &[
                     "libamdhip64.so",
                     "libamdhip64.so.6",
                     "libamdhip64.so.7",
                     "/opt/rocm/lib/libamdhip64.so",
-                ],
-                [
-                    "hipInit",
-                    "hipDriverGetVersion",
-                    "hipGetDeviceCount",
-                    "hipDeviceGet",
-                    "hipDeviceGetName",
-                    "hipDeviceGetAttribute",
-                    "hipDevicePrimaryCtxRetain",
-                    "hipCtxSetCurrent",
-                    "hipDeviceSynchronize",
-                    "hipModuleLoadDataEx",
-                    "hipModuleGetFunction",
-                    "hipMalloc",
-                    "hipFree",
-                    "hipMemcpyHtoD",
-                    "hipMemcpyDtoH",
-                    "hipModuleLaunchKernel",
-                    "hipGetErrorName",
-                ],
-            ),
-        };
-        // SAFETY: loading a vendor's driver library runs its initialisers, which are designed
-        // to be loaded into any process; each symbol is given the signature of its C
-        // declaration (cuda.h, CUDA 12/13 ABI, the _v2 names being the 64-bit ones; hip_runtime_api.h,
-        // whose module API has the same shapes).
-        unsafe {
-            // `RKC_HIP_LIBRARY` names the HIP library to load instead (a ROCm outside the
-            // library path, or the test's stand-in).
-            let lib = match (kind, std::env::var_os("RKC_HIP_LIBRARY")) {
-                (Kind::Hip, Some(path)) => libloading::Library::new(path).ok()?,
-                _ => libraries.iter().find_map(|l| libloading::Library::new(l).ok())?,
-            };
-            macro_rules! sym {
-                ($name:expr) => {
-                    *lib.get(format!("{}\0", $name).as_bytes()).ok()?
+                ];
+                // SAFETY: loading a vendor's driver library runs its initialisers, which are
+                // designed to be loaded into any process. `RKC_HIP_LIBRARY` names the HIP
+                // library to load instead (a ROCm outside the library path, or the test's
+                // stand-in).
+                let lib = unsafe {
+                    match std::env::var_os("RKC_HIP_LIBRARY") {
+                        Some(path) => libloading::Library::new(path).ok()?,
+                        None => LIBRARIES.iter().find_map(|l| libloading::Library::new(l).ok())?,
+                    }
                 };
+                Some(Api {
+                    calls: Calls::Hip(HipCalls::load(&lib)?),
+                    streams: HipStreamCalls::load(&lib).map(Calls::Hip),
+                    _lib: Some(lib),
+                })
             }
-            let vendor = match kind {
-                Kind::Cuda => Vendor::Cuda {
-                    get_error_name: sym!("cuGetErrorName"),
-                    get_error_string: sym!("cuGetErrorString"),
-                    mem_alloc_host: sym!("cuMemAllocHost_v2"),
-                    mem_host_alloc: sym!("cuMemHostAlloc"),
-                    host_get_device_pointer: sym!("cuMemHostGetDevicePointer_v2"),
-                },
-                Kind::Hip => Vendor::Hip {
-                    get_error_name: sym!("hipGetErrorName"),
-                    get_error_string: sym!("hipGetErrorString"),
-                    host_malloc: sym!("hipHostMalloc"),
-                    host_get_device_pointer: sym!("hipHostGetDevicePointer"),
-                },
-            };
-            Some(Api {
-                init: sym!(names[0]),
-                driver_get_version: sym!(names[1]),
-                device_get_count: sym!(names[2]),
-                device_get: sym!(names[3]),
-                device_get_name: sym!(names[4]),
-                device_get_attribute: sym!(names[5]),
-                primary_ctx_retain: sym!(names[6]),
-                primary_ctx_reset: sym!(match kind {
-                    Kind::Cuda => "cuDevicePrimaryCtxReset_v2",
-                    Kind::Hip => "hipDevicePrimaryCtxReset",
-                }),
-                ctx_set_current: sym!(names[7]),
-                ctx_synchronize: sym!(names[8]),
-                module_load_data_ex: sym!(names[9]),
-                module_get_function: sym!(names[10]),
-                mem_alloc: sym!(names[11]),
-                mem_free: sym!(names[12]),
-                memcpy_htod: sym!(names[13]),
-                memcpy_dtoh: sym!(names[14]),
-                memcpy_dtod: sym!(match kind {
-                    Kind::Cuda => "cuMemcpyDtoD_v2",
-                    Kind::Hip => "hipMemcpyDtoD",
-                }),
-                memset_d8: sym!(match kind {
-                    Kind::Cuda => "cuMemsetD8_v2",
-                    Kind::Hip => "hipMemsetD8",
-                }),
-                launch_kernel: sym!(names[15]),
-                vendor,
-                streams: stream::StreamApi::load(&lib, kind),
-                _lib: lib,
-            })
         }
     }
 
     /// The name of a call in this vendor's API, for error messages (`cuMemAlloc_v2` is
     /// `hipMalloc` in HIP).
     fn call_name(&self, cuda: &'static str) -> &'static str {
-        const HIP: &[(&str, &str)] = &[
-            ("cuInit", "hipInit"),
-            ("cuDriverGetVersion", "hipDriverGetVersion"),
-            ("cuDeviceGetCount", "hipGetDeviceCount"),
-            ("cuDeviceGet", "hipDeviceGet"),
-            ("cuDeviceGetName", "hipDeviceGetName"),
-            ("cuDeviceGetAttribute", "hipDeviceGetAttribute"),
-            ("cuDevicePrimaryCtxRetain", "hipDevicePrimaryCtxRetain"),
-            ("cuDevicePrimaryCtxReset_v2", "hipDevicePrimaryCtxReset"),
-            ("cuCtxSetCurrent", "hipCtxSetCurrent"),
-            ("cuCtxSynchronize", "hipDeviceSynchronize"),
-            ("cuModuleLoadDataEx", "hipModuleLoadDataEx"),
-            ("cuModuleGetFunction", "hipModuleGetFunction"),
-            ("cuMemAlloc_v2", "hipMalloc"),
-            ("cuMemFree_v2", "hipFree"),
-            ("cuMemcpyHtoD_v2", "hipMemcpyHtoD"),
-            ("cuMemcpyDtoH_v2", "hipMemcpyDtoH"),
-            ("cuMemcpyDtoD_v2", "hipMemcpyDtoD"),
-            ("cuMemsetD8_v2", "hipMemsetD8"),
-            ("cuLaunchKernel", "hipModuleLaunchKernel"),
-        ];
         match self.kind() {
             Kind::Cuda => cuda,
-            Kind::Hip => {
-                HIP.iter().chain(stream::NAMES).find(|(c, _)| *c == cuda).map_or(cuda, |(_, h)| *h)
-            }
+            Kind::Hip => driver::NAMES
+                .iter()
+                .chain(driver::STREAM_NAMES)
+                .find(|(c, _)| *c == cuda)
+                .map_or(cuda, |(_, h)| *h),
         }
     }
 
     fn kind(&self) -> Kind {
-        match self.vendor {
-            Vendor::Cuda { .. } => Kind::Cuda,
-            Vendor::Hip { .. } => Kind::Hip,
+        match self.calls {
+            Calls::Cuda => Kind::Cuda,
+            Calls::Hip(_) => Kind::Hip,
         }
     }
 
@@ -292,29 +146,11 @@ impl Api {
         let mut address: CuDevicePtr = 0;
         // SAFETY: live out-pointers; the allocation has 4 bytes, zeroed before use.
         unsafe {
-            let (allocated, mapped) = match self.vendor {
-                Vendor::Cuda { mem_host_alloc, host_get_device_pointer, .. } => {
-                    let a = mem_host_alloc(&mut p, 4, MAPPED);
-                    (
-                        a,
-                        if a == CUDA_SUCCESS {
-                            host_get_device_pointer(&mut address, p, 0)
-                        } else {
-                            a
-                        },
-                    )
-                }
-                Vendor::Hip { host_malloc, host_get_device_pointer, .. } => {
-                    let a = host_malloc(&mut p, 4, MAPPED);
-                    (
-                        a,
-                        if a == CUDA_SUCCESS {
-                            host_get_device_pointer(&mut address, p, 0)
-                        } else {
-                            a
-                        },
-                    )
-                }
+            let allocated = self.mem_host_alloc(&mut p, 4, MAPPED);
+            let mapped = if allocated == CUDA_SUCCESS {
+                self.host_get_device_pointer(&mut address, p, 0)
+            } else {
+                allocated
             };
             if allocated != CUDA_SUCCESS || mapped != CUDA_SUCCESS || p.is_null() || address == 0 {
                 return None;
@@ -330,10 +166,10 @@ impl Api {
         // SAFETY: a live out-pointer; the copy writes PANIC_RECORD_BYTES into an allocation of
         // that size.
         unsafe {
-            self.check("cuMemAlloc_v2", (self.mem_alloc)(&mut record, PANIC_RECORD_BYTES))?;
+            self.check("cuMemAlloc_v2", self.mem_alloc(&mut record, PANIC_RECORD_BYTES))?;
             self.check(
                 "cuMemcpyHtoD_v2",
-                (self.memcpy_htod)(record, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
+                self.memcpy_htod(record, initial.as_ptr().cast(), PANIC_RECORD_BYTES),
             )?;
         }
         Ok(record)
@@ -347,10 +183,10 @@ impl Api {
         // SAFETY: a live out-pointer; the copy writes the header into an allocation of `bytes`,
         // which is larger.
         unsafe {
-            self.check("cuMemAlloc_v2", (self.mem_alloc)(&mut buffer, bytes))?;
+            self.check("cuMemAlloc_v2", self.mem_alloc(&mut buffer, bytes))?;
             self.check(
                 "cuMemcpyHtoD_v2",
-                (self.memcpy_htod)(buffer, header.as_ptr().cast(), header.len()),
+                self.memcpy_htod(buffer, header.as_ptr().cast(), header.len()),
             )?;
         }
         Ok(buffer)
@@ -366,7 +202,7 @@ impl Api {
         let mut header = [0u8; crate::print::HEADER_BYTES];
         // SAFETY: the buffer has at least HEADER_BYTES bytes; its kernels have finished.
         self.check("cuMemcpyDtoH_v2", unsafe {
-            (self.memcpy_dtoh)(header.as_mut_ptr().cast(), buffer, header.len())
+            self.memcpy_dtoh(header.as_mut_ptr().cast(), buffer, header.len())
         })?;
         let (bytes, lost) = crate::print::written(&header);
         if bytes == 0 && lost == 0 {
@@ -378,7 +214,7 @@ impl Api {
         unsafe {
             self.check(
                 "cuMemcpyDtoH_v2",
-                (self.memcpy_dtoh)(
+                self.memcpy_dtoh(
                     records.as_mut_ptr().cast(),
                     buffer + crate::print::HEADER_BYTES as u64,
                     bytes,
@@ -386,7 +222,7 @@ impl Api {
             )?;
             self.check(
                 "cuMemcpyHtoD_v2",
-                (self.memcpy_htod)(buffer, empty.as_ptr().cast(), empty.len()),
+                self.memcpy_htod(buffer, empty.as_ptr().cast(), empty.len()),
             )?;
         }
         crate::print::emit(&records, lost, kernels);
@@ -394,7 +230,7 @@ impl Api {
     }
 
     /// The stream entry points, or the error for a driver without them.
-    fn streams(&self) -> Result<&stream::StreamApi, OffloadError> {
+    fn streams(&self) -> Result<&Calls<HipStreamCalls>, OffloadError> {
         self.streams.as_ref().ok_or(OffloadError::InvalidLaunch {
             kernel: "(stream)".into(),
             reason:
@@ -403,17 +239,10 @@ impl Api {
         })
     }
 
-    /// Pinned host memory (`cuMemAllocHost` / `hipHostMalloc` with default flags).
+    /// Pinned host memory (`cuMemHostAlloc` / `hipHostMalloc` with default flags).
     fn alloc_host(&self, p: *mut *mut c_void, len: usize) -> Result<(), OffloadError> {
         // SAFETY: `p` is a live out-pointer.
-        match self.vendor {
-            Vendor::Cuda { mem_alloc_host, .. } => {
-                self.check("cuMemAllocHost_v2", unsafe { mem_alloc_host(p, len) })
-            }
-            Vendor::Hip { host_malloc, .. } => {
-                self.check("hipHostMalloc", unsafe { host_malloc(p, len, 0) })
-            }
-        }
+        self.check("cuMemHostAlloc", unsafe { self.mem_host_alloc(p, len, 0) })
     }
 
     /// Turns a driver result into a typed error naming the call.
@@ -429,24 +258,8 @@ impl Api {
                 unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
             }
         };
-        let cuda_text = |f: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult| {
-            let mut p: *const c_char = std::ptr::null();
-            // SAFETY: the driver writes a static string's pointer or leaves it null.
-            if unsafe { f(code, &mut p) } == CUDA_SUCCESS {
-                text(p)
-            } else {
-                "unknown error".to_string()
-            }
-        };
-        let (name, message) = match self.vendor {
-            Vendor::Cuda { get_error_name, get_error_string, .. } => {
-                (cuda_text(get_error_name), cuda_text(get_error_string))
-            }
-            // SAFETY: HIP returns static strings for every code.
-            Vendor::Hip { get_error_name, get_error_string, .. } => unsafe {
-                (text(get_error_name(code)), text(get_error_string(code)))
-            },
-        };
+        let (name, message) = self.error_text(code);
+        let (name, message) = (text(name), text(message));
         Err(OffloadError::Driver { call: self.call_name(call), code, name, message })
     }
 }
@@ -543,51 +356,55 @@ impl Cuda {
             unsafe {
                 // cuInit/hipInit fail on machines with a driver but no GPU: that is "no GPU",
                 // not an error.
-                if (api.init)(0) != CUDA_SUCCESS {
+                if api.init(0) != CUDA_SUCCESS {
                     continue;
                 }
                 let mut driver_version = 0;
-                api.check("cuDriverGetVersion", (api.driver_get_version)(&mut driver_version))?;
+                api.check("cuDriverGetVersion", api.driver_get_version(&mut driver_version))?;
                 let mut count = 0;
-                api.check("cuDeviceGetCount", (api.device_get_count)(&mut count))?;
+                api.check("cuDeviceGetCount", api.device_get_count(&mut count))?;
                 for ordinal in 0..count {
                     let mut dev: CuDevice = 0;
-                    api.check("cuDeviceGet", (api.device_get)(&mut dev, ordinal))?;
+                    api.check("cuDeviceGet", api.device_get(&mut dev, ordinal))?;
                     let mut name = [0 as c_char; 256];
-                    api.check(
-                        "cuDeviceGetName",
-                        (api.device_get_name)(name.as_mut_ptr(), 256, dev),
-                    )?;
+                    api.check("cuDeviceGetName", api.device_get_name(name.as_mut_ptr(), 256, dev))?;
                     let name = CStr::from_ptr(name.as_ptr()).to_string_lossy().into_owned();
                     let info = match kind {
                         Kind::Cuda => {
-                            let attr = |a: c_int| -> Result<u32, OffloadError> {
+                            // Only CUDA's attributes are asked (see the HIP case below),
+                            // with cudarc's names for them.
+                            use sys::CUdevice_attribute as A;
+                            let attr = |a: A| -> Result<u32, OffloadError> {
                                 let mut v = 0;
                                 api.check(
                                     "cuDeviceGetAttribute",
-                                    (api.device_get_attribute)(&mut v, a, dev),
+                                    sys::cuDeviceGetAttribute(&mut v, a, dev) as CuResult,
                                 )?;
                                 Ok(v.max(0) as u32)
                             };
-                            let sm = attr(ATTR_COMPUTE_CAPABILITY_MAJOR)? * 10
-                                + attr(ATTR_COMPUTE_CAPABILITY_MINOR)?;
+                            let sm = attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)? * 10
+                                + attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
                             CudaDeviceInfo {
                                 name,
                                 kind,
                                 arch: format!("sm_{sm}"),
                                 sm,
-                                max_threads_per_block: attr(ATTR_MAX_THREADS_PER_BLOCK)?,
+                                max_threads_per_block: attr(
+                                    A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                )?,
                                 max_block_dim: [
-                                    attr(ATTR_MAX_BLOCK_DIM_X)?,
-                                    attr(ATTR_MAX_BLOCK_DIM_X + 1)?,
-                                    attr(ATTR_MAX_BLOCK_DIM_X + 2)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
                                 ],
                                 max_grid_dim: [
-                                    attr(ATTR_MAX_GRID_DIM_X)?,
-                                    attr(ATTR_MAX_GRID_DIM_X + 1)?,
-                                    attr(ATTR_MAX_GRID_DIM_X + 2)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
+                                    attr(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
                                 ],
-                                max_shared_per_block: attr(ATTR_MAX_SHARED_MEMORY_PER_BLOCK)?,
+                                max_shared_per_block: attr(
+                                    A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                                )?,
                             }
                         }
                         // HIP numbers its device attributes differently from CUDA, and the
@@ -607,7 +424,7 @@ impl Cuda {
                     let mut context: CuContext = std::ptr::null_mut();
                     api.check(
                         "cuDevicePrimaryCtxRetain",
-                        (api.primary_ctx_retain)(&mut context, dev),
+                        api.primary_ctx_retain(&mut context, dev),
                     )?;
                     devices.push(Mutex::new(Device {
                         info,
@@ -669,7 +486,7 @@ impl Cuda {
         }
         let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
-        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
+        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
         f(api, &device)
     }
 
@@ -679,7 +496,7 @@ impl Cuda {
         self.with_device(ordinal, |api, device| {
             let mut p: CuDevicePtr = 0;
             // SAFETY: `p` is a live local.
-            api.check("cuMemAlloc_v2", unsafe { (api.mem_alloc)(&mut p, len.max(1)) })?;
+            api.check("cuMemAlloc_v2", unsafe { api.mem_alloc(&mut p, len.max(1)) })?;
             Ok((p, device.resets))
         })
     }
@@ -708,7 +525,7 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         self.with_device(ordinal, |api, _| {
             // SAFETY: the caller's promise.
-            api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(device_ptr, host.cast(), len) })
+            api.check("cuMemcpyHtoD_v2", unsafe { api.memcpy_htod(device_ptr, host.cast(), len) })
         })
     }
 
@@ -727,7 +544,7 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         self.with_device(ordinal, |api, _| {
             // SAFETY: the caller's promise.
-            api.check("cuMemcpyDtoH_v2", unsafe { (api.memcpy_dtoh)(host.cast(), device_ptr, len) })
+            api.check("cuMemcpyDtoH_v2", unsafe { api.memcpy_dtoh(host.cast(), device_ptr, len) })
         })
     }
 
@@ -745,7 +562,7 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         self.with_device(ordinal, |api, _| {
             // SAFETY: the caller's promise.
-            api.check("cuMemcpyDtoD_v2", unsafe { (api.memcpy_dtod)(dst, src, len) })
+            api.check("cuMemcpyDtoD_v2", unsafe { api.memcpy_dtod(dst, src, len) })
         })
     }
 
@@ -762,7 +579,7 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         self.with_device(ordinal, |api, _| {
             // SAFETY: the caller's promise.
-            api.check("cuMemsetD8_v2", unsafe { (api.memset_d8)(device_ptr, 0, len) })
+            api.check("cuMemsetD8_v2", unsafe { api.memset_d8(device_ptr, 0, len) })
         })
     }
 
@@ -778,8 +595,8 @@ impl Cuda {
             // SAFETY: the pointer came from `alloc` on this device, under this context, and is
             // freed once.
             unsafe {
-                (api.ctx_set_current)(device.context);
-                (api.mem_free)(device_ptr);
+                api.ctx_set_current(device.context);
+                api.mem_free(device_ptr);
             }
         }
     }
@@ -820,7 +637,7 @@ impl Cuda {
             device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
         ));
         // SAFETY: the context was retained at start-up and stays alive for the process.
-        api.check("cuCtxSetCurrent", unsafe { (api.ctx_set_current)(device.context) })?;
+        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
         let function = self.function(&mut device, found)?;
         Ok((device, function))
     }
@@ -855,7 +672,7 @@ impl Cuda {
                 let t = crate::report::clock();
                 // SAFETY: `host` points at `len` readable bytes borrowed for the launch (the
                 // `offload!` arguments); `dptr` was allocated with `len` bytes.
-                api.check("cuMemcpyHtoD_v2", unsafe { (api.memcpy_htod)(dptr, host.cast(), len) })?;
+                api.check("cuMemcpyHtoD_v2", unsafe { api.memcpy_htod(dptr, host.cast(), len) })?;
                 info_copy(found, k, "to device", len, t);
                 crate::report::count_transfer(true, len);
             } else {
@@ -885,11 +702,11 @@ impl Cuda {
         // stream. Either reports a trap.
         let (call, synced) = match record.flag {
             // SAFETY: synchronising the current context has no preconditions.
-            Some(_) => ("cuCtxSynchronize", unsafe { (api.ctx_synchronize)() }),
+            Some(_) => ("cuCtxSynchronize", unsafe { api.ctx_synchronize() }),
             // SAFETY: `record.host` is pinned memory of PANIC_RECORD_BYTES bytes, as is the
             // record.
             None => ("cuMemcpyDtoH_v2", unsafe {
-                (api.memcpy_dtoh)(record.host.cast(), record.device, PANIC_RECORD_BYTES)
+                api.memcpy_dtoh(record.host.cast(), record.device, PANIC_RECORD_BYTES)
             }),
         };
         if matches!(
@@ -926,7 +743,7 @@ impl Cuda {
                 // SAFETY: `record.host` is pinned memory of PANIC_RECORD_BYTES bytes, as is the
                 // record; the kernel has finished.
                 api.check("cuMemcpyDtoH_v2", unsafe {
-                    (api.memcpy_dtoh)(record.host.cast(), record.device, PANIC_RECORD_BYTES)
+                    api.memcpy_dtoh(record.host.cast(), record.device, PANIC_RECORD_BYTES)
                 })?;
             }
             let mut raw = [0u8; PANIC_RECORD_BYTES];
@@ -942,7 +759,7 @@ impl Cuda {
                 // Reset the record for the next launch.
                 // SAFETY: the record has PANIC_RECORD_BYTES bytes; `initial` is that long.
                 api.check("cuMemcpyHtoD_v2", unsafe {
-                    (api.memcpy_htod)(
+                    api.memcpy_htod(
                         record.device,
                         record.initial.as_ptr().cast(),
                         PANIC_RECORD_BYTES,
@@ -965,7 +782,7 @@ impl Cuda {
                     // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut` argument
                     // borrowed for the launch); the device buffer has `len` bytes.
                     api.check("cuMemcpyDtoH_v2", unsafe {
-                        (api.memcpy_dtoh)(host.cast(), device_of[k], len)
+                        api.memcpy_dtoh(host.cast(), device_of[k], len)
                     })?;
                     info_copy(found, k, "from device", len, t);
                     crate::report::count_transfer(false, len);
@@ -993,15 +810,15 @@ impl Cuda {
         unsafe {
             // The reset may itself report the sticky error it clears; what matters is that
             // a context can be had and made current afterwards.
-            let _ = (api.ctx_set_current)(std::ptr::null_mut());
-            let _ = (api.primary_ctx_reset)(device.dev);
+            let _ = api.ctx_set_current(std::ptr::null_mut());
+            let _ = api.primary_ctx_reset(device.dev);
             api.check(
                 "cuDevicePrimaryCtxRetain",
-                (api.primary_ctx_retain)(&mut context, device.dev),
+                api.primary_ctx_retain(&mut context, device.dev),
             )?;
-            api.check("cuCtxSetCurrent", (api.ctx_set_current)(context))?;
+            api.check("cuCtxSetCurrent", api.ctx_set_current(context))?;
             // A context that still fails is not recovered.
-            api.check("cuCtxSynchronize", (api.ctx_synchronize)())?;
+            api.check("cuCtxSynchronize", api.ctx_synchronize())?;
         }
         device.context = context;
         Ok(())
@@ -1086,7 +903,7 @@ impl Cuda {
                     // SAFETY: `bytes` is a cubin, NUL-terminated PTX or a code object; the JIT
                     // options point at a log buffer of the size given, alive for the call.
                     let r = unsafe {
-                        (api.module_load_data_ex)(
+                        api.module_load_data_ex(
                             &mut module,
                             bytes.as_ptr().cast(),
                             n_options,
@@ -1143,7 +960,7 @@ impl Cuda {
             let mut function: CuFunction = std::ptr::null_mut();
             // SAFETY: `module` is a loaded module of the current context; `cname` is NUL-terminated.
             api.check("cuModuleGetFunction", unsafe {
-                (api.module_get_function)(&mut function, module, cname.as_ptr())
+                api.module_get_function(&mut function, module, cname.as_ptr())
             })?;
             device.functions.insert((fatbin.id, index, name.clone()), function);
             device.launched.entry(fatbin.id).or_default().insert(name.clone(), function);
@@ -1209,7 +1026,7 @@ unsafe fn launch_kernel(
     let [bx, by, bz] = config.thread_dim;
     // SAFETY: the caller's promise; the driver copies the values before returning.
     unsafe {
-        (api.launch_kernel)(
+        api.launch_kernel(
             function,
             gx,
             gy,
@@ -1254,7 +1071,7 @@ impl Buffers<'_> {
         }
         let mut p: CuDevicePtr = 0;
         // SAFETY: `p` is a live local; a zero-byte request is rounded up to 256 bytes.
-        self.api.check("cuMemAlloc_v2", unsafe { (self.api.mem_alloc)(&mut p, class) })?;
+        self.api.check("cuMemAlloc_v2", unsafe { self.api.mem_alloc(&mut p, class) })?;
         self.ptrs.push((class, p));
         Ok(p)
     }
@@ -1270,7 +1087,7 @@ impl Drop for Buffers<'_> {
             }
             // SAFETY: each pointer came from cuMemAlloc in this context and is freed once.
             unsafe {
-                (self.api.mem_free)(p);
+                self.api.mem_free(p);
             }
         }
     }

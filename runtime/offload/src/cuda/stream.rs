@@ -2,79 +2,12 @@
 //! driver side of `crate::stream`. Loaded apart from the entry points every launch needs, so
 //! that a driver without them (an old HIP) still runs `offload!`.
 
-use super::{Api, CuDevicePtr, CuResult, CuStream, Cuda, Kind, PANIC_RECORD_BYTES, Placement};
+use super::driver::{Calls, HipStreamCalls};
+use super::{Api, CuDevicePtr, CuEvent, CuStream, Cuda, PANIC_RECORD_BYTES, Placement};
 use crate::LaunchConfig;
 use crate::error::OffloadError;
 use crate::registry::Found;
-use std::ffi::{c_uint, c_void};
-
-pub(crate) type CuEvent = *mut c_void;
-
-/// The stream, event and pinned-memory entry points.
-pub(super) struct StreamApi {
-    stream_create: unsafe extern "C" fn(*mut CuStream, c_uint) -> CuResult,
-    stream_destroy: unsafe extern "C" fn(CuStream) -> CuResult,
-    stream_synchronize: unsafe extern "C" fn(CuStream) -> CuResult,
-    stream_wait_event: unsafe extern "C" fn(CuStream, CuEvent, c_uint) -> CuResult,
-    memcpy_htod_async:
-        unsafe extern "C" fn(CuDevicePtr, *const c_void, usize, CuStream) -> CuResult,
-    memcpy_dtoh_async: unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, CuStream) -> CuResult,
-    event_create: unsafe extern "C" fn(*mut CuEvent, c_uint) -> CuResult,
-    event_record: unsafe extern "C" fn(CuEvent, CuStream) -> CuResult,
-    event_synchronize: unsafe extern "C" fn(CuEvent) -> CuResult,
-    event_elapsed: unsafe extern "C" fn(*mut f32, CuEvent, CuEvent) -> CuResult,
-    event_destroy: unsafe extern "C" fn(CuEvent) -> CuResult,
-    mem_free_host: unsafe extern "C" fn(*mut c_void) -> CuResult,
-}
-
-/// The CUDA names of the calls, and HIP's for the same (for `Api::call_name`).
-pub(super) const NAMES: &[(&str, &str)] = &[
-    ("cuStreamCreate", "hipStreamCreateWithFlags"),
-    ("cuStreamDestroy_v2", "hipStreamDestroy"),
-    ("cuStreamSynchronize", "hipStreamSynchronize"),
-    ("cuStreamWaitEvent", "hipStreamWaitEvent"),
-    ("cuMemcpyHtoDAsync_v2", "hipMemcpyHtoDAsync"),
-    ("cuMemcpyDtoHAsync_v2", "hipMemcpyDtoHAsync"),
-    ("cuEventCreate", "hipEventCreateWithFlags"),
-    ("cuEventRecord", "hipEventRecord"),
-    ("cuEventSynchronize", "hipEventSynchronize"),
-    ("cuEventElapsedTime", "hipEventElapsedTime"),
-    ("cuEventDestroy_v2", "hipEventDestroy"),
-    ("cuMemFreeHost", "hipHostFree"),
-];
-
-impl StreamApi {
-    /// The entry points from a loaded driver library; `None` when one is missing.
-    pub(super) fn load(lib: &libloading::Library, kind: Kind) -> Option<StreamApi> {
-        let name = |k: usize| match kind {
-            Kind::Cuda => NAMES[k].0,
-            Kind::Hip => NAMES[k].1,
-        };
-        // SAFETY: each symbol is given the signature of its C declaration (cuda.h and
-        // hip_runtime_api.h agree on these shapes).
-        unsafe {
-            macro_rules! sym {
-                ($k:expr) => {
-                    *lib.get(format!("{}\0", name($k)).as_bytes()).ok()?
-                };
-            }
-            Some(StreamApi {
-                stream_create: sym!(0),
-                stream_destroy: sym!(1),
-                stream_synchronize: sym!(2),
-                stream_wait_event: sym!(3),
-                memcpy_htod_async: sym!(4),
-                memcpy_dtoh_async: sym!(5),
-                event_create: sym!(6),
-                event_record: sym!(7),
-                event_synchronize: sym!(8),
-                event_elapsed: sym!(9),
-                event_destroy: sym!(10),
-                mem_free_host: sym!(11),
-            })
-        }
-    }
-}
+use std::ffi::c_void;
 
 /// What a GPU stream keeps between its launches and its synchronisation: a panic record per
 /// launch (kernels of one stream may panic in any of them), and a mapped flag all of them set.
@@ -99,7 +32,7 @@ impl Cuda {
     fn with_streams<R>(
         &self,
         ordinal: usize,
-        f: impl FnOnce(&Api, &StreamApi) -> Result<R, OffloadError>,
+        f: impl FnOnce(&Api, &Calls<HipStreamCalls>) -> Result<R, OffloadError>,
     ) -> Result<R, OffloadError> {
         self.with_device(ordinal, |api, _| f(api, api.streams()?))
     }
@@ -109,7 +42,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             let mut stream: CuStream = std::ptr::null_mut();
             // SAFETY: a live out-pointer; flag 1 is CU_STREAM_NON_BLOCKING (hipStreamNonBlocking).
-            api.check("cuStreamCreate", unsafe { (s.stream_create)(&mut stream, 1) })?;
+            api.check("cuStreamCreate", unsafe { s.stream_create(&mut stream, 1) })?;
             let flag = api.mapped_word();
             let print = api.new_print_buffer()?;
             Ok(StreamState {
@@ -132,7 +65,7 @@ impl Cuda {
     ) -> Result<(), OffloadError> {
         let trapped = self.with_streams(ordinal, |api, s| {
             // SAFETY: the stream is this device's.
-            let synced = unsafe { (s.stream_synchronize)(state.stream as CuStream) };
+            let synced = unsafe { s.stream_synchronize(state.stream as CuStream) };
             if matches!(
                 synced,
                 super::CUDA_ERROR_ILLEGAL_INSTRUCTION
@@ -174,13 +107,13 @@ impl Cuda {
                     let mut raw = [0u8; PANIC_RECORD_BYTES];
                     // SAFETY: the record has PANIC_RECORD_BYTES bytes; the stream is idle.
                     api.check("cuMemcpyDtoH_v2", unsafe {
-                        (api.memcpy_dtoh)(raw.as_mut_ptr().cast(), *record, PANIC_RECORD_BYTES)
+                        api.memcpy_dtoh(raw.as_mut_ptr().cast(), *record, PANIC_RECORD_BYTES)
                     })?;
                     if let Some(panic) = super::read_panic_record(&raw, found) {
                         first.get_or_insert(panic);
                         // SAFETY: as above.
                         api.check("cuMemcpyHtoD_v2", unsafe {
-                            (api.memcpy_htod)(
+                            api.memcpy_htod(
                                 *record,
                                 state.initial.as_ptr().cast(),
                                 PANIC_RECORD_BYTES,
@@ -209,13 +142,13 @@ impl Cuda {
         let _ = self.with_streams(ordinal, |api, s| {
             // SAFETY: the stream is idle and used no more; the records and the flag are its.
             unsafe {
-                (s.stream_destroy)(state.stream as CuStream);
+                s.stream_destroy(state.stream as CuStream);
                 for r in state.free.drain(..) {
-                    (api.mem_free)(r);
+                    api.mem_free(r);
                 }
-                (api.mem_free)(state.print);
+                api.mem_free(state.print);
                 if let Some((f, _)) = state.flag {
-                    (s.mem_free_host)(f.cast());
+                    s.mem_free_host(f.cast());
                 }
             }
             Ok(())
@@ -239,7 +172,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             // SAFETY: the caller's promise.
             api.check("cuMemcpyHtoDAsync_v2", unsafe {
-                (s.memcpy_htod_async)(device_ptr, host.cast(), len, state.stream as CuStream)
+                s.memcpy_htod_async(device_ptr, host.cast(), len, state.stream as CuStream)
             })
         })
     }
@@ -261,7 +194,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             // SAFETY: the caller's promise.
             api.check("cuMemcpyDtoHAsync_v2", unsafe {
-                (s.memcpy_dtoh_async)(host.cast(), device_ptr, len, state.stream as CuStream)
+                s.memcpy_dtoh_async(host.cast(), device_ptr, len, state.stream as CuStream)
             })
         })
     }
@@ -304,7 +237,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             let mut e: CuEvent = std::ptr::null_mut();
             // SAFETY: a live out-pointer; flags 0 is the default (timing on).
-            api.check("cuEventCreate", unsafe { (s.event_create)(&mut e, 0) })?;
+            api.check("cuEventCreate", unsafe { s.event_create(&mut e, 0) })?;
             Ok(e as usize)
         })
     }
@@ -319,7 +252,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             // SAFETY: both are this device's.
             api.check("cuEventRecord", unsafe {
-                (s.event_record)(event as CuEvent, stream as CuStream)
+                s.event_record(event as CuEvent, stream as CuStream)
             })
         })
     }
@@ -334,7 +267,7 @@ impl Cuda {
         self.with_streams(ordinal, |api, s| {
             // SAFETY: both are this device's.
             api.check("cuStreamWaitEvent", unsafe {
-                (s.stream_wait_event)(stream as CuStream, event as CuEvent, 0)
+                s.stream_wait_event(stream as CuStream, event as CuEvent, 0)
             })
         })
     }
@@ -343,7 +276,7 @@ impl Cuda {
     pub fn event_synchronize(&self, ordinal: usize, event: usize) -> Result<(), OffloadError> {
         self.with_streams(ordinal, |api, s| {
             // SAFETY: the event is this device's.
-            api.check("cuEventSynchronize", unsafe { (s.event_synchronize)(event as CuEvent) })
+            api.check("cuEventSynchronize", unsafe { s.event_synchronize(event as CuEvent) })
         })
     }
 
@@ -358,7 +291,7 @@ impl Cuda {
             let mut ms = 0.0f32;
             // SAFETY: a live out-pointer; both events are this device's.
             api.check("cuEventElapsedTime", unsafe {
-                (s.event_elapsed)(&mut ms, start as CuEvent, end as CuEvent)
+                s.event_elapsed(&mut ms, start as CuEvent, end as CuEvent)
             })?;
             Ok(ms)
         })
@@ -368,7 +301,7 @@ impl Cuda {
     pub fn event_destroy(&self, ordinal: usize, event: usize) {
         let _ = self.with_streams(ordinal, |_, s| {
             // SAFETY: the event is this device's and used no more.
-            unsafe { (s.event_destroy)(event as CuEvent) };
+            unsafe { s.event_destroy(event as CuEvent) };
             Ok(())
         });
     }
@@ -386,7 +319,7 @@ impl Cuda {
     pub fn pinned_free(&self, ordinal: usize, p: *mut u8) {
         let _ = self.with_streams(ordinal, |_, s| {
             // SAFETY: `p` came from `pinned_alloc` on this device and is freed once.
-            unsafe { (s.mem_free_host)(p.cast()) };
+            unsafe { s.mem_free_host(p.cast()) };
             Ok(())
         });
     }

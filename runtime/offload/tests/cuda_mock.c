@@ -1,0 +1,94 @@
+/* A stand-in for libcuda.so, for tests/cuda.rs on machines without an NVIDIA GPU: one sm_90
+ * device, "device" memory that is host memory, a module loader that takes cubins (ELF) and
+ * PTX and refuses PTX holding "mock-invalid" with CUDA_ERROR_INVALID_PTX (218) and a JIT log,
+ * and a context that reports one illegal address (700) after `rkc_mock_trap_next()`, as a
+ * kernel's trap does, until the primary context is reset. Launches are counted, not run. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int launches = 0;
+static int trapped = 0;
+static int resets = 0;
+int rkc_mock_launches(void) { return launches; }
+int rkc_mock_resets(void) { return resets; }
+void rkc_mock_trap_next(void) { trapped = 1; }
+
+int cuInit(unsigned flags) { (void)flags; return 0; }
+int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+int cuDeviceGetCount(int *c) { *c = 1; return 0; }
+int cuDeviceGet(int *d, int ordinal) { *d = ordinal; return 0; }
+int cuDeviceGetName(char *name, int len, int d) { (void)d; strncpy(name, "rkc mock NVIDIA GPU", (size_t)len); return 0; }
+int cuDeviceGetAttribute(int *v, int attr, int d) {
+    (void)d;
+    switch (attr) {
+    case 1: case 2: case 3: *v = 1024; break;          /* threads per block, block x and y */
+    case 4: *v = 64; break;                             /* block z */
+    case 5: *v = 2147483647; break;                     /* grid x */
+    case 6: case 7: *v = 65535; break;                  /* grid y and z */
+    case 8: *v = 49152; break;                          /* shared memory per block */
+    case 75: *v = 9; break;                             /* compute capability 9.0 */
+    case 76: *v = 0; break;
+    default: return 1;                                  /* CUDA_ERROR_INVALID_VALUE */
+    }
+    return 0;
+}
+int cuDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = (void *)1; return 0; }
+int cuDevicePrimaryCtxReset_v2(int d) { (void)d; trapped = 0; resets++; return 0; }
+int cuCtxSetCurrent(void *ctx) { (void)ctx; return 0; }
+int cuCtxSynchronize(void) { return trapped ? 700 : 0; }
+
+int cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
+    const char *text = image;
+    if (memcmp(text, "\x7f" "ELF", 4) != 0 && strstr(text, ".version") == NULL) return 200; /* CUDA_ERROR_INVALID_IMAGE */
+    if (strstr(text, "mock-invalid") != NULL) {
+        for (unsigned k = 0; k < n; k++)
+            if (options[k] == 5) strcpy((char *)values[k], "ptxas mock: syntax error in line 1");
+        return 218;
+    }
+    *module = (void *)image;
+    return 0;
+}
+int cuModuleGetFunction(void **f, void *module, const char *name) { (void)module; *f = (void *)name; return name[0] ? 0 : 500; }
+
+int cuMemAlloc_v2(uint64_t *p, size_t n) { void *m = malloc(n); if (!m) return 2; *p = (uint64_t)(uintptr_t)m; return 0; }
+int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); return 0; }
+int cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t n) { memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemsetD8_v2(uint64_t dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
+int cuMemHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; *p = calloc(1, n); return *p ? 0 : 2; }
+int cuMemHostGetDevicePointer_v2(uint64_t *d, void *h, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)h; return 0; }
+int cuMemFreeHost(void *p) { free(p); return 0; }
+
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                   unsigned shared, void *stream, void **params, void **extra) {
+    (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)params; (void)extra;
+    launches++;
+    return 0;
+}
+
+/* Streams and events: everything happens at the call, so a stream is always finished. */
+int cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(1); return 0; }
+int cuStreamDestroy_v2(void *s) { free(s); return 0; }
+int cuStreamSynchronize(void *s) { (void)s; return trapped ? 700 : 0; }
+int cuStreamWaitEvent(void *s, void *e, unsigned flags) { (void)s; (void)e; (void)flags; return 0; }
+int cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) { (void)s; return cuMemcpyHtoD_v2(dst, src, n); }
+int cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) { (void)s; return cuMemcpyDtoH_v2(dst, src, n); }
+static int event_count = 0;
+int cuEventCreate(void **e, unsigned flags) { (void)flags; int *c = malloc(sizeof(int)); *c = 0; *e = c; return 0; }
+int cuEventRecord(void *e, void *s) { (void)s; *(int *)e = ++event_count; return 0; }
+int cuEventSynchronize(void *e) { (void)e; return 0; }
+int cuEventDestroy_v2(void *e) { free(e); return 0; }
+/* Each recorded event is 1.5 ms after the one before. */
+int cuEventElapsedTime_v2(float *ms, void *start, void *end) { *ms = 1.5f * (float)(*(int *)end - *(int *)start); return 0; }
+
+int cuGetErrorName(int code, const char **s) {
+    switch (code) {
+    case 200: *s = "CUDA_ERROR_INVALID_IMAGE"; return 0;
+    case 218: *s = "CUDA_ERROR_INVALID_PTX"; return 0;
+    case 700: *s = "CUDA_ERROR_ILLEGAL_ADDRESS"; return 0;
+    default: *s = NULL; return 1;
+    }
+}
+int cuGetErrorString(int code, const char **s) { (void)code; *s = "an error of the mock CUDA driver"; return 0; }
