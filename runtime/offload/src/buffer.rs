@@ -14,6 +14,9 @@ use crate::home::{Home, Location};
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
+mod interop;
+pub use interop::{CudarcView, CudarcViewMut};
+
 impl Location {
     /// Whether the memory is still there (no reset took it).
     pub(crate) fn alive(self) -> bool {

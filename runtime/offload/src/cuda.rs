@@ -501,6 +501,14 @@ impl Cuda {
         })
     }
 
+    /// For an NVIDIA device that is usable, its primary context (the one cudarc's
+    /// `CudaContext::new` retains too) and its reset count, which memory allocated now lives
+    /// as long as; `None` for an AMD device, a lost one or an ordinal without a device.
+    pub fn nvidia_context(&self, ordinal: usize) -> Option<(CuContext, u64)> {
+        let d = self.devices.get(ordinal)?.lock().unwrap_or_else(|e| e.into_inner());
+        (d.info.kind == Kind::Cuda && d.lost.is_none()).then_some((d.context, d.resets))
+    }
+
     /// Whether memory allocated under reset count `resets` is still the device's (no trap has
     /// reset it since).
     pub fn alive(&self, ordinal: usize, resets: u64) -> bool {

@@ -76,6 +76,9 @@ pub enum OffloadError {
     BufferLost { device: String },
     /// A copy between a `DeviceBuffer` (or a view of one) and data of another length.
     BufferLength { op: &'static str, buffer: usize, other: usize },
+    /// Device memory handed between rkc and cudarc that the other side cannot use: another
+    /// device or context, an AMD or simulated device, or a failure of cudarc's stream.
+    Cudarc { op: &'static str, reason: String },
 }
 
 impl fmt::Display for OffloadError {
@@ -177,6 +180,7 @@ impl fmt::Display for OffloadError {
                 f,
                 "DeviceBuffer::{op}: the device side holds {buffer} values but the other side {other}; the lengths must be equal"
             ),
+            OffloadError::Cudarc { op, reason } => write!(f, "{op}: {reason}"),
             OffloadError::ResidentLost { kernel, param, device } => write!(
                 f,
                 "the argument `{param}` of kernel `{kernel}` was resident on {device}, which was reset after a kernel trapped: its device copy is lost; drop the guard and preload it again"

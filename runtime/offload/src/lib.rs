@@ -72,8 +72,11 @@ mod sim;
 mod stream;
 
 pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
-pub use buffer::{DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
+pub use buffer::{CudarcView, CudarcViewMut, DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};
 pub use builtins::*;
+/// The cudarc release rkc's NVIDIA backend and its interop ([`CudarcView`],
+/// [`DeviceSlice::from_cudarc`]) are built on, for programs that use both.
+pub use cudarc;
 pub use error::OffloadError;
 pub use home::Location;
 pub use print::{__print, Printed, capture_prints};

@@ -187,4 +187,28 @@ fn cuda_devices_images_launches_traps_and_streams() {
     assert_eq!(elapsed, std::time::Duration::from_micros(1500));
     assert_eq!(buffer.to_vec().expect("back to the host"), [1, 2, 3]);
     assert_eq!(mock_call::<i32>("rkc_mock_launches"), 4);
+
+    // cudarc, on the same primary context: an rkc buffer read by cudarc, and a cudarc slice
+    // read and passed to a kernel by rkc, with nothing copied between them.
+    use rkc_offload::cudarc::driver::CudaContext;
+    use rkc_offload::{DeviceSlice, DeviceSliceMut};
+    let context = CudaContext::new(ordinal as usize).expect("cudarc's context");
+    let stream = context.default_stream();
+    {
+        let view = buffer.cudarc_view(&stream).expect("lent to cudarc");
+        assert_eq!(stream.clone_dtoh(&view).expect("cudarc's copy"), [1, 2, 3]);
+    }
+    // A stream of another context of the device cannot use rkc's memory.
+    let other = CudaContext::new_non_primary(ordinal as usize, 0).expect("another context");
+    let err = buffer.cudarc_view(&other.default_stream()).unwrap_err();
+    assert!(matches!(err, OffloadError::Cudarc { .. }), "{err}");
+    assert!(err.to_string().contains("CudaContext::new(0)"), "{err}");
+    drop(other);
+    context.bind_to_thread().expect("the primary context again");
+    let mut slice = stream.clone_htod(&[5u32, 6, 7]).expect("cudarc's buffer");
+    assert_eq!(DeviceSlice::from_cudarc(&slice).unwrap().to_vec().unwrap(), [5, 6, 7]);
+    let arg = DeviceSliceMut::from_cudarc(&mut slice).expect("lent to rkc");
+    try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
+        .expect("a launch on cudarc's memory");
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
 }

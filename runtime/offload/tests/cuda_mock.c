@@ -29,13 +29,20 @@ int cuDeviceGetAttribute(int *v, int attr, int d) {
     case 8: *v = 49152; break;                          /* shared memory per block */
     case 75: *v = 9; break;                             /* compute capability 9.0 */
     case 76: *v = 0; break;
+    case 115: *v = 0; break;                            /* no memory pools: cudarc allocates synchronously */
     default: return 1;                                  /* CUDA_ERROR_INVALID_VALUE */
     }
     return 0;
 }
 int cuDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = (void *)1; return 0; }
 int cuDevicePrimaryCtxReset_v2(int d) { (void)d; trapped = 0; resets++; return 0; }
-int cuCtxSetCurrent(void *ctx) { (void)ctx; return 0; }
+static void *current = 0;
+int cuCtxSetCurrent(void *ctx) { current = ctx; return 0; }
+int cuCtxGetCurrent(void **ctx) { *ctx = current; return 0; }
+int cuDevicePrimaryCtxRelease_v2(int d) { (void)d; return 0; }
+/* A context other than the primary one (cudarc's `CudaContext::new_non_primary`). */
+int cuCtxCreate_v4(void **ctx, void *params, unsigned flags, int d) { (void)params; (void)flags; (void)d; *ctx = (void *)2; return 0; }
+int cuCtxDestroy_v2(void *ctx) { (void)ctx; return 0; }
 int cuCtxSynchronize(void) { return trapped ? 700 : 0; }
 
 int cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
