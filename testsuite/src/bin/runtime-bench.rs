@@ -10,6 +10,9 @@
 //!    `cuMemcpyHtoD` ×2 + launch + `cuMemcpyDtoH` on buffers allocated beforehand, from 1 KiB
 //!    to 1 GiB per array.
 //!
+//! Before them it checks the interop with cudarc on the GPU: a cudarc slice passed to an rkc
+//! kernel, and a `DeviceBuffer` read by cudarc's copy.
+//!
 //! Usage: runtime-bench DIR, where DIR holds rkc-nochecks.fatbin. Prints a Markdown report.
 
 use rkc_offload::{DeviceBuffer, offload, preload, preload_mut};
@@ -20,6 +23,26 @@ use std::time::Instant;
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// rkc and cudarc on the same memory, with nothing copied between them: y (cudarc's) becomes
+/// 2 x + y in an rkc kernel, and x (rkc's) is read back by cudarc. Panics on a wrong value.
+fn check_cudarc_interop() {
+    use rkc_offload::DeviceSliceMut;
+    use rkc_offload::cudarc::driver::CudaContext;
+    let stream = CudaContext::new(0).expect("cudarc's context").default_stream();
+    let x = DeviceBuffer::from_slice(&[1.0f32; 256]).expect("x on the device");
+    let mut y = stream.clone_htod(&[3.0f32; 256]).expect("cudarc's y");
+    let arg = DeviceSliceMut::from_cudarc(&mut y).expect("cudarc's y lent to rkc");
+    offload! { kernel = saxpy, workgroup_dim = [1, 1, 1], thread_dim = [256, 1, 1], args = (2.0f32, &x, arg) }
+    let y = stream.clone_dtoh(&y).expect("y back through cudarc");
+    assert!(y.iter().all(|v| *v == 5.0), "2 x + y through cudarc's memory: {:?}", &y[..4]);
+    let view = x.cudarc_view(&stream).expect("x lent to cudarc");
+    let back = stream.clone_dtoh(&view).expect("x back through cudarc");
+    assert!(back.iter().all(|v| *v == 1.0), "rkc's x read by cudarc: {:?}", &back[..4]);
+    println!(
+        "cudarc interop checked: a `CudaSlice` as an rkc kernel's argument, a `DeviceBuffer` in cudarc's copy\n"
+    );
 }
 
 fn main() {
@@ -46,6 +69,8 @@ fn main() {
         gpu.driver / 1000,
         gpu.driver % 1000 / 10
     );
+
+    check_cudarc_interop();
 
     // 1. Launch latency, 256 elements (one block): the launch path, not the kernel.
     let n = 256usize;
