@@ -20,7 +20,8 @@ use cudarc::driver::sys;
 use driver::{Calls, HipCalls, HipStreamCalls};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
-use std::sync::Mutex;
+use std::hash::BuildHasherDefault;
+use std::sync::{Arc, Mutex};
 
 mod driver;
 mod stream;
@@ -231,7 +232,8 @@ impl Api {
 
     /// The stream entry points, or the error for a driver without them.
     fn streams(&self) -> Result<&Calls<HipStreamCalls>, OffloadError> {
-        self.streams.as_ref().ok_or(OffloadError::InvalidLaunch {
+        // `ok_or_else`: every queued launch asks, and the error's strings are not free.
+        self.streams.as_ref().ok_or_else(|| OffloadError::InvalidLaunch {
             kernel: "(stream)".into(),
             reason:
                 "the GPU driver lacks the stream API (cuStreamCreate and the asynchronous copies)"
@@ -264,6 +266,32 @@ impl Api {
     }
 }
 
+/// The key of a kernel in `Device::launched`: the address of its metadata, which the registry
+/// keeps for the life of the process.
+fn launched_key(found: &Found) -> usize {
+    Arc::as_ptr(&found.info) as usize
+}
+
+/// A hasher for addresses: one multiplication instead of SipHash, which `HashMap` uses to
+/// resist keys chosen by an attacker (addresses of the runtime's own allocations are not).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        // Allocations are aligned: the low bits carry nothing, and the table indexes by them.
+        self.0 = ((n as u64) >> 4).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
 /// A device's properties and limits.
 #[derive(Clone, Debug)]
 pub(crate) struct CudaDeviceInfo {
@@ -293,9 +321,10 @@ struct Device {
     /// Loaded modules by (fat binary id, image index), and functions by module and name.
     modules: HashMap<(usize, usize), CuModule>,
     functions: HashMap<(usize, usize, String), CuFunction>,
-    /// The function each kernel of a fat binary launched with, by fat binary id and kernel
-    /// name: a launch's first lookup, which borrows the name instead of building a key.
-    launched: HashMap<usize, HashMap<String, CuFunction>>,
+    /// The function each kernel of a fat binary launched with, by the address of its metadata
+    /// in the registry (one per kernel and fat binary, never freed): a launch's first lookup,
+    /// which hashes one word instead of the kernel's name.
+    launched: HashMap<usize, CuFunction, BuildHasherDefault<AddressHasher>>,
     /// The panic record every launch on this device passes (made on the first launch, kept
     /// zeroed between launches).
     record: Option<Record>,
@@ -434,7 +463,7 @@ impl Cuda {
                         context,
                         modules: HashMap::new(),
                         functions: HashMap::new(),
-                        launched: HashMap::new(),
+                        launched: HashMap::default(),
                         record: None,
                         pool: Vec::new(),
                         resets: 0,
@@ -863,9 +892,7 @@ impl Cuda {
     /// GPU the first code object HIP accepts (HIP rejects those of other architectures).
     fn function(&self, device: &mut Device, found: &Found) -> Result<CuFunction, OffloadError> {
         // A kernel launched before: its function, without choosing its image again.
-        if let Some(&f) =
-            device.launched.get(&found.fatbin.id).and_then(|m| m.get(found.info.name.as_str()))
-        {
+        if let Some(&f) = device.launched.get(&launched_key(found)) {
             return Ok(f);
         }
         let api = &self.apis[device.api].0;
@@ -971,7 +998,7 @@ impl Cuda {
                 api.module_get_function(&mut function, module, cname.as_ptr())
             })?;
             device.functions.insert((fatbin.id, index, name.clone()), function);
-            device.launched.entry(fatbin.id).or_default().insert(name.clone(), function);
+            device.launched.insert(launched_key(found), function);
             return Ok(function);
         }
         Err(no_image())
@@ -979,17 +1006,20 @@ impl Cuda {
 }
 
 /// The parameter values of a launch: each placement's value or device address (a slice's
-/// also its length in elements), and each argument's device address (0 for values). `copy`
-/// puts an argument that the launch copies on the device, given its index, host address and
-/// length, and returns its device address.
+/// also its length in elements), with room for the panic record after them; and the device
+/// address of each argument the launch copies, by argument (empty when it copies none, so
+/// that a launch on device data allocates no more than it must). `copy` puts an argument
+/// that the launch copies on the device, given its index, host address and length, and
+/// returns its device address.
 pub(crate) fn parameters(
     found: &Found,
     placements: &[Placement],
     mut copy: impl FnMut(usize, *mut u8, usize) -> Result<u64, OffloadError>,
 ) -> Result<(Vec<u64>, Vec<u64>), OffloadError> {
-    let mut storage: Vec<u64> = Vec::with_capacity(placements.len() + 1);
+    // At most two slots per argument (a slice's address and length), and the record's.
+    let mut storage: Vec<u64> = Vec::with_capacity(2 * placements.len() + 1);
     // A slice takes two parameter slots, so the storage does not line up with the arguments.
-    let mut device_of: Vec<u64> = vec![0; placements.len()];
+    let mut device_of: Vec<u64> = Vec::new();
     for (k, placement) in placements.iter().enumerate() {
         let (address, len) = match *placement {
             Placement::Value(bits) => {
@@ -1000,10 +1030,14 @@ pub(crate) fn parameters(
                 info_copy(found, k, how, len, crate::report::clock());
                 (address, len)
             }
-            Placement::Copy { host, len, .. } => (copy(k, host, len)?, len),
+            Placement::Copy { host, len, .. } => {
+                let address = copy(k, host, len)?;
+                device_of.resize(placements.len(), 0);
+                device_of[k] = address;
+                (address, len)
+            }
         };
         storage.push(address);
-        device_of[k] = address;
         if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
             found.info.params.get(k).map(|p| p.kind)
         {
@@ -1029,7 +1063,19 @@ unsafe fn launch_kernel(
     stream: CuStream,
     storage: &mut [u64],
 ) -> CuResult {
-    let mut params: Vec<*mut c_void> = storage.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+    // A pointer to each value; on the stack for the usual number of parameters (a launch
+    // allocates nothing here), in a vector beyond it.
+    let mut on_stack = [std::ptr::null_mut::<c_void>(); 32];
+    let mut on_heap = Vec::new();
+    let params: &mut [*mut c_void] = if storage.len() <= on_stack.len() {
+        &mut on_stack[..storage.len()]
+    } else {
+        on_heap.resize(storage.len(), std::ptr::null_mut());
+        &mut on_heap
+    };
+    for (p, v) in params.iter_mut().zip(storage.iter_mut()) {
+        *p = (v as *mut u64).cast();
+    }
     let [gx, gy, gz] = config.workgroup_dim;
     let [bx, by, bz] = config.thread_dim;
     // SAFETY: the caller's promise; the driver copies the values before returning.

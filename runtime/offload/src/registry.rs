@@ -3,6 +3,8 @@
 use crate::ParamShape;
 use crate::error::OffloadError;
 use offload_binary::{Image, ImageKind, KernelInfo, ParamInfo, ParamKind};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 /// One registered fat binary, parsed once.
@@ -17,6 +19,23 @@ pub(crate) struct FatBinary {
 }
 
 static REGISTRY: RwLock<Vec<Arc<FatBinary>>> = RwLock::new(Vec::new());
+
+/// How many fat binaries have been registered: a lookup remembered under another count may
+/// be out of date (a newer fat binary may hold the kernel).
+static GENERATION: AtomicUsize = AtomicUsize::new(0);
+
+/// A launching thread's recent successful lookups, by the address of the kernel's name and
+/// parameter shapes (both `'static` in `Kernel`) and the registry's generation: a launch in a
+/// loop finds its kernel without a lock, a search through every kernel's name and the
+/// comparison of the parameters.
+type Remembered = Vec<((usize, usize, usize), usize, Found)>;
+
+thread_local! {
+    static RECENT: RefCell<Remembered> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many lookups a thread remembers (a program launches a handful of kernels in turn).
+const RECENT_LOOKUPS: usize = 16;
 
 /// Registers a fat binary made by rkc, so that `offload!` can launch its kernels. A kernel is
 /// looked up in the most recently registered fat binary first.
@@ -43,6 +62,7 @@ pub fn register_fatbin(bytes: impl AsRef<[u8]>) -> Result<(), OffloadError> {
     let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     let id = registry.len();
     registry.push(Arc::new(FatBinary { id, images, kernels }));
+    GENERATION.fetch_add(1, Ordering::Release);
     Ok(())
 }
 
@@ -60,6 +80,31 @@ pub(crate) struct Found {
 /// spellings of one type (`types::Vec3` and `Vec3`, a constant or a literal as an array length)
 /// agree.
 pub(crate) fn find(
+    name: &'static str,
+    host_signature: &str,
+    host_params: &'static [ParamShape],
+) -> Result<Found, OffloadError> {
+    let key = (name.as_ptr() as usize, host_params.as_ptr() as usize, host_params.len());
+    let generation = GENERATION.load(Ordering::Acquire);
+    let remembered = RECENT.with_borrow(|recent| {
+        recent.iter().find(|(k, g, _)| *k == key && *g == generation).map(|(_, _, f)| f.clone())
+    });
+    if let Some(found) = remembered {
+        return Ok(found);
+    }
+    let found = search(name, host_signature, host_params)?;
+    RECENT.with_borrow_mut(|recent| {
+        recent.retain(|(_, g, _)| *g == generation);
+        if recent.len() == RECENT_LOOKUPS {
+            recent.remove(0);
+        }
+        recent.push((key, generation, found.clone()));
+    });
+    Ok(found)
+}
+
+/// `find` without the thread's memory of earlier lookups.
+fn search(
     name: &str,
     host_signature: &str,
     host_params: &[ParamShape],
