@@ -2,7 +2,8 @@
 //! libcuda.so (tests/cuda_mock.c, built here with the system's C compiler) reports one sm_90
 //! device. The runtime reaches it through cudarc's bindings, as it reaches a real driver, and
 //! must list the device with its limits, launch through `cuLaunchKernel` with the arguments
-//! mapped in and out, report the JIT log of PTX the driver refuses, recover from a trap by
+//! mapped in and out (the stand-in plays two kernels' writes), copy nothing back from a
+//! kernel that panicked, report the JIT log of PTX the driver refuses, recover from a trap by
 //! resetting the context, and run streams and events.
 //!
 //! cudarc finds the driver by its library name, so the test runs itself again in a child
@@ -18,6 +19,15 @@ fn scale(x: *mut [f32; 4]) {
     // SAFETY: the pointer is mapped for the launch.
     unsafe {
         (*x)[0] *= 2.0;
+    }
+}
+
+/// Played by the stand-in: writes its array and panics in thread 3.
+#[offload_kernel]
+fn panics(x: *mut [f32; 4]) {
+    // SAFETY: the pointer is mapped for the launch.
+    unsafe {
+        (*x)[0] = 99.0;
     }
 }
 
@@ -121,6 +131,10 @@ fn cuda_devices_images_launches_traps_and_streams() {
         "scale",
         vec![param("*mut [f32; 4]", ParamKind::Pointer { pointee_size: 16, mutable: true })],
     );
+    let panics_info = info(
+        "panics",
+        vec![param("*mut [f32; 4]", ParamKind::Pointer { pointee_size: 16, mutable: true })],
+    );
     let refused_info = info(
         "refused_ptx",
         vec![param("*mut u32", ParamKind::Pointer { pointee_size: 4, mutable: true })],
@@ -132,7 +146,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let mut cubin = b"\x7fELF".to_vec();
     cubin.resize(64, 0);
     let fatbin = offload_binary::write(&[
-        image(ImageKind::Cubin, cubin, &[scale_info, add_info]),
+        image(ImageKind::Cubin, cubin, &[scale_info, add_info, panics_info]),
         image(
             ImageKind::Ptx,
             b".version 8.0\n// mock-invalid\n".to_vec(),
@@ -141,12 +155,20 @@ fn cuda_devices_images_launches_traps_and_streams() {
     ]);
     rkc_offload::register_fatbin(fatbin).expect("register");
 
-    // A launch goes through the stand-in, which runs nothing: the data round-trips unchanged.
+    // A launch through the stand-in, which plays `scale`: x goes in, is doubled, comes back.
     let mut x = [1.0f32, 2.0, 3.0, 4.0];
     try_offload! { kernel = scale, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .expect("launch on the stand-in");
-    assert_eq!(x, [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(x, [2.0, 2.0, 3.0, 4.0]);
     assert_eq!(mock_call::<i32>("rkc_mock_launches"), 1);
+
+    // A kernel that panics after writing its array: the error names the thread, and the
+    // host's data stays as it was.
+    let err = try_offload! { kernel = panics, device = ordinal, args = (&mut x as *mut [f32; 4],) }
+        .unwrap_err();
+    assert!(matches!(err, OffloadError::KernelPanic { thread: [3, 0, 0], .. }), "{err}");
+    assert_eq!(x, [2.0, 2.0, 3.0, 4.0]);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 2);
 
     // PTX the driver refuses: the error names the call and the code, and carries the JIT log.
     let mut y = 0u32;
@@ -168,9 +190,11 @@ fn cuda_devices_images_launches_traps_and_streams() {
     assert!(matches!(err, OffloadError::KernelTrapped { recovered: true, .. }), "{err}");
     assert!(err.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{err}");
     assert_eq!(mock_call::<i32>("rkc_mock_resets"), 1);
+    assert_eq!(x, [2.0, 2.0, 3.0, 4.0], "a trapped launch copies nothing back");
     try_offload! { kernel = scale, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .expect("a launch after the reset");
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 3);
+    assert_eq!(x, [4.0, 2.0, 3.0, 4.0]);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 4);
 
     // Streams and events: a queued launch on a device buffer, timed by two events (the
     // stand-in puts 1.5 ms between consecutive events).
@@ -186,7 +210,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     .expect("a stream");
     assert_eq!(elapsed, std::time::Duration::from_micros(1500));
     assert_eq!(buffer.to_vec().expect("back to the host"), [1, 2, 3]);
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 4);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
 
     // cudarc, on the same primary context: an rkc buffer read by cudarc, and a cudarc slice
     // read and passed to a kernel by rkc, with nothing copied between them.
@@ -210,5 +234,5 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let arg = DeviceSliceMut::from_cudarc(&mut slice).expect("lent to rkc");
     try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
         .expect("a launch on cudarc's memory");
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
 }

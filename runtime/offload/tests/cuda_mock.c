@@ -1,18 +1,22 @@
 /* A stand-in for libcuda.so, for tests/cuda.rs on machines without an NVIDIA GPU: one sm_90
  * device, "device" memory that is host memory, a module loader that takes cubins (ELF) and
  * PTX and refuses PTX holding "mock-invalid" with CUDA_ERROR_INVALID_PTX (218) and a JIT log,
- * and a context that reports one illegal address (700) after `rkc_mock_trap_next()`, as a
- * kernel's trap does, until the primary context is reset. Launches are counted, not run. */
+ * and a context whose next kernel traps after `rkc_mock_trap_next()`: from that launch on,
+ * every synchronising call reports an illegal address (700), as the driver's sticky error
+ * does, until the primary context is reset. Launches are counted; two kernels are played:
+ * `scale` doubles the first float of its array, and `panics` writes 99 there and then fills
+ * the panic record (thread 3, site 0) and sets the mapped flag, as a panicking thread does. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int launches = 0;
+static int trap_armed = 0;
 static int trapped = 0;
 static int resets = 0;
 int rkc_mock_launches(void) { return launches; }
 int rkc_mock_resets(void) { return resets; }
-void rkc_mock_trap_next(void) { trapped = 1; }
+void rkc_mock_trap_next(void) { trap_armed = 1; }
 
 int cuInit(unsigned flags) { (void)flags; return 0; }
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
@@ -56,12 +60,13 @@ int cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *option
     *module = (void *)image;
     return 0;
 }
-int cuModuleGetFunction(void **f, void *module, const char *name) { (void)module; *f = (void *)name; return name[0] ? 0 : 500; }
+/* The function handle is a copy of its name, which the caller frees after the call. */
+int cuModuleGetFunction(void **f, void *module, const char *name) { (void)module; *f = strdup(name); return name[0] ? 0 : 500; }
 
 int cuMemAlloc_v2(uint64_t *p, size_t n) { void *m = malloc(n); if (!m) return 2; *p = (uint64_t)(uintptr_t)m; return 0; }
 int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); return 0; }
 int cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
-int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { if (trapped) return 700; memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
 int cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t n) { memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
 int cuMemsetD8_v2(uint64_t dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
 int cuMemHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; *p = calloc(1, n); return *p ? 0 : 2; }
@@ -70,8 +75,25 @@ int cuMemFreeHost(void *p) { free(p); return 0; }
 
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void *stream, void **params, void **extra) {
-    (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)params; (void)extra;
+    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
     launches++;
+    const char *name = f;
+    if (strcmp(name, "scale") == 0 || strcmp(name, "panics") == 0) {
+        float *x = (float *)(uintptr_t)*(uint64_t *)params[0];
+        if (name[0] == 's') {
+            x[0] *= 2.0f;
+        } else {
+            uint32_t *record = (uint32_t *)(uintptr_t)*(uint64_t *)params[1];
+            x[0] = 99.0f;
+            record[0] = 1;
+            record[1] = 0;
+            record[5] = 3;
+            uint64_t flag;
+            memcpy(&flag, (char *)record + 48, 8);
+            if (flag) *(uint32_t *)(uintptr_t)flag = 1;
+        }
+    }
+    if (trap_armed) { trap_armed = 0; trapped = 1; }
     return 0;
 }
 
