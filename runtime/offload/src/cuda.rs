@@ -709,27 +709,8 @@ impl Cuda {
                 l.resets == device.resets
             })?;
         let copies_in = crate::nvtx::Range::new(|| format!("{name}: copy to device"));
-        let (mut storage, device_of) = parameters(found, &placements, |k, host, len| {
-            let dptr = buffers.alloc(len)?;
-            let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in());
-            if copy_in && len > 0 {
-                let t = crate::report::clock();
-                // SAFETY: `host` points at `len` readable bytes borrowed for the launch (the
-                // `offload!` arguments); `dptr` was allocated with `len` bytes.
-                api.check("cuMemcpyHtoD_v2", unsafe { api.memcpy_htod(dptr, host.cast(), len) })?;
-                info_copy(found, k, "to device", len, t);
-                crate::report::count_transfer(true, len);
-            } else {
-                info_copy(
-                    found,
-                    k,
-                    "not copied in (the kernel does not read it)",
-                    len,
-                    crate::report::clock(),
-                );
-            }
-            Ok(dptr)
-        })?;
+        let addresses = crate::placement::map_in(found, &placements, &mut buffers)?;
+        let mut storage = parameters(found, &placements, &addresses);
         drop(copies_in);
         let kernel_range = crate::nvtx::Range::new(|| format!("{name}: kernel"));
         // The panic record, zeroed: the hidden last parameter of every rkc kernel (see
@@ -741,8 +722,6 @@ impl Cuda {
         let launched =
             unsafe { launch_kernel(api, function, config, std::ptr::null_mut(), &mut storage) };
         api.check("cuLaunchKernel", launched)?;
-        let copies_back =
-            |k: usize| found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back());
         // An argument copied back that fits the staging memory: its copy there is the launch's
         // synchronisation (a copy on the default stream waits for the kernel), which saves
         // the round trip of a separate synchronisation, most of what a launch on small host
@@ -751,7 +730,9 @@ impl Cuda {
         let staged = match (record.flag, record.staging) {
             (Some(_), Some(staging)) => placements.iter().enumerate().find_map(|(k, p)| match *p {
                 Placement::Copy { host, len, writable: true }
-                    if len > 0 && len <= STAGING_BYTES && copies_back(k) =>
+                    if len > 0
+                        && len <= STAGING_BYTES
+                        && crate::placement::copies_back(found, k) =>
                 {
                     Some((k, host, len, staging))
                 }
@@ -767,7 +748,7 @@ impl Cuda {
             // SAFETY: the staging memory is pinned, of STAGING_BYTES ≥ `len` bytes; the device
             // buffer has `len` bytes.
             (Some((k, _, len, staging)), _) => {
-                ("cuMemcpyDtoH_v2", unsafe { api.memcpy_dtoh(staging.cast(), device_of[k], len) })
+                ("cuMemcpyDtoH_v2", unsafe { api.memcpy_dtoh(staging.cast(), addresses[k], len) })
             }
             // SAFETY: synchronising the current context has no preconditions.
             (None, Some(_)) => ("cuCtxSynchronize", unsafe { api.ctx_synchronize() }),
@@ -842,38 +823,28 @@ impl Cuda {
         }
         drop(kernel_range);
         let _copies_out = crate::nvtx::Range::new(|| format!("{name}: copy from device"));
-        for (k, placement) in placements.iter().enumerate() {
-            if let Placement::Copy { host, len, writable: true } = *placement
-                && copies_back(k)
-                && len > 0
-            {
-                match staged {
-                    Some((staged_k, _, _, staging)) if staged_k == k => {
-                        // SAFETY: the synchronising copy filled `len` bytes of the staging
-                        // memory; `host` points at `len` writable bytes, apart from it.
-                        unsafe { std::ptr::copy_nonoverlapping(staging, host, len) };
-                        // Its time includes waiting for the kernel, which it did.
-                        info_copy(
-                            found,
-                            k,
-                            "from device (through pinned memory, waiting for the kernel)",
-                            len,
-                            copy_start,
-                        );
-                    }
-                    _ => {
-                        let t = crate::report::clock();
-                        // SAFETY: `host` points at `len` writable bytes (a `*mut` or `&mut`
-                        // argument borrowed for the launch); the device buffer has `len` bytes.
-                        api.check("cuMemcpyDtoH_v2", unsafe {
-                            api.memcpy_dtoh(host.cast(), device_of[k], len)
-                        })?;
-                        info_copy(found, k, "from device", len, t);
-                    }
-                }
-                crate::report::count_transfer(false, len);
-            }
+        if let Some((k, host, len, staging)) = staged {
+            // SAFETY: the synchronising copy filled `len` bytes of the staging memory; `host`
+            // points at `len` writable bytes (an argument borrowed for the launch), apart from
+            // it.
+            unsafe { std::ptr::copy_nonoverlapping(staging, host, len) };
+            // Its time includes waiting for the kernel, which it did.
+            info_copy(
+                found,
+                k,
+                "from device (through pinned memory, waiting for the kernel)",
+                len,
+                copy_start,
+            );
+            crate::report::count_transfer(false, len);
         }
+        crate::placement::map_back(
+            found,
+            &placements,
+            &addresses,
+            &mut buffers,
+            staged.map(|(k, ..)| k),
+        )?;
         drop(buffers);
         Ok(())
     }
@@ -1056,46 +1027,28 @@ impl Cuda {
     }
 }
 
-/// The parameter values of a launch: each placement's value or device address (a slice's
-/// also its length in elements), with room for the panic record after them; and the device
-/// address of each argument the launch copies, by argument (empty when it copies none, so
-/// that a launch on device data allocates no more than it must). `copy` puts an argument
-/// that the launch copies on the device, given its index, host address and length, and
-/// returns its device address.
-pub(crate) fn parameters(
-    found: &Found,
-    placements: &[Placement],
-    mut copy: impl FnMut(usize, *mut u8, usize) -> Result<u64, OffloadError>,
-) -> Result<(Vec<u64>, Vec<u64>), OffloadError> {
+/// The parameter values of a launch: each placement's value, or its address on the device
+/// (`addresses`, from `placement::map_in`), a slice's followed by its length in elements;
+/// with room for the panic record after them.
+pub(crate) fn parameters(found: &Found, placements: &[Placement], addresses: &[u64]) -> Vec<u64> {
     // At most two slots per argument (a slice's address and length), and the record's.
     let mut storage: Vec<u64> = Vec::with_capacity(2 * placements.len() + 1);
-    // A slice takes two parameter slots, so the storage does not line up with the arguments.
-    let mut device_of: Vec<u64> = Vec::new();
     for (k, placement) in placements.iter().enumerate() {
-        let (address, len) = match *placement {
+        let len = match *placement {
             Placement::Value(bits) => {
                 storage.push(bits);
                 continue;
             }
-            Placement::OnDevice { address, len, how } => {
-                info_copy(found, k, how, len, crate::report::clock());
-                (address, len)
-            }
-            Placement::Copy { host, len, .. } => {
-                let address = copy(k, host, len)?;
-                device_of.resize(placements.len(), 0);
-                device_of[k] = address;
-                (address, len)
-            }
+            Placement::OnDevice { len, .. } | Placement::Copy { len, .. } => len,
         };
-        storage.push(address);
+        storage.push(addresses[k]);
         if let Some(offload_binary::ParamKind::Slice { elem_size, .. }) =
             found.info.params.get(k).map(|p| p.kind)
         {
             storage.push(len as u64 / elem_size.max(1));
         }
     }
-    Ok((storage, device_of))
+    storage
 }
 
 /// `cuLaunchKernel` of `function` with the launch's shape on `stream` (null: the default
@@ -1179,6 +1132,39 @@ impl Buffers<'_> {
         self.api.check("cuMemAlloc_v2", unsafe { self.api.mem_alloc(&mut p, class) })?;
         self.ptrs.push((class, p));
         Ok(p)
+    }
+}
+
+impl crate::placement::ArgumentMemory for Buffers<'_> {
+    unsafe fn put(
+        &mut self,
+        _: usize,
+        host: *mut u8,
+        len: usize,
+        copy_in: bool,
+    ) -> Result<u64, OffloadError> {
+        let address = self.alloc(len)?;
+        if copy_in {
+            // SAFETY: `host` has `len` readable bytes (the caller's promise); the buffer was
+            // allocated with at least `len`.
+            self.api.check("cuMemcpyHtoD_v2", unsafe {
+                self.api.memcpy_htod(address, host.cast(), len)
+            })?;
+        }
+        Ok(address)
+    }
+
+    unsafe fn take(
+        &mut self,
+        _: usize,
+        host: *mut u8,
+        address: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        // SAFETY: the caller's promise: `host` is writable for `len` bytes, which the buffer
+        // at `address` holds.
+        self.api
+            .check("cuMemcpyDtoH_v2", unsafe { self.api.memcpy_dtoh(host.cast(), address, len) })
     }
 }
 

@@ -406,16 +406,8 @@ pub(crate) fn launch(
     let placements =
         crate::sim::cpu_launch(found, mappings, config, device, "the CPU (host image)")?;
     // Host data is the kernel's memory here: no copy in, none back.
-    let (mut storage, _) = crate::cuda::parameters(found, &placements, |k, host, len| {
-        crate::report::info_copy(
-            found,
-            k,
-            "used in place (host image)",
-            len,
-            crate::report::clock(),
-        );
-        Ok(host as usize as u64)
-    })?;
+    let addresses = crate::placement::map_in(found, &placements, &mut crate::placement::InPlace)?;
+    let mut storage = crate::cuda::parameters(found, &placements, &addresses);
     // A print buffer for a kernel that prints: the launch's own, in host memory, which the
     // kernel's threads fill with atomic claims and plain stores, read after they are joined.
     let mut prints: Vec<u64> = Vec::new();

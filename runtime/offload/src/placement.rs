@@ -119,3 +119,157 @@ pub(crate) fn host_memory_refused(found: &registry::Found, k: usize) -> OffloadE
         ),
     }
 }
+
+/// Where a device keeps the arguments a launch copies, and how they get there and back: the
+/// one part of the mapping that differs between devices. The GPUs copy through the driver
+/// into device memory, the simulator into buffers of its own in host memory (so that a
+/// kernel sees only what the mapping gives it, as on a GPU), and the host image runs on host
+/// memory in place.
+pub(crate) trait ArgumentMemory {
+    /// Whether the device runs on the host's memory itself: nothing is copied, and
+    /// `OFFLOAD_INFO` says so.
+    const IN_PLACE: bool = false;
+
+    /// Room for argument `k`, `len` bytes of host memory at `host`, holding a copy of it when
+    /// `copy_in`: its address on the device.
+    ///
+    /// # Safety
+    ///
+    /// `host` must be readable for `len` bytes, and writable when the argument is.
+    unsafe fn put(
+        &mut self,
+        k: usize,
+        host: *mut u8,
+        len: usize,
+        copy_in: bool,
+    ) -> Result<u64, OffloadError>;
+
+    /// Copies argument `k`'s `len` bytes at `address` on the device back to `host`.
+    ///
+    /// # Safety
+    ///
+    /// `host` must be writable for `len` bytes, and `address` what `put` gave for `k`.
+    unsafe fn take(
+        &mut self,
+        k: usize,
+        host: *mut u8,
+        address: u64,
+        len: usize,
+    ) -> Result<(), OffloadError>;
+}
+
+/// Each argument's address on the device (0 for a value): device data's own, and for host
+/// data the copy `memory` makes of it (only when the kernel reads it, by the compiler's access
+/// facts). Every argument is reported under `OFFLOAD_INFO`.
+pub(crate) fn map_in(
+    found: &registry::Found,
+    placements: &[Placement],
+    memory: &mut impl ArgumentMemory,
+) -> Result<Vec<u64>, OffloadError> {
+    let mut addresses = Vec::with_capacity(placements.len());
+    for (k, placement) in placements.iter().enumerate() {
+        addresses.push(match *placement {
+            Placement::Value(_) => 0,
+            Placement::OnDevice { address, len, how } => {
+                crate::report::info_copy(found, k, how, len, crate::report::clock());
+                address
+            }
+            Placement::Copy { host, len, .. } => {
+                let t = crate::report::clock();
+                let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in())
+                    && len > 0
+                    && !memory_in_place(memory);
+                // SAFETY: `host` is an argument of the launch, borrowed for it: `len`
+                // readable bytes, writable when the argument is.
+                let address = unsafe { memory.put(k, host, len, copy_in)? };
+                let what = if memory_in_place(memory) {
+                    "used in place (host image)"
+                } else if copy_in {
+                    crate::report::count_transfer(true, len);
+                    "to device"
+                } else {
+                    "not copied in (the kernel does not read it)"
+                };
+                crate::report::info_copy(found, k, what, len, t);
+                address
+            }
+        });
+    }
+    Ok(addresses)
+}
+
+/// Copies back each writable argument the kernel may write (by the compiler's access facts)
+/// from the address `map_in` gave it, but for `done`, which the caller has copied back itself
+/// (its report too). Nothing moves on a device that runs in place.
+pub(crate) fn map_back(
+    found: &registry::Found,
+    placements: &[Placement],
+    addresses: &[u64],
+    memory: &mut impl ArgumentMemory,
+    done: Option<usize>,
+) -> Result<(), OffloadError> {
+    if memory_in_place(memory) {
+        return Ok(());
+    }
+    for (k, placement) in placements.iter().enumerate() {
+        if let Placement::Copy { host, len, writable: true } = *placement
+            && copies_back(found, k)
+            && len > 0
+            && done != Some(k)
+        {
+            let t = crate::report::clock();
+            // SAFETY: `host` is a writable argument of the launch, `len` bytes, and
+            // `addresses[k]` its copy on the device.
+            unsafe { memory.take(k, host, addresses[k], len)? };
+            crate::report::info_copy(found, k, "from device", len, t);
+            crate::report::count_transfer(false, len);
+        }
+    }
+    Ok(())
+}
+
+/// Whether the kernel may write argument `k`, so that the launch copies it back (when the
+/// argument is writable).
+pub(crate) fn copies_back(found: &registry::Found, k: usize) -> bool {
+    found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
+}
+
+fn memory_in_place<M: ArgumentMemory>(_: &M) -> bool {
+    M::IN_PLACE
+}
+
+/// The memory of a device that runs on host memory itself (the host image): an argument's
+/// address is its host address.
+pub(crate) struct InPlace;
+
+impl ArgumentMemory for InPlace {
+    const IN_PLACE: bool = true;
+
+    unsafe fn put(
+        &mut self,
+        _: usize,
+        host: *mut u8,
+        _: usize,
+        _: bool,
+    ) -> Result<u64, OffloadError> {
+        Ok(host as usize as u64)
+    }
+
+    unsafe fn take(&mut self, _: usize, _: *mut u8, _: u64, _: usize) -> Result<(), OffloadError> {
+        Ok(())
+    }
+}
+
+/// The memory of an asynchronous launch, which copies nothing: host data is refused, naming
+/// the argument.
+pub(crate) struct NoCopies<'a>(pub &'a registry::Found);
+
+impl ArgumentMemory for NoCopies<'_> {
+    unsafe fn put(&mut self, k: usize, _: *mut u8, _: usize, _: bool) -> Result<u64, OffloadError> {
+        Err(host_memory_refused(self.0, k))
+    }
+
+    unsafe fn take(&mut self, _: usize, _: *mut u8, _: u64, _: usize) -> Result<(), OffloadError> {
+        Ok(())
+    }
+}

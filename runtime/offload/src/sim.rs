@@ -48,45 +48,8 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 ) -> Result<(), OffloadError> {
     let name = found.info.name.as_str();
     let placements = cpu_launch(found, mappings, config, device, "the CPU simulator")?;
-    // The launch's own buffers, 16-byte aligned like cudaMalloc's (which gives at least 256).
-    let mut buffers: Vec<Vec<u128>> = Vec::with_capacity(mappings.len());
-    let mut addresses = Vec::with_capacity(mappings.len());
-    for (k, placement) in placements.iter().enumerate() {
-        match *placement {
-            Placement::Value(_) => {
-                buffers.push(Vec::new());
-                addresses.push(0);
-            }
-            Placement::OnDevice { address, len, how } => {
-                crate::report::info_copy(found, k, how, len, crate::report::clock());
-                buffers.push(Vec::new());
-                addresses.push(address);
-            }
-            Placement::Copy { host, len, .. } => {
-                let mut buf = vec![0u128; len.div_ceil(16).max(1)];
-                let t = crate::report::clock();
-                if found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in()) {
-                    // SAFETY: `host` points at `len` readable bytes borrowed for the launch;
-                    // `buf` has at least `len` bytes and does not overlap host memory.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(host, buf.as_mut_ptr().cast::<u8>(), len)
-                    };
-                    crate::report::info_copy(found, k, "to device", len, t);
-                    crate::report::count_transfer(true, len);
-                } else {
-                    crate::report::info_copy(
-                        found,
-                        k,
-                        "not copied in (the kernel does not read it)",
-                        len,
-                        t,
-                    );
-                }
-                addresses.push(buf.as_mut_ptr() as usize as u64);
-                buffers.push(buf);
-            }
-        }
-    }
+    let mut memory = Buffers(Vec::new());
+    let addresses = crate::placement::map_in(found, &placements, &mut memory)?;
     let params = Shared(args.params(&addresses));
     let kernel_start = crate::report::clock();
     let shared = &params;
@@ -100,19 +63,48 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         "  kernel {name}: {:.3} ms",
         crate::report::ms_since(kernel_start)
     ));
-    for (k, placement) in placements.iter().enumerate() {
-        if let Placement::Copy { host, len, writable: true } = *placement
-            && found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
-        {
-            let t = crate::report::clock();
-            // SAFETY: `host` points at `len` writable bytes (a `*mut`/`&mut` argument borrowed
-            // for the launch); the buffer holds at least `len` bytes.
-            unsafe { std::ptr::copy_nonoverlapping(buffers[k].as_ptr().cast::<u8>(), host, len) };
-            crate::report::info_copy(found, k, "from device", len, t);
-            crate::report::count_transfer(false, len);
-        }
-    }
+    crate::placement::map_back(found, &placements, &addresses, &mut memory, None)?;
     Ok(())
+}
+
+/// A launch's own buffers for the arguments it copies, 16-byte aligned like cudaMalloc's
+/// (which gives at least 256), apart from host memory: the kernel sees only what the mapping
+/// gives it, as on a GPU.
+struct Buffers(Vec<Vec<u128>>);
+
+impl crate::placement::ArgumentMemory for Buffers {
+    unsafe fn put(
+        &mut self,
+        _: usize,
+        host: *mut u8,
+        len: usize,
+        copy_in: bool,
+    ) -> Result<u64, OffloadError> {
+        let mut buffer = vec![0u128; len.div_ceil(16).max(1)];
+        if copy_in {
+            // SAFETY: `host` has `len` readable bytes (the caller's promise); the buffer has
+            // at least `len` bytes and does not overlap host memory.
+            unsafe { std::ptr::copy_nonoverlapping(host, buffer.as_mut_ptr().cast::<u8>(), len) };
+        }
+        let address = buffer.as_mut_ptr() as usize as u64;
+        // Moving the vector keeps its heap memory where it is: the address stays valid until
+        // the launch drops its buffers.
+        self.0.push(buffer);
+        Ok(address)
+    }
+
+    unsafe fn take(
+        &mut self,
+        _: usize,
+        host: *mut u8,
+        address: u64,
+        len: usize,
+    ) -> Result<(), OffloadError> {
+        // SAFETY: `address` is one of this launch's buffers, of at least `len` bytes; `host`
+        // is writable for `len` bytes (the caller's promise), apart from it.
+        unsafe { std::ptr::copy_nonoverlapping(address as usize as *const u8, host, len) };
+        Ok(())
+    }
 }
 
 /// The CPU's launch limits, those of current NVIDIA GPUs (see `MAX_THREADS_PER_BLOCK`).

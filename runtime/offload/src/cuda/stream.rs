@@ -212,9 +212,9 @@ impl Cuda {
         let (device, function) = self.prepare_launch(ordinal, found, config)?;
         let api = &self.apis[device.api].0;
         api.streams()?;
-        let (mut storage, _) = super::parameters(found, placements, |k, _, _| {
-            Err(crate::placement::host_memory_refused(found, k))
-        })?;
+        let addresses =
+            crate::placement::map_in(found, placements, &mut crate::placement::NoCopies(found))?;
+        let mut storage = super::parameters(found, placements, &addresses);
         let record = match state.free.pop() {
             Some(r) => r,
             None => api.new_record(&state.initial)?,
