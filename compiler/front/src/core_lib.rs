@@ -10,288 +10,45 @@
 //! between `//@ for $T in <types>` and `//@ end`: the lines are repeated for each type, with
 //! `$T` the type, `$U` its unsigned and `$S` its signed twin, `$BITS` its width.
 
-/// The core's files: (module, text).
-const FILES: &[(&str, &str)] = &[
-    ("lib", include_str!("../core/lib.rs")),
-    ("prelude", include_str!("../core/prelude.rs")),
-    ("intrinsics", include_str!("../core/intrinsics.rs")),
-    ("marker", include_str!("../core/marker.rs")),
-    ("clone", include_str!("../core/clone.rs")),
-    ("default", include_str!("../core/default.rs")),
-    ("cmp", include_str!("../core/cmp.rs")),
-    ("ops", include_str!("../core/ops.rs")),
-    ("option", include_str!("../core/option.rs")),
-    ("result", include_str!("../core/result.rs")),
-    ("iter", include_str!("../core/iter.rs")),
-    ("range", include_str!("../core/range.rs")),
-    ("slice", include_str!("../core/slice.rs")),
-    ("array", include_str!("../core/array.rs")),
-    ("num", include_str!("../core/num.rs")),
-    ("f32", include_str!("../core/f32.rs")),
-    ("f64", include_str!("../core/f64.rs")),
-    ("mem", include_str!("../core/mem.rs")),
-    ("ptr", include_str!("../core/ptr.rs")),
-    ("convert", include_str!("../core/convert.rs")),
-    ("convert_int", include_str!("../core/convert_int.rs")),
-    ("hint", include_str!("../core/hint.rs")),
-    ("char", include_str!("../core/char.rs")),
-    ("half", include_str!("../core/half.rs")),
-    ("offload", include_str!("../core/offload.rs")),
-];
+mod scan;
 
-/// The core's files, each with its template blocks written as marked modules (see
-/// [`expand_templates`]).
-pub fn files() -> Vec<(String, String)> {
-    FILES.iter().map(|(name, text)| (name.to_string(), mark_templates(text))).collect()
+pub use scan::{LazyBody, skeleton};
+
+/// One file of the core, as build.rs prepares it: the front end parses the skeleton, and the
+/// bodies left out of it when a kernel reaches them.
+pub struct CoreFile {
+    /// The module: `option` for core/option.rs; `lib` is the root.
+    pub name: &'static str,
+    /// The file's text with its templates marked (`scan::mark_templates`), which spans in the
+    /// file index.
+    pub text: &'static str,
+    /// That text with its bodies left out ([`skeleton`]), and those bodies.
+    pub skeleton: &'static str,
+    pub bodies: &'static [LazyBody],
 }
 
-/// A function body of the core that the front end parses only when a kernel reaches the
-/// function: most of the core's text is bodies, and a kernel uses few of them, so parsing
-/// every body at every run was most of the front end's time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LazyBody {
-    /// The body's bytes in the file's text, from its `{` through its `}`.
-    pub start: usize,
-    pub end: usize,
-    /// Where the `{` is: line from 1, column (in characters) from 0, as proc-macro2 counts
-    /// them, so that the body parsed alone has the spans it has in the file.
-    pub line: usize,
-    pub column: usize,
-}
+/// The core's files, in the order of `FileId::Core`. build.rs marks and scans them when rkc is
+/// built: scanning them at every run took a few percent of the front end's time.
+pub const FILES: &[CoreFile] = include!(concat!(env!("OUT_DIR"), "/core_files.rs"));
 
-/// The function called by the stub that stands for a body left out of the parse: `__b(k)` is
-/// body `k` of the file, and `__b::<T>(k)` the same body in the copy of a template's item for
-/// the type `T` (template expansion adds the type). The name is short so that most one-line
-/// bodies (`{ self + o }`) have room for the stub, which takes the body's place exactly.
-const LAZY: &str = "__b";
-
-/// The file's text with every function body that declares no items replaced by a stub, a call
-/// of [`LAZY`] padded to the body's size so that everything after the body keeps its line and
-/// column, and those bodies. A body that declares items (`fn`, `use`, `const`, ...) stays: the item
-/// table must see its items. The text is the core's own, so this small scanner knows only
-/// what the core writes: comments, strings, characters and lifetimes, and braces.
-pub fn skeleton(text: &str) -> (String, Vec<LazyBody>) {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut bodies = Vec::new();
-    // `copied` is where the text not yet copied to `out` starts; `line` is the line there.
-    let (mut copied, mut line) = (0usize, 1usize);
-    let mut i = 0;
-    while i < bytes.len() {
-        if let Some(next) = skip_literal(bytes, i) {
-            i = next;
-            continue;
-        }
-        if !is_ident_start(bytes[i]) || (i > 0 && is_ident_char(bytes[i - 1])) {
-            i += 1;
-            continue;
-        }
-        let word_end = i + bytes[i..].iter().take_while(|b| is_ident_char(**b)).count();
-        if &text[i..word_end] != "fn" {
-            i = word_end;
-            continue;
-        }
-        let Some((open, close)) = fn_body(bytes, word_end) else {
-            i = word_end;
-            continue;
-        };
-        i = close + 1;
-        let inner = &text[open + 1..close];
-        if declares_items(inner) {
-            continue;
-        }
-        let k = bodies.len();
-        let stub = format!("{{{LAZY}({k})");
-        let newlines = inner.matches('\n').count();
-        // The `}` keeps its column: after the body's last newline, or, for a body on one
-        // line, at the body's end. A one-line body shorter than the stub stays.
-        let last = inner.rsplit('\n').next().map_or(0, |l| l.chars().count());
-        let padding = if newlines > 0 {
-            last
-        } else if let Some(p) = (1 + last).checked_sub(stub.len()) {
-            p
-        } else {
-            continue;
-        };
-        line += text[copied..open].matches('\n').count();
-        let column = text[..open].rsplit('\n').next().map_or(0, |l| l.chars().count());
-        bodies.push(LazyBody { start: open, end: close + 1, line, column });
-        out.push_str(&text[copied..open]);
-        out.push_str(&stub);
-        out.extend(std::iter::repeat_n('\n', newlines));
-        out.extend(std::iter::repeat_n(' ', padding));
-        out.push('}');
-        line += newlines;
-        copied = close + 1;
-    }
-    out.push_str(&text[copied..]);
-    (out, bodies)
-}
-
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_'
-}
-
-fn is_ident_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// If a comment, a string or a character literal starts at `i`, the index after it.
-fn skip_literal(bytes: &[u8], i: usize) -> Option<usize> {
-    let at = |k: usize| bytes.get(k).copied().unwrap_or(0);
-    match at(i) {
-        b'/' if at(i + 1) == b'/' => {
-            Some(i + bytes[i..].iter().position(|b| *b == b'\n').unwrap_or(bytes.len() - i))
-        }
-        b'/' if at(i + 1) == b'*' => {
-            let (mut depth, mut k) = (0usize, i);
-            while k < bytes.len() {
-                if at(k) == b'/' && at(k + 1) == b'*' {
-                    depth += 1;
-                    k += 2;
-                } else if at(k) == b'*' && at(k + 1) == b'/' {
-                    depth -= 1;
-                    k += 2;
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                } else {
-                    k += 1;
-                }
-            }
-            Some(k)
-        }
-        b'"' => {
-            let mut k = i + 1;
-            while k < bytes.len() && at(k) != b'"' {
-                k += if at(k) == b'\\' { 2 } else { 1 };
-            }
-            Some(k + 1)
-        }
-        // A raw string: `r"..."`, `r#"..."#`, with `b` before it or not.
-        b'r' if (i == 0
-            || !is_ident_char(at(i - 1))
-            || (at(i - 1) == b'b' && (i < 2 || !is_ident_char(at(i - 2)))))
-            && matches!(at(i + 1), b'"' | b'#') =>
-        {
-            let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
-            if at(i + 1 + hashes) != b'"' {
-                return None;
-            }
-            let mut closing = vec![b'"'];
-            closing.extend(std::iter::repeat_n(b'#', hashes));
-            let from = i + 2 + hashes;
-            let len = bytes[from..].windows(closing.len()).position(|w| w == closing.as_slice());
-            Some(len.map_or(bytes.len(), |l| from + l + closing.len()))
-        }
-        // A character (`'a'`, `'\n'`, `'\u{1F600}'`), not a lifetime (`'a`).
-        b'\'' => {
-            if at(i + 1) == b'\\' {
-                let close = bytes[i + 2..].iter().position(|b| *b == b'\'')?;
-                return Some(i + 2 + close + 1);
-            }
-            let width = std::str::from_utf8(&bytes[i + 1..bytes.len().min(i + 5)])
-                .or_else(|e| std::str::from_utf8(&bytes[i + 1..i + 1 + e.valid_up_to()]))
-                .ok()
-                .and_then(|s| s.chars().next())
-                .map_or(1, char::len_utf8);
-            (at(i + 1 + width) == b'\'').then_some(i + 2 + width)
-        }
-        _ => None,
-    }
-}
-
-/// The braces of the body of the function whose `fn` keyword ends at `from`: the first `{`
-/// outside parentheses and brackets, and its partner. `None` for a function without a body
-/// (`fn f();`) or a function pointer type (`fn(u32)` in a field, closed by the item's `}`,
-/// `)` or `;`).
-fn fn_body(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
-    let mut depth = 0i32;
-    let mut i = from;
-    let open = loop {
-        if let Some(next) = skip_literal(bytes, i) {
-            i = next;
-            continue;
-        }
-        match *bytes.get(i)? {
-            b'(' | b'[' => depth += 1,
-            // A function pointer type closed by the item around it: `struct F(fn(u32));`.
-            b')' | b']' if depth == 0 => return None,
-            b')' | b']' => depth -= 1,
-            b'{' if depth == 0 => break i,
-            b';' | b'}' if depth == 0 => return None,
-            _ => {}
-        }
-        i += 1;
+/// The body a stub stands for: its number in `bodies` (its file's), and the type of the
+/// template copy it is in, if any. A stub is an empty block whose `{` is where one of the
+/// file's left-out bodies starts; in a template's copy, the block holds the copy's type as its
+/// one statement (see [`Subst`]).
+pub fn lazy_stub(block: &syn::Block, bodies: &[LazyBody]) -> Option<(usize, Option<String>)> {
+    let ty = match block.stmts.as_slice() {
+        [] => None,
+        [syn::Stmt::Expr(syn::Expr::Path(p), None)] => Some(p.path.get_ident()?.to_string()),
+        _ => return None,
     };
-    let mut depth = 0i32;
-    i = open;
-    loop {
-        if let Some(next) = skip_literal(bytes, i) {
-            i = next;
-            continue;
-        }
-        match *bytes.get(i)? {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((open, i));
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
+    Some((stub_index(block, bodies)?, ty))
 }
 
-/// Whether a body's text may declare items, which the item table must see. Conservative:
-/// any of the keywords that start an item, anywhere in the text.
-fn declares_items(body: &str) -> bool {
-    const ITEM_WORDS: &[&str] = &[
-        "fn",
-        "struct",
-        "enum",
-        "union",
-        "impl",
-        "trait",
-        "mod",
-        "use",
-        "const",
-        "static",
-        "type",
-        "extern",
-        "macro_rules",
-    ];
-    body.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| ITEM_WORDS.contains(&w))
-}
-
-/// The body a stub stands for: its number in the file, and the template type of the copy it
-/// is in, if any (see [`LAZY`]).
-pub fn lazy_stub(block: &syn::Block) -> Option<(usize, Option<String>)> {
-    let [syn::Stmt::Expr(syn::Expr::Call(call), None)] = block.stmts.as_slice() else {
-        return None;
-    };
-    let syn::Expr::Path(path) = &*call.func else { return None };
-    let [segment] = path.path.segments.iter().collect::<Vec<_>>()[..] else { return None };
-    if segment.ident != LAZY {
-        return None;
-    }
-    let [syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(k), .. })] =
-        call.args.iter().collect::<Vec<_>>()[..]
-    else {
-        return None;
-    };
-    let ty = match &segment.arguments {
-        syn::PathArguments::AngleBracketed(a) => match a.args.first() {
-            Some(syn::GenericArgument::Type(syn::Type::Path(t))) => {
-                t.path.get_ident().map(|i| i.to_string())
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    Some((k.base10_parse().ok()?, ty))
+/// The left-out body whose place `block` takes, if it is a stub.
+fn stub_index(block: &syn::Block, bodies: &[LazyBody]) -> Option<usize> {
+    // The bodies are in the order of the text, so in the order of their positions.
+    let at = block.brace_token.span.open().start();
+    bodies.binary_search_by_key(&(at.line, at.column), |b| (b.line, b.column)).ok()
 }
 
 /// Parses a body left out of the file's parse, with the spans it has in the file, and
@@ -304,7 +61,10 @@ pub fn parse_body(text: &str, body: LazyBody, ty: Option<&str>) -> syn::Result<s
     let mut block: syn::Block = syn::parse_str(&positioned)?;
     if let Some(t) = ty {
         let (u, s, bits) = twins(t);
-        syn::visit_mut::VisitMut::visit_block_mut(&mut Subst { t, u, s, bits }, &mut block);
+        // A body holds no stubs: only the bodies of functions that declare no items are left
+        // out, and those are parsed whole.
+        let mut subst = Subst { t, u, s, bits, bodies: &[] };
+        syn::visit_mut::VisitMut::visit_block_mut(&mut subst, &mut block);
     }
     Ok(block)
 }
@@ -322,60 +82,30 @@ fn twins(t: &str) -> (&'static str, &'static str, u32) {
     }
 }
 
-/// Rewrites each `//@ for $T in <types>` ... `//@ end` block as a module
-/// `#[rkc_template = "<types>"] mod __template { .. }` whose `$T`, `$U`, `$S`, `$BITS` are
-/// the identifiers `__T`, `__U`, `__S`, `__BITS`. The block is parsed once and its items
-/// copied per type after parsing, which is far cheaper than parsing every copy.
-fn mark_templates(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 256);
-    for line in text.lines() {
-        if let Some(spec) = line.trim().strip_prefix("//@ for $T in ") {
-            out.push_str(&format!("#[rkc_template = \"{}\"] mod __template {{", spec.trim()));
-        } else if line.trim() == "//@ end" {
-            out.push('}');
-        } else if line.contains('$') {
-            out.push_str(
-                &line
-                    .replace("$T", "__T")
-                    .replace("$U", "__U")
-                    .replace("$S", "__S")
-                    .replace("$BITS", "__BITS"),
-            );
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out
-}
-
-/// Replaces each template module of a parsed core file by its items, once per type.
-pub fn expand_templates(file: &mut syn::File) {
+/// Replaces each template module of a parsed core file by its items, once per type. `bodies`
+/// are the file's bodies left out of the parse.
+pub fn expand_templates(file: &mut syn::File, bodies: &[LazyBody]) {
     let mut items = Vec::with_capacity(file.items.len());
     for item in std::mem::take(&mut file.items) {
-        let syn::Item::Mod(m) = &item else {
-            items.push(item);
-            continue;
+        let (spec, inner) = match item {
+            syn::Item::Mod(syn::ItemMod { attrs, content: Some((_, inner)), .. })
+                if let Some(spec) = template_spec(&attrs) =>
+            {
+                (spec, inner)
+            }
+            item => {
+                items.push(item);
+                continue;
+            }
         };
-        let spec =
-            m.attrs.iter().find(|a| a.path().is_ident("rkc_template")).and_then(|a| {
-                match &a.meta {
-                    syn::Meta::NameValue(syn::MetaNameValue {
-                        value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
-                        ..
-                    }) => Some(s.value()),
-                    _ => None,
-                }
-            });
-        let (Some(spec), Some((_, inner))) = (spec, &m.content) else {
-            items.push(item);
-            continue;
-        };
-        for t in spec.split_whitespace() {
+        let types: Vec<&str> = spec.split_whitespace().collect();
+        let mut inner = Some(inner);
+        for (k, t) in types.iter().enumerate() {
             let (u, s, bits) = twins(t);
-            let mut subst = Subst { t, u, s, bits };
-            for it in inner {
-                let mut copy = it.clone();
+            let mut subst = Subst { t, u, s, bits, bodies };
+            // The last type takes the template's own items: one copy fewer of every item.
+            let copies = if k + 1 == types.len() { inner.take() } else { inner.clone() };
+            for mut copy in copies.into_iter().flatten() {
                 syn::visit_mut::VisitMut::visit_item_mut(&mut subst, &mut copy);
                 items.push(copy);
             }
@@ -384,11 +114,24 @@ pub fn expand_templates(file: &mut syn::File) {
     file.items = items;
 }
 
+/// The types of a template module: its `#[rkc_template = "<types>"]`.
+fn template_spec(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find(|a| a.path().is_ident("rkc_template")).and_then(|a| match &a.meta {
+        syn::Meta::NameValue(syn::MetaNameValue {
+            value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
+            ..
+        }) => Some(s.value()),
+        _ => None,
+    })
+}
+
+/// Substitutes a template's type for `$T` (and its twins and width) in a copy of its items.
 struct Subst<'s> {
     t: &'s str,
     u: &'s str,
     s: &'s str,
     bits: u32,
+    bodies: &'s [LazyBody],
 }
 
 impl syn::visit_mut::VisitMut for Subst<'_> {
@@ -406,17 +149,22 @@ impl syn::visit_mut::VisitMut for Subst<'_> {
         *i = proc_macro2::Ident::new(to, i.span());
     }
 
-    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
-        // A body left out of the parse: the copy's body is the template's, for this type.
-        if let syn::Expr::Call(call) = e
-            && let syn::Expr::Path(p) = &mut *call.func
-            && p.path.is_ident(LAZY)
-        {
-            let t = syn::Ident::new(self.t, proc_macro2::Span::call_site());
-            p.path.segments[0].arguments =
-                syn::PathArguments::AngleBracketed(syn::parse_quote!(::<#t>));
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        // A body left out of the parse: the copy's stub names the copy's type, which
+        // `parse_body` substitutes when the body is parsed.
+        if b.stmts.is_empty() && stub_index(b, self.bodies).is_some() {
+            let ty = syn::Ident::new(self.t, proc_macro2::Span::call_site());
+            // `vec!` allocates room for the one statement; `push` would make room for four.
+            b.stmts = vec![syn::Stmt::Expr(
+                syn::Expr::Path(syn::ExprPath { attrs: Vec::new(), qself: None, path: ty.into() }),
+                None,
+            )];
             return;
         }
+        syn::visit_mut::visit_block_mut(self, b);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         if let syn::Expr::Path(p) = e
             && p.path.is_ident("__BITS")
         {
@@ -439,8 +187,8 @@ mod tests {
     fn templates_repeat_for_each_type() {
         use quote::ToTokens;
         let text = "fn a() {}\n//@ for $T in u8 i64\nimpl $T { const B: u32 = $BITS; fn u(self) -> $U { self as $U } }\n//@ end\nfn b() {}\n";
-        let mut file = syn::parse_file(&super::mark_templates(text)).unwrap();
-        super::expand_templates(&mut file);
+        let mut file = syn::parse_file(&super::scan::mark_templates(text)).unwrap();
+        super::expand_templates(&mut file, &[]);
         let out: Vec<String> = file.items.iter().map(|i| i.to_token_stream().to_string()).collect();
         assert_eq!(
             out,
@@ -451,6 +199,24 @@ mod tests {
                 "fn b () { }"
             ]
         );
+    }
+
+    /// A template's copies stand for the template's bodies, each for its own type; an empty
+    /// body is no stub.
+    #[test]
+    fn template_stubs_name_their_type() {
+        use quote::ToTokens;
+        let text = "//@ for $T in u8 i64\nimpl $T {\n    fn w(self) -> u32 { $BITS }\n    fn e() {}\n}\n//@ end\n";
+        let (skeleton, bodies) = super::skeleton(&super::scan::mark_templates(text));
+        let mut file = syn::parse_file(&skeleton).unwrap();
+        super::expand_templates(&mut file, &bodies);
+        let stubs: Vec<_> = blocks(&file).iter().map(|b| super::lazy_stub(b, &bodies)).collect();
+        assert_eq!(
+            stubs,
+            [Some((0, Some("u8".into()))), None, Some((0, Some("i64".into()))), None]
+        );
+        let body = super::parse_body(&super::scan::mark_templates(text), bodies[0], Some("i64"));
+        assert_eq!(body.unwrap().to_token_stream().to_string(), "{ 64 }");
     }
 
     /// Every fn block of a file, in the order of the items.
@@ -479,21 +245,20 @@ mod tests {
         use quote::ToTokens;
         use syn::spanned::Spanned;
         let mut lazy = 0;
-        for (name, text) in super::files() {
-            let (skeleton, bodies) = super::skeleton(&text);
-            let mut whole = syn::parse_file(&text).unwrap();
-            super::expand_templates(&mut whole);
-            let mut parsed = syn::parse_file(&skeleton).unwrap_or_else(|e| {
+        for super::CoreFile { name, text, skeleton, bodies } in super::FILES {
+            let mut whole = syn::parse_file(text).unwrap();
+            super::expand_templates(&mut whole, &[]);
+            let mut parsed = syn::parse_file(skeleton).unwrap_or_else(|e| {
                 panic!("core/{name}.rs skeleton: {e} at {:?}", e.span().start())
             });
-            super::expand_templates(&mut parsed);
+            super::expand_templates(&mut parsed, bodies);
             let (expected, got) = (blocks(&whole), blocks(&parsed));
             assert_eq!(expected.len(), got.len(), "core/{name}.rs");
             for (want, stub) in expected.iter().zip(&got) {
-                let block = match super::lazy_stub(stub) {
+                let block = match super::lazy_stub(stub, bodies) {
                     Some((k, ty)) => {
                         lazy += 1;
-                        super::parse_body(&text, bodies[k], ty.as_deref()).unwrap()
+                        super::parse_body(text, bodies[k], ty.as_deref()).unwrap()
                     }
                     None => stub.clone(),
                 };
@@ -537,22 +302,28 @@ fn tiny() { 1 }
                 "{ 7 + 1_000 }",
                 "{ let _c = '{'; let _d = '\\''; /* } { */ // }\n    \"}{\" }",
                 "{ let _ = x; r#\"}\"# }",
+                "{ 1 }",
             ]
         );
         assert_eq!(bodies[1].line, 4);
         // Whatever follows a body keeps its place: a line keeps its length, but for the first
-        // line of a body on several lines, which ends with the stub.
+        // line of a body on several lines, which ends with the stub's `{`.
         assert_eq!(skeleton.lines().count(), text.lines().count());
         for (a, b) in skeleton.lines().zip(text.lines()) {
-            assert!(a.len() == b.len() || a.ends_with("{__b(1)"), "{a:?} / {b:?}");
+            assert!(a.len() == b.len() || a.ends_with('{'), "{a:?} / {b:?}");
         }
-        syn::parse_file(&skeleton).unwrap();
+        // The stubs are found where the bodies were, and only there: `items` keeps its body.
+        let file = syn::parse_file(&skeleton).unwrap();
+        let stubs: Vec<_> =
+            blocks(&file).iter().filter_map(|b| super::lazy_stub(b, &bodies)).collect();
+        assert_eq!(stubs, [(0, None), (1, None), (2, None), (3, None)]);
     }
 
     #[test]
     fn every_core_file_parses() {
-        for (name, text) in super::files() {
-            if let Err(e) = syn::parse_file(&text) {
+        for file in super::FILES {
+            let (name, text) = (file.name, file.text);
+            if let Err(e) = syn::parse_file(text) {
                 panic!("core/{name}.rs: {e} at {:?}", e.span().start());
             }
         }

@@ -113,7 +113,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                         (
                             format!(
                                 "assertion failed: {}",
-                                snippet(&self.source_text(), span_of(args[0]))
+                                snippet(self.source_text(), span_of(args[0]))
                             ),
                             Vec::new(),
                         )
@@ -648,13 +648,12 @@ impl<'t, 'a> Builder<'t, 'a> {
     /// The text of the file this body is in, which its spans index: the user's, or the device
     /// core file's (an `assert!` in the core quotes its own condition, not the user's text at
     /// the same position).
-    fn source_text(&self) -> std::borrow::Cow<'_, str> {
+    fn source_text(&self) -> &str {
         match self.file {
-            crate::items::FileId::Core(k) => crate::items::collect::CoreSources::get()
-                .ok()
-                .and_then(|c| c.files.get(usize::from(k)).map(|(_, text, _)| text.clone()))
-                .map_or(std::borrow::Cow::Borrowed(""), std::borrow::Cow::Owned),
-            _ => std::borrow::Cow::Borrowed(self.source),
+            crate::items::FileId::Core(k) => {
+                crate::core_lib::FILES.get(usize::from(k)).map_or("", |f| f.text)
+            }
+            _ => self.source,
         }
     }
 }

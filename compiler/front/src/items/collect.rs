@@ -22,11 +22,9 @@ pub struct Sources {
 
 /// The device core's syntax: its files and the impls of its derives.
 pub struct CoreSources {
-    /// (module name, text, tree). The tree is the file's skeleton: most function bodies are
-    /// parsed only when a kernel reaches them ([`Items::body`]).
-    pub files: Vec<(String, String, syn::File)>,
-    /// Each file's bodies left out of its tree.
-    pub bodies: Vec<Vec<crate::core_lib::LazyBody>>,
+    /// Each file, with the tree of its skeleton: most function bodies are parsed only when a
+    /// kernel reaches them ([`Items::body`]).
+    pub files: Vec<(&'static crate::core_lib::CoreFile, syn::File)>,
     pub derived: Vec<DerivedFile>,
 }
 
@@ -49,10 +47,8 @@ thread_local! {
     static CORE: std::cell::RefCell<Option<Rc<CoreSources>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The derived impls written for the types of one file.
-fn derives_of(file_id: FileId, file: &syn::File) -> Result<Vec<DerivedFile>, Diagnostic> {
-    let mut finder = derive::Finder::default();
-    finder.visit_file(file);
+/// The derived impls written for the types of one file, found by `finder`.
+fn derives_of(file_id: FileId, finder: derive::Finder) -> Result<Vec<DerivedFile>, Diagnostic> {
     let mut out = Vec::new();
     for d in finder.found {
         let (skeleton, bodies) = crate::core_lib::skeleton(&d.text);
@@ -81,40 +77,35 @@ impl CoreSources {
             return Ok(c);
         }
         let timing = std::env::var_os("RKC_TIME_FRONT").is_some();
-        let (mut scan, mut parse, mut expand) =
-            (std::time::Duration::ZERO, std::time::Duration::ZERO, std::time::Duration::ZERO);
+        let (mut parse, mut expand) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
         let mut files = Vec::new();
-        let mut bodies = Vec::new();
-        for (name, text) in crate::core_lib::files() {
+        for core_file in crate::core_lib::FILES {
             let t0 = std::time::Instant::now();
-            let (skeleton, lazy) = crate::core_lib::skeleton(&text);
-            let t1 = std::time::Instant::now();
             // The core is part of rkc; a syntax error in it is a bug that the front end's tests
             // catch, so it is reported like any other error rather than with a panic.
-            let mut file = syn::parse_file(&skeleton).map_err(|e| {
+            let mut file = syn::parse_file(core_file.skeleton).map_err(|e| {
                 Diagnostic::new(
                     RK_INTERNAL,
-                    format!("the device core's `{name}` does not parse: {e}"),
+                    format!("the device core's `{}` does not parse: {e}", core_file.name),
                 )
             })?;
-            let t2 = std::time::Instant::now();
-            crate::core_lib::expand_templates(&mut file);
-            (scan, parse, expand) = (scan + (t1 - t0), parse + (t2 - t1), expand + t2.elapsed());
-            files.push((name, text, file));
-            bodies.push(lazy);
+            let t1 = std::time::Instant::now();
+            crate::core_lib::expand_templates(&mut file, core_file.bodies);
+            (parse, expand) = (parse + (t1 - t0), expand + t1.elapsed());
+            files.push((core_file, file));
         }
-        let t3 = std::time::Instant::now();
+        let t2 = std::time::Instant::now();
         let mut derived = Vec::new();
-        for (k, (_, _, f)) in files.iter().enumerate() {
-            derived.extend(derives_of(FileId::Core(k as u16), f)?);
+        for (k, (_, f)) in files.iter().enumerate() {
+            let mut finder = derive::Finder::default();
+            finder.visit_core_items(&f.items);
+            derived.extend(derives_of(FileId::Core(k as u16), finder)?);
         }
         if timing {
-            let d: std::time::Duration = t3.elapsed();
-            eprintln!(
-                "front: core: scan {scan:?}, parse {parse:?}, templates {expand:?}, derives {d:?}"
-            );
+            let d: std::time::Duration = t2.elapsed();
+            eprintln!("front: core: parse {parse:?}, templates {expand:?}, derives {d:?}");
         }
-        let core = Rc::new(CoreSources { files, bodies, derived });
+        let core = Rc::new(CoreSources { files, derived });
         CORE.with(|c| *c.borrow_mut() = Some(core.clone()));
         Ok(core)
     }
@@ -144,7 +135,9 @@ impl Sources {
         for (name, def) in super::macros::find_macros(&user) {
             macros.entry(name).or_insert(def);
         }
-        let user_derived = derives_of(FileId::User, &user)?;
+        let mut finder = derive::Finder::default();
+        finder.visit_file(&user);
+        let user_derived = derives_of(FileId::User, finder)?;
         Ok(Sources { user, core, user_derived, arena: MacroArena::default(), macros })
     }
 
@@ -188,8 +181,9 @@ pub fn collect(sources: &Sources) -> Result<Items<'_>, Vec<Diagnostic>> {
     let core_root = c.new_module_scope(None, "core", FileId::Core(0), Span::default());
     c.items.core_root = core_root;
     c.walk_items(&sources.user.items, user_root, FileId::User);
-    for (k, (name, _, file)) in sources.core.files.iter().enumerate() {
+    for (k, (core_file, file)) in sources.core.files.iter().enumerate() {
         let fid = FileId::Core(k as u16);
+        let name = core_file.name;
         if name == "lib" {
             c.walk_items(&file.items, core_root, fid);
         } else {

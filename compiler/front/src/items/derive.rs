@@ -22,6 +22,25 @@ pub struct Finder {
     pub found: Vec<Derived>,
 }
 
+impl Finder {
+    /// The derives of the device core's items: those of the structs and enums of its modules.
+    /// The core declares no type inside a function, an impl or a trait (a test holds it to
+    /// that), so this skips the walk through every signature of the core that finding a user's
+    /// derives takes.
+    pub fn visit_core_items(&mut self, items: &[syn::Item]) {
+        for item in items {
+            match item {
+                syn::Item::Struct(s) => self.visit_item_struct(s),
+                syn::Item::Enum(e) => self.visit_item_enum(e),
+                syn::Item::Mod(syn::ItemMod { content: Some((_, inner)), .. }) => {
+                    self.visit_core_items(inner);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl<'a> Visit<'a> for Finder {
     fn visit_item_struct(&mut self, s: &'a syn::ItemStruct) {
         if let Some((attr_span, names)) = derive_names(&s.attrs) {
@@ -332,5 +351,29 @@ fn construct(fields: &syn::Fields, path: &str, mut value: impl FnMut(&str) -> St
             format!("{path}({})", parts.join(", "))
         }
         syn::Fields::Unit => path.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `Finder::visit_core_items` finds every derive of the core that the whole walk finds.
+    #[test]
+    fn the_core_derives_only_at_module_level() {
+        use syn::visit::Visit;
+        let core = crate::items::collect::CoreSources::get().unwrap();
+        let mut derived = 0;
+        for (core_file, file) in &core.files {
+            let (mut whole, mut items) = (super::Finder::default(), super::Finder::default());
+            whole.visit_file(file);
+            items.visit_core_items(&file.items);
+            let found = |f: super::Finder| {
+                f.found.into_iter().map(|d| (d.for_span, d.attr_span, d.text)).collect::<Vec<_>>()
+            };
+            let found = (found(whole), found(items));
+            assert_eq!(found.0, found.1, "core/{}.rs", core_file.name);
+            derived += found.0.len();
+        }
+        // A walk that found nothing would pass the comparison above.
+        assert!(derived > 30, "only {derived} derives in the core");
     }
 }

@@ -286,29 +286,33 @@ impl<'a> Items<'a> {
     /// derived impl that was left out of the parse (`crate::core_lib::skeleton`), the body
     /// parsed now, once per compilation.
     pub fn body(&self, file: FileId, block: &'a syn::Block) -> Result<&'a syn::Block, String> {
-        if file == FileId::User {
-            return Ok(block);
-        }
-        let Some((n, ty)) = crate::core_lib::lazy_stub(block) else { return Ok(block) };
+        let (text, bodies) = match file {
+            FileId::User => return Ok(block),
+            FileId::Core(k) => {
+                let f = self.core.files[usize::from(k)].0;
+                (f.text, f.bodies)
+            }
+            FileId::Derived(k) => {
+                let d = self.derived_files[usize::from(k)];
+                (d.text.as_str(), d.bodies.as_slice())
+            }
+        };
+        let Some((n, ty)) = crate::core_lib::lazy_stub(block, bodies) else { return Ok(block) };
         let key = (file, n, ty);
         if let Some(b) = self.parsed_bodies.borrow().get(&key) {
             return Ok(b);
         }
-        // Named only for an error: this runs for every function instance type checking reaches.
-        let (name, text, bodies) = match file {
-            FileId::Core(k) => {
-                let (name, text, _) = &self.core.files[usize::from(k)];
-                (format!("the device core's `{name}`"), text, &self.core.bodies[usize::from(k)])
-            }
-            FileId::Derived(k) => {
-                let d = self.derived_files[usize::from(k)];
-                ("a derived impl".to_string(), &d.text, &d.bodies)
-            }
-            FileId::User => return Ok(block),
-        };
-        let body = bodies.get(n).ok_or_else(|| format!("{name} has no body {n}"))?;
-        let parsed = crate::core_lib::parse_body(text, *body, key.2.as_deref())
-            .map_err(|e| format!("a body of {name} does not parse: {e}"))?;
+        let parsed =
+            crate::core_lib::parse_body(text, bodies[n], key.2.as_deref()).map_err(|e| {
+                // Named only for an error: this runs for every body a kernel reaches.
+                let name = match file {
+                    FileId::Core(k) => {
+                        format!("the device core's `{}`", self.core.files[usize::from(k)].0.name)
+                    }
+                    _ => "a derived impl".to_string(),
+                };
+                format!("a body of {name} does not parse: {e}")
+            })?;
         let parsed: &'a syn::Block = self.arena.bodies.alloc(parsed);
         self.parsed_bodies.borrow_mut().insert(key, parsed);
         Ok(parsed)
