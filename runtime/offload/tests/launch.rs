@@ -136,6 +136,15 @@ fn stale(x: *mut u32) {
     }
 }
 
+/// Registered by its test alone, once as the host declares it and then stale.
+#[offload_kernel]
+fn relinked(x: *mut u32) {
+    // SAFETY: the pointer is mapped for the launch.
+    unsafe {
+        *x += 1;
+    }
+}
+
 #[repr(C)]
 #[derive(Clone, Copy, DeviceCopy)]
 struct Params {
@@ -851,6 +860,28 @@ fn raw_runs_rebuild_references() {
 
 /// Each kind of disagreement between host and fat binary is refused before anything runs, and
 /// the message says which parameter differs, even where the two signatures read alike.
+/// A launching thread remembers its lookups; a fat binary registered since must still win
+/// (the newest is searched first), here one whose kernel no longer matches the host's.
+#[test]
+fn a_newer_fat_binary_replaces_a_remembered_lookup() {
+    register();
+    let register_relinked = |kind, ty| {
+        let kernel = info("relinked", &[("x", ty, kind, Access::ReadWrite)]);
+        let image = offload_binary::metadata::metadata_only_image(&[kernel]);
+        rkc_offload::register_fatbin(offload_binary::write(&[image])).expect("register");
+    };
+    register_relinked(ParamKind::Pointer { pointee_size: 4, mutable: true }, "*mut u32");
+    let mut x = 0u32;
+    for _ in 0..3 {
+        try_offload! { kernel = relinked, args = (&mut x as *mut u32,) }.expect("launch");
+    }
+    assert_eq!(x, 3);
+    register_relinked(ParamKind::Value { size: 4 }, "u32");
+    let err = try_offload! { kernel = relinked, args = (&mut x as *mut u32,) }.unwrap_err();
+    assert!(matches!(err, OffloadError::StaleFatBinary { .. }), "{err}");
+    assert_eq!(x, 3, "nothing ran");
+}
+
 #[test]
 fn stale_parameters_are_refused_with_the_difference() {
     register();
