@@ -72,7 +72,7 @@ pub struct DeviceBuffer<T> {
     len: usize,
     location: Location,
     /// The simulator's memory, which `address` points into (a GPU's is the driver's).
-    _simulator: Option<Box<[u128]>>,
+    _simulator: Option<crate::host_memory::HostBlock>,
     _values: PhantomData<T>,
 }
 
@@ -135,7 +135,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
             }
             Home::Simulator(_) => {
                 // 16-byte aligned, like the simulator's launch buffers.
-                let mut memory = vec![0u128; bytes.div_ceil(16).max(1)].into_boxed_slice();
+                let mut memory = crate::host_memory::HostBlock::zeroed(bytes)?;
                 Ok(DeviceBuffer {
                     address: memory.as_mut_ptr() as usize as u64,
                     len,

@@ -254,20 +254,10 @@ mod loader {
     use crate::registry::Found;
     use libloading::os::unix::{Library, RTLD_LOCAL, RTLD_NOW};
     use std::collections::{BTreeMap, HashMap};
-    use std::ffi::{c_char, c_int, c_uint};
     use std::fs::File;
     use std::io::Write as _;
     use std::os::fd::{AsRawFd as _, FromRawFd as _};
     use std::sync::{Arc, Mutex};
-
-    // SAFETY: glibc's (2.27 and later) and musl's wrapper of memfd_create(2), with its C
-    // signature; it has no other preconditions than a NUL-terminated name.
-    unsafe extern "C" {
-        fn memfd_create(name: *const c_char, flags: c_uint) -> c_int;
-    }
-
-    /// memfd_create's flag that keeps the descriptor out of child processes.
-    const MFD_CLOEXEC: c_uint = 1;
 
     /// A loaded host image, kept for the life of the process.
     struct Loaded {
@@ -337,7 +327,8 @@ mod loader {
         };
         check_elf(&image.bytes).map_err(bad)?;
         // SAFETY: the name is a NUL-terminated literal.
-        let fd = unsafe { memfd_create(c"rkc-host-image".as_ptr(), MFD_CLOEXEC) };
+        // `MFD_CLOEXEC` keeps the descriptor out of child processes.
+        let fd = unsafe { libc::memfd_create(c"rkc-host-image".as_ptr(), libc::MFD_CLOEXEC) };
         if fd < 0 {
             let e = std::io::Error::last_os_error();
             return Err(bad(format!("memfd_create failed: {e}")));

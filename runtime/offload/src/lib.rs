@@ -60,6 +60,7 @@ mod cuda;
 mod error;
 mod home;
 mod host;
+mod host_memory;
 mod nvtx;
 mod placement;
 mod print;

@@ -70,7 +70,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
 /// A launch's own buffers for the arguments it copies, 16-byte aligned like cudaMalloc's
 /// (which gives at least 256), apart from host memory: the kernel sees only what the mapping
 /// gives it, as on a GPU.
-struct Buffers(Vec<Vec<u128>>);
+struct Buffers(Vec<crate::host_memory::HostBlock>);
 
 impl crate::placement::ArgumentMemory for Buffers {
     unsafe fn put(
@@ -80,15 +80,15 @@ impl crate::placement::ArgumentMemory for Buffers {
         len: usize,
         copy_in: bool,
     ) -> Result<u64, OffloadError> {
-        let mut buffer = vec![0u128; len.div_ceil(16).max(1)];
+        let mut buffer = crate::host_memory::HostBlock::zeroed(len)?;
         if copy_in {
             // SAFETY: `host` has `len` readable bytes (the caller's promise); the buffer has
             // at least `len` bytes and does not overlap host memory.
-            unsafe { std::ptr::copy_nonoverlapping(host, buffer.as_mut_ptr().cast::<u8>(), len) };
+            unsafe { std::ptr::copy_nonoverlapping(host, buffer.as_mut_ptr(), len) };
         }
         let address = buffer.as_mut_ptr() as usize as u64;
-        // Moving the vector keeps its heap memory where it is: the address stays valid until
-        // the launch drops its buffers.
+        // Moving the block keeps its memory where it is: the address stays valid until the
+        // launch drops its buffers.
         self.0.push(buffer);
         Ok(address)
     }
