@@ -17,12 +17,12 @@ use crate::error::OffloadError;
 use crate::placement::Placement;
 use crate::registry::Found;
 use crate::{Kernel, LaunchConfig};
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{Stack, StackPointer};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// The simulator's limits: those of current NVIDIA GPUs, so that a launch that works here also
 /// launches there.
@@ -319,7 +319,7 @@ const STACK_BYTES: usize = 2 << 20;
 
 /// Coroutine stacks, kept between blocks and launches: creating one maps memory, which costs
 /// more than running a short kernel thread.
-static STACKS: Mutex<Vec<DefaultStack>> = Mutex::new(Vec::new());
+static STACKS: Mutex<Vec<SimStack>> = Mutex::new(Vec::new());
 
 /// The most stacks kept: a full block (1024 threads) for each of 16 host threads.
 const STACKS_KEPT: usize = 16 * 1024;
@@ -375,28 +375,109 @@ fn run_block_together(
 /// Maps stacks until the pool holds `n` (or as many as it keeps).
 fn fill_stacks(kernel: &str, n: usize) -> Result<(), OffloadError> {
     let mut pool = STACKS.lock().unwrap_or_else(|p| p.into_inner());
-    while pool.len() < n.min(STACKS_KEPT) {
-        pool.push(new_stack(kernel)?);
-    }
+    let missing = n.min(STACKS_KEPT).saturating_sub(pool.len());
+    pool.extend(map_stacks(kernel, missing)?);
     Ok(())
 }
 
-fn new_stack(kernel: &str) -> Result<DefaultStack, OffloadError> {
-    DefaultStack::new(STACK_BYTES).map_err(|e| OffloadError::InvalidLaunch {
-        kernel: kernel.into(),
-        reason: format!("cannot map a stack for a simulated thread: {e}"),
-    })
-}
-
 /// `n` coroutine stacks, from those kept or newly mapped.
-fn take_stacks(kernel: &str, n: usize) -> Result<Vec<DefaultStack>, OffloadError> {
+fn take_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
     let mut stacks = {
         let mut pool = STACKS.lock().unwrap_or_else(|p| p.into_inner());
         let at = pool.len().saturating_sub(n);
         pool.split_off(at)
     };
-    while stacks.len() < n {
-        stacks.push(new_stack(kernel)?);
+    let missing = n - stacks.len();
+    stacks.extend(map_stacks(kernel, missing)?);
+    Ok(stacks)
+}
+
+/// A coroutine stack carved from a region mapped for a batch of them: `STACK_BYTES` usable,
+/// below them a guard page that stays inaccessible, so that an overflow faults instead of
+/// writing into the next stack. One `mmap` per batch and one `mprotect` per stack, where
+/// corosensei's `DefaultStack` makes an `mmap` and an `mprotect` per stack: with 256 threads a
+/// block and a block per host thread, a first launch maps thousands, each system call taking
+/// the process's memory-map lock (about 2 µs a stack on the development machine).
+struct SimStack {
+    base: usize,
+    limit: usize,
+    /// The batch's mapping, unmapped when its last stack is dropped.
+    _region: Arc<Region>,
+}
+
+// SAFETY: `base` is the top of `STACK_BYTES` of readable and writable memory owned by the
+// region the stack keeps alive, aligned to a page (more than `STACK_ALIGNMENT`); `limit` is
+// the bottom of its guard page, which is mapped without access. Nothing else uses the range.
+unsafe impl Stack for SimStack {
+    fn base(&self) -> StackPointer {
+        StackPointer::new(self.base).expect("a mapped stack's top is not null")
+    }
+    fn limit(&self) -> StackPointer {
+        StackPointer::new(self.limit).expect("a mapped stack's bottom is not null")
+    }
+}
+
+/// A batch of stacks' mapping.
+struct Region {
+    address: usize,
+    len: usize,
+}
+
+impl Drop for Region {
+    fn drop(&mut self) {
+        // SAFETY: the mapping was made by `map_stacks` with this length, and its last stack
+        // is gone.
+        unsafe { libc::munmap(self.address as *mut libc::c_void, self.len) };
+    }
+}
+
+/// `n` new stacks in one mapping.
+fn map_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let fail = |what: &str| OffloadError::InvalidLaunch {
+        kernel: kernel.into(),
+        reason: format!(
+            "cannot map the stacks of {n} simulated threads ({what}: {})",
+            std::io::Error::last_os_error()
+        ),
+    };
+    // SAFETY: `sysconf` has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let slot = STACK_BYTES + page;
+    let len = slot.checked_mul(n).ok_or_else(|| fail("too much address space"))?;
+    // SAFETY: a new private anonymous mapping without access, owned by the region below;
+    // `MAP_NORESERVE`, as a thread's stack, takes memory only where it is touched.
+    let address = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if address == libc::MAP_FAILED {
+        return Err(fail("mmap"));
+    }
+    let region = Arc::new(Region { address: address as usize, len });
+    let mut stacks = Vec::with_capacity(n);
+    for k in 0..n {
+        let limit = region.address + k * slot;
+        // SAFETY: the stack's usable part of the region above, past its guard page.
+        let usable = unsafe {
+            libc::mprotect(
+                (limit + page) as *mut libc::c_void,
+                STACK_BYTES,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        };
+        if usable != 0 {
+            return Err(fail("mprotect"));
+        }
+        stacks.push(SimStack { base: limit + slot, limit, _region: Arc::clone(&region) });
     }
     Ok(stacks)
 }
