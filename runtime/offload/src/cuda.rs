@@ -15,7 +15,6 @@ use crate::args::ArgMapping;
 use crate::error::OffloadError;
 use crate::placement::Placement;
 use crate::registry::Found;
-use crate::report::info_copy;
 use cudarc::driver::sys;
 use driver::{Calls, HipCalls, HipStreamCalls};
 use std::collections::HashMap;
@@ -701,7 +700,7 @@ impl Cuda {
         let record = self.panic_record(&mut device)?;
         let device = &mut *device;
 
-        let mut buffers = Buffers { api, ptrs: Vec::new(), pool: &mut device.pool };
+        let mut buffers = Buffers { api, ptrs: Vec::new(), pool: &mut device.pool, staged: None };
         // Arguments already on this device (resident copies, device buffers) pass their
         // address and move nothing.
         let placements =
@@ -729,25 +728,24 @@ impl Cuda {
         // panic check, as the mapping requires (a panicked launch copies nothing back).
         let staged = match (record.flag, record.staging) {
             (Some(_), Some(staging)) => placements.iter().enumerate().find_map(|(k, p)| match *p {
-                Placement::Copy { host, len, writable: true }
+                Placement::Copy { len, writable: true, .. }
                     if len > 0
                         && len <= STAGING_BYTES
                         && crate::placement::copies_back(found, k) =>
                 {
-                    Some((k, host, len, staging))
+                    Some(Staged { k, len, staging })
                 }
                 _ => None,
             }),
             _ => None,
         };
-        let copy_start = crate::report::clock();
         // The launch's synchronisation: the staged copy back; else, with the mapped flag,
         // waiting for the context; without it, the synchronous copy of the record back, which
         // waits for the kernel on the default stream too. Each reports a trap.
         let (call, synced) = match (staged, record.flag) {
             // SAFETY: the staging memory is pinned, of STAGING_BYTES ≥ `len` bytes; the device
             // buffer has `len` bytes.
-            (Some((k, _, len, staging)), _) => {
+            (Some(Staged { k, len, staging }), _) => {
                 ("cuMemcpyDtoH_v2", unsafe { api.memcpy_dtoh(staging.cast(), addresses[k], len) })
             }
             // SAFETY: synchronising the current context has no preconditions.
@@ -823,28 +821,9 @@ impl Cuda {
         }
         drop(kernel_range);
         let _copies_out = crate::nvtx::Range::new(|| format!("{name}: copy from device"));
-        if let Some((k, host, len, staging)) = staged {
-            // SAFETY: the synchronising copy filled `len` bytes of the staging memory; `host`
-            // points at `len` writable bytes (an argument borrowed for the launch), apart from
-            // it.
-            unsafe { std::ptr::copy_nonoverlapping(staging, host, len) };
-            // Its time includes waiting for the kernel, which it did.
-            info_copy(
-                found,
-                k,
-                "from device (through pinned memory, waiting for the kernel)",
-                len,
-                copy_start,
-            );
-            crate::report::count_transfer(false, len);
-        }
-        crate::placement::map_back(
-            found,
-            &placements,
-            &addresses,
-            &mut buffers,
-            staged.map(|(k, ..)| k),
-        )?;
+        // The staged argument comes from the staging memory, the others from the device.
+        buffers.staged = staged;
+        crate::placement::map_back(found, &placements, &addresses, &mut buffers)?;
         drop(buffers);
         Ok(())
     }
@@ -1106,6 +1085,18 @@ struct Buffers<'a> {
     ptrs: Vec<(usize, CuDevicePtr)>,
     /// The device's free buffers by size class (see `size_class`).
     pool: &'a mut Vec<(usize, CuDevicePtr)>,
+    /// The argument whose copy back already sits in the staging memory, once the launch's
+    /// synchronisation has put it there.
+    staged: Option<Staged>,
+}
+
+/// An argument copied back into `Record::staging` by the launch's synchronising copy: its
+/// index, its length, and the staging memory.
+#[derive(Clone, Copy)]
+struct Staged {
+    k: usize,
+    len: usize,
+    staging: *mut u8,
 }
 
 /// Buffers up to 64 MiB are pooled in power-of-two size classes (at least 256 bytes);
@@ -1156,11 +1147,19 @@ impl crate::placement::ArgumentMemory for Buffers<'_> {
 
     unsafe fn take(
         &mut self,
-        _: usize,
+        k: usize,
         host: *mut u8,
         address: u64,
         len: usize,
     ) -> Result<(), OffloadError> {
+        if let Some(staged) = self.staged
+            && staged.k == k
+        {
+            // SAFETY: the synchronising copy put the argument's `len` bytes in the staging
+            // memory; `host` is writable for `len` bytes (the caller's promise), apart from it.
+            unsafe { std::ptr::copy_nonoverlapping(staged.staging, host, len) };
+            return Ok(());
+        }
         // SAFETY: the caller's promise: `host` is writable for `len` bytes, which the buffer
         // at `address` holds.
         self.api

@@ -161,10 +161,10 @@ pub(crate) trait ArgumentMemory {
 /// Each argument's address on the device (0 for a value): device data's own, and for host
 /// data the copy `memory` makes of it (only when the kernel reads it, by the compiler's access
 /// facts). Every argument is reported under `OFFLOAD_INFO`.
-pub(crate) fn map_in(
+pub(crate) fn map_in<M: ArgumentMemory>(
     found: &registry::Found,
     placements: &[Placement],
-    memory: &mut impl ArgumentMemory,
+    memory: &mut M,
 ) -> Result<Vec<u64>, OffloadError> {
     let mut addresses = Vec::with_capacity(placements.len());
     for (k, placement) in placements.iter().enumerate() {
@@ -178,11 +178,11 @@ pub(crate) fn map_in(
                 let t = crate::report::clock();
                 let copy_in = found.info.params.get(k).is_none_or(|p| p.access.needs_copy_in())
                     && len > 0
-                    && !memory_in_place(memory);
+                    && !M::IN_PLACE;
                 // SAFETY: `host` is an argument of the launch, borrowed for it: `len`
                 // readable bytes, writable when the argument is.
                 let address = unsafe { memory.put(k, host, len, copy_in)? };
-                let what = if memory_in_place(memory) {
+                let what = if M::IN_PLACE {
                     "used in place (host image)"
                 } else if copy_in {
                     crate::report::count_transfer(true, len);
@@ -199,23 +199,20 @@ pub(crate) fn map_in(
 }
 
 /// Copies back each writable argument the kernel may write (by the compiler's access facts)
-/// from the address `map_in` gave it, but for `done`, which the caller has copied back itself
-/// (its report too). Nothing moves on a device that runs in place.
-pub(crate) fn map_back(
+/// from the address `map_in` gave it. Nothing moves on a device that runs in place.
+pub(crate) fn map_back<M: ArgumentMemory>(
     found: &registry::Found,
     placements: &[Placement],
     addresses: &[u64],
-    memory: &mut impl ArgumentMemory,
-    done: Option<usize>,
+    memory: &mut M,
 ) -> Result<(), OffloadError> {
-    if memory_in_place(memory) {
+    if M::IN_PLACE {
         return Ok(());
     }
     for (k, placement) in placements.iter().enumerate() {
         if let Placement::Copy { host, len, writable: true } = *placement
             && copies_back(found, k)
             && len > 0
-            && done != Some(k)
         {
             let t = crate::report::clock();
             // SAFETY: `host` is a writable argument of the launch, `len` bytes, and
@@ -232,10 +229,6 @@ pub(crate) fn map_back(
 /// argument is writable).
 pub(crate) fn copies_back(found: &registry::Found, k: usize) -> bool {
     found.info.params.get(k).is_none_or(|p| p.access.needs_copy_back())
-}
-
-fn memory_in_place<M: ArgumentMemory>(_: &M) -> bool {
-    M::IN_PLACE
 }
 
 /// The memory of a device that runs on host memory itself (the host image): an argument's

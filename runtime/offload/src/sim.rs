@@ -63,7 +63,7 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
         "  kernel {name}: {:.3} ms",
         crate::report::ms_since(kernel_start)
     ));
-    crate::placement::map_back(found, &placements, &addresses, &mut memory, None)?;
+    crate::placement::map_back(found, &placements, &addresses, &mut memory)?;
     Ok(())
 }
 
