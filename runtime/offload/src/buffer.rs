@@ -9,6 +9,7 @@
 //! so that a buffer is never written by one argument while another reads it.
 
 use crate::args::{ArgMapping, DeviceCopy, KernelArg};
+use crate::device::Allocation;
 use crate::error::OffloadError;
 use crate::home::{Home, Location};
 use std::marker::PhantomData;
@@ -20,10 +21,7 @@ pub use interop::{CudarcView, CudarcViewMut};
 impl Location {
     /// Whether the memory is still there (no reset took it).
     pub(crate) fn alive(self) -> bool {
-        match self.home {
-            Home::Cuda(d) => crate::runtime::cuda().is_ok_and(|c| c.alive(d, self.resets)),
-            Home::Simulator(_) => true,
-        }
+        self.home.memory().is_ok_and(|m| m.alive(self.resets))
     }
 
     /// The error for memory a reset took.
@@ -68,11 +66,10 @@ unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
 /// let result: Vec<f32> = y.to_vec()?;
 /// ```
 pub struct DeviceBuffer<T> {
-    address: u64,
+    /// The device memory, freed when the buffer drops.
+    memory: Allocation,
     len: usize,
     location: Location,
-    /// The simulator's memory, which `address` points into (a GPU's is the driver's).
-    _simulator: Option<crate::host_memory::HostBlock>,
     _values: PhantomData<T>,
 }
 
@@ -98,10 +95,8 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         T: Zeroable,
     {
         let buffer = Self::alloc(device, len)?;
-        if let Home::Cuda(d) = buffer.location.home {
-            // SAFETY: the allocation has `bytes()` bytes (the simulator's starts zeroed).
-            unsafe { crate::runtime::cuda()?.zero(d, buffer.address, buffer.bytes())? };
-        }
+        // SAFETY: the allocation has `bytes()` bytes.
+        unsafe { buffer.location.home.memory()?.zero(buffer.memory.address, buffer.bytes())? };
         Ok(buffer)
     }
 
@@ -117,34 +112,13 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
         Ok(buffer)
     }
 
-    /// Uninitialised memory for `len` values (zeroed on the simulator); every constructor
-    /// fills it before the buffer is handed out.
+    /// Memory for `len` values, of unspecified contents; every constructor fills it before
+    /// the buffer is handed out.
     fn alloc(device: Option<i32>, len: usize) -> Result<Self, OffloadError> {
         let home = crate::runtime::home_of(device)?;
         let bytes = bytes_of::<T>("DeviceBuffer", len)?;
-        match home {
-            Home::Cuda(d) => {
-                let (address, resets) = crate::runtime::cuda()?.alloc(d, bytes)?;
-                Ok(DeviceBuffer {
-                    address,
-                    len,
-                    location: Location { home, resets },
-                    _simulator: None,
-                    _values: PhantomData,
-                })
-            }
-            Home::Simulator(_) => {
-                // 16-byte aligned, like the simulator's launch buffers.
-                let mut memory = crate::host_memory::HostBlock::zeroed(bytes)?;
-                Ok(DeviceBuffer {
-                    address: memory.as_mut_ptr() as usize as u64,
-                    len,
-                    location: Location { home, resets: 0 },
-                    _simulator: Some(memory),
-                    _values: PhantomData,
-                })
-            }
-        }
+        let (memory, location) = home.alloc(bytes)?;
+        Ok(DeviceBuffer { memory, len, location, _values: PhantomData })
     }
 
     /// The number of values.
@@ -221,20 +195,10 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
 
     fn view(&self, start: usize, len: usize) -> View<T> {
         View {
-            address: self.address + (start * size_of::<T>()) as u64,
+            address: self.memory.address + (start * size_of::<T>()) as u64,
             len,
             location: self.location,
             _values: PhantomData,
-        }
-    }
-}
-
-impl<T> Drop for DeviceBuffer<T> {
-    fn drop(&mut self) {
-        if let Home::Cuda(d) = self.location.home
-            && let Ok(cuda) = crate::runtime::cuda()
-        {
-            cuda.free(d, self.address, self.location.resets);
         }
     }
 }
@@ -311,17 +275,9 @@ impl<T: DeviceCopy> View<T> {
         self.check_len("copy_from_slice", values.len())?;
         self.check_alive()?;
         let host = values.as_ptr().cast::<u8>();
-        match self.location.home {
-            // SAFETY: `values` has `bytes()` readable bytes; the view as many writable ones.
-            Home::Cuda(d) => unsafe {
-                crate::runtime::cuda()?.copy_in(d, self.address, host, self.bytes())
-            },
-            // SAFETY: as above, in the simulator's memory, which host data never overlaps.
-            Home::Simulator(_) => unsafe {
-                std::ptr::copy_nonoverlapping(host, self.address as usize as *mut u8, self.bytes());
-                Ok(())
-            },
-        }
+        // SAFETY: `values` has `bytes()` readable bytes, the view as many writable ones, apart
+        // (host data never lies in a device's memory, the simulator's included).
+        unsafe { self.location.home.memory()?.upload(self.address, host, self.bytes()) }
     }
 
     fn copy_out(self, out: &mut [T]) -> Result<(), OffloadError> {
@@ -346,21 +302,8 @@ impl<T: DeviceCopy> View<T> {
     /// `host` must be writable for `bytes()` bytes, apart from device memory.
     unsafe fn read_into(self, host: *mut u8) -> Result<(), OffloadError> {
         self.check_alive()?;
-        match self.location.home {
-            // SAFETY: the caller's promise; the view has `bytes()` readable bytes.
-            Home::Cuda(d) => unsafe {
-                crate::runtime::cuda()?.copy_out(d, host, self.address, self.bytes())
-            },
-            // SAFETY: as above.
-            Home::Simulator(_) => unsafe {
-                std::ptr::copy_nonoverlapping(
-                    self.address as usize as *const u8,
-                    host,
-                    self.bytes(),
-                );
-                Ok(())
-            },
-        }
+        // SAFETY: the caller's promise; the view has `bytes()` readable bytes.
+        unsafe { self.location.home.memory()?.download(host, self.address, self.bytes()) }
     }
 
     /// Copies `source` into this view (the borrow rules keep them from overlapping).
@@ -368,32 +311,22 @@ impl<T: DeviceCopy> View<T> {
         self.check_len("copy_from", source.len)?;
         self.check_alive()?;
         source.check_alive()?;
-        match (self.location.home, source.location.home) {
-            (Home::Cuda(d), Home::Cuda(s)) if d == s => {
-                // SAFETY: both views have `bytes()` bytes on this device.
-                unsafe {
-                    crate::runtime::cuda()?.copy_within(
-                        d,
-                        self.address,
-                        source.address,
-                        self.bytes(),
-                    )
-                }
+        // The simulated devices all use the host's memory, so a copy between two of them is
+        // a copy within it.
+        let same_memory = match (self.location.home, source.location.home) {
+            (Home::Cuda(d), Home::Cuda(s)) => d == s,
+            (Home::Simulator(_), Home::Simulator(_)) => true,
+            _ => false,
+        };
+        if same_memory {
+            // SAFETY: both views have `bytes()` bytes of this memory; the borrow of the
+            // destination is exclusive, so they do not overlap.
+            unsafe {
+                self.location.home.memory()?.copy_within(self.address, source.address, self.bytes())
             }
-            (Home::Simulator(_), Home::Simulator(_)) => {
-                // SAFETY: both views have `bytes()` bytes of the simulator's memory; the
-                // borrow of the destination is exclusive, so they do not overlap.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        source.address as usize as *const u8,
-                        self.address as usize as *mut u8,
-                        self.bytes(),
-                    )
-                };
-                Ok(())
-            }
+        } else {
             // Between devices, through the host.
-            _ => self.copy_in(&source.to_vec()?),
+            self.copy_in(&source.to_vec()?)
         }
     }
 

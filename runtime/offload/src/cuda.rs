@@ -12,6 +12,7 @@
 
 use crate::LaunchConfig;
 use crate::args::ArgMapping;
+use crate::device::{Allocation, PinnedAllocation};
 use crate::error::OffloadError;
 use crate::placement::Placement;
 use crate::registry::Found;
@@ -369,6 +370,8 @@ unsafe impl Send for Device {}
 pub(crate) struct Cuda {
     apis: Vec<(Api, i32)>,
     devices: Vec<Mutex<Device>>,
+    /// Each device's memory, for the device layer (see device.rs).
+    memories: Vec<GpuMemory>,
 }
 
 // SAFETY: the raw context, module and function handles are process-wide driver objects; every
@@ -481,7 +484,13 @@ impl Cuda {
         if devices.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Cuda { apis, devices }))
+        let memories = (0..devices.len()).map(|ordinal| GpuMemory { ordinal }).collect();
+        Ok(Some(Cuda { apis, devices, memories }))
+    }
+
+    /// A device's memory, for the device layer.
+    pub fn memory(&self, ordinal: usize) -> Result<&GpuMemory, OffloadError> {
+        self.memories.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })
     }
 
     /// The library that drives a device.
@@ -1179,6 +1188,61 @@ impl Drop for Buffers<'_> {
             unsafe {
                 self.api.mem_free(p);
             }
+        }
+    }
+}
+
+/// One GPU's memory, for the device layer (device.rs): the calls of `Cuda` on this device.
+pub(crate) struct GpuMemory {
+    ordinal: usize,
+}
+
+impl crate::device::DeviceMemory for GpuMemory {
+    fn alloc(&'static self, bytes: usize) -> Result<Allocation, OffloadError> {
+        let (address, resets) = crate::runtime::cuda()?.alloc(self.ordinal, bytes)?;
+        Ok(Allocation::new(self, address, resets))
+    }
+
+    unsafe fn free(&self, address: u64, resets: u64) {
+        if let Ok(cuda) = crate::runtime::cuda() {
+            cuda.free(self.ordinal, address, resets);
+        }
+    }
+
+    fn alive(&self, resets: u64) -> bool {
+        crate::runtime::cuda().is_ok_and(|c| c.alive(self.ordinal, resets))
+    }
+
+    unsafe fn upload(&self, to: u64, from: *const u8, bytes: usize) -> Result<(), OffloadError> {
+        // SAFETY: the caller's promise.
+        unsafe { crate::runtime::cuda()?.copy_in(self.ordinal, to, from, bytes) }
+    }
+
+    unsafe fn download(&self, to: *mut u8, from: u64, bytes: usize) -> Result<(), OffloadError> {
+        // SAFETY: the caller's promise.
+        unsafe { crate::runtime::cuda()?.copy_out(self.ordinal, to, from, bytes) }
+    }
+
+    unsafe fn copy_within(&self, to: u64, from: u64, bytes: usize) -> Result<(), OffloadError> {
+        // SAFETY: the caller's promise.
+        unsafe { crate::runtime::cuda()?.copy_within(self.ordinal, to, from, bytes) }
+    }
+
+    unsafe fn zero(&self, to: u64, bytes: usize) -> Result<(), OffloadError> {
+        // SAFETY: the caller's promise.
+        unsafe { crate::runtime::cuda()?.zero(self.ordinal, to, bytes) }
+    }
+
+    fn alloc_pinned(&'static self, bytes: usize) -> Result<PinnedAllocation, OffloadError> {
+        let ptr = crate::runtime::cuda()?.pinned_alloc(self.ordinal, bytes)?;
+        // SAFETY: the driver's page-locked memory has `bytes` (at least one) writable bytes.
+        unsafe { std::ptr::write_bytes(ptr, 0, bytes) };
+        Ok(PinnedAllocation::new(self, ptr))
+    }
+
+    unsafe fn free_pinned(&self, ptr: *mut u8) {
+        if let Ok(cuda) = crate::runtime::cuda() {
+            cuda.pinned_free(self.ordinal, ptr);
         }
     }
 }

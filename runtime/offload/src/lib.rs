@@ -57,6 +57,7 @@ mod args;
 mod buffer;
 pub mod builtins;
 mod cuda;
+mod device;
 mod error;
 mod home;
 mod host;

@@ -13,96 +13,93 @@ use crate::resident_map::{Entry, table};
 
 /// Makes (or shares) the resident copy of `len` bytes at `host` on `device` (the default
 /// device when `None`).
+///
+/// The table's lock is never held across a call into a device: a launch holds its device's
+/// lock while it looks its arguments up in the table, so the other order could deadlock.
 fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), OffloadError> {
     let home = crate::runtime::home_of(device)?;
-    let mut t = table();
-    if let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) {
-        if e.lost {
-            return Err(OffloadError::ResidentLost {
-                kernel: "preload".into(),
-                param: "preload".into(),
-                device: e.home.to_string(),
-            });
-        }
-        if e.home != home {
-            return Err(OffloadError::InvalidLaunch {
-                kernel: "preload".into(),
-                reason: format!("this data is already resident on {}, not on {home}", e.home),
-            });
-        }
-        e.refs += 1;
+    if share(&mut table(), host, len, home)? {
         return Ok(());
     }
-    let (device, resets, simulator_copy) = match home {
-        Home::Cuda(d) => {
-            let cuda = crate::runtime::cuda()?;
-            let (p, resets) = cuda.alloc(d, len)?;
-            // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `p` as many.
-            if let Err(e) = unsafe { cuda.copy_in(d, p, host, len) } {
-                cuda.free(d, p, resets);
-                return Err(e);
-            }
-            (p, resets, None)
-        }
-        Home::Simulator(_) => {
-            let mut copy = vec![0u128; len.div_ceil(16).max(1)].into_boxed_slice();
-            // SAFETY: `host` has `len` readable bytes (borrowed by the guard); `copy` has as many.
-            unsafe { std::ptr::copy_nonoverlapping(host, copy.as_mut_ptr().cast::<u8>(), len) };
-            (copy.as_mut_ptr() as usize as u64, 0, Some(copy))
-        }
-    };
+    let (memory, _) = home.alloc(len)?;
+    // SAFETY: `host` has `len` readable bytes (borrowed by the guard), the new memory as many.
+    // On failure the memory is freed as it drops.
+    unsafe { home.memory()?.upload(memory.address, host, len)? };
+    let mut t = table();
+    // Another thread may have made the same copy meanwhile: then this one goes, after the lock.
+    if share(&mut t, host, len, home)? {
+        drop(t);
+        drop(memory);
+        return Ok(());
+    }
     crate::report::info(format_args!("preload: {len} bytes to {home}, resident"));
     t.push(Entry {
         host: host as usize,
         len,
         home,
-        device,
-        resets,
+        device: memory.address,
         refs: 1,
         lost: false,
-        _simulator_copy: simulator_copy,
+        _memory: memory,
     });
     Ok(())
 }
 
-/// Drops one reference; with `copy_back`, first copies the device data to `host`.
-fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadError> {
-    let mut t = table();
-    let Some(k) = t.iter().position(|e| e.host == host as usize && e.len == len) else {
-        return Ok(());
+/// Takes one more reference to the resident copy of `[host, host + len)` on `home` when there
+/// is one; refused when it is lost or on another device.
+fn share(t: &mut [Entry], host: *const u8, len: usize, home: Home) -> Result<bool, OffloadError> {
+    let Some(e) = t.iter_mut().find(|e| e.host == host as usize && e.len == len) else {
+        return Ok(false);
     };
-    let e = &mut t[k];
-    let result = if copy_back && e.lost {
+    if e.lost {
+        return Err(OffloadError::ResidentLost {
+            kernel: "preload".into(),
+            param: "preload".into(),
+            device: e.home.to_string(),
+        });
+    }
+    if e.home != home {
+        return Err(OffloadError::InvalidLaunch {
+            kernel: "preload".into(),
+            reason: format!("this data is already resident on {}, not on {home}", e.home),
+        });
+    }
+    e.refs += 1;
+    Ok(true)
+}
+
+/// Drops one reference; with `copy_back`, first copies the device data to `host`. As in
+/// `acquire`, the table's lock is not held across the copy or the free.
+fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadError> {
+    let found = |t: &[Entry]| t.iter().position(|e| e.host == host as usize && e.len == len);
+    let (home, device, lost) = {
+        let t = table();
+        let Some(k) = found(&t) else { return Ok(()) };
+        (t[k].home, t[k].device, t[k].lost)
+    };
+    // The reference held until below keeps the copy alive.
+    let result = if copy_back && lost {
         Err(OffloadError::ResidentLost {
             kernel: "preload".into(),
             param: "finish".into(),
-            device: e.home.to_string(),
+            device: home.to_string(),
         })
     } else if copy_back {
-        crate::report::info(format_args!("preload: {len} bytes back from {}", e.home));
-        match e.home {
-            // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
-            Home::Cuda(d) => {
-                crate::runtime::cuda().and_then(|c| unsafe { c.copy_out(d, host, e.device, len) })
-            }
-            Home::Simulator(_) => {
-                // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
-                unsafe { std::ptr::copy_nonoverlapping(e.device as usize as *const u8, host, len) };
-                Ok(())
-            }
-        }
+        crate::report::info(format_args!("preload: {len} bytes back from {home}"));
+        // SAFETY: the copy has `len` bytes; `host` is the guard's exclusive borrow.
+        home.memory().and_then(|m| unsafe { m.download(host, device, len) })
     } else {
         Ok(())
     };
-    e.refs -= 1;
-    if e.refs == 0 {
-        let e = t.remove(k);
-        if let (Home::Cuda(d), false) = (e.home, e.lost)
-            && let Ok(c) = crate::runtime::cuda()
-        {
-            c.free(d, e.device, e.resets);
-        }
-    }
+    let gone = {
+        let mut t = table();
+        found(&t).and_then(|k| {
+            t[k].refs -= 1;
+            (t[k].refs == 0).then(|| t.remove(k))
+        })
+    };
+    // The device copy is freed here, outside the lock (a lost one is not freed again).
+    drop(gone);
     result
 }
 

@@ -10,14 +10,11 @@ pub(crate) struct Entry {
     pub len: usize,
     pub home: Home,
     pub device: u64,
-    /// The device's reset count when the copy was made (see `Cuda::alloc`).
-    pub resets: u64,
     pub refs: usize,
     /// The device was reset after a trap: the device copy is gone.
     pub lost: bool,
-    /// Owns the simulator's copy, which `device` points into, until the entry goes (a GPU
-    /// copy is freed through the driver instead).
-    pub _simulator_copy: Option<Box<[u128]>>,
+    /// The device copy, which `device` points into, freed when the entry goes.
+    pub _memory: crate::device::Allocation,
 }
 
 static RESIDENT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());

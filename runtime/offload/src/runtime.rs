@@ -2,7 +2,9 @@
 
 use crate::args::IntoArgs;
 use crate::cuda::Cuda;
+use crate::device::{Allocation, CpuMemory, DeviceMemory};
 use crate::error::OffloadError;
+use crate::home::{Home, Location};
 use crate::host::HostEntry;
 use crate::{Kernel, LaunchConfig, host, registry, sim};
 use std::sync::OnceLock;
@@ -270,6 +272,25 @@ pub(crate) fn home_of(device: Option<i32>) -> Result<crate::home::Home, OffloadE
         None if gpus > 0 => Ok(Home::Cuda(0)),
         None if rt.mode == Mode::Mandatory => Err(OffloadError::NoDeviceMandatory),
         None => Ok(Home::Simulator(0)),
+    }
+}
+
+// The device layer's entry (device.rs), here where the devices are known.
+impl Home {
+    /// The memory of this device: the GPU's through its driver, or the host's.
+    pub(crate) fn memory(self) -> Result<&'static dyn DeviceMemory, OffloadError> {
+        match self {
+            Home::Cuda(d) => Ok(cuda()?.memory(d)?),
+            Home::Simulator(_) => Ok(&CpuMemory),
+        }
+    }
+
+    /// `bytes` bytes of this device's memory (see `DeviceMemory::alloc`), and where it
+    /// lives.
+    pub(crate) fn alloc(self, bytes: usize) -> Result<(Allocation, Location), OffloadError> {
+        let allocation = self.memory()?.alloc(bytes)?;
+        let location = Location { home: self, resets: allocation.resets };
+        Ok((allocation, location))
     }
 }
 

@@ -390,9 +390,8 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
 pub struct PinnedBuffer<T> {
     ptr: *mut T,
     len: usize,
-    home: Home,
-    /// The simulator's memory, which `ptr` points into.
-    _memory: Option<Box<[u128]>>,
+    /// The memory, which `ptr` points into, freed when the buffer drops.
+    _memory: crate::device::PinnedAllocation,
 }
 
 // SAFETY: the buffer owns its memory like a `Box<[T]>`.
@@ -406,25 +405,10 @@ impl<T: DeviceCopy> PinnedBuffer<T> {
     where
         T: Zeroable,
     {
-        let home = crate::runtime::home_of(None)?;
         let bytes = crate::buffer::bytes_of::<T>("PinnedBuffer", len)?;
-        match home {
-            Home::Cuda(d) => {
-                let p = crate::runtime::cuda()?.pinned_alloc(d, bytes)?;
-                // SAFETY: `p` has `bytes` writable bytes; zero bytes are a valid `T`.
-                unsafe { std::ptr::write_bytes(p, 0, bytes) };
-                Ok(PinnedBuffer { ptr: p.cast(), len, home, _memory: None })
-            }
-            Home::Simulator(_) => {
-                let mut memory = vec![0u128; bytes.div_ceil(16).max(1)].into_boxed_slice();
-                Ok(PinnedBuffer {
-                    ptr: memory.as_mut_ptr().cast(),
-                    len,
-                    home,
-                    _memory: Some(memory),
-                })
-            }
-        }
+        // Zeroed, which is a valid `T`.
+        let memory = crate::runtime::home_of(None)?.memory()?.alloc_pinned(bytes)?;
+        Ok(PinnedBuffer { ptr: memory.ptr.cast(), len, _memory: memory })
     }
 
     /// A pinned copy of `values`.
@@ -450,15 +434,5 @@ impl<T> std::ops::DerefMut for PinnedBuffer<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as above, borrowed exclusively.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
-    }
-}
-
-impl<T> Drop for PinnedBuffer<T> {
-    fn drop(&mut self) {
-        if let Home::Cuda(d) = self.home
-            && let Ok(cuda) = crate::runtime::cuda()
-        {
-            cuda.pinned_free(d, self.ptr.cast());
-        }
     }
 }

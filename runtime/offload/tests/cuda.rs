@@ -235,4 +235,24 @@ fn cuda_devices_images_launches_traps_and_streams() {
     try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
         .expect("a launch on cudarc's memory");
     assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
+
+    // Preloads on one thread while launches on host data run on another: a launch holds the
+    // device while it looks its arguments up among the resident copies, so a preload must not
+    // hold the resident copies while it waits for the device.
+    const ROUNDS: i32 = 2000;
+    std::thread::scope(|threads| {
+        threads.spawn(|| {
+            let mut data = vec![1u32; 64];
+            for _ in 0..ROUNDS {
+                let resident = rkc_offload::preload_mut(&mut data[..]);
+                resident.finish().expect("a resident copy back");
+            }
+        });
+        let mut z = [1.0f32; 4];
+        for _ in 0..ROUNDS {
+            try_offload! { kernel = scale, device = ordinal, args = (&mut z as *mut [f32; 4],) }
+                .expect("a launch beside preloads");
+        }
+    });
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6 + ROUNDS);
 }
