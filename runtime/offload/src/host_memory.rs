@@ -30,19 +30,27 @@ impl HostBlock {
         if len < MAPPED_FROM {
             return Ok(HostBlock::Heap(vec![0u128; len.div_ceil(16).max(1)].into_boxed_slice()));
         }
-        // SAFETY: an anonymous private mapping of `len` bytes, owned by the value returned
-        // (unmapped in `drop`); anonymous memory is zeroed by the kernel.
-        let address = unsafe {
+        // From a huge page's boundary: a mapping at an arbitrary page has at most its aligned
+        // middle in huge pages (of a 4 MiB argument, one of two), the rest faulted in 4 KiB
+        // at a time. So map a huge page more than needed and give back the ends. The part past
+        // the last whole huge page stays in small pages, so that a few bytes past 4 MiB do not
+        // zero a whole huge page.
+        let len = len.next_multiple_of(4096);
+        let over = len + MAPPED_FROM;
+        // SAFETY: an anonymous private mapping of `over` bytes, whose ends are unmapped below
+        // and whose rest the value returned owns (unmapped in `drop`); anonymous memory is
+        // zeroed by the kernel.
+        let raw = unsafe {
             libc::mmap(
                 std::ptr::null_mut(),
-                len,
+                over,
                 libc::PROT_READ | libc::PROT_WRITE,
                 libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
                 -1,
                 0,
             )
         };
-        if address == libc::MAP_FAILED {
+        if raw == libc::MAP_FAILED {
             return Err(OffloadError::InvalidLaunch {
                 kernel: "(simulated device memory)".into(),
                 reason: format!(
@@ -51,8 +59,19 @@ impl HostBlock {
                 ),
             });
         }
+        let head = (raw as usize).next_multiple_of(MAPPED_FROM) - raw as usize;
+        // SAFETY: both ranges lie in the mapping just made, outside `[raw + head, + len)`;
+        // the tail is `MAPPED_FROM - head > 0` bytes.
+        unsafe {
+            if head > 0 {
+                libc::munmap(raw, head);
+            }
+            libc::munmap(raw.cast::<u8>().add(head + len).cast(), MAPPED_FROM - head);
+        }
+        // SAFETY: `head` is within the mapping.
+        let address = unsafe { raw.cast::<u8>().add(head) }.cast::<libc::c_void>();
         // Only a request: where transparent huge pages are off, the mapping works as well.
-        // SAFETY: the range is the mapping just made.
+        // SAFETY: the range is the mapping kept.
         unsafe { libc::madvise(address, len, libc::MADV_HUGEPAGE) };
         Ok(HostBlock::Mapped { address: address.cast(), len })
     }
@@ -87,6 +106,9 @@ mod tests {
             assert_eq!(matches!(block, HostBlock::Mapped { .. }), len >= MAPPED_FROM, "{len}");
             let p = block.as_mut_ptr();
             assert_eq!(p as usize % 16, 0, "{len}");
+            if len >= MAPPED_FROM {
+                assert_eq!(p as usize % MAPPED_FROM, 0, "{len}: a huge page's boundary");
+            }
             // SAFETY: the block has `len` bytes.
             let bytes = unsafe { std::slice::from_raw_parts_mut(p, len) };
             assert!(bytes.iter().all(|&b| b == 0), "{len}");
