@@ -94,10 +94,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
     where
         T: Zeroable,
     {
-        let buffer = Self::alloc(device, len)?;
-        // SAFETY: the allocation has `bytes()` bytes.
-        unsafe { buffer.location.home.memory()?.zero(buffer.memory.address, buffer.bytes())? };
-        Ok(buffer)
+        Self::alloc(device, len, true)
     }
 
     /// A copy of `values` on the default device.
@@ -107,17 +104,17 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
 
     /// A copy of `values` on device `device` (`None`: the default device).
     pub fn from_slice_on(device: Option<i32>, values: &[T]) -> Result<Self, OffloadError> {
-        let mut buffer = Self::alloc(device, values.len())?;
+        let mut buffer = Self::alloc(device, values.len(), false)?;
         buffer.copy_from_slice(values)?;
         Ok(buffer)
     }
 
-    /// Memory for `len` values, of unspecified contents; every constructor fills it before
-    /// the buffer is handed out.
-    fn alloc(device: Option<i32>, len: usize) -> Result<Self, OffloadError> {
+    /// Memory for `len` values, zeroed or of unspecified contents; every constructor fills
+    /// the latter before the buffer is handed out.
+    fn alloc(device: Option<i32>, len: usize, zeroed: bool) -> Result<Self, OffloadError> {
         let home = crate::runtime::home_of(device)?;
         let bytes = bytes_of::<T>("DeviceBuffer", len)?;
-        let (memory, location) = home.alloc(bytes)?;
+        let (memory, location) = home.alloc(bytes, zeroed)?;
         Ok(DeviceBuffer { memory, len, location, _values: PhantomData })
     }
 
@@ -134,10 +131,6 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
     /// The device the buffer lives on, as `OFFLOAD_INFO` names it.
     pub fn location(&self) -> Location {
         self.location
-    }
-
-    fn bytes(&self) -> usize {
-        self.len * size_of::<T>()
     }
 
     /// Copies `values` (exactly `len()` of them) into the buffer.
@@ -163,7 +156,7 @@ impl<T: DeviceCopy> DeviceBuffer<T> {
 
     /// A copy of the buffer on device `device` (`None`: the default device).
     pub fn to_device(&self, device: Option<i32>) -> Result<DeviceBuffer<T>, OffloadError> {
-        let mut copy = Self::alloc(device, self.len)?;
+        let mut copy = Self::alloc(device, self.len, false)?;
         copy.copy_from(self)?;
         Ok(copy)
     }

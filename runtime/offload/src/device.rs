@@ -19,6 +19,14 @@ pub(crate) trait DeviceMemory: Sync {
     /// contents are unspecified: the CPU's memory is zeroed, a GPU's is not.
     fn alloc(&'static self, bytes: usize) -> Result<Allocation, OffloadError>;
 
+    /// `bytes` zeroed bytes (at least one) of device memory, freed when the allocation drops.
+    fn alloc_zeroed(&'static self, bytes: usize) -> Result<Allocation, OffloadError> {
+        let allocation = self.alloc(bytes)?;
+        // SAFETY: the allocation has `bytes` bytes.
+        unsafe { self.zero(allocation.address, bytes)? };
+        Ok(allocation)
+    }
+
     /// Frees memory from `alloc` made under reset count `resets`; memory a reset already
     /// took is not freed again.
     ///
@@ -134,6 +142,12 @@ impl DeviceMemory for CpuMemory {
         let mut block = HostBlock::zeroed(bytes)?;
         let address = block.as_mut_ptr() as usize as u64;
         Ok(Allocation { address, resets: 0, memory: self, _host: Some(block) })
+    }
+
+    fn alloc_zeroed(&'static self, bytes: usize) -> Result<Allocation, OffloadError> {
+        // Host blocks start zeroed (a large one lazily, page by page as it is first touched,
+        // which writing zeros would defeat).
+        self.alloc(bytes)
     }
 
     unsafe fn free(&self, _: u64, _: u64) {

@@ -21,7 +21,7 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
     if share(&mut table(), host, len, home)? {
         return Ok(());
     }
-    let (memory, _) = home.alloc(len)?;
+    let (memory, _) = home.alloc(len, false)?;
     // SAFETY: `host` has `len` readable bytes (borrowed by the guard), the new memory as many.
     // On failure the memory is freed as it drops.
     unsafe { home.memory()?.upload(memory.address, host, len)? };

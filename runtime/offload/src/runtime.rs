@@ -285,10 +285,15 @@ impl Home {
         }
     }
 
-    /// `bytes` bytes of this device's memory (see `DeviceMemory::alloc`), and where it
-    /// lives.
-    pub(crate) fn alloc(self, bytes: usize) -> Result<(Allocation, Location), OffloadError> {
-        let allocation = self.memory()?.alloc(bytes)?;
+    /// `bytes` bytes of this device's memory, `zeroed` or of unspecified contents (see
+    /// `DeviceMemory::alloc`), and where it lives.
+    pub(crate) fn alloc(
+        self,
+        bytes: usize,
+        zeroed: bool,
+    ) -> Result<(Allocation, Location), OffloadError> {
+        let memory = self.memory()?;
+        let allocation = if zeroed { memory.alloc_zeroed(bytes)? } else { memory.alloc(bytes)? };
         let location = Location { home: self, resets: allocation.resets };
         Ok((allocation, location))
     }
