@@ -199,15 +199,15 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
     acc[4 * i + 3] = 0.0f;
 }
 
-// hgemm: the tiling of kernels.rs's hgemm (64×64 block tiles, four warps each computing a
-// 32×32 quarter as 2×4 m16n8k16 tensor-core tiles, the tiles of a and b copied into shared
-// memory by cp.async one step ahead, rows padded by eight elements, fragments loaded by
-// ldmatrix), written with inline PTX as CUDA code without CUTLASS writes it. f16 travels as
-// its 16 bits.
-#define HGEMM_ROW_A 24
-#define HGEMM_ROW_B 72
-#define HGEMM_TILE_A (64 * HGEMM_ROW_A)
-#define HGEMM_TILE_B (16 * HGEMM_ROW_B)
+// hgemm: the tiling of kernels.rs's hgemm (128×128 block tiles, 32-wide k steps, eight warps
+// each computing a 64×32 part as 4×4 m16n8k16 tensor-core tiles, the tiles of a and b copied
+// into shared memory by cp.async one step ahead, rows padded by eight elements, fragments
+// loaded by ldmatrix), written with inline PTX as CUDA code without CUTLASS writes it. f16
+// travels as its 16 bits.
+#define HGEMM_ROW_A 40
+#define HGEMM_ROW_B 136
+#define HGEMM_TILE_A (128 * HGEMM_ROW_A)
+#define HGEMM_TILE_B (32 * HGEMM_ROW_B)
 __device__ __forceinline__ unsigned shared_address(const void* p) {
     unsigned r;
     asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
@@ -216,12 +216,15 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 
 __device__ __forceinline__ void hgemm_stage(const unsigned short* a, const unsigned short* b, size_t n, size_t k,
                                             size_t row, size_t col, size_t k0, unsigned short* ta, unsigned short* tb) {
-    const size_t t = threadIdx.x;
-    const size_t ar = t / 2, ac = t % 2 * 8, br = t / 8, bc = t % 8 * 8;
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
-                 "l"(a + (row + ar) * k + k0 + ac));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
-                 "l"(b + (k0 + br) * n + col + bc));
+#pragma unroll
+    for (size_t j = 0; j < 2; j++) {
+        const size_t chunk = threadIdx.x + j * 256;
+        const size_t ar = chunk / 4, ac = chunk % 4 * 8, br = chunk / 16, bc = chunk % 16 * 8;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
+                     "l"(a + (row + ar) * k + k0 + ac));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
+                     "l"(b + (k0 + br) * n + col + bc));
+    }
     asm volatile("cp.async.commit_group;");
 }
 
@@ -231,50 +234,58 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
     __shared__ __align__(16) unsigned short sb[2 * HGEMM_TILE_B];
     const size_t t = threadIdx.x, warp = t / 32, lane = t % 32;
     const size_t g = lane / 4, tg = lane % 4;
-    const size_t wm = warp / 2 * 32, wn = warp % 2 * 32;
-    const size_t row = (size_t)blockIdx.y * 64, col = (size_t)blockIdx.x * 64;
-    float acc[8][4] = {};
-    const size_t steps = k / 16;
+    const size_t wm = warp / 4 * 64, wn = warp % 4 * 32;
+    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * 128;
+    float acc[16][4] = {};
+    const size_t steps = k / 32;
     hgemm_stage(a, b, n, k, row, col, 0, sa, sb);
     for (size_t s = 0; s < steps; s++) {
         const size_t buf = s % 2;
         if (s + 1 < steps) {
-            hgemm_stage(a, b, n, k, row, col, (s + 1) * 16, sa + (1 - buf) * HGEMM_TILE_A,
+            hgemm_stage(a, b, n, k, row, col, (s + 1) * 32, sa + (1 - buf) * HGEMM_TILE_A,
                         sb + (1 - buf) * HGEMM_TILE_B);
             asm volatile("cp.async.wait_group 1;");
         } else {
             asm volatile("cp.async.wait_group 0;");
         }
         __syncthreads();
-        const unsigned short* ta = sa + buf * HGEMM_TILE_A;
-        const unsigned short* tb = sb + buf * HGEMM_TILE_B;
-        // B's fragments: rows k = lane % 16 of the warp's 8-column slices, transposed.
-        unsigned bf[4][2];
-        for (int ni = 0; ni < 4; ni++) {
-            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
-                         : "=r"(bf[ni][0]), "=r"(bf[ni][1])
-                         : "r"(shared_address(tb + (lane % 16) * HGEMM_ROW_B + wn + ni * 8)));
-        }
-        for (int mi = 0; mi < 2; mi++) {
-            // A's fragment: rows lane % 16, the right half for lanes 16 on.
-            const unsigned short* am = ta + (wm + mi * 16 + lane % 16) * HGEMM_ROW_A + lane / 16 * 8;
-            unsigned a0, a1, a2, a3;
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
-                         : "r"(shared_address(am)));
+#pragma unroll
+        for (int kk = 0; kk < 2; kk++) {
+            const unsigned short* ta = sa + buf * HGEMM_TILE_A + kk * 16;
+            const unsigned short* tb = sb + buf * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B;
+            // B's fragments: rows k = lane % 16 of the warp's 8-column slices, transposed.
+            unsigned bf[4][2];
+#pragma unroll
             for (int ni = 0; ni < 4; ni++) {
-                const unsigned b0 = bf[ni][0], b1 = bf[ni][1];
-                float* d = acc[mi * 4 + ni];
-                asm volatile(
-                    "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                    "{%0,%1,%2,%3};"
-                    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                    : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                             : "=r"(bf[ni][0]), "=r"(bf[ni][1])
+                             : "r"(shared_address(tb + (lane % 16) * HGEMM_ROW_B + wn + ni * 8)));
+            }
+#pragma unroll
+            for (int mi = 0; mi < 4; mi++) {
+                // A's fragment: rows lane % 16, the right half for lanes 16 on.
+                const unsigned short* am = ta + (wm + mi * 16 + lane % 16) * HGEMM_ROW_A + lane / 16 * 8;
+                unsigned a0, a1, a2, a3;
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
+                             : "r"(shared_address(am)));
+#pragma unroll
+                for (int ni = 0; ni < 4; ni++) {
+                    const unsigned b0 = bf[ni][0], b1 = bf[ni][1];
+                    float* d = acc[mi * 4 + ni];
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                        "{%0,%1,%2,%3};"
+                        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+                }
             }
         }
         __syncthreads();
     }
-    for (int mi = 0; mi < 2; mi++) {
+#pragma unroll
+    for (int mi = 0; mi < 4; mi++) {
+#pragma unroll
         for (int ni = 0; ni < 4; ni++) {
             float* out = c + (row + wm + mi * 16 + g) * n + col + wn + ni * 8 + 2 * tg;
             const float* d = acc[mi * 4 + ni];

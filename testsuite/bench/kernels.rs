@@ -332,9 +332,11 @@ pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
 }
 
 /// Rows and columns of `c` one block of `hgemm` computes.
-pub const HGEMM_BLOCK: usize = 64;
-/// Columns of `a` (rows of `b`) one step of `hgemm` stages: one tensor-core step.
-pub const HGEMM_STEP: usize = 16;
+pub const HGEMM_BLOCK: usize = 128;
+/// Columns of `a` (rows of `b`) one step of `hgemm` stages: two tensor-core steps.
+pub const HGEMM_STEP: usize = 32;
+/// The threads of one block of `hgemm`: eight warps.
+pub const HGEMM_THREADS: usize = 256;
 /// The rows of `hgemm`'s staged tiles in shared memory, in elements: eight more than the
 /// tiles' widths, so that the eight rows one `ldmatrix` phase reads lie in different banks.
 const HGEMM_ROW_A: usize = HGEMM_STEP + 8;
@@ -343,12 +345,15 @@ const HGEMM_ROW_B: usize = HGEMM_BLOCK + 8;
 const HGEMM_TILE_A: usize = HGEMM_BLOCK * HGEMM_ROW_A;
 const HGEMM_TILE_B: usize = HGEMM_STEP * HGEMM_ROW_B;
 
-/// `c = a·b` for row-major `a` (`k` columns, 64 rows per block of the grid's y) and `k × n`
-/// `b` in f16, accumulated in f32; `n` a multiple of 64, `k` of 16. Each step's 64×16 tile of
-/// `a` and 16×64 tile of `b` are copied into shared memory asynchronously, one step ahead: while
-/// the warps multiply one step's tiles, the next step's copies land in the other buffers. Each
-/// warp multiplies its 32×32 quarter as 2×4 tensor-core tiles of 16×8, whose accumulators stay
-/// in registers, its fragments loaded by `ldmatrix` (two of `A` and four of `B` per step).
+/// `c = a·b` for row-major `a` (`k` columns, 128 rows per block of the grid's y) and `k × n`
+/// `b` in f16, accumulated in f32; `n` a multiple of 128, `k` of 32. Each step's 128×32 tile
+/// of `a` and 32×128 tile of `b` are copied into shared memory asynchronously, one step ahead:
+/// while the warps multiply one step's tiles, the next step's copies land in the other
+/// buffers (two buffers of each, 37,888 bytes, within the 48 KiB of static shared memory).
+/// The eight warps split the block's tile 2×4; each multiplies its 64×32 part as 4×4
+/// tensor-core tiles of 16×8, whose sixteen accumulators stay in registers, with fragments
+/// loaded by `ldmatrix` (four of `A` and four of `B` for sixteen multiplies, per 16-wide half
+/// of the step).
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; waits and barriers separate the
@@ -358,7 +363,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         let sa = shared_array::<f16, { 2 * HGEMM_TILE_A }>() as *mut f16;
         let sb = shared_array::<f16, { 2 * HGEMM_TILE_B }>() as *mut f16;
         let warp = thread_idx_x() as usize / 32;
-        let (wm, wn) = (warp / 2 * 32, warp % 2 * 32);
+        let (wm, wn) = (warp / 4 * 64, warp % 4 * 32);
         let tiles = HgemmTiles {
             a,
             b,
@@ -367,7 +372,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
             row: block_idx_y() as usize * HGEMM_BLOCK,
             col: block_idx_x() as usize * HGEMM_BLOCK,
         };
-        let mut acc = [[0.0f32; 4]; 8];
+        let mut acc = [[0.0f32; 4]; 16];
         let steps = k / HGEMM_STEP;
         tiles.stage(0, sa, sb);
         for s in 0..steps {
@@ -385,19 +390,21 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
                 cp_async_wait::<0>();
             }
             sync_threads();
-            let tile_a = sa.add(buf * HGEMM_TILE_A) as *const f16;
-            let tile_b = sb.add(buf * HGEMM_TILE_B) as *const f16;
-            let fb: [[f16; 4]; 4] =
-                core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
-            for mi in 0..2 {
-                let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
-                for ni in 0..4 {
-                    acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 4 + ni]);
+            for kk in 0..HGEMM_STEP / 16 {
+                let tile_a = sa.add(buf * HGEMM_TILE_A + kk * 16) as *const f16;
+                let tile_b = sb.add(buf * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
+                let fb: [[f16; 4]; 4] =
+                    core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
+                for mi in 0..4 {
+                    let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
+                    for ni in 0..4 {
+                        acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 4 + ni]);
+                    }
                 }
             }
             sync_threads();
         }
-        for mi in 0..2 {
+        for mi in 0..4 {
             for ni in 0..4 {
                 let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
                 mma_store_d(&mut c[at..], n, acc[mi * 4 + ni]);
@@ -418,17 +425,20 @@ struct HgemmTiles<'a> {
 }
 
 impl HgemmTiles<'_> {
-    /// Starts the copies of step `k0`'s tiles into `ta` (64×16) and `tb` (16×64): one chunk of
-    /// eight f16 (16 bytes) of each per thread, committed as one group.
+    /// Starts the copies of step `k0`'s tiles into `ta` (128×32) and `tb` (32×128): two chunks
+    /// of eight f16 (16 bytes) of each per thread, committed as one group.
     unsafe fn stage(&self, k0: usize, ta: *mut f16, tb: *mut f16) {
         unsafe {
             let t = thread_idx_x() as usize;
-            let (ar, ac) = (t / 2, t % 2 * 8);
-            let (br, bc) = (t / 8, t % 8 * 8);
-            let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
-            let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
-            cp_async(ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
-            cp_async(tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            for j in 0..2 {
+                let chunk = t + j * HGEMM_THREADS;
+                let (ar, ac) = (chunk / 4, chunk % 4 * 8);
+                let (br, bc) = (chunk / 16, chunk % 16 * 8);
+                let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
+                let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
+                cp_async(ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
+                cp_async(tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            }
             cp_async_commit();
         }
     }

@@ -10,6 +10,7 @@
 //! Usage: bench DIR [RUNS], where DIR holds rkc-checks.fatbin, rkc-nochecks.fatbin and
 //! nvcc.cubin. Prints a Markdown report.
 
+use rkc_testsuite::bench_kernels as bk;
 use rkc_testsuite::cuda::{Gpu, Ptr};
 
 /// One argument of a benchmark kernel.
@@ -213,8 +214,8 @@ fn benches() -> Vec<Bench> {
                 Arg::Slice(1),
                 Arg::Slice(2),
             ],
-            grid: [(GEMM / 64) as u32, (GEMM / 64) as u32, 1],
-            block: [128, 1, 1],
+            grid: [(GEMM / bk::HGEMM_BLOCK) as u32, (GEMM / bk::HGEMM_BLOCK) as u32, 1],
+            block: [bk::HGEMM_THREADS as u32, 1, 1],
             bytes: 0.0,
             flops: 2.0 * (GEMM as f64).powi(3),
             verify: verify_hgemm,
