@@ -354,8 +354,9 @@ struct Record {
     initial: [u8; PANIC_RECORD_BYTES],
     /// The device's print buffer, whose address the record holds at byte 56.
     print: CuDevicePtr,
-    /// Pinned host memory of `STAGING_BYTES` that a small argument is copied back into first
-    /// (see `Cuda::launch`); `None` where the driver would not allocate it.
+    /// Pinned host memory of twice `STAGING_BYTES`: the first half for a small argument
+    /// copied back (see `Cuda::launch`), the second for small arguments copied in (see
+    /// `Buffers::put`); `None` where the driver would not allocate it.
     staging: Option<*mut u8>,
 }
 
@@ -709,7 +710,17 @@ impl Cuda {
         let record = self.panic_record(&mut device)?;
         let device = &mut *device;
 
-        let mut buffers = Buffers { api, ptrs: Vec::new(), pool: &mut device.pool, staged: None };
+        // Small arguments go in through the second half of the staging memory, where the
+        // driver has the stream calls for it.
+        let staging_in = match (record.staging, api.streams()) {
+            // SAFETY: the staging memory has twice STAGING_BYTES bytes.
+            (Some(staging), Ok(streams)) => {
+                Some(StagingIn { base: unsafe { staging.add(STAGING_BYTES) }, used: 0, streams })
+            }
+            _ => None,
+        };
+        let mut buffers =
+            Buffers { api, ptrs: Vec::new(), pool: &mut device.pool, staged: None, staging_in };
         // Arguments already on this device (resident copies, device buffers) pass their
         // address and move nothing.
         let placements =
@@ -882,7 +893,7 @@ impl Cuda {
         let record = api.new_record(&initial)?;
         api.alloc_host(&mut host, PANIC_RECORD_BYTES)?;
         let mut staging: *mut c_void = std::ptr::null_mut();
-        let staging = api.alloc_host(&mut staging, STAGING_BYTES).ok().map(|()| staging.cast());
+        let staging = api.alloc_host(&mut staging, 2 * STAGING_BYTES).ok().map(|()| staging.cast());
         let r = Record {
             device: record,
             host: host.cast(),
@@ -1097,6 +1108,20 @@ struct Buffers<'a> {
     /// The argument whose copy back already sits in the staging memory, once the launch's
     /// synchronisation has put it there.
     staged: Option<Staged>,
+    /// Where small arguments are copied in from, when the launch has it.
+    staging_in: Option<StagingIn<'a>>,
+}
+
+/// Pinned memory for copies in: a synchronous copy from pageable memory costs a round trip
+/// to the GPU per argument, where a copy into pinned memory and an asynchronous copy from
+/// there on the default stream costs none. Each launch's copies in take the memory from its
+/// start; the launch's own synchronisation (every launch ends with one, before the next can
+/// start: the device's mutex is held throughout) is also theirs, so the next launch finds
+/// the memory free.
+struct StagingIn<'a> {
+    base: *mut u8,
+    used: usize,
+    streams: &'a Calls<HipStreamCalls>,
 }
 
 /// An argument copied back into `Record::staging` by the launch's synchronising copy: its
@@ -1144,13 +1169,31 @@ impl crate::placement::ArgumentMemory for Buffers<'_> {
         copy_in: bool,
     ) -> Result<u64, OffloadError> {
         let address = self.alloc(len)?;
-        if copy_in {
-            // SAFETY: `host` has `len` readable bytes (the caller's promise); the buffer was
-            // allocated with at least `len`.
-            self.api.check("cuMemcpyHtoD_v2", unsafe {
-                self.api.memcpy_htod(address, host.cast(), len)
-            })?;
+        if !copy_in {
+            return Ok(address);
         }
+        if let Some(s) = &mut self.staging_in
+            && s.used + len <= STAGING_BYTES
+        {
+            // SAFETY: `[used, used + len)` of the STAGING_BYTES of pinned memory at `base` is
+            // free (see `StagingIn`); `host` has `len` readable bytes (the caller's promise).
+            let at = unsafe { s.base.add(s.used) };
+            unsafe { std::ptr::copy_nonoverlapping(host, at, len) };
+            // Each argument's part 16-byte aligned, as the driver copies fastest.
+            s.used += len.next_multiple_of(16);
+            // SAFETY: the pinned source stays untouched until the launch's synchronisation;
+            // the buffer was allocated with at least `len` bytes.
+            return self
+                .api
+                .check("cuMemcpyHtoDAsync_v2", unsafe {
+                    s.streams.memcpy_htod_async(address, at.cast(), len, std::ptr::null_mut())
+                })
+                .map(|()| address);
+        }
+        // SAFETY: `host` has `len` readable bytes (the caller's promise); the buffer was
+        // allocated with at least `len`.
+        self.api
+            .check("cuMemcpyHtoD_v2", unsafe { self.api.memcpy_htod(address, host.cast(), len) })?;
         Ok(address)
     }
 
