@@ -31,6 +31,17 @@ fn panics(x: *mut [f32; 4]) {
     }
 }
 
+/// Played by the stand-in: `y[k] += x[k]`.
+#[offload_kernel]
+fn add_to(x: *const [f32; 4], y: *mut [f32; 4]) {
+    // SAFETY: the pointers are mapped for the launch.
+    unsafe {
+        for k in 0..4 {
+            (*y)[k] += (*x)[k];
+        }
+    }
+}
+
 #[offload_kernel]
 fn refused_ptx(x: *mut u32) {
     // SAFETY: the pointer is mapped for the launch.
@@ -139,6 +150,13 @@ fn cuda_devices_images_launches_traps_and_streams() {
         "refused_ptx",
         vec![param("*mut u32", ParamKind::Pointer { pointee_size: 4, mutable: true })],
     );
+    let add_to_info = info(
+        "add_to",
+        vec![
+            param("*const [f32; 4]", ParamKind::Pointer { pointee_size: 16, mutable: false }),
+            param("*mut [f32; 4]", ParamKind::Pointer { pointee_size: 16, mutable: true }),
+        ],
+    );
     let add_info = info(
         "add_one",
         vec![param("&mut [u32]", ParamKind::Slice { elem_size: 4, mutable: true })],
@@ -146,7 +164,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let mut cubin = b"\x7fELF".to_vec();
     cubin.resize(64, 0);
     let fatbin = offload_binary::write(&[
-        image(ImageKind::Cubin, cubin, &[scale_info, add_info, panics_info]),
+        image(ImageKind::Cubin, cubin, &[scale_info, add_info, panics_info, add_to_info]),
         image(
             ImageKind::Ptx,
             b".version 8.0\n// mock-invalid\n".to_vec(),
@@ -162,13 +180,21 @@ fn cuda_devices_images_launches_traps_and_streams() {
     assert_eq!(x, [2.0, 2.0, 3.0, 4.0]);
     assert_eq!(mock_call::<i32>("rkc_mock_launches"), 1);
 
+    // Two arguments copied in: the stand-in performs asynchronous copies only when a launch
+    // or a synchronisation follows them, so each argument's source must stay as it was until
+    // then (small arguments go in through pinned staging memory, one part each).
+    let (p, mut q) = ([1.0f32, 2.0, 3.0, 4.0], [10.0f32, 20.0, 30.0, 40.0]);
+    try_offload! { kernel = add_to, device = ordinal, args = (&p as *const [f32; 4], &mut q as *mut [f32; 4]) }
+        .expect("two arguments through the stand-in");
+    assert_eq!(q, [11.0, 22.0, 33.0, 44.0]);
+
     // A kernel that panics after writing its array: the error names the thread, and the
     // host's data stays as it was.
     let err = try_offload! { kernel = panics, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .unwrap_err();
     assert!(matches!(err, OffloadError::KernelPanic { thread: [3, 0, 0], .. }), "{err}");
     assert_eq!(x, [2.0, 2.0, 3.0, 4.0]);
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 2);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 3);
 
     // PTX the driver refuses: the error names the call and the code, and carries the JIT log.
     let mut y = 0u32;
@@ -194,7 +220,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     try_offload! { kernel = scale, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .expect("a launch after the reset");
     assert_eq!(x, [4.0, 2.0, 3.0, 4.0]);
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 4);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
 
     // Streams and events: a queued launch on a device buffer, timed by two events (the
     // stand-in puts 1.5 ms between consecutive events).
@@ -210,7 +236,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     .expect("a stream");
     assert_eq!(elapsed, std::time::Duration::from_micros(1500));
     assert_eq!(buffer.to_vec().expect("back to the host"), [1, 2, 3]);
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
 
     // cudarc, on the same primary context: an rkc buffer read by cudarc, and a cudarc slice
     // read and passed to a kernel by rkc, with nothing copied between them.
@@ -234,7 +260,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let arg = DeviceSliceMut::from_cudarc(&mut slice).expect("lent to rkc");
     try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
         .expect("a launch on cudarc's memory");
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 7);
 
     // Preloads on one thread while launches on host data run on another: a launch holds the
     // device while it looks its arguments up among the resident copies, so a preload must not
@@ -254,5 +280,5 @@ fn cuda_devices_images_launches_traps_and_streams() {
                 .expect("a launch beside preloads");
         }
     });
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6 + ROUNDS);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 7 + ROUNDS);
 }

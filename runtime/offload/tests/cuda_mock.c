@@ -47,7 +47,17 @@ int cuDevicePrimaryCtxRelease_v2(int d) { (void)d; return 0; }
 /* A context other than the primary one (cudarc's `CudaContext::new_non_primary`). */
 int cuCtxCreate_v4(void **ctx, void *params, unsigned flags, int d) { (void)params; (void)flags; (void)d; *ctx = (void *)2; return 0; }
 int cuCtxDestroy_v2(void *ctx) { (void)ctx; return 0; }
-int cuCtxSynchronize(void) { return trapped ? 700 : 0; }
+/* Asynchronous copies to the device wait in a queue until something that follows them in
+   stream order (a launch, a synchronisation, a synchronous copy) runs, so that a runtime that
+   touches a copy's source before then reads back what it wrote after, as on a real GPU. */
+struct pending { uint64_t dst; const void *src; size_t n; };
+static struct pending queue[4096];
+static int queued = 0;
+static void flush(void) {
+  for (int i = 0; i < queued; i++) memcpy((void *)(uintptr_t)queue[i].dst, queue[i].src, queue[i].n);
+  queued = 0;
+}
+int cuCtxSynchronize(void) { flush(); return trapped ? 700 : 0; }
 
 int cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
     const char *text = image;
@@ -65,9 +75,9 @@ int cuModuleGetFunction(void **f, void *module, const char *name) { (void)module
 
 int cuMemAlloc_v2(uint64_t *p, size_t n) { void *m = malloc(n); if (!m) return 2; *p = (uint64_t)(uintptr_t)m; return 0; }
 int cuMemFree_v2(uint64_t p) { free((void *)(uintptr_t)p); return 0; }
-int cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
-int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { if (trapped) return 700; memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
-int cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t n) { memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { flush(); memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { flush(); if (trapped) return 700; memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyDtoD_v2(uint64_t dst, uint64_t src, size_t n) { flush(); memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
 int cuMemsetD8_v2(uint64_t dst, unsigned char v, size_t n) { memset((void *)(uintptr_t)dst, v, n); return 0; }
 int cuMemHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; *p = calloc(1, n); return *p ? 0 : 2; }
 int cuMemHostGetDevicePointer_v2(uint64_t *d, void *h, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)h; return 0; }
@@ -76,6 +86,7 @@ int cuMemFreeHost(void *p) { free(p); return 0; }
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void *stream, void **params, void **extra) {
     (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
+    flush();
     launches++;
     const char *name = f;
     if (strcmp(name, "scale") == 0 || strcmp(name, "panics") == 0) {
@@ -93,6 +104,12 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
             if (flag) *(uint32_t *)(uintptr_t)flag = 1;
         }
     }
+    if (strcmp(name, "add_to") == 0) {
+        /* y[k] += x[k] for the four elements of each. */
+        const float *x = (const float *)(uintptr_t)*(uint64_t *)params[0];
+        float *y = (float *)(uintptr_t)*(uint64_t *)params[1];
+        for (int k = 0; k < 4; k++) y[k] += x[k];
+    }
     if (trap_armed) { trap_armed = 0; trapped = 1; }
     return 0;
 }
@@ -100,14 +117,19 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 /* Streams and events: everything happens at the call, so a stream is always finished. */
 int cuStreamCreate(void **s, unsigned flags) { (void)flags; *s = malloc(1); return 0; }
 int cuStreamDestroy_v2(void *s) { free(s); return 0; }
-int cuStreamSynchronize(void *s) { (void)s; return trapped ? 700 : 0; }
+int cuStreamSynchronize(void *s) { (void)s; flush(); return trapped ? 700 : 0; }
 int cuStreamWaitEvent(void *s, void *e, unsigned flags) { (void)s; (void)e; (void)flags; return 0; }
-int cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) { (void)s; return cuMemcpyHtoD_v2(dst, src, n); }
+int cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) {
+  (void)s;
+  if (queued == 4096) flush();
+  queue[queued++] = (struct pending){dst, src, n};
+  return 0;
+}
 int cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) { (void)s; return cuMemcpyDtoH_v2(dst, src, n); }
 static int event_count = 0;
 int cuEventCreate(void **e, unsigned flags) { (void)flags; int *c = malloc(sizeof(int)); *c = 0; *e = c; return 0; }
 int cuEventRecord(void *e, void *s) { (void)s; *(int *)e = ++event_count; return 0; }
-int cuEventSynchronize(void *e) { (void)e; return 0; }
+int cuEventSynchronize(void *e) { (void)e; flush(); return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
 /* Each recorded event is 1.5 ms after the one before. */
 int cuEventElapsedTime_v2(float *ms, void *start, void *end) { *ms = 1.5f * (float)(*(int *)end - *(int *)start); return 0; }
