@@ -795,6 +795,11 @@ impl Cuda {
                 recovered: recovered.is_ok(),
             });
         }
+        // The copies in are done (or failed with the synchronisation): the staging memory is
+        // free again, and dropping the buffers need not wait for them.
+        if let Some(s) = &mut buffers.staging_in {
+            s.used = 0;
+        }
         api.check(call, synced)?;
         crate::report::info(format_args!(
             "  kernel {name}: {:.3} ms (launch and synchronisation)",
@@ -1115,9 +1120,12 @@ struct Buffers<'a> {
 /// Pinned memory for copies in: a synchronous copy from pageable memory costs a round trip
 /// to the GPU per argument, where a copy into pinned memory and an asynchronous copy from
 /// there on the default stream costs none. Each launch's copies in take the memory from its
-/// start; the launch's own synchronisation (every launch ends with one, before the next can
-/// start: the device's mutex is held throughout) is also theirs, so the next launch finds
-/// the memory free.
+/// start; the launch's own synchronisation (every launch that gets as far as its kernel ends
+/// with one, before the next can start: the device's mutex is held throughout) is also
+/// theirs, and sets `used` back to 0. A launch that fails before it (a later argument's
+/// allocation, the launch call itself) leaves copies in flight: dropping its `Buffers`
+/// waits for them, so that the next launch neither overwrites the staging memory under a
+/// copy nor reuses a pooled buffer a copy is still writing.
 struct StagingIn<'a> {
     base: *mut u8,
     used: usize,
@@ -1221,6 +1229,12 @@ impl crate::placement::ArgumentMemory for Buffers<'_> {
 
 impl Drop for Buffers<'_> {
     fn drop(&mut self) {
+        if self.staging_in.as_ref().is_some_and(|s| s.used > 0) {
+            // The launch failed before its synchronisation (see `StagingIn`). An error here
+            // is the launch's own, already reported by the call that failed.
+            // SAFETY: synchronising the current context has no preconditions.
+            let _ = unsafe { self.api.ctx_synchronize() };
+        }
         for (class, p) in self.ptrs.drain(..) {
             let pooled: usize = self.pool.iter().map(|(c, _)| c).sum();
             if class <= POOLED_MAX && pooled + class <= POOL_LIMIT {

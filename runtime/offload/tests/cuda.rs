@@ -187,6 +187,15 @@ fn cuda_devices_images_launches_traps_and_streams() {
     try_offload! { kernel = add_to, device = ordinal, args = (&p as *const [f32; 4], &mut q as *mut [f32; 4]) }
         .expect("two arguments through the stand-in");
     assert_eq!(q, [11.0, 22.0, 33.0, 44.0]);
+    // The same launch refused by the driver after its copies in were queued: the error is the
+    // driver's, nothing comes back, and no copy is left in flight from the staging memory,
+    // which the next launch will write.
+    mock_call::<()>("rkc_mock_fail_next_launch");
+    let err = try_offload! { kernel = add_to, device = ordinal, args = (&p as *const [f32; 4], &mut q as *mut [f32; 4]) }
+        .unwrap_err();
+    assert!(matches!(err, OffloadError::Driver { code: 1, .. }), "{err}");
+    assert_eq!(q, [11.0, 22.0, 33.0, 44.0]);
+    assert_eq!(mock_call::<i32>("rkc_mock_queued"), 0, "copies in left in flight");
 
     // A kernel that panics after writing its array: the error names the thread, and the
     // host's data stays as it was.

@@ -17,6 +17,9 @@ static int resets = 0;
 int rkc_mock_launches(void) { return launches; }
 int rkc_mock_resets(void) { return resets; }
 void rkc_mock_trap_next(void) { trap_armed = 1; }
+/* The next cuLaunchKernel fails with CUDA_ERROR_INVALID_VALUE (1) and runs nothing. */
+static int launch_fails = 0;
+void rkc_mock_fail_next_launch(void) { launch_fails = 1; }
 
 int cuInit(unsigned flags) { (void)flags; return 0; }
 int cuDriverGetVersion(int *v) { *v = 13000; return 0; }
@@ -53,6 +56,8 @@ int cuCtxDestroy_v2(void *ctx) { (void)ctx; return 0; }
 struct pending { uint64_t dst; const void *src; size_t n; };
 static struct pending queue[4096];
 static int queued = 0;
+/* How many asynchronous copies wait: a failed launch must not leave any behind. */
+int rkc_mock_queued(void) { return queued; }
 static void flush(void) {
   for (int i = 0; i < queued; i++) memcpy((void *)(uintptr_t)queue[i].dst, queue[i].src, queue[i].n);
   queued = 0;
@@ -86,6 +91,7 @@ int cuMemFreeHost(void *p) { free(p); return 0; }
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void *stream, void **params, void **extra) {
     (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
+    if (launch_fails) { launch_fails = 0; return 1; }
     flush();
     launches++;
     const char *name = f;
