@@ -33,15 +33,7 @@ fn acquire(host: *const u8, len: usize, device: Option<i32>) -> Result<(), Offlo
         return Ok(());
     }
     crate::report::info(format_args!("preload: {len} bytes to {home}, resident"));
-    t.push(Entry {
-        host: host as usize,
-        len,
-        home,
-        device: memory.address,
-        refs: 1,
-        lost: false,
-        _memory: memory,
-    });
+    t.push(Entry { host: host as usize, len, home, refs: 1, lost: false, memory });
     Ok(())
 }
 
@@ -75,7 +67,7 @@ fn release(host: *mut u8, len: usize, copy_back: bool) -> Result<(), OffloadErro
     let (home, device, lost) = {
         let t = table();
         let Some(k) = found(&t) else { return Ok(()) };
-        (t[k].home, t[k].device, t[k].lost)
+        (t[k].home, t[k].memory.address, t[k].lost)
     };
     // The reference held until below keeps the copy alive.
     let result = if copy_back && lost {

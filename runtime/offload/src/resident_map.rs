@@ -9,12 +9,11 @@ pub(crate) struct Entry {
     pub host: usize,
     pub len: usize,
     pub home: Home,
-    pub device: u64,
     pub refs: usize,
     /// The device was reset after a trap: the device copy is gone.
     pub lost: bool,
-    /// The device copy, which `device` points into, freed when the entry goes.
-    pub _memory: crate::device::Allocation,
+    /// The device copy (its address is that of `host`), freed when the entry goes.
+    pub memory: crate::device::Allocation,
 }
 
 static RESIDENT: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
@@ -30,7 +29,7 @@ fn lookup(host: *const u8, len: usize) -> Option<(Home, u64, bool)> {
     table()
         .iter()
         .find(|e| host >= e.host && host + len <= e.host + e.len)
-        .map(|e| (e.home, e.device + (host - e.host) as u64, e.lost))
+        .map(|e| (e.home, e.memory.address + (host - e.host) as u64, e.lost))
 }
 
 /// Marks every resident copy on `home` as lost (its device was reset after a trap).
