@@ -59,6 +59,10 @@ pub struct Options {
     /// instead of failing the build, so that an rkc installed without LLVM still compiles for
     /// NVIDIA GPUs.
     pub default_targets: bool,
+    /// Keep each target's lowered module as text in [`TargetOutput::lowered`] (`--emit=nvvm`,
+    /// `rocdl`, `host`, and the snapshot tests). Printing a large module costs a few percent
+    /// of a build that never reads it, so the command line asks for it only with those stages.
+    pub lowered_text: bool,
 }
 
 impl Default for Options {
@@ -75,6 +79,7 @@ impl Default for Options {
             print_ir_after_all: false,
             debug_info: false,
             default_targets: true,
+            lowered_text: true,
         }
     }
 }
@@ -87,7 +92,8 @@ pub struct TargetOutput {
     pub triple: &'static str,
     /// The `nvvm` or `rocdl` stage's name.
     pub dialect: &'static str,
-    /// The module after the target's lowering pipeline (`--emit=nvvm` / `--emit=rocdl`).
+    /// The module after the target's lowering pipeline (`--emit=nvvm` / `--emit=rocdl`);
+    /// empty unless [`Options::lowered_text`] asked for it.
     pub lowered: String,
     /// PTX or AMDGCN assembly.
     pub assembly: Vec<u8>,
@@ -554,12 +560,20 @@ fn gpu_target(
         target.dialect(),
     )
     .map_err(mlir_error)?;
-    let lowered = mlir::Mlir::print(&module, options.debug_info);
+    let lowered = if options.lowered_text {
+        mlir::Mlir::print(&module, options.debug_info)
+    } else {
+        String::new()
+    };
     timed(timings, &format!("{} {}", target.dialect(), target.arch()), t);
 
+    // Each serialisation replaces the `gpu.module` by a `gpu.binary`, so it runs on a copy of
+    // the lowered module (a copy in memory: printing and parsing the text again cost a tenth
+    // of a large file's PTX time). The copy keeps the operations' locations, the line
+    // information of `-g`.
     let serialize =
         |format: ImageFormat, toolkit: Option<&std::path::Path>| -> Result<Vec<u8>, Error> {
-            let mut m = mlir.parse(&lowered, target.dialect()).map_err(mlir_error)?;
+            let mut m = mlir::Mlir::duplicate(&module);
             let step = format!("serialize {}", target.arch());
             let pipeline = target.serialize_pipeline(format, toolkit).ok_or_else(|| {
                 internal("serialisation", format!("{} has no serialiser", target.arch()))
@@ -782,7 +796,8 @@ fn host_images(
         "llvm host",
     )
     .map_err(mlir_error)?;
-    let lowered = mlir::Mlir::print(&module, false);
+    let lowered =
+        if options.lowered_text { mlir::Mlir::print(&module, false) } else { String::new() };
     timed(timings, &format!("llvm {}", host_stage_name(target)), t);
     // One translation per level, here, where the MLIR context lives; LLVM's optimisation and
     // code generation, most of the host stage's time, then run for every level at once.

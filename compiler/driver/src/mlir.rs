@@ -175,6 +175,16 @@ impl Mlir {
             .unwrap_or_else(|_| module.as_operation().to_string())
     }
 
+    /// A copy of a module, in the same context.
+    pub fn duplicate<'c>(module: &Module<'c>) -> Module<'c> {
+        // SAFETY: cloning a live operation gives a new operation that the returned module
+        // owns; a module's operation is a `builtin.module`, so the conversion succeeds.
+        unsafe {
+            let copy = mlir_sys::mlirOperationClone(module.as_operation().to_raw());
+            Module::from_raw(mlir_sys::mlirModuleFromOperation(copy))
+        }
+    }
+
     /// Reads the objects of every `gpu.binary` op of a serialised module.
     pub fn objects(module: &Module<'_>) -> Vec<GpuObject> {
         let mut out = Vec::new();

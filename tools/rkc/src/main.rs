@@ -382,6 +382,10 @@ fn options(cli: &Cli) -> Result<Options, String> {
         print_ir_after_all: cli.print_ir_after_all,
         debug_info,
         default_targets: cli.offload_arch.is_none(),
+        lowered_text: cli
+            .emit
+            .iter()
+            .any(|s| matches!(s, Stage::Nvvm | Stage::Rocdl | Stage::Host)),
     })
 }
 
