@@ -372,7 +372,7 @@ pub(crate) struct Cuda {
     apis: Vec<(Api, i32)>,
     devices: Vec<Mutex<Device>>,
     /// Each device's memory, for the device layer (see device.rs).
-    memories: Vec<GpuMemory>,
+    gpus: Vec<Gpu>,
 }
 
 // SAFETY: the raw context, module and function handles are process-wide driver objects; every
@@ -485,13 +485,13 @@ impl Cuda {
         if devices.is_empty() {
             return Ok(None);
         }
-        let memories = (0..devices.len()).map(|ordinal| GpuMemory { ordinal }).collect();
-        Ok(Some(Cuda { apis, devices, memories }))
+        let gpus = (0..devices.len()).map(|ordinal| Gpu { ordinal }).collect();
+        Ok(Some(Cuda { apis, devices, gpus }))
     }
 
-    /// A device's memory, for the device layer.
-    pub fn memory(&self, ordinal: usize) -> Result<&GpuMemory, OffloadError> {
-        self.memories.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })
+    /// A GPU, for the device layer.
+    pub fn device(&self, ordinal: usize) -> Result<&Gpu, OffloadError> {
+        self.gpus.get(ordinal).ok_or(OffloadError::DeviceUnavailable { device: ordinal as i32 })
     }
 
     /// The library that drives a device.
@@ -1249,12 +1249,18 @@ impl Drop for Buffers<'_> {
     }
 }
 
-/// One GPU's memory, for the device layer (device.rs): the calls of `Cuda` on this device.
-pub(crate) struct GpuMemory {
+/// One GPU, for the device layer (device.rs): the calls of `Cuda` on this device.
+pub(crate) struct Gpu {
     ordinal: usize,
 }
 
-impl crate::device::DeviceMemory for GpuMemory {
+impl crate::device::Device for Gpu {
+    fn launch(&self, l: &crate::device::Launch<'_>) -> Result<(), OffloadError> {
+        crate::runtime::cuda()?.launch(self.ordinal, l.found, l.mappings, l.config)
+    }
+}
+
+impl crate::device::DeviceMemory for Gpu {
     fn alloc(&'static self, bytes: usize) -> Result<Allocation, OffloadError> {
         let (address, resets) = crate::runtime::cuda()?.alloc(self.ordinal, bytes)?;
         Ok(Allocation::new(self, address, resets))

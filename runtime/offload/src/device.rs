@@ -1,14 +1,55 @@
-//! The device layer: what the runtime asks of a device's memory, behind one trait with one
-//! implementation per kind of device. A GPU's (`cuda::GpuMemory`, through the CUDA driver or
-//! HIP) is the driver's memory; the host CPU's ([`CpuMemory`]) is host memory, which the
-//! simulator and host images alike run kernels on. Typed buffers (buffer.rs), resident copies
-//! (resident.rs) and pinned buffers (stream.rs) go through `Home::memory` (in runtime.rs,
-//! where the devices are known) and never ask which kind of device they are on. The copies of one launch's arguments go through
-//! `placement::ArgumentMemory` instead, which each backend implements for the buffers it
-//! keeps for that launch (a GPU's come from a pool; a host image's are the host's own data).
+//! The device layer: what the runtime asks of a device, behind two traits with one
+//! implementation per kind of device: [`DeviceMemory`] (allocation and copies) and [`Device`]
+//! (launches). A GPU (`cuda::Gpu`, through the CUDA driver or HIP) has the driver's memory and
+//! launches through it; the host CPU ([`Cpu`], one per simulated device) has host memory, on
+//! which it runs kernels in the fat binary's host image or on the simulator. Typed buffers
+//! (buffer.rs), resident copies (resident.rs), pinned buffers (stream.rs) and launches go
+//! through `Home::memory` and `Home::device` (in runtime.rs, where the devices are known) and
+//! never ask which kind of device they are on. The copies of one launch's arguments go through
+//! `placement::ArgumentMemory` instead, which each backend implements for the buffers it keeps
+//! for that launch (a GPU's come from a pool; a host image's are the host's own data).
+//!
+//! The implementations of `Device` live with their backends (cuda.rs, runtime.rs), above this
+//! layer: a launch needs the backend's code, which itself uses the memory traits.
 
+use crate::LaunchConfig;
+use crate::args::ArgMapping;
 use crate::error::OffloadError;
 use crate::host_memory::HostBlock;
+use crate::registry::Found;
+
+/// A device that runs kernels, with its memory.
+pub(crate) trait Device: DeviceMemory {
+    /// Runs one launch with upstream's mapping: the arguments are placed on the device (or
+    /// found there already), the kernel runs, the writable ones come back, and the launch's
+    /// own memory is freed on every path.
+    fn launch(&self, launch: &Launch<'_>) -> Result<(), OffloadError>;
+}
+
+/// What a launch asks of a device: the kernel as the fat binary describes it, its arguments'
+/// mappings and the launch's shape; and, for the simulator, the kernel's Rust body with the
+/// arguments it takes.
+pub(crate) struct Launch<'a> {
+    pub found: &'a Found,
+    pub mappings: &'a [ArgMapping],
+    pub config: &'a LaunchConfig,
+    /// `None` where the launch has no Rust type for the kernel (`launch_raw`): then only a GPU
+    /// or the host image can run it.
+    pub body: Option<&'a dyn HostBody>,
+}
+
+/// A kernel's body as rustc compiled it for the host, with the launch's arguments: what the
+/// simulator runs for each simulated thread. The kernel's and the arguments' types are erased
+/// here, so that a launch reaches the simulator through a `dyn Device`.
+pub(crate) trait HostBody {
+    /// Calls `run` with the function that runs the simulated thread at the current position,
+    /// its parameters made from the addresses the mapping gave the arguments.
+    fn run_with(
+        &self,
+        addresses: &[u64],
+        run: &mut dyn FnMut(&(dyn Fn() + Sync)) -> Result<(), OffloadError>,
+    ) -> Result<(), OffloadError>;
+}
 
 /// A device's memory: allocation, the copies in, out and within, zeroing, and whether a reset
 /// took memory allocated earlier.
@@ -134,10 +175,13 @@ impl Drop for PinnedAllocation {
     }
 }
 
-/// The host CPU's memory, which every simulated device (of `OFFLOAD_SIM_DEVICES`) shares.
-pub(crate) struct CpuMemory;
+/// The host's CPU as device `index` (of `OFFLOAD_SIM_DEVICES` simulated devices; 0 without).
+/// Every one of them has the host's memory.
+pub(crate) struct Cpu {
+    pub index: usize,
+}
 
-impl DeviceMemory for CpuMemory {
+impl DeviceMemory for Cpu {
     fn alloc(&'static self, bytes: usize) -> Result<Allocation, OffloadError> {
         let mut block = HostBlock::zeroed(bytes)?;
         let address = block.as_mut_ptr() as usize as u64;

@@ -2,7 +2,7 @@
 
 use crate::args::IntoArgs;
 use crate::cuda::Cuda;
-use crate::device::{Allocation, CpuMemory, DeviceMemory};
+use crate::device::{Allocation, Cpu, Device, DeviceMemory, HostBody, Launch};
 use crate::error::OffloadError;
 use crate::home::{Home, Location};
 use crate::host::HostEntry;
@@ -67,6 +67,8 @@ struct Runtime {
     /// `OFFLOAD_SIM_DEVICES`: with no GPU, the simulator counts as that many devices, so that
     /// code for several devices runs (and is tested) anywhere.
     sim_devices: usize,
+    /// The host's CPU as each simulated device (one where `OFFLOAD_SIM_DEVICES` is unset).
+    cpus: Vec<Cpu>,
 }
 
 fn runtime() -> Result<&'static Runtime, OffloadError> {
@@ -97,7 +99,8 @@ fn runtime() -> Result<&'static Runtime, OffloadError> {
                     expected: "a number of simulated devices",
                 })?,
             };
-            Ok(Runtime { mode, cuda, sim_devices })
+            let cpus = (0..sim_devices.max(1)).map(|index| Cpu { index }).collect();
+            Ok(Runtime { mode, cuda, sim_devices, cpus })
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -214,46 +217,53 @@ pub fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     config: LaunchConfig,
     args: A,
 ) -> Result<(), OffloadError> {
-    let rt = runtime()?;
+    // The runtime's start-up errors (a bad `OFFLOAD_TARGET`) come before any other.
+    runtime()?;
     // Named after the kernel, for Nsight Systems and `ncu --nvtx-include "name/"`.
     let _range = crate::nvtx::Range::new(|| K::NAME.to_string());
     let found = registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
     let mappings = args.mappings();
     let home = home_of(config.device)?;
     crate::placement::check_pointer_reach(&found, &mappings, home)?;
-    match home {
-        crate::home::Home::Cuda(d) => match &rt.cuda {
-            Some(cuda) => cuda.launch(d, &found, &mappings, &config),
-            None => Err(OffloadError::NoDeviceMandatory),
-        },
-        crate::home::Home::Simulator(d) => {
-            launch_on_cpu::<K, A>(&found, &args, &mappings, &config, d)
-        }
-    }
+    let body = sim::Body::<K, A>::new(&args);
+    home.device()?.launch(&Launch {
+        found: &found,
+        mappings: &mappings,
+        config: &config,
+        body: Some(&body),
+    })
 }
 
-/// Runs a launch on the host's CPU (simulated device `device`): in the fat binary's host
-/// image where it has the kernel and `OFFLOAD_TARGET` allows it, else on the simulator, saying
-/// why under `OFFLOAD_INFO`. Both run on host memory, so data placed for one is placed for the
-/// other.
-pub(crate) fn launch_on_cpu<K: Kernel, A: IntoArgs<K::Params>>(
-    found: &registry::Found,
-    args: &A,
-    mappings: &[crate::ArgMapping],
-    config: &LaunchConfig,
-    device: usize,
-) -> Result<(), OffloadError> {
-    let rt = runtime()?;
-    if rt.cpu_backend() == Backend::CpuHost {
-        match host::entry(found)? {
-            HostEntry::Ready(entry) => return host::launch(found, entry, mappings, config, device),
-            HostEntry::Missing(why) => crate::report::info(format_args!(
-                "{} runs on the CPU simulator: {why}",
-                found.info.name
-            )),
+/// A launch on the host's CPU runs in the fat binary's host image where it has the kernel and
+/// `OFFLOAD_TARGET` allows it, else on the simulator, saying why under `OFFLOAD_INFO`. Both run
+/// on host memory, so data placed for one is placed for the other.
+impl Device for Cpu {
+    fn launch(&self, launch: &Launch<'_>) -> Result<(), OffloadError> {
+        let Launch { found, mappings, config, body } = *launch;
+        let rt = runtime()?;
+        if rt.cpu_backend() == Backend::CpuHost {
+            match (host::entry(found)?, body) {
+                (HostEntry::Ready(entry), _) => {
+                    return host::launch(found, entry, mappings, config, self.index);
+                }
+                (HostEntry::Missing(why), Some(_)) => crate::report::info(format_args!(
+                    "{} runs on the CPU simulator: {why}",
+                    found.info.name
+                )),
+                (HostEntry::Missing(reason), None) => {
+                    return Err(OffloadError::NotInHostImage {
+                        kernel: found.info.name.clone(),
+                        reason,
+                    });
+                }
+            }
         }
+        let body: &dyn HostBody = body.ok_or_else(|| OffloadError::InvalidLaunch {
+            kernel: found.info.name.clone(),
+            reason: "the simulator runs a kernel's Rust body, which a launch by name lacks".into(),
+        })?;
+        sim::launch(found, body, mappings, config, self.index)
     }
-    sim::launch::<K, A>(found, args, mappings, config, device)
 }
 
 /// Where a launch (or a preload) with this `device` field runs: `None` is the default device
@@ -277,12 +287,21 @@ pub(crate) fn home_of(device: Option<i32>) -> Result<crate::home::Home, OffloadE
 
 // The device layer's entry (device.rs), here where the devices are known.
 impl Home {
+    /// This device: a GPU through its driver, or the host's CPU.
+    pub(crate) fn device(self) -> Result<&'static dyn Device, OffloadError> {
+        match self {
+            Home::Cuda(d) => Ok(cuda()?.device(d)?),
+            Home::Simulator(d) => runtime()?
+                .cpus
+                .get(d)
+                .map(|c| c as &dyn Device)
+                .ok_or(OffloadError::DeviceUnavailable { device: d as i32 }),
+        }
+    }
+
     /// The memory of this device: the GPU's through its driver, or the host's.
     pub(crate) fn memory(self) -> Result<&'static dyn DeviceMemory, OffloadError> {
-        match self {
-            Home::Cuda(d) => Ok(cuda()?.memory(d)?),
-            Home::Simulator(_) => Ok(&CpuMemory),
-        }
+        Ok(self.device()?)
     }
 
     /// `bytes` bytes of this device's memory, `zeroed` or of unspecified contents (see
@@ -337,13 +356,10 @@ pub fn launch_raw(
             },
         })
         .collect();
+    let launch = Launch { found: &found, mappings: &mappings, config: &config, body: None };
     if rt.gpu_count() == 0 && rt.mode != Mode::Mandatory && rt.cpu_backend() == Backend::CpuHost {
-        return match host::entry(&found)? {
-            HostEntry::Ready(entry) => host::launch(&found, entry, &mappings, &config, 0),
-            HostEntry::Missing(reason) => {
-                Err(OffloadError::NotInHostImage { kernel: kernel.into(), reason })
-            }
-        };
+        // The host image, or `NotInHostImage` for a kernel it leaves out.
+        return Home::Simulator(0).device()?.launch(&launch);
     }
     let device = match config.device {
         Some(d) if d < 0 || d as usize >= rt.gpu_count() => {
@@ -353,10 +369,7 @@ pub fn launch_raw(
         None if rt.gpu_count() > 0 => 0,
         None => return Err(OffloadError::NoDeviceMandatory),
     };
-    match &rt.cuda {
-        Some(cuda) => cuda.launch(device, &found, &mappings, &config),
-        None => Err(OffloadError::NoDeviceMandatory),
-    }
+    Home::Cuda(device).device()?.launch(&launch)
 }
 
 /// The CUDA backend, for resident data on a GPU.

@@ -13,6 +13,7 @@
 use crate::args::{ArgMapping, IntoArgs};
 use crate::builtins::{BlockState, ThreadPosition, set_block, set_position};
 use crate::cuda::check_limits;
+use crate::device::HostBody;
 use crate::error::OffloadError;
 use crate::placement::Placement;
 use crate::registry::Found;
@@ -20,6 +21,7 @@ use crate::{Kernel, LaunchConfig};
 use corosensei::stack::{Stack, StackPointer};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -39,9 +41,39 @@ struct Shared<P>(P);
 // business, exactly as on a GPU.
 unsafe impl<P> Sync for Shared<P> {}
 
-pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
+/// A kernel `K`'s Rust body with the arguments of one launch, for [`launch`].
+pub(crate) struct Body<'a, K, A> {
+    args: &'a A,
+    kernel: PhantomData<K>,
+}
+
+impl<'a, K: Kernel, A: IntoArgs<K::Params>> Body<'a, K, A> {
+    pub(crate) fn new(args: &'a A) -> Self {
+        Body { args, kernel: PhantomData }
+    }
+}
+
+impl<K: Kernel, A: IntoArgs<K::Params>> HostBody for Body<'_, K, A> {
+    fn run_with(
+        &self,
+        addresses: &[u64],
+        run: &mut dyn FnMut(&(dyn Fn() + Sync)) -> Result<(), OffloadError>,
+    ) -> Result<(), OffloadError> {
+        let params = Shared(self.args.params(addresses));
+        let shared = &params;
+        // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not
+        // the (raw-pointer) field that edition 2024's disjoint captures would take.
+        run(&|| {
+            let p: &Shared<K::Params> = shared;
+            K::run_on_host(p.0)
+        })
+    }
+}
+
+/// Runs a launch on the simulator (simulated device `device`): each thread runs `body`.
+pub(crate) fn launch(
     found: &Found,
-    args: &A,
+    body: &dyn HostBody,
     mappings: &[ArgMapping],
     config: &LaunchConfig,
     device: usize,
@@ -50,15 +82,8 @@ pub(crate) fn launch<K: Kernel, A: IntoArgs<K::Params>>(
     let placements = cpu_launch(found, mappings, config, device, "the CPU simulator")?;
     let mut memory = Buffers(Vec::new());
     let addresses = crate::placement::map_in(found, &placements, &mut memory)?;
-    let params = Shared(args.params(&addresses));
     let kernel_start = crate::report::clock();
-    let shared = &params;
-    // Binding `shared` whole inside the closure makes it capture the `Sync` wrapper, not the
-    // (raw-pointer) field that edition 2024's disjoint captures would take.
-    run_grid(name, config, found.info.barriers, &|| {
-        let p: &Shared<K::Params> = shared;
-        K::run_on_host(p.0)
-    })?;
+    body.run_with(&addresses, &mut |thread| run_grid(name, config, found.info.barriers, thread))?;
     crate::report::info(format_args!(
         "  kernel {name}: {:.3} ms",
         crate::report::ms_since(kernel_start)

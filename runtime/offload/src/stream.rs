@@ -373,9 +373,16 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
             crate::runtime::cuda()?.launch_async(d, state, &found, &placements, &config)
         }
         (Home::Simulator(d), Queue::Simulator(error)) => {
-            if let Err(e) =
-                crate::runtime::launch_on_cpu::<K, A>(&found, &args, &mappings, &config, d)
-            {
+            let body = crate::sim::Body::<K, A>::new(&args);
+            let launched = Home::Simulator(d).device().and_then(|cpu| {
+                cpu.launch(&crate::device::Launch {
+                    found: &found,
+                    mappings: &mappings,
+                    config: &config,
+                    body: Some(&body),
+                })
+            });
+            if let Err(e) = launched {
                 error.get_or_insert(e);
             }
             Ok(())
