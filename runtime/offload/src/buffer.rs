@@ -11,7 +11,7 @@
 use crate::args::{ArgMapping, DeviceCopy, KernelArg};
 use crate::device::Allocation;
 use crate::error::OffloadError;
-use crate::home::{Home, Location};
+use crate::home::Location;
 use std::marker::PhantomData;
 use std::ops::{Bound, RangeBounds};
 
@@ -304,14 +304,7 @@ impl<T: DeviceCopy> View<T> {
         self.check_len("copy_from", source.len)?;
         self.check_alive()?;
         source.check_alive()?;
-        // The simulated devices all use the host's memory, so a copy between two of them is
-        // a copy within it.
-        let same_memory = match (self.location.home, source.location.home) {
-            (Home::Cuda(d), Home::Cuda(s)) => d == s,
-            (Home::Simulator(_), Home::Simulator(_)) => true,
-            _ => false,
-        };
-        if same_memory {
+        if self.location.home.shares_memory_with(source.location.home) {
             // SAFETY: both views have `bytes()` bytes of this memory; the borrow of the
             // destination is exclusive, so they do not overlap.
             unsafe {

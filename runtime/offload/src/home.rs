@@ -10,6 +10,18 @@ pub(crate) enum Home {
     Simulator(usize),
 }
 
+impl Home {
+    /// Whether data on the two devices is in one memory, where a copy between them is a copy
+    /// within it: one GPU's, or the host's, which every simulated device uses.
+    pub(crate) fn shares_memory_with(self, other: Home) -> bool {
+        match (self, other) {
+            (Home::Cuda(a), Home::Cuda(b)) => a == b,
+            (Home::Simulator(_), Home::Simulator(_)) => true,
+            _ => false,
+        }
+    }
+}
+
 impl std::fmt::Display for Home {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
