@@ -23,7 +23,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The simulator's limits: those of current NVIDIA GPUs, so that a launch that works here also
@@ -419,10 +419,13 @@ fn take_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
 
 /// A coroutine stack carved from a region mapped for a batch of them: `STACK_BYTES` usable,
 /// below them a guard page that stays inaccessible, so that an overflow faults instead of
-/// writing into the next stack. One `mmap` per batch and one `mprotect` per stack, where
-/// corosensei's `DefaultStack` makes an `mmap` and an `mprotect` per stack: with 256 threads a
-/// block and a block per host thread, a first launch maps thousands, each system call taking
-/// the process's memory-map lock (about 2 µs a stack on the development machine).
+/// writing into the next stack. One `mmap` per batch, where corosensei's `DefaultStack` makes
+/// an `mmap` and an `mprotect` per stack: with 256 threads a block and a block per host
+/// thread, a first launch maps thousands. The guard pages are Linux's guard markers where the
+/// kernel has them (`MADV_GUARD_INSTALL`, 6.13), which leave the batch one mapping; else each
+/// stack's usable part is made accessible by an `mprotect` of its own, which splits the
+/// mapping in two per stack and takes the process's memory-map lock for writing (about 2 µs a
+/// stack on the development machine).
 struct SimStack {
     base: usize,
     limit: usize,
@@ -488,21 +491,117 @@ fn map_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
         return Err(fail("mmap"));
     }
     let region = Arc::new(Region { address: address as usize, len });
+    let guard_markers = GUARD_MARKERS.load(Ordering::Relaxed) != NO_GUARD_MARKERS
+        && install_guards(region.address, len, slot, page, n)
+            .map_err(|()| fail("madvise(MADV_GUARD_INSTALL)"))?;
     let mut stacks = Vec::with_capacity(n);
     for k in 0..n {
         let limit = region.address + k * slot;
         // SAFETY: the stack's usable part of the region above, past its guard page.
-        let usable = unsafe {
-            libc::mprotect(
-                (limit + page) as *mut libc::c_void,
-                STACK_BYTES,
-                libc::PROT_READ | libc::PROT_WRITE,
-            )
-        };
-        if usable != 0 {
+        let usable = guard_markers
+            || unsafe {
+                libc::mprotect(
+                    (limit + page) as *mut libc::c_void,
+                    STACK_BYTES,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                )
+            } == 0;
+        if !usable {
             return Err(fail("mprotect"));
         }
         stacks.push(SimStack { base: limit + slot, limit, _region: Arc::clone(&region) });
     }
     Ok(stacks)
+}
+
+/// Linux's `madvise` advice that turns pages into guard pages in the page tables (6.13; the
+/// `libc` crate does not name it yet).
+const MADV_GUARD_INSTALL: libc::c_int = 102;
+/// Whether this kernel has guard markers: unknown until the first batch, then one of these.
+static GUARD_MARKERS: AtomicU8 = AtomicU8::new(0);
+const HAS_GUARD_MARKERS: u8 = 1;
+const NO_GUARD_MARKERS: u8 = 2;
+
+/// Makes a fresh batch's region (`n` slots of `slot` bytes from `address`, without access)
+/// accessible with a guard marker on each slot's first page: `Ok(false)`, the region left
+/// without access, where the kernel has no guard markers.
+fn install_guards(
+    address: usize,
+    len: usize,
+    slot: usize,
+    page: usize,
+    n: usize,
+) -> Result<bool, ()> {
+    // SAFETY: the region is this batch's own mapping of `len` bytes; nothing uses it yet.
+    if unsafe {
+        libc::mprotect(address as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE)
+    } != 0
+    {
+        return Err(());
+    }
+    for k in 0..n {
+        // SAFETY: the first page of slot `k` of the region, which nothing uses yet.
+        let guarded = unsafe {
+            libc::madvise((address + k * slot) as *mut libc::c_void, page, MADV_GUARD_INSTALL)
+        } == 0;
+        if guarded {
+            continue;
+        }
+        if k == 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
+            // A kernel without guard markers: the region goes back to no access, for the
+            // stacks' `mprotect`s.
+            GUARD_MARKERS.store(NO_GUARD_MARKERS, Ordering::Relaxed);
+            // SAFETY: as above.
+            let reverted =
+                unsafe { libc::mprotect(address as *mut libc::c_void, len, libc::PROT_NONE) } == 0;
+            return if reverted { Ok(false) } else { Err(()) };
+        }
+        return Err(());
+    }
+    GUARD_MARKERS.store(HAS_GUARD_MARKERS, Ordering::Relaxed);
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the kernel can read the byte at `address` on this process's behalf: a write
+    /// from it into a pipe fails with `EFAULT` where the page is inaccessible, where touching
+    /// it here would end the test with a fault.
+    fn readable(address: usize) -> bool {
+        let mut fds = [0; 2];
+        // SAFETY: `fds` has room for the two descriptors.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        // SAFETY: the kernel checks the source address itself; the descriptors are this
+        // test's own and closed once.
+        let written = unsafe { libc::write(fds[1], address as *const libc::c_void, 1) };
+        let error = std::io::Error::last_os_error().raw_os_error();
+        unsafe {
+            libc::close(fds[0]);
+            libc::close(fds[1]);
+        }
+        assert!(written == 1 || error == Some(libc::EFAULT), "{written} {error:?}");
+        written == 1
+    }
+
+    fn check_guards(stacks: &[SimStack]) {
+        // SAFETY: `sysconf` has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        for s in stacks {
+            assert_eq!(s.base - s.limit, STACK_BYTES + page);
+            assert!(!readable(s.limit) && !readable(s.limit + page - 1), "the guard page");
+            assert!(readable(s.limit + page) && readable(s.base - 1), "the usable stack");
+        }
+    }
+
+    #[test]
+    fn every_stack_has_an_inaccessible_page_below_it() {
+        // With guard markers where the kernel has them, and with an `mprotect` per stack as
+        // on older kernels.
+        check_guards(&map_stacks("guards", 3).unwrap());
+        let had = GUARD_MARKERS.swap(NO_GUARD_MARKERS, Ordering::Relaxed);
+        check_guards(&map_stacks("guards", 3).unwrap());
+        GUARD_MARKERS.store(had, Ordering::Relaxed);
+    }
 }
