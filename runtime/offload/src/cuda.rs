@@ -21,6 +21,7 @@ use driver::{Calls, HipCalls, HipStreamCalls};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod driver;
@@ -485,7 +486,8 @@ impl Cuda {
         if devices.is_empty() {
             return Ok(None);
         }
-        let gpus = (0..devices.len()).map(|ordinal| Gpu { ordinal }).collect();
+        let gpus =
+            (0..devices.len()).map(|ordinal| Gpu { ordinal, epoch: AtomicU64::new(0) }).collect();
         Ok(Some(Cuda { apis, devices, gpus }))
     }
 
@@ -556,11 +558,13 @@ impl Cuda {
 
     /// Whether memory allocated under reset count `resets` is still the device's (no trap has
     /// reset it since).
-    pub fn alive(&self, ordinal: usize, resets: u64) -> bool {
-        self.devices.get(ordinal).is_some_and(|d| {
-            let d = d.lock().unwrap_or_else(|e| e.into_inner());
-            d.resets == resets && d.lost.is_none()
-        })
+    /// Marks a device lost after a trap it cannot recover from (see `Device::lost`), also for
+    /// the lock-free `Gpu::alive`.
+    fn lose(&self, device: &mut Device, ordinal: usize, kernel: String) {
+        device.lost = Some(kernel);
+        if let Some(gpu) = self.gpus.get(ordinal) {
+            gpu.epoch.store(LOST, Ordering::Release);
+        }
     }
 
     /// Copies `len` host bytes to device memory.
@@ -787,7 +791,7 @@ impl Cuda {
             std::mem::forget(buffers);
             let recovered = self.reset(device, ordinal);
             if recovered.is_err() {
-                device.lost = Some(name.to_string());
+                self.lose(device, ordinal, name.to_string());
             }
             return Err(OffloadError::KernelTrapped {
                 kernel: name.into(),
@@ -863,6 +867,9 @@ impl Cuda {
         device.launched.clear();
         device.record = None;
         device.resets += 1;
+        if let Some(gpu) = self.gpus.get(ordinal) {
+            gpu.epoch.store(device.resets, Ordering::Release);
+        }
         device.pool.clear();
         crate::resident_map::lose_device(crate::home::Home::Cuda(ordinal));
         let mut context: CuContext = std::ptr::null_mut();
@@ -1252,7 +1259,14 @@ impl Drop for Buffers<'_> {
 /// One GPU, for the device layer (device.rs): the calls of `Cuda` on this device.
 pub(crate) struct Gpu {
     ordinal: usize,
+    /// The device's reset count (`Device::resets`), or `LOST` once it is lost: kept here too,
+    /// where checking a buffer before a launch reads it without the device's mutex (a queued
+    /// launch checks each of its device buffers).
+    epoch: AtomicU64,
 }
+
+/// `Gpu::epoch` of a device that is lost: never a reset count.
+const LOST: u64 = u64::MAX;
 
 impl crate::device::Device for Gpu {
     fn launch(&self, l: &crate::device::Launch<'_>) -> Result<(), OffloadError> {
@@ -1273,7 +1287,7 @@ impl crate::device::DeviceMemory for Gpu {
     }
 
     fn alive(&self, resets: u64) -> bool {
-        crate::runtime::cuda().is_ok_and(|c| c.alive(self.ordinal, resets))
+        self.epoch.load(Ordering::Acquire) == resets
     }
 
     unsafe fn upload(&self, to: u64, from: *const u8, bytes: usize) -> Result<(), OffloadError> {

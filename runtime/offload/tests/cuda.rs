@@ -219,6 +219,10 @@ fn cuda_devices_images_launches_traps_and_streams() {
     );
 
     // A trap: the launch reports it, the runtime resets the context, and the next launch runs.
+    // A device buffer made before the reset is gone with the old context: launches and copies
+    // that use it say so instead of reading freed memory.
+    let mut before_reset =
+        DeviceBuffer::from_slice_on(Some(ordinal), &[1u32, 2, 3]).expect("a buffer");
     mock_call::<()>("rkc_mock_trap_next");
     let err = try_offload! { kernel = scale, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .unwrap_err();
@@ -226,6 +230,10 @@ fn cuda_devices_images_launches_traps_and_streams() {
     assert!(err.to_string().contains("CUDA_ERROR_ILLEGAL_ADDRESS"), "{err}");
     assert_eq!(mock_call::<i32>("rkc_mock_resets"), 1);
     assert_eq!(x, [2.0, 2.0, 3.0, 4.0], "a trapped launch copies nothing back");
+    let err = try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (&mut before_reset,) }
+        .unwrap_err();
+    assert!(matches!(err, OffloadError::BufferLost { .. }), "{err}");
+    assert!(before_reset.to_vec().is_err(), "a copy from a buffer the reset took");
     try_offload! { kernel = scale, device = ordinal, args = (&mut x as *mut [f32; 4],) }
         .expect("a launch after the reset");
     assert_eq!(x, [4.0, 2.0, 3.0, 4.0]);

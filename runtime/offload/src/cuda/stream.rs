@@ -85,7 +85,8 @@ impl Cuda {
                 state.pending.first().map_or_else(String::new, |(_, f)| f.info.name.clone());
             state.pending.clear();
             if let Some(device) = self.devices.get(ordinal) {
-                device.lock().unwrap_or_else(|e| e.into_inner()).lost = Some(kernel.clone());
+                let mut device = device.lock().unwrap_or_else(|e| e.into_inner());
+                self.lose(&mut device, ordinal, kernel.clone());
             }
             return Err(OffloadError::KernelTrapped {
                 kernel,
