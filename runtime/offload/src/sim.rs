@@ -192,10 +192,12 @@ fn run_grid(
     let total = gx * gy * gz;
     let workers =
         std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
-    if barriers {
+    if barriers && !guard_markers() {
         // Every worker needs a stack per thread of its block at once. Mapped here, by one
         // thread, before the workers start: mapped by the workers at their first block, the
-        // stacks' `mmap` and `mprotect` calls contend for the process's memory-map lock.
+        // stacks' `mprotect` calls contend for the process's memory-map lock. With guard
+        // markers each worker maps its own at its first block, all of them at once: the
+        // markers take the lock only for reading.
         let [bx, by, bz] = config.thread_dim.map(|d| d as usize);
         fill_stacks(name, workers as usize * bx * by * bz)?;
     }
@@ -521,6 +523,37 @@ const MADV_GUARD_INSTALL: libc::c_int = 102;
 static GUARD_MARKERS: AtomicU8 = AtomicU8::new(0);
 const HAS_GUARD_MARKERS: u8 = 1;
 const NO_GUARD_MARKERS: u8 = 2;
+
+/// Whether this kernel has guard markers, found out once with a mapping of two pages.
+fn guard_markers() -> bool {
+    match GUARD_MARKERS.load(Ordering::Relaxed) {
+        HAS_GUARD_MARKERS => return true,
+        NO_GUARD_MARKERS => return false,
+        _ => {}
+    }
+    // SAFETY: `sysconf` has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    // SAFETY: a new private anonymous mapping of two pages, unmapped below; nothing else
+    // uses it.
+    let probe = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            2 * page,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if probe == libc::MAP_FAILED {
+        return false;
+    }
+    // SAFETY: the probe's first page, which nothing uses; then the whole probe, once.
+    let has = unsafe { libc::madvise(probe, page, MADV_GUARD_INSTALL) } == 0;
+    unsafe { libc::munmap(probe, 2 * page) };
+    GUARD_MARKERS.store(if has { HAS_GUARD_MARKERS } else { NO_GUARD_MARKERS }, Ordering::Relaxed);
+    has
+}
 
 /// Makes a fresh batch's region (`n` slots of `slot` bytes from `address`, without access)
 /// accessible with a guard marker on each slot's first page: `Ok(false)`, the region left
