@@ -556,8 +556,6 @@ impl Cuda {
         (d.info.kind == Kind::Cuda && d.lost.is_none()).then_some((d.context, d.resets))
     }
 
-    /// Whether memory allocated under reset count `resets` is still the device's (no trap has
-    /// reset it since).
     /// Marks a device lost after a trap it cannot recover from (see `Device::lost`), also for
     /// the lock-free `Gpu::alive`.
     fn lose(&self, device: &mut Device, ordinal: usize, kernel: String) {

@@ -473,8 +473,7 @@ fn map_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
             std::io::Error::last_os_error()
         ),
     };
-    // SAFETY: `sysconf` has no preconditions.
-    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let page = page_size();
     let slot = STACK_BYTES + page;
     let len = slot.checked_mul(n).ok_or_else(|| fail("too much address space"))?;
     // SAFETY: a new private anonymous mapping without access, owned by the region below;
@@ -493,9 +492,10 @@ fn map_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
         return Err(fail("mmap"));
     }
     let region = Arc::new(Region { address: address as usize, len });
-    let guard_markers = GUARD_MARKERS.load(Ordering::Relaxed) != NO_GUARD_MARKERS
-        && install_guards(region.address, len, slot, page, n)
-            .map_err(|()| fail("madvise(MADV_GUARD_INSTALL)"))?;
+    let guard_markers = guard_markers();
+    if guard_markers {
+        install_guards(region.address, len, slot, page, n).map_err(fail)?;
+    }
     let mut stacks = Vec::with_capacity(n);
     for k in 0..n {
         let limit = region.address + k * slot;
@@ -519,7 +519,8 @@ fn map_stacks(kernel: &str, n: usize) -> Result<Vec<SimStack>, OffloadError> {
 /// Linux's `madvise` advice that turns pages into guard pages in the page tables (6.13; the
 /// `libc` crate does not name it yet).
 const MADV_GUARD_INSTALL: libc::c_int = 102;
-/// Whether this kernel has guard markers: unknown until the first batch, then one of these.
+/// Whether this kernel has guard markers: unknown (0) until `guard_markers` probes, then one
+/// of these.
 static GUARD_MARKERS: AtomicU8 = AtomicU8::new(0);
 const HAS_GUARD_MARKERS: u8 = 1;
 const NO_GUARD_MARKERS: u8 = 2;
@@ -531,8 +532,7 @@ fn guard_markers() -> bool {
         NO_GUARD_MARKERS => return false,
         _ => {}
     }
-    // SAFETY: `sysconf` has no preconditions.
-    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let page = page_size();
     // SAFETY: a new private anonymous mapping of two pages, unmapped below; nothing else
     // uses it.
     let probe = unsafe {
@@ -556,43 +556,37 @@ fn guard_markers() -> bool {
 }
 
 /// Makes a fresh batch's region (`n` slots of `slot` bytes from `address`, without access)
-/// accessible with a guard marker on each slot's first page: `Ok(false)`, the region left
-/// without access, where the kernel has no guard markers.
+/// accessible with a guard marker on each slot's first page; on failure, the call that failed.
 fn install_guards(
     address: usize,
     len: usize,
     slot: usize,
     page: usize,
     n: usize,
-) -> Result<bool, ()> {
+) -> Result<(), &'static str> {
     // SAFETY: the region is this batch's own mapping of `len` bytes; nothing uses it yet.
     if unsafe {
         libc::mprotect(address as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE)
     } != 0
     {
-        return Err(());
+        return Err("mprotect");
     }
     for k in 0..n {
         // SAFETY: the first page of slot `k` of the region, which nothing uses yet.
-        let guarded = unsafe {
+        if unsafe {
             libc::madvise((address + k * slot) as *mut libc::c_void, page, MADV_GUARD_INSTALL)
-        } == 0;
-        if guarded {
-            continue;
+        } != 0
+        {
+            return Err("madvise(MADV_GUARD_INSTALL)");
         }
-        if k == 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL) {
-            // A kernel without guard markers: the region goes back to no access, for the
-            // stacks' `mprotect`s.
-            GUARD_MARKERS.store(NO_GUARD_MARKERS, Ordering::Relaxed);
-            // SAFETY: as above.
-            let reverted =
-                unsafe { libc::mprotect(address as *mut libc::c_void, len, libc::PROT_NONE) } == 0;
-            return if reverted { Ok(false) } else { Err(()) };
-        }
-        return Err(());
     }
-    GUARD_MARKERS.store(HAS_GUARD_MARKERS, Ordering::Relaxed);
-    Ok(true)
+    Ok(())
+}
+
+/// The size of a memory page.
+fn page_size() -> usize {
+    // SAFETY: `sysconf` has no preconditions.
+    usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096)
 }
 
 #[cfg(test)]
@@ -619,8 +613,7 @@ mod tests {
     }
 
     fn check_guards(stacks: &[SimStack]) {
-        // SAFETY: `sysconf` has no preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        let page = page_size();
         for s in stacks {
             assert_eq!(s.base - s.limit, STACK_BYTES + page);
             assert!(!readable(s.limit) && !readable(s.limit + page - 1), "the guard page");
