@@ -74,6 +74,23 @@ pub(crate) enum Kind {
 const HIP_ERROR_NO_BINARY_FOR_GPU: CuResult = 209;
 
 impl Api {
+    /// Makes `context` the calling thread's current context, asking first: a thread that
+    /// launches over and over (a stream's queued launches) finds it current already, and the
+    /// question is a read of the thread's state where setting the context is not.
+    ///
+    /// # Safety
+    ///
+    /// `context` must be a live context of this library.
+    unsafe fn make_current(&self, context: CuContext) -> Result<(), OffloadError> {
+        let mut current: CuContext = std::ptr::null_mut();
+        // SAFETY: a live out-pointer.
+        if unsafe { self.ctx_get_current(&mut current) } == CUDA_SUCCESS && current == context {
+            return Ok(());
+        }
+        // SAFETY: the caller's promise.
+        self.check("cuCtxSetCurrent", unsafe { self.ctx_set_current(context) })
+    }
+
     /// Loads a vendor's library; `None` when it is not installed (or lacks an entry point).
     fn load(kind: Kind) -> Option<Api> {
         match kind {
@@ -533,7 +550,7 @@ impl Cuda {
         }
         let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
-        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
+        unsafe { api.make_current(device.context) }?;
         f(api, &device)
     }
 
@@ -692,7 +709,7 @@ impl Cuda {
             device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
         ));
         // SAFETY: the context was retained at start-up and stays alive for the process.
-        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
+        unsafe { api.make_current(device.context) }?;
         let function = self.function(&mut device, found)?;
         Ok((device, function))
     }

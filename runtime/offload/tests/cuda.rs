@@ -270,6 +270,11 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let err = buffer.cudarc_view(&other.default_stream()).unwrap_err();
     assert!(matches!(err, OffloadError::Cudarc { .. }), "{err}");
     assert!(err.to_string().contains("CudaContext::new(0)"), "{err}");
+    // A launch while another context is current on the thread makes rkc's current again.
+    other.bind_to_thread().expect("the other context, current");
+    try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (&mut buffer,) }
+        .expect("a launch with another context current");
+    assert_eq!(buffer.to_vec().expect("back to the host"), [1, 2, 3]);
     drop(other);
     context.bind_to_thread().expect("the primary context again");
     let mut slice = stream.clone_htod(&[5u32, 6, 7]).expect("cudarc's buffer");
@@ -277,7 +282,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let arg = DeviceSliceMut::from_cudarc(&mut slice).expect("lent to rkc");
     try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
         .expect("a launch on cudarc's memory");
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 7);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 8);
 
     // Preloads on one thread while launches on host data run on another: a launch holds the
     // device while it looks its arguments up among the resident copies, so a preload must not
@@ -297,5 +302,5 @@ fn cuda_devices_images_launches_traps_and_streams() {
                 .expect("a launch beside preloads");
         }
     });
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 7 + ROUNDS);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 8 + ROUNDS);
 }

@@ -43,12 +43,13 @@ int cuDeviceGetAttribute(int *v, int attr, int d) {
 }
 int cuDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = (void *)1; return 0; }
 int cuDevicePrimaryCtxReset_v2(int d) { (void)d; trapped = 0; resets++; return 0; }
-static void *current = 0;
+/* Each thread's current context, as the driver keeps it; launches need the primary one. */
+static __thread void *current = 0;
 int cuCtxSetCurrent(void *ctx) { current = ctx; return 0; }
 int cuCtxGetCurrent(void **ctx) { *ctx = current; return 0; }
 int cuDevicePrimaryCtxRelease_v2(int d) { (void)d; return 0; }
 /* A context other than the primary one (cudarc's `CudaContext::new_non_primary`). */
-int cuCtxCreate_v4(void **ctx, void *params, unsigned flags, int d) { (void)params; (void)flags; (void)d; *ctx = (void *)2; return 0; }
+int cuCtxCreate_v4(void **ctx, void *params, unsigned flags, int d) { (void)params; (void)flags; (void)d; *ctx = (void *)2; current = *ctx; return 0; }
 int cuCtxDestroy_v2(void *ctx) { (void)ctx; return 0; }
 /* Asynchronous copies to the device wait in a queue until something that follows them in
    stream order (a launch, a synchronisation, a synchronous copy) runs, so that a runtime that
@@ -92,6 +93,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
                    unsigned shared, void *stream, void **params, void **extra) {
     (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
     if (launch_fails) { launch_fails = 0; return 1; }
+    if (current != (void *)1) return 201; /* CUDA_ERROR_INVALID_CONTEXT */
     flush();
     launches++;
     const char *name = f;
