@@ -14,6 +14,9 @@ pub fn check<T, E: std::fmt::Debug>(call: &str, r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{call} failed: {e:?}"))
 }
 
+/// A stream of `Gpu`'s context (null: the default stream), never destroyed.
+pub struct Stream(sys::CUstream);
+
 /// Device 0's primary context, current on the thread that made it, and two events for timing.
 pub struct Gpu {
     pub name: String,
@@ -122,6 +125,31 @@ impl Gpu {
         reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
     )]
     pub fn launch(&self, f: sys::CUfunction, grid: [u32; 3], block: [u32; 3], args: &[Vec<u8>]) {
+        self.launch_on(&Stream(std::ptr::null_mut()), f, grid, block, args);
+    }
+
+    /// A stream that does not wait for the default stream (`CU_STREAM_NON_BLOCKING`, the kind
+    /// rkc's streams are), alive for the process.
+    pub fn stream(&self) -> Stream {
+        Stream(check(
+            "cuStreamCreate",
+            result::stream::create(result::stream::StreamKind::NonBlocking),
+        ))
+    }
+
+    /// `launch` on `stream`.
+    #[allow(
+        clippy::not_unsafe_ptr_arg_deref,
+        reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
+    )]
+    pub fn launch_on(
+        &self,
+        stream: &Stream,
+        f: sys::CUfunction,
+        grid: [u32; 3],
+        block: [u32; 3],
+        args: &[Vec<u8>],
+    ) {
         let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
         // SAFETY: each argument's bytes are the kernel parameter's value, alive for the call.
         check("cuLaunchKernel", unsafe {
@@ -130,7 +158,7 @@ impl Gpu {
                 (grid[0], grid[1], grid[2]),
                 (block[0], block[1], block[2]),
                 0,
-                std::ptr::null_mut(),
+                stream.0,
                 &mut ptrs,
             )
         });
@@ -138,6 +166,11 @@ impl Gpu {
 
     pub fn synchronize(&self) {
         check("cuCtxSynchronize", result::ctx::synchronize());
+    }
+
+    pub fn synchronize_stream(&self, stream: &Stream) {
+        // SAFETY: the stream is alive (made by `stream`, never destroyed).
+        check("cuStreamSynchronize", unsafe { result::stream::synchronize(stream.0) });
     }
 
     /// `c = a·b` for row-major `n × n` matrices of `f32` by `cublasSgemm`, in FP32 (cuBLAS's
