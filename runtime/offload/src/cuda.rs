@@ -101,6 +101,8 @@ impl Api {
                     || !HipCalls::cuda_has_all()
                     || !driver::cuda_has("cuModuleLoadDataEx\0")
                     || !driver::cuda_has("cuDeviceGetAttribute\0")
+                    || !driver::cuda_has("cuFuncGetAttribute\0")
+                    || !driver::cuda_has("cuFuncSetAttribute\0")
                 {
                     return None;
                 }
@@ -323,7 +325,11 @@ pub(crate) struct CudaDeviceInfo {
     pub max_threads_per_block: u32,
     pub max_block_dim: [u32; 3],
     pub max_grid_dim: [u32; 3],
+    /// Shared memory a workgroup has without asking (static and `dyn_cache` together).
     pub max_shared_per_block: u32,
+    /// Shared memory a workgroup may have when its kernel asks the driver for more (227 KiB
+    /// on sm_90): rkc asks for a launch whose `dyn_cache` goes beyond `max_shared_per_block`.
+    pub max_shared_optin: u32,
 }
 
 struct Device {
@@ -343,6 +349,9 @@ struct Device {
     /// in the registry (one per kernel and fat binary, never freed): a launch's first lookup,
     /// which hashes one word instead of the kernel's name.
     launched: HashMap<usize, CuFunction, BuildHasherDefault<AddressHasher>>,
+    /// The dynamic shared memory each function was allowed beyond the default limit, by the
+    /// function's handle (`cuFuncSetAttribute`'s maximum, which holds until a reset).
+    dynamic_shared: HashMap<usize, u32, BuildHasherDefault<AddressHasher>>,
     /// The panic record every launch on this device passes (made on the first launch, kept
     /// zeroed between launches).
     record: Option<Record>,
@@ -462,6 +471,9 @@ impl Cuda {
                                 max_shared_per_block: attr(
                                     A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
                                 )?,
+                                max_shared_optin: attr(
+                                    A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                                )?,
                             }
                         }
                         // HIP numbers its device attributes differently from CUDA, and the
@@ -476,6 +488,7 @@ impl Cuda {
                             max_block_dim: [1024, 1024, 1024],
                             max_grid_dim: [i32::MAX as u32, 65535, 65535],
                             max_shared_per_block: 64 * 1024,
+                            max_shared_optin: 64 * 1024,
                         },
                     };
                     let mut context: CuContext = std::ptr::null_mut();
@@ -492,6 +505,7 @@ impl Cuda {
                         modules: HashMap::new(),
                         functions: HashMap::new(),
                         launched: HashMap::default(),
+                        dynamic_shared: HashMap::default(),
                         record: None,
                         pool: Vec::new(),
                         resets: 0,
@@ -711,6 +725,9 @@ impl Cuda {
         // SAFETY: the context was retained at start-up and stays alive for the process.
         unsafe { api.make_current(device.context) }?;
         let function = self.function(&mut device, found)?;
+        if config.dyn_cache > device.info.max_shared_per_block {
+            allow_dynamic_shared(api, &mut device, function, name, config.dyn_cache)?;
+        }
         Ok((device, function))
     }
 
@@ -880,6 +897,7 @@ impl Cuda {
         device.modules.clear();
         device.functions.clear();
         device.launched.clear();
+        device.dynamic_shared.clear();
         device.record = None;
         device.resets += 1;
         if let Some(gpu) = self.gpus.get(ordinal) {
@@ -1339,6 +1357,52 @@ impl crate::device::DeviceMemory for Gpu {
     }
 }
 
+/// Lets `function` have `bytes` of dynamic shared memory, beyond the limit every kernel has
+/// without asking (48 KiB on NVIDIA GPUs), as CUDA requires of a kernel before a launch that
+/// uses more; refused with the sizes when the kernel's static shared memory and `bytes`
+/// together exceed what the device allows a workgroup at all. Only CUDA devices ask: for HIP
+/// rkc's limit is already the hardware's.
+fn allow_dynamic_shared(
+    api: &Api,
+    device: &mut Device,
+    function: CuFunction,
+    name: &str,
+    bytes: u32,
+) -> Result<(), OffloadError> {
+    if device.info.kind != Kind::Cuda
+        || device.dynamic_shared.get(&(function as usize)).is_some_and(|&b| b >= bytes)
+    {
+        return Ok(());
+    }
+    use sys::CUfunction_attribute as F;
+    let mut fixed = 0;
+    // SAFETY: `function` is a function of the current context; `fixed` is a live out-pointer.
+    api.check("cuFuncGetAttribute", unsafe {
+        sys::cuFuncGetAttribute(&mut fixed, F::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function)
+            as CuResult
+    })?;
+    let fixed = fixed.max(0) as u32;
+    let max = device.info.max_shared_optin;
+    if u64::from(fixed) + u64::from(bytes) > u64::from(max) {
+        return Err(OffloadError::InvalidLaunch {
+            kernel: name.into(),
+            reason: format!(
+                "dyn_cache of {bytes} bytes with the kernel's {fixed} bytes of static shared memory, above the device's {max} bytes of shared memory per workgroup"
+            ),
+        });
+    }
+    // SAFETY: as above; the value is within the device's limit.
+    api.check("cuFuncSetAttribute", unsafe {
+        sys::cuFuncSetAttribute(
+            function,
+            F::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        ) as CuResult
+    })?;
+    device.dynamic_shared.insert(function as usize, bytes);
+    Ok(())
+}
+
 /// Checks a launch shape against a device's limits before anything is allocated.
 pub(crate) fn check_shape(
     kernel: &str,
@@ -1351,7 +1415,7 @@ pub(crate) fn check_shape(
         info.max_threads_per_block,
         info.max_block_dim,
         info.max_grid_dim,
-        info.max_shared_per_block,
+        info.max_shared_optin,
     )
 }
 

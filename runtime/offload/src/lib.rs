@@ -303,7 +303,9 @@ pub struct LaunchConfig {
     pub workgroup_dim: [u32; 3],
     /// Threads per workgroup in x, y, z.
     pub thread_dim: [u32; 3],
-    /// Bytes of dynamic shared memory.
+    /// Bytes of dynamic shared memory. Beyond the 48 KiB every CUDA kernel may use, the
+    /// runtime asks the driver to allow the kernel more (`cuFuncSetAttribute`), up to the
+    /// device's limit per workgroup.
     pub dyn_cache: u32,
     /// The device index; `None` for the default device.
     pub device: Option<i32>,

@@ -27,11 +27,12 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The simulator's limits: those of current NVIDIA GPUs, so that a launch that works here also
-/// launches there.
+/// launches there (shared memory: what a kernel may ask for on sm_90, which the CUDA backend
+/// asks for when a launch's `dyn_cache` needs it).
 pub(crate) const MAX_THREADS_PER_BLOCK: u32 = 1024;
 pub(crate) const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
 pub(crate) const MAX_GRID_DIM: [u32; 3] = [i32::MAX as u32, 65535, 65535];
-pub(crate) const MAX_SHARED_PER_BLOCK: u32 = 48 * 1024;
+pub(crate) const MAX_SHARED_PER_BLOCK: u32 = 227 * 1024;
 
 /// The kernel's parameters, shared by the host threads that run its simulated threads.
 struct Shared<P>(P);

@@ -239,6 +239,21 @@ fn cuda_devices_images_launches_traps_and_streams() {
     assert_eq!(x, [4.0, 2.0, 3.0, 4.0]);
     assert_eq!(mock_call::<i32>("rkc_mock_launches"), 5);
 
+    // Dynamic shared memory beyond the 48 KiB a kernel has without asking: rkc asks the
+    // driver for it (which refuses the launch otherwise), and refuses more than the device
+    // allows a workgroup with the kernel's static shared memory counted.
+    let mut buffer = DeviceBuffer::from_slice_on(Some(ordinal), &[1u32, 2, 3]).expect("a buffer");
+    try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], dyn_cache = 100_000, args = (&mut buffer,) }
+        .expect("a launch with 100,000 bytes of dynamic shared memory");
+    let err = try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], dyn_cache = 232_000, args = (&mut buffer,) }
+        .unwrap_err();
+    assert!(matches!(err, OffloadError::InvalidLaunch { .. }), "{err}");
+    assert!(
+        err.to_string().contains("dyn_cache of 232000 bytes with the kernel's 1024 bytes of static shared memory, above the device's 232448 bytes"),
+        "{err}"
+    );
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
+
     // Streams and events: a queued launch on a device buffer, timed by two events (the
     // stand-in puts 1.5 ms between consecutive events).
     let mut buffer = DeviceBuffer::from_slice_on(Some(ordinal), &[1u32, 2, 3]).expect("a buffer");
@@ -253,7 +268,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     .expect("a stream");
     assert_eq!(elapsed, std::time::Duration::from_micros(1500));
     assert_eq!(buffer.to_vec().expect("back to the host"), [1, 2, 3]);
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 6);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 7);
 
     // cudarc, on the same primary context: an rkc buffer read by cudarc, and a cudarc slice
     // read and passed to a kernel by rkc, with nothing copied between them.
@@ -282,7 +297,7 @@ fn cuda_devices_images_launches_traps_and_streams() {
     let arg = DeviceSliceMut::from_cudarc(&mut slice).expect("lent to rkc");
     try_offload! { kernel = add_one, device = ordinal, thread_dim = [3, 1, 1], args = (arg,) }
         .expect("a launch on cudarc's memory");
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 8);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 9);
 
     // Preloads on one thread while launches on host data run on another: a launch holds the
     // device while it looks its arguments up among the resident copies, so a preload must not
@@ -302,5 +317,5 @@ fn cuda_devices_images_launches_traps_and_streams() {
                 .expect("a launch beside preloads");
         }
     });
-    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 8 + ROUNDS);
+    assert_eq!(mock_call::<i32>("rkc_mock_launches"), 9 + ROUNDS);
 }

@@ -34,6 +34,7 @@ int cuDeviceGetAttribute(int *v, int attr, int d) {
     case 5: *v = 2147483647; break;                     /* grid x */
     case 6: case 7: *v = 65535; break;                  /* grid y and z */
     case 8: *v = 49152; break;                          /* shared memory per block */
+    case 97: *v = 232448; break;                        /* ... when the kernel asks (opt-in) */
     case 75: *v = 9; break;                             /* compute capability 9.0 */
     case 76: *v = 0; break;
     case 115: *v = 0; break;                            /* no memory pools: cudarc allocates synchronously */
@@ -89,11 +90,27 @@ int cuMemHostAlloc(void **p, size_t n, unsigned flags) { (void)flags; *p = callo
 int cuMemHostGetDevicePointer_v2(uint64_t *d, void *h, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)h; return 0; }
 int cuMemFreeHost(void *p) { free(p); return 0; }
 
+/* Every function has 1 KiB of static shared memory and may use 48 KiB in all until it asks
+   for more dynamic shared memory, as the driver refuses a launch beyond either. */
+static int dynamic_allowed = 49152 - 1024;
+int cuFuncGetAttribute(int *v, int attr, void *f) {
+    (void)f;
+    if (attr != 1) return 1;                            /* CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES */
+    *v = 1024;
+    return 0;
+}
+int cuFuncSetAttribute(void *f, int attr, int v) {
+    (void)f;
+    if (attr != 8 || v + 1024 > 232448) return 1;       /* MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    dynamic_allowed = v;
+    return 0;
+}
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void *stream, void **params, void **extra) {
-    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)stream; (void)extra;
+    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)stream; (void)extra;
     if (launch_fails) { launch_fails = 0; return 1; }
     if (current != (void *)1) return 201; /* CUDA_ERROR_INVALID_CONTEXT */
+    if ((int)shared > dynamic_allowed) return 1;
     flush();
     launches++;
     const char *name = f;
