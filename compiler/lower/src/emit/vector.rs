@@ -109,6 +109,8 @@ impl<'f> FuncEmitter<'f> {
             match op.kind {
                 OpKind::Const(_) => {}
                 OpKind::ElemPtr if op.operands[0] == base => {}
+                OpKind::PtrOffset
+                    if self.element(op.results[0]).is_some_and(|(b, _)| b == base) => {}
                 OpKind::Load | OpKind::Store if (op.kind == OpKind::Store) == store => {
                     let (b, index) = self.element(pointer(op))?;
                     let slot = values.get_mut(usize::try_from(index).ok()?)?;
@@ -147,14 +149,24 @@ impl<'f> FuncEmitter<'f> {
         pointer
     }
 
-    /// The array and element index of `rk.elem_ptr %base, <constant>`.
+    /// The array and element index of `rk.elem_ptr %base, <constant>`, or of
+    /// `rk.ptr_offset` by a constant from such an element (how the front end lowers a
+    /// destructuring `let [x, y, z, w] = a[i]`: the first element's address, then steps).
     fn element(&self, pointer: ValueId) -> Option<(ValueId, u64)> {
         let op = self.defs.get(&pointer)?;
-        if op.kind != OpKind::ElemPtr {
-            return None;
-        }
-        match &self.defs.get(&op.operands[1])?.kind {
-            OpKind::Const(Literal::Int(c)) => Some((op.operands[0], u64::try_from(*c).ok()?)),
+        let constant = |value: ValueId| match &self.defs.get(&value)?.kind {
+            OpKind::Const(Literal::Int(c)) => u64::try_from(*c).ok(),
+            _ => None,
+        };
+        match op.kind {
+            OpKind::ElemPtr => Some((op.operands[0], constant(op.operands[1])?)),
+            OpKind::PtrOffset => {
+                let (base, first) = self.element(op.operands[0])?;
+                if self.defs.get(&op.operands[0])?.kind != OpKind::ElemPtr {
+                    return None;
+                }
+                Some((base, first.checked_add(constant(op.operands[1])?)?))
+            }
             _ => None,
         }
     }
