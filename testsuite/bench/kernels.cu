@@ -96,34 +96,45 @@ extern "C" __global__ void sgemm(size_t n, const float* a, size_t, const float* 
     c[row * n + col] = acc;
 }
 
-extern "C" __global__ void sgemm_tiled(size_t n, const float* a, size_t, const float* b, size_t, float* c, size_t) {
-    const size_t TILE = 128, STEP = 8, REG = 8;
-    __shared__ float ta[1024];
-    __shared__ float tb[1024];
-    size_t t = threadIdx.x;
-    size_t trow = t / 16 * REG, tcol = t % 16 * REG;
-    size_t brow = (size_t)blockIdx.y * TILE, bcol = (size_t)blockIdx.x * TILE;
-    float acc[REG][REG] = {};
-    float ra[REG], rb[REG];
+extern "C" __global__ void sgemm_tiled(size_t n, const float4* a, size_t, const float4* b, size_t, float4* c, size_t) {
+    const size_t TILE = 128, STEP = 8, QUADS = TILE / 4;
+    __shared__ float4 ta[STEP * QUADS];
+    __shared__ float4 tb[STEP * QUADS];
+    const size_t t = threadIdx.x, tr = t / 16, tc = t % 16;
+    const size_t brow = (size_t)blockIdx.y * TILE, bcol = (size_t)blockIdx.x * TILE;
+    const size_t row4 = n / 4;
+    float acc[8][8] = {};
     for (size_t k0 = 0; k0 < n; k0 += STEP) {
-        for (size_t i = 0; i < 4; i++) {
-            size_t idx = t + i * 256;
-            size_t m = idx / STEP, k = idx % STEP;
-            ta[k * TILE + m] = a[(brow + m) * n + k0 + k];
-            size_t kb = idx / TILE, j = idx % TILE;
-            tb[kb * TILE + j] = b[(k0 + kb) * n + bcol + j];
-        }
+        const size_t m = t / 2, kq = t % 2;
+        const float4 qa = a[(brow + m) * row4 + k0 / 4 + kq];
+        float* tas = reinterpret_cast<float*>(ta);
+        tas[(kq * 4 + 0) * TILE + m] = qa.x;
+        tas[(kq * 4 + 1) * TILE + m] = qa.y;
+        tas[(kq * 4 + 2) * TILE + m] = qa.z;
+        tas[(kq * 4 + 3) * TILE + m] = qa.w;
+        const size_t kb = t / QUADS, jq = t % QUADS;
+        tb[kb * QUADS + jq] = b[(k0 + kb) * row4 + bcol / 4 + jq];
         __syncthreads();
+#pragma unroll
         for (size_t k = 0; k < STEP; k++) {
-            for (size_t m = 0; m < REG; m++) ra[m] = ta[k * TILE + trow + m];
-            for (size_t j = 0; j < REG; j++) rb[j] = tb[k * TILE + tcol + j];
-            for (size_t m = 0; m < REG; m++)
-                for (size_t j = 0; j < REG; j++) acc[m][j] = fmaf(ra[m], rb[j], acc[m][j]);
+            const float4 a0 = ta[k * QUADS + tr], a1 = ta[k * QUADS + 16 + tr];
+            const float4 b0 = tb[k * QUADS + tc], b1 = tb[k * QUADS + 16 + tc];
+            const float ra[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float rb[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+#pragma unroll
+                for (int j = 0; j < 8; j++) acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
         }
         __syncthreads();
     }
-    for (size_t m = 0; m < REG; m++)
-        for (size_t j = 0; j < REG; j++) c[(brow + trow + m) * n + bcol + tcol + j] = acc[m][j];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const size_t r = brow + (i / 4) * 64 + tr * 4 + i % 4;
+        const size_t at = r * row4 + bcol / 4 + tc;
+        c[at] = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        c[at + 16] = make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]);
+    }
 }
 
 extern "C" __global__ void stencil(size_t width, size_t height, const float* in, size_t, float* out, size_t) {
@@ -199,13 +210,16 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
     acc[4 * i + 3] = 0.0f;
 }
 
-// hgemm: the tiling of kernels.rs's hgemm (128×128 block tiles, 32-wide k steps, eight warps
-// each computing a 64×32 part as 4×4 m16n8k16 tensor-core tiles, the tiles of a and b copied
-// into shared memory by cp.async one step ahead, rows padded by eight elements, fragments
-// loaded by ldmatrix), written with inline PTX as CUDA code without CUTLASS writes it. f16
-// travels as its 16 bits.
+// hgemm: the tiling of kernels.rs's hgemm (128×256 block tiles, 32-wide k steps, eight warps
+// each computing a 64×64 part as 4×8 m16n8k16 tensor-core tiles, the tiles of a and b copied
+// into a ring of four stages in dynamic shared memory by cp.async three steps ahead, one
+// barrier per step, rows padded by eight elements, fragments loaded by ldmatrix), written
+// with inline PTX as CUDA code without CUTLASS writes it. f16 travels as its 16 bits. The
+// launch gives HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2 = 108,544 bytes of dynamic
+// shared memory.
+#define HGEMM_STAGES 4
 #define HGEMM_ROW_A 40
-#define HGEMM_ROW_B 136
+#define HGEMM_ROW_B 264
 #define HGEMM_TILE_A (128 * HGEMM_ROW_A)
 #define HGEMM_TILE_B (32 * HGEMM_ROW_B)
 __device__ __forceinline__ unsigned shared_address(const void* p) {
@@ -214,49 +228,61 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
     return r;
 }
 
+// Starts the copies of step s's tiles into their stage of the rings (an empty group past the
+// last step, so that every step waits for the same count).
 __device__ __forceinline__ void hgemm_stage(const unsigned short* a, const unsigned short* b, size_t n, size_t k,
-                                            size_t row, size_t col, size_t k0, unsigned short* ta, unsigned short* tb) {
+                                            size_t row, size_t col, size_t s, size_t steps, unsigned short* sa,
+                                            unsigned short* sb) {
+    if (s < steps) {
+        const size_t k0 = s * 32;
+        unsigned short* ta = sa + s % HGEMM_STAGES * HGEMM_TILE_A;
+        unsigned short* tb = sb + s % HGEMM_STAGES * HGEMM_TILE_B;
 #pragma unroll
-    for (size_t j = 0; j < 2; j++) {
-        const size_t chunk = threadIdx.x + j * 256;
-        const size_t ar = chunk / 4, ac = chunk % 4 * 8, br = chunk / 16, bc = chunk % 16 * 8;
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
-                     "l"(a + (row + ar) * k + k0 + ac));
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
-                     "l"(b + (k0 + br) * n + col + bc));
+        for (size_t j = 0; j < 2; j++) {
+            const size_t chunk = threadIdx.x + j * 256;
+            const size_t ar = chunk / 4, ac = chunk % 4 * 8;
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
+                         "l"(a + (row + ar) * k + k0 + ac));
+        }
+#pragma unroll
+        for (size_t j = 0; j < 4; j++) {
+            const size_t chunk = threadIdx.x + j * 256;
+            const size_t br = chunk / 32, bc = chunk % 32 * 8;
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
+                         "l"(b + (k0 + br) * n + col + bc));
+        }
     }
     asm volatile("cp.async.commit_group;");
 }
 
 extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, size_t, const unsigned short* b, size_t,
                                  float* c, size_t) {
-    __shared__ __align__(16) unsigned short sa[2 * HGEMM_TILE_A];
-    __shared__ __align__(16) unsigned short sb[2 * HGEMM_TILE_B];
+    extern __shared__ __align__(16) unsigned short hgemm_shared[];
+    unsigned short* sa = hgemm_shared;
+    unsigned short* sb = hgemm_shared + HGEMM_STAGES * HGEMM_TILE_A;
     const size_t t = threadIdx.x, warp = t / 32, lane = t % 32;
     const size_t g = lane / 4, tg = lane % 4;
-    const size_t wm = warp / 4 * 64, wn = warp % 4 * 32;
-    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * 128;
-    float acc[16][4] = {};
+    const size_t wm = warp / 4 * 64, wn = warp % 4 * 64;
+    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * 256;
+    float acc[32][4] = {};
     const size_t steps = k / 32;
-    hgemm_stage(a, b, n, k, row, col, 0, sa, sb);
+#pragma unroll
+    for (size_t s = 0; s < HGEMM_STAGES - 1; s++) {
+        hgemm_stage(a, b, n, k, row, col, s, steps, sa, sb);
+    }
     for (size_t s = 0; s < steps; s++) {
-        const size_t buf = s % 2;
-        if (s + 1 < steps) {
-            hgemm_stage(a, b, n, k, row, col, (s + 1) * 32, sa + (1 - buf) * HGEMM_TILE_A,
-                        sb + (1 - buf) * HGEMM_TILE_B);
-            asm volatile("cp.async.wait_group 1;");
-        } else {
-            asm volatile("cp.async.wait_group 0;");
-        }
+        asm volatile("cp.async.wait_group %0;" ::"n"(HGEMM_STAGES - 2));
         __syncthreads();
+        hgemm_stage(a, b, n, k, row, col, s + HGEMM_STAGES - 1, steps, sa, sb);
+        const size_t stage = s % HGEMM_STAGES;
 #pragma unroll
         for (int kk = 0; kk < 2; kk++) {
-            const unsigned short* ta = sa + buf * HGEMM_TILE_A + kk * 16;
-            const unsigned short* tb = sb + buf * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B;
+            const unsigned short* ta = sa + stage * HGEMM_TILE_A + kk * 16;
+            const unsigned short* tb = sb + stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B;
             // B's fragments: rows k = lane % 16 of the warp's 8-column slices, transposed.
-            unsigned bf[4][2];
+            unsigned bf[8][2];
 #pragma unroll
-            for (int ni = 0; ni < 4; ni++) {
+            for (int ni = 0; ni < 8; ni++) {
                 asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
                              : "=r"(bf[ni][0]), "=r"(bf[ni][1])
                              : "r"(shared_address(tb + (lane % 16) * HGEMM_ROW_B + wn + ni * 8)));
@@ -270,9 +296,9 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
                              : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
                              : "r"(shared_address(am)));
 #pragma unroll
-                for (int ni = 0; ni < 4; ni++) {
+                for (int ni = 0; ni < 8; ni++) {
                     const unsigned b0 = bf[ni][0], b1 = bf[ni][1];
-                    float* d = acc[mi * 4 + ni];
+                    float* d = acc[mi * 8 + ni];
                     asm volatile(
                         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                         "{%0,%1,%2,%3};"
@@ -281,14 +307,13 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
                 }
             }
         }
-        __syncthreads();
     }
 #pragma unroll
     for (int mi = 0; mi < 4; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < 4; ni++) {
+        for (int ni = 0; ni < 8; ni++) {
             float* out = c + (row + wm + mi * 16 + g) * n + col + wn + ni * 8 + 2 * tg;
-            const float* d = acc[mi * 4 + ni];
+            const float* d = acc[mi * 8 + ni];
             out[0] = d[0];
             out[1] = d[1];
             out[8 * n] = d[2];

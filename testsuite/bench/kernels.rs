@@ -152,53 +152,60 @@ pub fn sgemm(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
 /// `c = a·b` for `n × n` matrices, register-tiled: each block of 256 threads computes a 128×128
 /// tile of `c`, staging 128×8 slices of `a` (transposed) and 8×128 slices of `b` in shared
 /// memory; each thread keeps an 8×8 tile of `c` in a local array, and per step of `k` one
-/// column of its rows of `a` and one row of its columns of `b` in two more. `n` is a multiple
-/// of 128.
+/// column of its rows of `a` and one row of its columns of `b` in two more. Every access to
+/// global memory and every read of shared memory moves four floats (the matrices are slices
+/// of `[f32; 4]`, `n / 4` of them per row). A thread's rows and columns are two groups of four,
+/// 64 apart, so that the sixteen threads that read one row of a staged slice read 256
+/// consecutive bytes: 128-bit shared loads without bank conflicts. `n` is a multiple of 128.
 #[offload_kernel]
-pub fn sgemm_tiled(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+pub fn sgemm_tiled(n: usize, a: &[[f32; 4]], b: &[[f32; 4]], c: &mut [[f32; 4]]) {
     const TILE: usize = 128;
     const STEP: usize = 8;
-    const REG: usize = 8;
+    // Row and column groups of four in a staged slice's row (TILE / 4).
+    const QUADS: usize = TILE / 4;
     // SAFETY: each thread writes its own elements of the staging tiles between barriers.
     unsafe {
-        let ta = shared_array::<f32, 1024>();
-        let tb = shared_array::<f32, 1024>();
+        let ta = shared_array::<[f32; 4], { STEP * QUADS }>();
+        let tb = shared_array::<[f32; 4], { STEP * QUADS }>();
         let t = thread_idx_x() as usize;
-        let (trow, tcol) = (t / 16 * REG, t % 16 * REG);
+        let (tr, tc) = (t / 16, t % 16);
         let (brow, bcol) = (block_idx_y() as usize * TILE, block_idx_x() as usize * TILE);
-        let mut acc = [[0.0f32; REG]; REG];
-        let mut ra = [0.0f32; REG];
-        let mut rb = [0.0f32; REG];
+        let row4 = n / 4;
+        let mut acc = [[0.0f32; 8]; 8];
         let mut k0 = 0;
         while k0 < n {
-            for i in 0..4 {
-                let idx = t + i * 256;
-                let (m, k) = (idx / STEP, idx % STEP);
-                (*ta)[k * TILE + m] = a[(brow + m) * n + k0 + k];
-                let (k, j) = (idx / TILE, idx % TILE);
-                (*tb)[k * TILE + j] = b[(k0 + k) * n + bcol + j];
-            }
+            // One quad of `a` per thread (row t / 2, columns k0 + t % 2 * 4..), stored
+            // transposed; one quad of `b` (row k0 + t / 32, columns t % 32 * 4..) as it is.
+            let (m, kq) = (t / 2, t % 2);
+            let [q0, q1, q2, q3] = a[(brow + m) * row4 + k0 / 4 + kq];
+            let at = kq * 4 * QUADS + m / 4;
+            (*ta)[at][m % 4] = q0;
+            (*ta)[at + QUADS][m % 4] = q1;
+            (*ta)[at + 2 * QUADS][m % 4] = q2;
+            (*ta)[at + 3 * QUADS][m % 4] = q3;
+            let (kb, jq) = (t / QUADS, t % QUADS);
+            (*tb)[kb * QUADS + jq] = b[(k0 + kb) * row4 + bcol / 4 + jq];
             sync_threads();
             for k in 0..STEP {
-                for m in 0..REG {
-                    ra[m] = (*ta)[k * TILE + trow + m];
-                }
-                for j in 0..REG {
-                    rb[j] = (*tb)[k * TILE + tcol + j];
-                }
-                for m in 0..REG {
-                    for j in 0..REG {
-                        acc[m][j] = ra[m].mul_add(rb[j], acc[m][j]);
+                let (a0, a1) = ((*ta)[k * QUADS + tr], (*ta)[k * QUADS + 16 + tr]);
+                let (b0, b1) = ((*tb)[k * QUADS + tc], (*tb)[k * QUADS + 16 + tc]);
+                let ra = [a0[0], a0[1], a0[2], a0[3], a1[0], a1[1], a1[2], a1[3]];
+                let rb = [b0[0], b0[1], b0[2], b0[3], b1[0], b1[1], b1[2], b1[3]];
+                for i in 0..8 {
+                    for j in 0..8 {
+                        acc[i][j] = ra[i].mul_add(rb[j], acc[i][j]);
                     }
                 }
             }
             sync_threads();
             k0 += STEP;
         }
-        for m in 0..REG {
-            for j in 0..REG {
-                c[(brow + trow + m) * n + bcol + tcol + j] = acc[m][j];
-            }
+        for i in 0..8 {
+            let r = brow + (i / 4) * 64 + tr * 4 + i % 4;
+            let at = r * row4 + bcol / 4 + tc;
+            let q = &acc[i];
+            c[at] = [q[0], q[1], q[2], q[3]];
+            c[at + 16] = [q[4], q[5], q[6], q[7]];
         }
     }
 }
@@ -331,83 +338,86 @@ pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
     }
 }
 
-/// Rows and columns of `c` one block of `hgemm` computes.
-pub const HGEMM_BLOCK: usize = 128;
+/// Rows of `c` one block of `hgemm` computes.
+pub const HGEMM_BLOCK_M: usize = 128;
+/// Columns of `c` one block of `hgemm` computes.
+pub const HGEMM_BLOCK_N: usize = 256;
 /// Columns of `a` (rows of `b`) one step of `hgemm` stages: two tensor-core steps.
 pub const HGEMM_STEP: usize = 32;
 /// The threads of one block of `hgemm`: eight warps.
 pub const HGEMM_THREADS: usize = 256;
+/// How many steps' tiles `hgemm` keeps in shared memory at once: the one the warps multiply
+/// and the copies of the next three, in flight meanwhile.
+pub const HGEMM_STAGES: usize = 4;
 /// The rows of `hgemm`'s staged tiles in shared memory, in elements: eight more than the
 /// tiles' widths, so that the eight rows one `ldmatrix` phase reads lie in different banks.
 const HGEMM_ROW_A: usize = HGEMM_STEP + 8;
-const HGEMM_ROW_B: usize = HGEMM_BLOCK + 8;
-/// The elements of one buffer of each staged tile.
-const HGEMM_TILE_A: usize = HGEMM_BLOCK * HGEMM_ROW_A;
+const HGEMM_ROW_B: usize = HGEMM_BLOCK_N + 8;
+/// The elements of one stage of each staged tile.
+const HGEMM_TILE_A: usize = HGEMM_BLOCK_M * HGEMM_ROW_A;
 const HGEMM_TILE_B: usize = HGEMM_STEP * HGEMM_ROW_B;
+/// The dynamic shared memory `hgemm` needs (`dyn_cache`): every stage of both tiles, 108,544
+/// bytes, beyond the 48 KiB a kernel has without asking.
+pub const HGEMM_SHARED_BYTES: usize = HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2;
 
 /// `c = a·b` for row-major `a` (`k` columns, 128 rows per block of the grid's y) and `k × n`
-/// `b` in f16, accumulated in f32; `n` a multiple of 128, `k` of 32. Each step's 128×32 tile
-/// of `a` and 32×128 tile of `b` are copied into shared memory asynchronously, one step ahead:
-/// while the warps multiply one step's tiles, the next step's copies land in the other
-/// buffers (two buffers of each, 37,888 bytes, within the 48 KiB of static shared memory).
-/// The eight warps split the block's tile 2×4; each multiplies its 64×32 part as 4×4
-/// tensor-core tiles of 16×8, whose sixteen accumulators stay in registers, with fragments
-/// loaded by `ldmatrix` (four of `A` and four of `B` for sixteen multiplies, per 16-wide half
-/// of the step).
+/// `b` in f16, accumulated in f32; `n` a multiple of 256, `k` of 32. Each step's 128×32 tile
+/// of `a` and 32×256 tile of `b` are copied into shared memory asynchronously, three steps
+/// ahead, into a ring of four stages in dynamic shared memory: one barrier per step both
+/// publishes the step's tiles and tells every thread that the stage the next copies overwrite
+/// has been read. The eight warps split the block's tile 2×4; each multiplies its 64×64 part
+/// as 4×8 tensor-core tiles of 16×8, whose thirty-two accumulators stay in registers, with
+/// fragments loaded by `ldmatrix` (four of `A` and eight of `B` for thirty-two multiplies,
+/// per 16-wide half of the step).
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
-    // SAFETY: each thread copies its own chunks of the tiles; waits and barriers separate the
-    // copies from the warps' reads of the whole tiles and the reads from the next copies into
-    // the same buffers; every lane of a warp reaches each mma.
+    // SAFETY: each thread copies its own chunks of the tiles; the wait and the barrier at the
+    // top of each step separate the copies from the warps' reads of the whole tiles, and the
+    // reads of a stage from the copies that later overwrite it; every lane of a warp reaches
+    // each mma. The launch gives `HGEMM_SHARED_BYTES` of dynamic shared memory.
     unsafe {
-        let sa = shared_array::<f16, { 2 * HGEMM_TILE_A }>() as *mut f16;
-        let sb = shared_array::<f16, { 2 * HGEMM_TILE_B }>() as *mut f16;
+        let sa = dynamic_shared::<f16>();
+        let sb = sa.add(HGEMM_STAGES * HGEMM_TILE_A);
         let warp = thread_idx_x() as usize / 32;
-        let (wm, wn) = (warp / 4 * 64, warp % 4 * 32);
+        let (wm, wn) = (warp / 4 * 64, warp % 4 * 64);
         let tiles = HgemmTiles {
             a,
             b,
             n,
             k,
-            row: block_idx_y() as usize * HGEMM_BLOCK,
-            col: block_idx_x() as usize * HGEMM_BLOCK,
+            row: block_idx_y() as usize * HGEMM_BLOCK_M,
+            col: block_idx_x() as usize * HGEMM_BLOCK_N,
         };
-        let mut acc = [[0.0f32; 4]; 16];
+        let mut acc = [[0.0f32; 4]; 32];
         let steps = k / HGEMM_STEP;
-        tiles.stage(0, sa, sb);
+        // The first three steps' copies, one group each (an empty group past the last step,
+        // so that every step below waits for the same count).
+        for s in 0..HGEMM_STAGES - 1 {
+            tiles.stage(s, steps, sa, sb);
+        }
         for s in 0..steps {
-            let buf = s % 2;
-            if s + 1 < steps {
-                let next = 1 - buf;
-                tiles.stage(
-                    (s + 1) * HGEMM_STEP,
-                    sa.add(next * HGEMM_TILE_A),
-                    sb.add(next * HGEMM_TILE_B),
-                );
-                // This step's group has landed; the next one may still be in flight.
-                cp_async_wait::<1>();
-            } else {
-                cp_async_wait::<0>();
-            }
+            // Step s's group has landed; the two after it may still be in flight.
+            cp_async_wait::<{ HGEMM_STAGES - 2 }>();
             sync_threads();
+            tiles.stage(s + HGEMM_STAGES - 1, steps, sa, sb);
+            let stage = s % HGEMM_STAGES;
             for kk in 0..HGEMM_STEP / 16 {
-                let tile_a = sa.add(buf * HGEMM_TILE_A + kk * 16) as *const f16;
-                let tile_b = sb.add(buf * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
-                let fb: [[f16; 4]; 4] =
+                let tile_a = sa.add(stage * HGEMM_TILE_A + kk * 16) as *const f16;
+                let tile_b = sb.add(stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
+                let fb: [[f16; 4]; 8] =
                     core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
                 for mi in 0..4 {
                     let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
-                    for ni in 0..4 {
-                        acc[mi * 4 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 4 + ni]);
+                    for ni in 0..8 {
+                        acc[mi * 8 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 8 + ni]);
                     }
                 }
             }
-            sync_threads();
         }
         for mi in 0..4 {
-            for ni in 0..4 {
+            for ni in 0..8 {
                 let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
-                mma_store_d(&mut c[at..], n, acc[mi * 4 + ni]);
+                mma_store_d(&mut c[at..], n, acc[mi * 8 + ni]);
             }
         }
     }
@@ -425,19 +435,34 @@ struct HgemmTiles<'a> {
 }
 
 impl HgemmTiles<'_> {
-    /// Starts the copies of step `k0`'s tiles into `ta` (128×32) and `tb` (32×128): two chunks
-    /// of eight f16 (16 bytes) of each per thread, committed as one group.
-    unsafe fn stage(&self, k0: usize, ta: *mut f16, tb: *mut f16) {
+    /// Starts the copies of step `s`'s tiles (of `steps`) into their stage of the rings `sa`
+    /// (128×32 tiles) and `sb` (32×256): two chunks of eight f16 (16 bytes) of `a` and four of
+    /// `b` per thread, committed as one group, empty past the last step.
+    unsafe fn stage(&self, s: usize, steps: usize, sa: *mut f16, sb: *mut f16) {
         unsafe {
-            let t = thread_idx_x() as usize;
-            for j in 0..2 {
-                let chunk = t + j * HGEMM_THREADS;
-                let (ar, ac) = (chunk / 4, chunk % 4 * 8);
-                let (br, bc) = (chunk / 16, chunk % 16 * 8);
-                let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
-                let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
-                cp_async(ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
-                cp_async(tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            if s < steps {
+                let t = thread_idx_x() as usize;
+                let k0 = s * HGEMM_STEP;
+                let ta = sa.add(s % HGEMM_STAGES * HGEMM_TILE_A);
+                let tb = sb.add(s % HGEMM_STAGES * HGEMM_TILE_B);
+                for j in 0..2 {
+                    let chunk = t + j * HGEMM_THREADS;
+                    let (ar, ac) = (chunk / 4, chunk % 4 * 8);
+                    let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
+                    cp_async(
+                        ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8],
+                        from_a as *const [f16; 8],
+                    );
+                }
+                for j in 0..4 {
+                    let chunk = t + j * HGEMM_THREADS;
+                    let (br, bc) = (chunk / 32, chunk % 32 * 8);
+                    let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
+                    cp_async(
+                        tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8],
+                        from_b as *const [f16; 8],
+                    );
+                }
             }
             cp_async_commit();
         }

@@ -125,7 +125,36 @@ impl Gpu {
         reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
     )]
     pub fn launch(&self, f: sys::CUfunction, grid: [u32; 3], block: [u32; 3], args: &[Vec<u8>]) {
-        self.launch_on(&Stream(std::ptr::null_mut()), f, grid, block, args);
+        self.launch_on(&Stream(std::ptr::null_mut()), f, grid, block, 0, args);
+    }
+
+    /// `launch` with `shared` bytes of dynamic shared memory (see `allow_dynamic_shared`).
+    #[allow(
+        clippy::not_unsafe_ptr_arg_deref,
+        reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
+    )]
+    pub fn launch_shared(
+        &self,
+        f: sys::CUfunction,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        args: &[Vec<u8>],
+    ) {
+        self.launch_on(&Stream(std::ptr::null_mut()), f, grid, block, shared, args);
+    }
+
+    /// Lets `f` have `bytes` of dynamic shared memory, which beyond 48 KiB a kernel must ask for.
+    #[allow(
+        clippy::not_unsafe_ptr_arg_deref,
+        reason = "f is a CUfunction handle this Gpu's module loading gave, which only the driver reads"
+    )]
+    pub fn allow_dynamic_shared(&self, f: sys::CUfunction, bytes: u32) {
+        let attribute = sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
+        // SAFETY: `f` is a loaded function of the current context.
+        check("cuFuncSetAttribute", unsafe {
+            sys::cuFuncSetAttribute(f, attribute, bytes as i32).result()
+        });
     }
 
     /// A stream that does not wait for the default stream (`CU_STREAM_NON_BLOCKING`, the kind
@@ -148,6 +177,7 @@ impl Gpu {
         f: sys::CUfunction,
         grid: [u32; 3],
         block: [u32; 3],
+        shared: u32,
         args: &[Vec<u8>],
     ) {
         let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
@@ -157,7 +187,7 @@ impl Gpu {
                 f,
                 (grid[0], grid[1], grid[2]),
                 (block[0], block[1], block[2]),
-                0,
+                shared,
                 stream.0,
                 &mut ptrs,
             )

@@ -49,6 +49,8 @@ struct Bench {
     args: Vec<Arg>,
     grid: [u32; 3],
     block: [u32; 3],
+    /// Bytes of dynamic shared memory a launch gives the kernel.
+    shared: u32,
     /// Bytes the kernel must move at least (reads + writes), for GB/s; 0 when compute-bound.
     bytes: f64,
     /// Floating-point operations, for GFLOP/s; 0 when memory-bound.
@@ -101,6 +103,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
             grid: blocks(N),
             block: [256, 1, 1],
+            shared: 0,
             bytes: 12.0 * N as f64,
             flops: 0.0,
             verify: verify_add,
@@ -113,6 +116,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::F32(2.5), Arg::Slice(0), Arg::Slice(1)],
             grid: blocks(N),
             block: [256, 1, 1],
+            shared: 0,
             bytes: 12.0 * N as f64,
             flops: 0.0,
             // y is updated in place; the checked run starts from a fresh copy (see `run`).
@@ -126,6 +130,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::Quads(0), Arg::Quads(1), Arg::Quads(2)],
             grid: blocks(N / 4),
             block: [256, 1, 1],
+            shared: 0,
             bytes: 12.0 * N as f64,
             flops: 0.0,
             verify: verify_add,
@@ -138,6 +143,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::F32(2.5), Arg::Quads(0), Arg::Quads(1)],
             grid: blocks(N / 4),
             block: [256, 1, 1],
+            shared: 0,
             bytes: 12.0 * N as f64,
             flops: 0.0,
             // y is updated in place; the checked run starts from a fresh copy (see `run`).
@@ -151,6 +157,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::Slice(0)],
             grid: blocks(N / 2),
             block: [256, 1, 1],
+            shared: 0,
             bytes: 4.0 * N as f64,
             flops: 0.0,
             verify: |b| {
@@ -169,6 +176,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::Slice(0), Arg::Slice(1)],
             grid: [REDUCE_BLOCKS as u32, 1, 1],
             block: [256, 1, 1],
+            shared: 0,
             bytes: 4.0 * N as f64,
             flops: 0.0,
             verify: |b| {
@@ -189,6 +197,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(MAT / 32) as u32, (MAT / 32) as u32, 1],
             block: [32, 8, 1],
+            shared: 0,
             bytes: 8.0 * (MAT * MAT) as f64,
             flops: 0.0,
             verify: |b| {
@@ -197,8 +206,8 @@ fn benches() -> Vec<Bench> {
             },
             exact: true,
         },
-        gemm("sgemm 4096³", "sgemm", 16, [16, 16, 1]),
-        gemm("sgemm register-tiled 4096³", "sgemm_tiled", 128, [256, 1, 1]),
+        gemm("sgemm 4096³", "sgemm", 16, [16, 16, 1], Arg::Slice),
+        gemm("sgemm register-tiled 4096³", "sgemm_tiled", 128, [256, 1, 1], Arg::Quads),
         Bench {
             name: "hgemm tensor cores 4096³",
             kernel: "hgemm",
@@ -214,8 +223,9 @@ fn benches() -> Vec<Bench> {
                 Arg::Slice(1),
                 Arg::Slice(2),
             ],
-            grid: [(GEMM / bk::HGEMM_BLOCK) as u32, (GEMM / bk::HGEMM_BLOCK) as u32, 1],
+            grid: [(GEMM / bk::HGEMM_BLOCK_N) as u32, (GEMM / bk::HGEMM_BLOCK_M) as u32, 1],
             block: [bk::HGEMM_THREADS as u32, 1, 1],
+            shared: bk::HGEMM_SHARED_BYTES as u32,
             bytes: 0.0,
             flops: 2.0 * (GEMM as f64).powi(3),
             verify: verify_hgemm,
@@ -228,6 +238,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::U64(MAT as u64), Arg::U64(MAT as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(MAT / 32) as u32, (MAT / 8) as u32, 1],
             block: [32, 8, 1],
+            shared: 0,
             bytes: 8.0 * (MAT * MAT) as f64,
             flops: 0.0,
             verify: |b| {
@@ -252,6 +263,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::Slice(0), Arg::Slice(1)],
             grid: [1024, 1, 1],
             block: [256, 1, 1],
+            shared: 0,
             bytes: 4.0 * N as f64,
             flops: 0.0,
             // The bins start at zero for the checked run (see `run`).
@@ -271,6 +283,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::U64(COLS as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [ROWS as u32, 1, 1],
             block: [256, 1, 1],
+            shared: 0,
             bytes: 8.0 * (ROWS * COLS) as f64,
             flops: 0.0,
             verify: |b| {
@@ -300,6 +313,7 @@ fn benches() -> Vec<Bench> {
             args: vec![Arg::U64(BODIES as u64), Arg::Slice(0), Arg::Slice(1)],
             grid: [(BODIES / 256) as u32, 1, 1],
             block: [256, 1, 1],
+            shared: 0,
             bytes: 0.0,
             flops: 20.0 * (BODIES as f64).powi(2),
             verify: |b| {
@@ -343,8 +357,15 @@ fn verify_saxpy(b: &[Vec<u8>]) -> Result<(), String> {
 }
 
 /// A `GEMM × GEMM` matrix product `kernel(n, a, b, c)`, each block of `block` threads computing
-/// a `tile × tile` tile of `c`.
-fn gemm(name: &'static str, kernel: &'static str, tile: usize, block: [u32; 3]) -> Bench {
+/// a `tile × tile` tile of `c`, the matrices passed as `matrix(k)` (slices of `f32`, or of
+/// `[f32; 4]`).
+fn gemm(
+    name: &'static str,
+    kernel: &'static str,
+    tile: usize,
+    block: [u32; 3],
+    matrix: fn(usize) -> Arg,
+) -> Bench {
     Bench {
         name,
         kernel,
@@ -353,9 +374,10 @@ fn gemm(name: &'static str, kernel: &'static str, tile: usize, block: [u32; 3]) 
             (GEMM * GEMM, 4, Init::Floats),
             (GEMM * GEMM, 4, Init::Output),
         ],
-        args: vec![Arg::U64(GEMM as u64), Arg::Slice(0), Arg::Slice(1), Arg::Slice(2)],
+        args: vec![Arg::U64(GEMM as u64), matrix(0), matrix(1), matrix(2)],
         grid: [(GEMM / tile) as u32, (GEMM / tile) as u32, 1],
         block,
+        shared: 0,
         bytes: 0.0,
         flops: 2.0 * (GEMM as f64).powi(3),
         verify: verify_gemm,
@@ -534,6 +556,7 @@ fn main() {
         let mut outputs: Vec<Vec<Vec<u8>>> = Vec::new();
         for v in &variants {
             let f = gpu.function(&v.image, b.kernel);
+            gpu.allow_dynamic_shared(f, b.shared);
             // The checked run: inputs fresh, outputs poisoned (histogram bins zeroed: it adds).
             for (k, (data, &(n, s, init))) in host[0].iter().zip(&b.buffers).enumerate() {
                 match init {
@@ -542,7 +565,7 @@ fn main() {
                     _ => gpu.upload(sets[0][k], data),
                 }
             }
-            gpu.launch(f, b.grid, b.block, &arg_bytes(&sets[0], v));
+            gpu.launch_shared(f, b.grid, b.block, b.shared, &arg_bytes(&sets[0], v));
             gpu.synchronize();
             let mut after: Vec<Vec<u8>> = b
                 .buffers
@@ -559,7 +582,9 @@ fn main() {
             outputs.push(after);
             let args: Vec<Vec<Vec<u8>>> = sets.iter().map(|s| arg_bytes(s, v)).collect();
             let ms: Vec<f64> = (0..runs + 3)
-                .map(|r| gpu.timed(|| gpu.launch(f, b.grid, b.block, &args[r % 2])))
+                .map(|r| {
+                    gpu.timed(|| gpu.launch_shared(f, b.grid, b.block, b.shared, &args[r % 2]))
+                })
                 .skip(3)
                 .collect();
             times.push(median(ms));

@@ -190,7 +190,7 @@ fn main() {
             });
             let raw = timed(&mut || {
                 for _ in 0..queued {
-                    gpu.launch_on(&raw_stream, f, [1, 1, 1], [256, 1, 1], &small);
+                    gpu.launch_on(&raw_stream, f, [1, 1, 1], [256, 1, 1], 0, &small);
                 }
                 gpu.synchronize_stream(&raw_stream);
             });
