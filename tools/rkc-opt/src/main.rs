@@ -17,7 +17,7 @@ use std::process::ExitCode;
 struct Cli {
     /// A kernel file (.rs) or rk text (.rk); `-` reads rk text from stdin.
     input: String,
-    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, version, expand-mma, expand-async-copies, expand-ldmatrix.
+    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-async-copies, expand-ldmatrix.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
     /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it,
@@ -76,9 +76,12 @@ fn run(cli: &Cli) -> Result<String, String> {
             "unroll" => {
                 rkc_rk::passes::unroll_private_loops(&mut module);
             }
+            "unroll-steps" => {
+                rkc_rk::passes::unroll_tile_steps(&mut module);
+            }
             other => {
                 return Err(format!(
-                    "unknown pass `{other}`; passes: inline, simplify, unroll, version, expand-mma, expand-async-copies, expand-ldmatrix"
+                    "unknown pass `{other}`; passes: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-async-copies, expand-ldmatrix"
                 ));
             }
         }

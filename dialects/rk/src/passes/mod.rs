@@ -79,14 +79,16 @@ pub use forward::forward_locals;
 pub use hoist::hoist_checks;
 pub use inline::{CallGraph, Recursion, inline_calls};
 pub use simplify::{Stats, simplify};
-pub use unroll::unroll_private_loops;
+pub use unroll::{unroll_private_loops, unroll_tile_steps};
 pub use version::version_loops;
 
 /// The rk pipeline after inlining, as the driver runs it: `simplify`, `unroll` (the loops
 /// over small thread-private arrays), then, when bounds checks are on, `version` and
 /// `simplify` again for what the fast copies let it fold and hoist (with checks off the two
-/// copies of a loop would be the same code). `after` sees the module after each step, by name
-/// (`rk-simplify`, `rk-unroll`, `rk-version`), for `--print-ir-after-all`.
+/// copies of a loop would be the same code), and last `unroll-steps` (the short loops around
+/// the unrolled ones, outside checked copies). `after` sees the module after each step, by
+/// name (`rk-simplify`, `rk-unroll`, `rk-version`, `rk-unroll-steps`), for
+/// `--print-ir-after-all`.
 pub fn optimize(
     module: &mut crate::Module,
     bounds_checks: bool,
@@ -110,6 +112,11 @@ pub fn optimize(
             stats.loads_forwarded += again.loads_forwarded;
             after("rk-version", module);
         }
+    }
+    let steps = unroll_tile_steps(module);
+    if steps > 0 {
+        stats.loops_unrolled += steps;
+        after("rk-unroll-steps", module);
     }
     stats
 }
