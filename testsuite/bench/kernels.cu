@@ -210,16 +210,18 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
     acc[4 * i + 3] = 0.0f;
 }
 
-// hgemm: the tiling of kernels.rs's hgemm (128×256 block tiles, 32-wide k steps, eight warps
-// each computing a 64×64 part as 4×8 m16n8k16 tensor-core tiles, the tiles of a and b copied
+// hgemm: the tiling of kernels.rs's hgemm (128×128 block tiles, 32-wide k steps, eight warps
+// each computing a 64×32 part as 4×4 m16n8k16 tensor-core tiles, the tiles of a and b copied
 // into a ring of four stages in dynamic shared memory by cp.async three steps ahead, one
 // barrier per step, rows padded by eight elements, fragments loaded by ldmatrix), written
 // with inline PTX as CUDA code without CUTLASS writes it. f16 travels as its 16 bits. The
-// launch gives HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2 = 108,544 bytes of dynamic
+// launch gives HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2 = 75,776 bytes of dynamic
 // shared memory.
 #define HGEMM_STAGES 4
 #define HGEMM_ROW_A 40
-#define HGEMM_ROW_B 264
+#define HGEMM_ROW_B 136
+#define HGEMM_BLOCK_N 128
+#define HGEMM_NI (HGEMM_BLOCK_N / 32)
 #define HGEMM_TILE_A (128 * HGEMM_ROW_A)
 #define HGEMM_TILE_B (32 * HGEMM_ROW_B)
 __device__ __forceinline__ unsigned shared_address(const void* p) {
@@ -245,9 +247,9 @@ __device__ __forceinline__ void hgemm_stage(const unsigned short* a, const unsig
                          "l"(a + (row + ar) * k + k0 + ac));
         }
 #pragma unroll
-        for (size_t j = 0; j < 4; j++) {
+        for (size_t j = 0; j < 32 * HGEMM_BLOCK_N / 8 / 256; j++) {
             const size_t chunk = threadIdx.x + j * 256;
-            const size_t br = chunk / 32, bc = chunk % 32 * 8;
+            const size_t br = chunk / (HGEMM_BLOCK_N / 8), bc = chunk % (HGEMM_BLOCK_N / 8) * 8;
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
                          "l"(b + (k0 + br) * n + col + bc));
         }
@@ -262,9 +264,9 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
     unsigned short* sb = hgemm_shared + HGEMM_STAGES * HGEMM_TILE_A;
     const size_t t = threadIdx.x, warp = t / 32, lane = t % 32;
     const size_t g = lane / 4, tg = lane % 4;
-    const size_t wm = warp / 4 * 64, wn = warp % 4 * 64;
-    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * 256;
-    float acc[32][4] = {};
+    const size_t wm = warp / 4 * 64, wn = warp % 4 * (HGEMM_BLOCK_N / 4);
+    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * HGEMM_BLOCK_N;
+    float acc[4 * HGEMM_NI][4] = {};
     const size_t steps = k / 32;
 #pragma unroll
     for (size_t s = 0; s < HGEMM_STAGES - 1; s++) {
@@ -280,9 +282,9 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
             const unsigned short* ta = sa + stage * HGEMM_TILE_A + kk * 16;
             const unsigned short* tb = sb + stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B;
             // B's fragments: rows k = lane % 16 of the warp's 8-column slices, transposed.
-            unsigned bf[8][2];
+            unsigned bf[HGEMM_NI][2];
 #pragma unroll
-            for (int ni = 0; ni < 8; ni++) {
+            for (int ni = 0; ni < HGEMM_NI; ni++) {
                 asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
                              : "=r"(bf[ni][0]), "=r"(bf[ni][1])
                              : "r"(shared_address(tb + (lane % 16) * HGEMM_ROW_B + wn + ni * 8)));
@@ -296,9 +298,9 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
                              : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3)
                              : "r"(shared_address(am)));
 #pragma unroll
-                for (int ni = 0; ni < 8; ni++) {
+                for (int ni = 0; ni < HGEMM_NI; ni++) {
                     const unsigned b0 = bf[ni][0], b1 = bf[ni][1];
-                    float* d = acc[mi * 8 + ni];
+                    float* d = acc[mi * HGEMM_NI + ni];
                     asm volatile(
                         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                         "{%0,%1,%2,%3};"
@@ -311,9 +313,9 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
 #pragma unroll
     for (int mi = 0; mi < 4; mi++) {
 #pragma unroll
-        for (int ni = 0; ni < 8; ni++) {
+        for (int ni = 0; ni < HGEMM_NI; ni++) {
             float* out = c + (row + wm + mi * 16 + g) * n + col + wn + ni * 8 + 2 * tg;
-            const float* d = acc[mi * 8 + ni];
+            const float* d = acc[mi * HGEMM_NI + ni];
             out[0] = d[0];
             out[1] = d[1];
             out[8 * n] = d[2];

@@ -341,7 +341,7 @@ pub fn nbody(n: usize, pos: &[f32], acc: &mut [f32]) {
 /// Rows of `c` one block of `hgemm` computes.
 pub const HGEMM_BLOCK_M: usize = 128;
 /// Columns of `c` one block of `hgemm` computes.
-pub const HGEMM_BLOCK_N: usize = 256;
+pub const HGEMM_BLOCK_N: usize = 128;
 /// Columns of `a` (rows of `b`) one step of `hgemm` stages: two tensor-core steps.
 pub const HGEMM_STEP: usize = 32;
 /// The threads of one block of `hgemm`: eight warps.
@@ -356,19 +356,21 @@ const HGEMM_ROW_B: usize = HGEMM_BLOCK_N + 8;
 /// The elements of one stage of each staged tile.
 const HGEMM_TILE_A: usize = HGEMM_BLOCK_M * HGEMM_ROW_A;
 const HGEMM_TILE_B: usize = HGEMM_STEP * HGEMM_ROW_B;
-/// The dynamic shared memory `hgemm` needs (`dyn_cache`): every stage of both tiles, 108,544
-/// bytes, beyond the 48 KiB a kernel has without asking.
+/// The 8-column tensor-core tiles across one warp's part of the block's tile.
+const HGEMM_WARP_TILES_N: usize = HGEMM_BLOCK_N / 4 / 8;
+/// The dynamic shared memory `hgemm` needs (`dyn_cache`): every stage of both tiles, 75,776
+/// bytes, beyond the 48 KiB a kernel has without asking (two blocks fit on an SM).
 pub const HGEMM_SHARED_BYTES: usize = HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2;
 
 /// `c = a·b` for row-major `a` (`k` columns, 128 rows per block of the grid's y) and `k × n`
-/// `b` in f16, accumulated in f32; `n` a multiple of 256, `k` of 32. Each step's 128×32 tile
-/// of `a` and 32×256 tile of `b` are copied into shared memory asynchronously, three steps
+/// `b` in f16, accumulated in f32; `n` a multiple of 128, `k` of 32. Each step's 128×32 tile
+/// of `a` and 32×128 tile of `b` are copied into shared memory asynchronously, three steps
 /// ahead, into a ring of four stages in dynamic shared memory: one barrier per step both
 /// publishes the step's tiles and tells every thread that the stage the next copies overwrite
-/// has been read. The eight warps split the block's tile 2×4; each multiplies its 64×64 part
-/// as 4×8 tensor-core tiles of 16×8, whose thirty-two accumulators stay in registers, with
-/// fragments loaded by `ldmatrix` (four of `A` and eight of `B` for thirty-two multiplies,
-/// per 16-wide half of the step).
+/// has been read. The eight warps split the block's tile 2×4; each multiplies its 64×32 part
+/// as 4×4 tensor-core tiles of 16×8, whose sixteen accumulators stay in registers, with
+/// fragments loaded by `ldmatrix` (four of `A` and four of `B` for sixteen multiplies, per
+/// 16-wide half of the step).
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; the wait and the barrier at the
@@ -379,7 +381,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         let sa = dynamic_shared::<f16>();
         let sb = sa.add(HGEMM_STAGES * HGEMM_TILE_A);
         let warp = thread_idx_x() as usize / 32;
-        let (wm, wn) = (warp / 4 * 64, warp % 4 * 64);
+        let (wm, wn) = (warp / 4 * 64, warp % 4 * (HGEMM_BLOCK_N / 4));
         let tiles = HgemmTiles {
             a,
             b,
@@ -388,7 +390,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
             row: block_idx_y() as usize * HGEMM_BLOCK_M,
             col: block_idx_x() as usize * HGEMM_BLOCK_N,
         };
-        let mut acc = [[0.0f32; 4]; 32];
+        let mut acc = [[0.0f32; 4]; 4 * HGEMM_WARP_TILES_N];
         let steps = k / HGEMM_STEP;
         // The first three steps' copies, one group each (an empty group past the last step,
         // so that every step below waits for the same count).
@@ -404,20 +406,21 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
             for kk in 0..HGEMM_STEP / 16 {
                 let tile_a = sa.add(stage * HGEMM_TILE_A + kk * 16) as *const f16;
                 let tile_b = sb.add(stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
-                let fb: [[f16; 4]; 8] =
+                let fb: [[f16; 4]; HGEMM_WARP_TILES_N] =
                     core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
                 for mi in 0..4 {
                     let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
-                    for ni in 0..8 {
-                        acc[mi * 8 + ni] = mma_m16n8k16_f16(fa, fb[ni], acc[mi * 8 + ni]);
+                    for ni in 0..HGEMM_WARP_TILES_N {
+                        let at = mi * HGEMM_WARP_TILES_N + ni;
+                        acc[at] = mma_m16n8k16_f16(fa, fb[ni], acc[at]);
                     }
                 }
             }
         }
         for mi in 0..4 {
-            for ni in 0..8 {
+            for ni in 0..HGEMM_WARP_TILES_N {
                 let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
-                mma_store_d(&mut c[at..], n, acc[mi * 8 + ni]);
+                mma_store_d(&mut c[at..], n, acc[mi * HGEMM_WARP_TILES_N + ni]);
             }
         }
     }
@@ -436,8 +439,8 @@ struct HgemmTiles<'a> {
 
 impl HgemmTiles<'_> {
     /// Starts the copies of step `s`'s tiles (of `steps`) into their stage of the rings `sa`
-    /// (128×32 tiles) and `sb` (32×256): two chunks of eight f16 (16 bytes) of `a` and four of
-    /// `b` per thread, committed as one group, empty past the last step.
+    /// (128×32 tiles) and `sb` (32×128): chunks of eight f16 (16 bytes), two of each per
+    /// thread, committed as one group, empty past the last step.
     unsafe fn stage(&self, s: usize, steps: usize, sa: *mut f16, sb: *mut f16) {
         unsafe {
             if s < steps {
@@ -454,9 +457,9 @@ impl HgemmTiles<'_> {
                         from_a as *const [f16; 8],
                     );
                 }
-                for j in 0..4 {
+                for j in 0..HGEMM_STEP * HGEMM_BLOCK_N / 8 / HGEMM_THREADS {
                     let chunk = t + j * HGEMM_THREADS;
-                    let (br, bc) = (chunk / 32, chunk % 32 * 8);
+                    let (br, bc) = (chunk / (HGEMM_BLOCK_N / 8), chunk % (HGEMM_BLOCK_N / 8) * 8);
                     let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
                     cp_async(
                         tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8],
