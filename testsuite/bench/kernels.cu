@@ -210,8 +210,8 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
     acc[4 * i + 3] = 0.0f;
 }
 
-// hgemm: the tiling of kernels.rs's hgemm (128×128 block tiles, 32-wide k steps, eight warps
-// each computing a 64×32 part as 4×4 m16n8k16 tensor-core tiles, the tiles of a and b copied
+// hgemm: the tiling of kernels.rs's hgemm (128×128 block tiles, 32-wide k steps, four warps
+// each computing a 64×64 part as 4×8 m16n8k16 tensor-core tiles, the tiles of a and b copied
 // into a ring of four stages in dynamic shared memory by cp.async three steps ahead, one
 // barrier per step, rows padded by eight elements, fragments loaded by ldmatrix), written
 // with inline PTX as CUDA code without CUTLASS writes it. f16 travels as its 16 bits. The
@@ -221,7 +221,8 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
 #define HGEMM_ROW_A 40
 #define HGEMM_ROW_B 136
 #define HGEMM_BLOCK_N 128
-#define HGEMM_NI (HGEMM_BLOCK_N / 32)
+#define HGEMM_THREADS 128
+#define HGEMM_NI 8
 #define HGEMM_TILE_A (128 * HGEMM_ROW_A)
 #define HGEMM_TILE_B (32 * HGEMM_ROW_B)
 __device__ __forceinline__ unsigned shared_address(const void* p) {
@@ -240,15 +241,15 @@ __device__ __forceinline__ void hgemm_stage(const unsigned short* a, const unsig
         unsigned short* ta = sa + s % HGEMM_STAGES * HGEMM_TILE_A;
         unsigned short* tb = sb + s % HGEMM_STAGES * HGEMM_TILE_B;
 #pragma unroll
-        for (size_t j = 0; j < 2; j++) {
-            const size_t chunk = threadIdx.x + j * 256;
+        for (size_t j = 0; j < 128 * 32 / 8 / HGEMM_THREADS; j++) {
+            const size_t chunk = threadIdx.x + j * HGEMM_THREADS;
             const size_t ar = chunk / 4, ac = chunk % 4 * 8;
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
                          "l"(a + (row + ar) * k + k0 + ac));
         }
 #pragma unroll
-        for (size_t j = 0; j < 32 * HGEMM_BLOCK_N / 8 / 256; j++) {
-            const size_t chunk = threadIdx.x + j * 256;
+        for (size_t j = 0; j < 32 * HGEMM_BLOCK_N / 8 / HGEMM_THREADS; j++) {
+            const size_t chunk = threadIdx.x + j * HGEMM_THREADS;
             const size_t br = chunk / (HGEMM_BLOCK_N / 8), bc = chunk % (HGEMM_BLOCK_N / 8) * 8;
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(tb + br * HGEMM_ROW_B + bc)),
                          "l"(b + (k0 + br) * n + col + bc));
@@ -264,7 +265,7 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
     unsigned short* sb = hgemm_shared + HGEMM_STAGES * HGEMM_TILE_A;
     const size_t t = threadIdx.x, warp = t / 32, lane = t % 32;
     const size_t g = lane / 4, tg = lane % 4;
-    const size_t wm = warp / 4 * 64, wn = warp % 4 * (HGEMM_BLOCK_N / 4);
+    const size_t wm = warp / 2 * 64, wn = warp % 2 * 64;
     const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * HGEMM_BLOCK_N;
     float acc[4 * HGEMM_NI][4] = {};
     const size_t steps = k / 32;

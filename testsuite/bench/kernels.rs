@@ -344,8 +344,12 @@ pub const HGEMM_BLOCK_M: usize = 128;
 pub const HGEMM_BLOCK_N: usize = 128;
 /// Columns of `a` (rows of `b`) one step of `hgemm` stages: two tensor-core steps.
 pub const HGEMM_STEP: usize = 32;
-/// The threads of one block of `hgemm`: eight warps.
-pub const HGEMM_THREADS: usize = 256;
+/// The warps of one block of `hgemm` split its tile into `HGEMM_WARPS_M × HGEMM_WARPS_N`
+/// parts of 64×64: four warps, each with 32 accumulator tiles in registers.
+const HGEMM_WARPS_M: usize = 2;
+const HGEMM_WARPS_N: usize = 2;
+/// The threads of one block of `hgemm`.
+pub const HGEMM_THREADS: usize = 32 * HGEMM_WARPS_M * HGEMM_WARPS_N;
 /// How many steps' tiles `hgemm` keeps in shared memory at once: the one the warps multiply
 /// and the copies of the next three, in flight meanwhile.
 pub const HGEMM_STAGES: usize = 4;
@@ -356,10 +360,11 @@ const HGEMM_ROW_B: usize = HGEMM_BLOCK_N + 8;
 /// The elements of one stage of each staged tile.
 const HGEMM_TILE_A: usize = HGEMM_BLOCK_M * HGEMM_ROW_A;
 const HGEMM_TILE_B: usize = HGEMM_STEP * HGEMM_ROW_B;
-/// The 8-column tensor-core tiles across one warp's part of the block's tile.
-const HGEMM_WARP_TILES_N: usize = HGEMM_BLOCK_N / 4 / 8;
+/// The 16-row and 8-column tensor-core tiles of one warp's part of the block's tile.
+const HGEMM_WARP_TILES_M: usize = HGEMM_BLOCK_M / HGEMM_WARPS_M / 16;
+const HGEMM_WARP_TILES_N: usize = HGEMM_BLOCK_N / HGEMM_WARPS_N / 8;
 /// The dynamic shared memory `hgemm` needs (`dyn_cache`): every stage of both tiles, 75,776
-/// bytes, beyond the 48 KiB a kernel has without asking (two blocks fit on an SM).
+/// bytes, beyond the 48 KiB a kernel has without asking.
 pub const HGEMM_SHARED_BYTES: usize = HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2;
 
 /// `c = a·b` for row-major `a` (`k` columns, 128 rows per block of the grid's y) and `k × n`
@@ -367,10 +372,10 @@ pub const HGEMM_SHARED_BYTES: usize = HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_
 /// of `a` and 32×128 tile of `b` are copied into shared memory asynchronously, three steps
 /// ahead, into a ring of four stages in dynamic shared memory: one barrier per step both
 /// publishes the step's tiles and tells every thread that the stage the next copies overwrite
-/// has been read. The eight warps split the block's tile 2×4; each multiplies its 64×32 part
-/// as 4×4 tensor-core tiles of 16×8, whose sixteen accumulators stay in registers, with
-/// fragments loaded by `ldmatrix` (four of `A` and four of `B` for sixteen multiplies, per
-/// 16-wide half of the step).
+/// has been read. The four warps split the block's tile 2×2; each multiplies its 64×64 part
+/// as 4×8 tensor-core tiles of 16×8, whose thirty-two accumulators stay in registers, with
+/// fragments loaded by `ldmatrix` (four of `A` and eight of `B` for thirty-two multiplies,
+/// per 16-wide half of the step).
 #[offload_kernel]
 pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; the wait and the barrier at the
@@ -381,7 +386,10 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         let sa = dynamic_shared::<f16>();
         let sb = sa.add(HGEMM_STAGES * HGEMM_TILE_A);
         let warp = thread_idx_x() as usize / 32;
-        let (wm, wn) = (warp / 4 * 64, warp % 4 * (HGEMM_BLOCK_N / 4));
+        let (wm, wn) = (
+            warp / HGEMM_WARPS_N * (HGEMM_BLOCK_M / HGEMM_WARPS_M),
+            warp % HGEMM_WARPS_N * (HGEMM_BLOCK_N / HGEMM_WARPS_N),
+        );
         let tiles = HgemmTiles {
             a,
             b,
@@ -390,7 +398,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
             row: block_idx_y() as usize * HGEMM_BLOCK_M,
             col: block_idx_x() as usize * HGEMM_BLOCK_N,
         };
-        let mut acc = [[0.0f32; 4]; 4 * HGEMM_WARP_TILES_N];
+        let mut acc = [[0.0f32; 4]; HGEMM_WARP_TILES_M * HGEMM_WARP_TILES_N];
         let steps = k / HGEMM_STEP;
         // The first three steps' copies, one group each (an empty group past the last step,
         // so that every step below waits for the same count).
@@ -408,7 +416,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
                 let tile_b = sb.add(stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
                 let fb: [[f16; 4]; HGEMM_WARP_TILES_N] =
                     core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
-                for mi in 0..4 {
+                for mi in 0..HGEMM_WARP_TILES_M {
                     let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
                     for ni in 0..HGEMM_WARP_TILES_N {
                         let at = mi * HGEMM_WARP_TILES_N + ni;
@@ -417,7 +425,7 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
                 }
             }
         }
-        for mi in 0..4 {
+        for mi in 0..HGEMM_WARP_TILES_M {
             for ni in 0..HGEMM_WARP_TILES_N {
                 let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
                 mma_store_d(&mut c[at..], n, acc[mi * HGEMM_WARP_TILES_N + ni]);
@@ -439,7 +447,7 @@ struct HgemmTiles<'a> {
 
 impl HgemmTiles<'_> {
     /// Starts the copies of step `s`'s tiles (of `steps`) into their stage of the rings `sa`
-    /// (128×32 tiles) and `sb` (32×128): chunks of eight f16 (16 bytes), two of each per
+    /// (128×32 tiles) and `sb` (32×128): chunks of eight f16 (16 bytes), four of each per
     /// thread, committed as one group, empty past the last step.
     unsafe fn stage(&self, s: usize, steps: usize, sa: *mut f16, sb: *mut f16) {
         unsafe {
@@ -448,9 +456,9 @@ impl HgemmTiles<'_> {
                 let k0 = s * HGEMM_STEP;
                 let ta = sa.add(s % HGEMM_STAGES * HGEMM_TILE_A);
                 let tb = sb.add(s % HGEMM_STAGES * HGEMM_TILE_B);
-                for j in 0..2 {
+                for j in 0..HGEMM_BLOCK_M * HGEMM_STEP / 8 / HGEMM_THREADS {
                     let chunk = t + j * HGEMM_THREADS;
-                    let (ar, ac) = (chunk / 4, chunk % 4 * 8);
+                    let (ar, ac) = (chunk / (HGEMM_STEP / 8), chunk % (HGEMM_STEP / 8) * 8);
                     let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
                     cp_async(
                         ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8],
