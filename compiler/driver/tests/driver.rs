@@ -555,11 +555,18 @@ fn tensor_core_tiles_live_in_registers() {
     assert!(mma >= 8, "{mma} mma.sync in:\n{ptx}");
     assert!(ptx.contains("cp.async.cg.shared.global"), "no 16-byte cp.async in:\n{ptx}");
     // The fragments come from shared memory through ldmatrix alone: two of A and four of B
-    // (transposed) per step, no element-by-element shared loads.
+    // (transposed) per step, no element-by-element shared loads. The one 32-bit shared load
+    // allowed is of the word through which the block agrees on loop versioning's proof.
     let x4 = ptx.matches("ldmatrix.sync.aligned.m8n8.x4.shared.b16").count();
     let x2 = ptx.matches("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16").count();
     assert!(x4 >= 2 && x2 >= 4 && x2 == 2 * x4, "{x4} ldmatrix.x4, {x2} ldmatrix.x2.trans");
-    assert!(!ptx.contains("ld.shared"), "element-by-element shared loads in:\n{ptx}");
+    let element_loads = ptx
+        .lines()
+        .filter(|l| {
+            l.contains("ld.shared") && !(l.contains("ld.shared.b32") && l.contains("[shared_"))
+        })
+        .count();
+    assert_eq!(element_loads, 0, "element-by-element shared loads in:\n{ptx}");
 }
 
 /// The access facts in the metadata: read-only pointers are not copied back, unused ones not

@@ -2,12 +2,14 @@
 //! structs in memory (`rk.local`), so `let (x, y) = (a + 1, b);` stores two fields and loads
 //! them back. When a local's address never escapes (every use is a constant-index
 //! `rk.field_ptr`/`rk.elem_ptr` chain ending in the address of a load or a store), a load that
-//! follows a store to the same field in one straight-line stretch of a region reads the stored
-//! value, and the load's result is renamed to it. Index expressions then become plain
+//! follows a store to the same field reads the stored value, and the load's result is renamed
+//! to it: in one straight-line stretch of a region, and in the regions nested in it when
+//! nothing inside them stores to the local (see `forward_region`). Index expressions then become plain
 //! arithmetic again, which the bounds-check analyses (`simplify`, `version`) can see through.
 //! A local whose loads are all gone loses its stores too, and `dce` removes the rest.
 
 use crate::ir::{Func, Literal, Op, OpKind, Region, ValueId};
+use crate::types::Type;
 use std::collections::{HashMap, HashSet};
 
 /// A field of a local: its root `rk.local` and the constant path to it (`true` for an
@@ -17,13 +19,13 @@ type Key = (ValueId, Vec<(bool, u128)>);
 
 /// Forwards what it can in one function; returns how many loads it replaced.
 pub fn forward_locals(func: &mut Func) -> usize {
-    let info = Addresses::of(&func.body);
+    let info = Addresses::of(func);
     if info.keys.is_empty() {
         return 0;
     }
     let mut renames = HashMap::new();
     let mut body = std::mem::take(&mut func.body);
-    forward_region(&mut body, &info, &mut renames);
+    forward_region(&mut body, &info, &mut renames, HashMap::new());
     let forwarded = renames.len();
     if forwarded > 0 {
         super::simplify::rename_operands(&mut body, &renames);
@@ -41,10 +43,11 @@ struct Addresses {
 }
 
 impl Addresses {
-    fn of(body: &Region) -> Addresses {
+    fn of(func: &Func) -> Addresses {
+        let body = &func.body;
         let mut consts = HashMap::new();
         let mut candidates: HashMap<ValueId, Key> = HashMap::new();
-        collect(body, &mut consts, &mut candidates);
+        collect(func, body, &mut consts, &mut candidates);
         // A root escapes when one of its addresses (or the root itself) is used other than
         // as the address of a load or store or as the base of a constant-index step.
         let mut escaped: HashSet<ValueId> = HashSet::new();
@@ -58,7 +61,12 @@ impl Addresses {
     }
 }
 
-fn collect(region: &Region, consts: &mut HashMap<ValueId, u128>, out: &mut HashMap<ValueId, Key>) {
+fn collect(
+    func: &Func,
+    region: &Region,
+    consts: &mut HashMap<ValueId, u128>,
+    out: &mut HashMap<ValueId, Key>,
+) {
     for op in &region.ops {
         match (&op.kind, op.results.first()) {
             (OpKind::Const(Literal::Int(bits)), Some(&r)) => {
@@ -82,10 +90,17 @@ fn collect(region: &Region, consts: &mut HashMap<ValueId, u128>, out: &mut HashM
                     out.insert(r, (root, path));
                 }
             }
+            // `&*x` of a `&mut` (a method taking `&self` called on a local): the same place,
+            // read-only.
+            (OpKind::Cast, Some(&r)) if same_place(func, op.operands[0], r) => {
+                if let Some(key) = out.get(&op.operands[0]).cloned() {
+                    out.insert(r, key);
+                }
+            }
             _ => {}
         }
         for r in &op.regions {
-            collect(r, consts, out);
+            collect(func, r, consts, out);
         }
     }
 }
@@ -100,7 +115,7 @@ fn check_uses(region: &Region, candidates: &HashMap<ValueId, Key>, escaped: &mut
                 // A step from a known address is itself a candidate; a step with an index
                 // that is not constant makes the whole local unknowable.
                 OpKind::FieldPtr { .. } => k == 0,
-                OpKind::ElemPtr => {
+                OpKind::ElemPtr | OpKind::Cast => {
                     k == 0 && op.results.first().is_some_and(|r| candidates.contains_key(r))
                 }
                 _ => false,
@@ -129,12 +144,27 @@ fn stored_roots(op: &Op, info: &Addresses, out: &mut HashSet<ValueId>) {
     }
 }
 
-fn forward_region(region: &mut Region, info: &Addresses, renames: &mut HashMap<ValueId, ValueId>) {
-    // What each field holds at this point of the stretch.
-    let mut known: HashMap<Key, ValueId> = HashMap::new();
+/// Forwards through one region, `known` holding what each field holds on entry to it. An op
+/// with regions (an `rk.if`, a loop) first forgets the fields of every local stored to
+/// anywhere inside it, then lends what is left to its regions: a field that nothing inside a
+/// loop writes holds, in every iteration, what it held before the loop, so a loop's loads of
+/// a struct's fields set before it (the usual `let tiles = Tiles { .. }` and a method called
+/// in the loop) read those values, which loop versioning can then recompute before the loop.
+fn forward_region(
+    region: &mut Region,
+    info: &Addresses,
+    renames: &mut HashMap<ValueId, ValueId>,
+    mut known: HashMap<Key, ValueId>,
+) {
     for op in &mut region.ops {
-        for r in &mut op.regions {
-            forward_region(r, info, renames);
+        if !op.regions.is_empty() {
+            let mut roots = HashSet::new();
+            stored_roots(op, info, &mut roots);
+            known.retain(|k, _| !roots.contains(&k.0));
+            for r in &mut op.regions {
+                forward_region(r, info, renames, known.clone());
+            }
+            continue;
         }
         match op.kind {
             OpKind::Store => {
@@ -154,13 +184,17 @@ fn forward_region(region: &mut Region, info: &Addresses, renames: &mut HashMap<V
                     renames.insert(r, v);
                 }
             }
-            _ if !op.regions.is_empty() => {
-                let mut roots = HashSet::new();
-                stored_roots(op, info, &mut roots);
-                known.retain(|k, _| !roots.contains(&k.0));
-            }
             _ => {}
         }
+    }
+}
+
+/// Whether a cast from `from` to `to` only drops a pointer's mutability (`*mut T` to
+/// `*const T`): the result addresses the same place.
+fn same_place(func: &Func, from: ValueId, to: ValueId) -> bool {
+    match (func.ty(from), func.ty(to)) {
+        (Some(Type::Ptr { pointee: a, .. }), Some(Type::Ptr { pointee: b, .. })) => a == b,
+        _ => false,
     }
 }
 

@@ -45,6 +45,13 @@ pub fn simplify(module: &mut Module) -> Stats {
             let mut body = std::mem::take(&mut func.body);
             let mut renames = HashMap::new();
             stats.loops_unwrapped += unwrap_one_trip_loops(&mut body, &mut renames);
+            // The unwrapped loops' results are renamed before forwarding looks at the body:
+            // a load whose address is still a removed loop's result would be invisible to it,
+            // and the stores it reads could be taken for dead.
+            if !renames.is_empty() {
+                rename_operands(&mut body, &renames);
+                renames.clear();
+            }
             func.body = body;
             stats.loads_forwarded += super::forward::forward_locals(func);
             let mut body = std::mem::take(&mut func.body);
