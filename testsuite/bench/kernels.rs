@@ -400,35 +400,68 @@ pub fn hgemm(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
         };
         let mut acc = [[0.0f32; 4]; HGEMM_WARP_TILES_M * HGEMM_WARP_TILES_N];
         let steps = k / HGEMM_STEP;
-        // The first three steps' copies, one group each (an empty group past the last step,
-        // so that every step below waits for the same count).
+        // The first three steps' copies, one group each (an empty group past the last step).
         for s in 0..HGEMM_STAGES - 1 {
-            tiles.stage(s, steps, sa, sb);
+            if s < steps {
+                tiles.copy(s, sa, sb);
+            }
+            cp_async_commit();
         }
-        for s in 0..steps {
-            // Step s's group has landed; the two after it may still be in flight.
+        // Each step waits for its own group (the two after it may still be in flight) and
+        // starts the copies of the step three ahead; the last three steps have none left and
+        // commit an empty group, so that every wait counts the same. Two loops rather than a
+        // guard in one: the first one's bounds keep every copied step below `steps`, which is
+        // what lets loop versioning prove the copies' indices once before it.
+        let steady = steps - steps.min(HGEMM_STAGES - 1);
+        for s in 0..steady {
             cp_async_wait::<{ HGEMM_STAGES - 2 }>();
             sync_threads();
-            tiles.stage(s + HGEMM_STAGES - 1, steps, sa, sb);
-            let stage = s % HGEMM_STAGES;
-            for kk in 0..HGEMM_STEP / 16 {
-                let tile_a = sa.add(stage * HGEMM_TILE_A + kk * 16) as *const f16;
-                let tile_b = sb.add(stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
-                let fb: [[f16; 4]; HGEMM_WARP_TILES_N] =
-                    core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
-                for mi in 0..HGEMM_WARP_TILES_M {
-                    let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
-                    for ni in 0..HGEMM_WARP_TILES_N {
-                        let at = mi * HGEMM_WARP_TILES_N + ni;
-                        acc[at] = mma_m16n8k16_f16(fa, fb[ni], acc[at]);
-                    }
-                }
-            }
+            tiles.copy(s + HGEMM_STAGES - 1, sa, sb);
+            cp_async_commit();
+            hgemm_step(&mut acc, sa, sb, s % HGEMM_STAGES, wm, wn);
+        }
+        for s in steady..steps {
+            cp_async_wait::<{ HGEMM_STAGES - 2 }>();
+            sync_threads();
+            cp_async_commit();
+            hgemm_step(&mut acc, sa, sb, s % HGEMM_STAGES, wm, wn);
         }
         for mi in 0..HGEMM_WARP_TILES_M {
             for ni in 0..HGEMM_WARP_TILES_N {
                 let at = (tiles.row + wm + mi * 16) * n + tiles.col + wn + ni * 8;
                 mma_store_d(&mut c[at..], n, acc[mi * HGEMM_WARP_TILES_N + ni]);
+            }
+        }
+    }
+}
+
+/// One step of `hgemm`'s warp: the products of the staged tiles in ring stage `stage` added to
+/// the warp's accumulators, as two tensor-core steps of sixteen.
+///
+/// # Safety
+///
+/// `sa` and `sb` are `hgemm`'s rings of staged tiles, the stage's copies landed and visible.
+unsafe fn hgemm_step(
+    acc: &mut [[f32; 4]; HGEMM_WARP_TILES_M * HGEMM_WARP_TILES_N],
+    sa: *mut f16,
+    sb: *mut f16,
+    stage: usize,
+    wm: usize,
+    wn: usize,
+) {
+    // SAFETY: the caller's promise; every lane of the warp reaches each mma.
+    unsafe {
+        for kk in 0..HGEMM_STEP / 16 {
+            let tile_a = sa.add(stage * HGEMM_TILE_A + kk * 16) as *const f16;
+            let tile_b = sb.add(stage * HGEMM_TILE_B + kk * 16 * HGEMM_ROW_B) as *const f16;
+            let fb: [[f16; 4]; HGEMM_WARP_TILES_N] =
+                core::array::from_fn(|ni| mma_ldmatrix_b(tile_b.add(wn + ni * 8), HGEMM_ROW_B));
+            for mi in 0..HGEMM_WARP_TILES_M {
+                let fa = mma_ldmatrix_a(tile_a.add((wm + mi * 16) * HGEMM_ROW_A), HGEMM_ROW_A);
+                for ni in 0..HGEMM_WARP_TILES_N {
+                    let at = mi * HGEMM_WARP_TILES_N + ni;
+                    acc[at] = mma_m16n8k16_f16(fa, fb[ni], acc[at]);
+                }
             }
         }
     }
@@ -446,36 +479,26 @@ struct HgemmTiles<'a> {
 }
 
 impl HgemmTiles<'_> {
-    /// Starts the copies of step `s`'s tiles (of `steps`) into their stage of the rings `sa`
-    /// (128×32 tiles) and `sb` (32×128): chunks of eight f16 (16 bytes), four of each per
-    /// thread, committed as one group, empty past the last step.
-    unsafe fn stage(&self, s: usize, steps: usize, sa: *mut f16, sb: *mut f16) {
+    /// Starts the copies of step `s`'s tiles into their stage of the rings `sa` (128×32 tiles)
+    /// and `sb` (32×128): chunks of eight f16 (16 bytes), four of each per thread.
+    unsafe fn copy(&self, s: usize, sa: *mut f16, sb: *mut f16) {
         unsafe {
-            if s < steps {
-                let t = thread_idx_x() as usize;
-                let k0 = s * HGEMM_STEP;
-                let ta = sa.add(s % HGEMM_STAGES * HGEMM_TILE_A);
-                let tb = sb.add(s % HGEMM_STAGES * HGEMM_TILE_B);
-                for j in 0..HGEMM_BLOCK_M * HGEMM_STEP / 8 / HGEMM_THREADS {
-                    let chunk = t + j * HGEMM_THREADS;
-                    let (ar, ac) = (chunk / (HGEMM_STEP / 8), chunk % (HGEMM_STEP / 8) * 8);
-                    let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
-                    cp_async(
-                        ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8],
-                        from_a as *const [f16; 8],
-                    );
-                }
-                for j in 0..HGEMM_STEP * HGEMM_BLOCK_N / 8 / HGEMM_THREADS {
-                    let chunk = t + j * HGEMM_THREADS;
-                    let (br, bc) = (chunk / (HGEMM_BLOCK_N / 8), chunk % (HGEMM_BLOCK_N / 8) * 8);
-                    let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
-                    cp_async(
-                        tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8],
-                        from_b as *const [f16; 8],
-                    );
-                }
+            let t = thread_idx_x() as usize;
+            let k0 = s * HGEMM_STEP;
+            let ta = sa.add(s % HGEMM_STAGES * HGEMM_TILE_A);
+            let tb = sb.add(s % HGEMM_STAGES * HGEMM_TILE_B);
+            for j in 0..HGEMM_BLOCK_M * HGEMM_STEP / 8 / HGEMM_THREADS {
+                let chunk = t + j * HGEMM_THREADS;
+                let (ar, ac) = (chunk / (HGEMM_STEP / 8), chunk % (HGEMM_STEP / 8) * 8);
+                let from_a = &self.a[(self.row + ar) * self.k + k0 + ac] as *const f16;
+                cp_async(ta.add(ar * HGEMM_ROW_A + ac) as *mut [f16; 8], from_a as *const [f16; 8]);
             }
-            cp_async_commit();
+            for j in 0..HGEMM_STEP * HGEMM_BLOCK_N / 8 / HGEMM_THREADS {
+                let chunk = t + j * HGEMM_THREADS;
+                let (br, bc) = (chunk / (HGEMM_BLOCK_N / 8), chunk % (HGEMM_BLOCK_N / 8) * 8);
+                let from_b = &self.b[(k0 + br) * self.n + self.col + bc] as *const f16;
+                cp_async(tb.add(br * HGEMM_ROW_B + bc) as *mut [f16; 8], from_b as *const [f16; 8]);
+            }
         }
     }
 }
