@@ -297,6 +297,11 @@ impl<T> KernelArg<*mut [T]> for &mut [T] {
 )]
 pub trait IntoArgs<P> {
     fn mappings(&self) -> Vec<ArgMapping>;
+    /// `mappings` into `out` (cleared first), which a caller keeps between launches.
+    fn mappings_into(&self, out: &mut Vec<ArgMapping>) {
+        out.clear();
+        out.extend(self.mappings());
+    }
     /// The kernel's parameters, given the device address of each argument (0 for values).
     fn params(&self, device_addresses: &[u64]) -> P;
 }
@@ -308,6 +313,10 @@ macro_rules! tuple_args {
         impl<$($a: KernelArg<$p>, $p,)*> IntoArgs<($($p,)*)> for ($($a,)*) {
             fn mappings(&self) -> Vec<ArgMapping> {
                 vec![$(self.$k.mapping()),*]
+            }
+            fn mappings_into(&self, out: &mut Vec<ArgMapping>) {
+                out.clear();
+                out.extend([$(self.$k.mapping()),*]);
             }
             #[allow(unused_variables, reason = "a kernel without parameters ignores the addresses")]
             fn params(&self, device_addresses: &[u64]) -> ($($p,)*) {

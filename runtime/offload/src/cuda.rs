@@ -1077,6 +1077,19 @@ impl Cuda {
 pub(crate) fn parameters(found: &Found, placements: &[Placement], addresses: &[u64]) -> Vec<u64> {
     // At most two slots per argument (a slice's address and length), and the record's.
     let mut storage: Vec<u64> = Vec::with_capacity(2 * placements.len() + 1);
+    parameters_into(found, placements, addresses, &mut storage);
+    storage
+}
+
+/// `parameters` into `storage` (cleared first), for a caller that keeps the vector between
+/// launches.
+pub(crate) fn parameters_into(
+    found: &Found,
+    placements: &[Placement],
+    addresses: &[u64],
+    storage: &mut Vec<u64>,
+) {
+    storage.clear();
     for (k, placement) in placements.iter().enumerate() {
         let len = match *placement {
             Placement::Value(bits) => {
@@ -1092,7 +1105,6 @@ pub(crate) fn parameters(found: &Found, placements: &[Placement], addresses: &[u
             storage.push(len as u64 / elem_size.max(1));
         }
     }
-    storage
 }
 
 /// `cuLaunchKernel` of `function` with the launch's shape on `stream` (null: the default

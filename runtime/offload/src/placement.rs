@@ -29,12 +29,25 @@ pub(crate) fn place(
     here: crate::home::Home,
     alive: impl Fn(crate::home::Location) -> bool,
 ) -> Result<Vec<Placement>, OffloadError> {
+    let mut placements = Vec::with_capacity(mappings.len());
+    place_into(found, mappings, here, alive, &mut placements)?;
+    Ok(placements)
+}
+
+/// `place` into `placements` (cleared first), for a caller that keeps the vector between
+/// launches.
+pub(crate) fn place_into(
+    found: &registry::Found,
+    mappings: &[crate::ArgMapping],
+    here: crate::home::Home,
+    alive: impl Fn(crate::home::Location) -> bool,
+    placements: &mut Vec<Placement>,
+) -> Result<(), OffloadError> {
     let param =
         |k: usize| found.info.params.get(k).map_or_else(|| k.to_string(), |p| p.name.clone());
-    mappings
-        .iter()
-        .enumerate()
-        .map(|(k, m)| match *m {
+    placements.clear();
+    for (k, m) in mappings.iter().enumerate() {
+        placements.push(match *m {
             crate::ArgMapping::Value { bytes, .. } => {
                 Ok(Placement::Value(u64::from_le_bytes(bytes)))
             }
@@ -62,8 +75,9 @@ pub(crate) fn place(
                     Ok(Placement::OnDevice { address, len, how: "a device buffer, not copied" })
                 }
             }
-        })
-        .collect()
+        }?);
+    }
+    Ok(())
 }
 
 /// A raw pointer argument maps one pointee, `size_of::<T>()` bytes, as upstream's `offload!`
@@ -167,6 +181,19 @@ pub(crate) fn map_in<M: ArgumentMemory>(
     memory: &mut M,
 ) -> Result<Vec<u64>, OffloadError> {
     let mut addresses = Vec::with_capacity(placements.len());
+    map_in_into(found, placements, memory, &mut addresses)?;
+    Ok(addresses)
+}
+
+/// `map_in` into `addresses` (cleared first), for a caller that keeps the vector between
+/// launches (a stream's queued launches allocate nothing for it).
+pub(crate) fn map_in_into<M: ArgumentMemory>(
+    found: &registry::Found,
+    placements: &[Placement],
+    memory: &mut M,
+    addresses: &mut Vec<u64>,
+) -> Result<(), OffloadError> {
+    addresses.clear();
     for (k, placement) in placements.iter().enumerate() {
         addresses.push(match *placement {
             Placement::Value(_) => 0,
@@ -195,7 +222,7 @@ pub(crate) fn map_in<M: ArgumentMemory>(
             }
         });
     }
-    Ok(addresses)
+    Ok(())
 }
 
 /// Copies back each writable argument the kernel may write (by the compiler's access facts)

@@ -361,23 +361,47 @@ pub fn launch_async<K: Kernel, A: IntoArgs<K::Params>>(
 ) -> Result<(), OffloadError> {
     let _range = crate::nvtx::Range::new(|| format!("{} (queued)", K::NAME));
     let found = crate::registry::find(K::NAME, K::SIGNATURE, K::PARAMS)?;
-    let mappings = args.mappings();
+    // The argument lists of this thread's last queued launch, reused (taken out for the
+    // launch, so that a launch inside this one would only allocate its own).
+    let (mut mappings, mut placements) = SCRATCH.take();
+    let queued = queue::<K, A>(stream, config, &args, &found, &mut mappings, &mut placements);
+    mappings.clear();
+    placements.clear();
+    SCRATCH.set((mappings, placements));
+    queued
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<(Vec<crate::ArgMapping>, Vec<Placement>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+/// `launch_async` with its argument lists.
+fn queue<K: Kernel, A: IntoArgs<K::Params>>(
+    stream: &Stream<'_>,
+    config: LaunchConfig,
+    args: &A,
+    found: &crate::registry::Found,
+    mappings: &mut Vec<crate::ArgMapping>,
+    placements: &mut Vec<Placement>,
+) -> Result<(), OffloadError> {
+    args.mappings_into(mappings);
     let home = stream.inner.home;
-    crate::placement::check_pointer_reach(&found, &mappings, home)?;
-    let placements = crate::placement::place(&found, &mappings, home, |l| l.alive())?;
+    crate::placement::check_pointer_reach(found, mappings, home)?;
+    crate::placement::place_into(found, mappings, home, |l| l.alive(), placements)?;
     if let Some(k) = placements.iter().position(|p| matches!(p, Placement::Copy { .. })) {
-        return Err(crate::placement::host_memory_refused(&found, k));
+        return Err(crate::placement::host_memory_refused(found, k));
     }
     stream.inner.with(|home, q| match (home, q) {
         (Home::Cuda(d), Queue::Gpu(state)) => {
-            crate::runtime::cuda()?.launch_async(d, state, &found, &placements, &config)
+            crate::runtime::cuda()?.launch_async(d, state, found, placements, &config)
         }
         (Home::Simulator(d), Queue::Simulator(error)) => {
-            let body = crate::sim::Body::<K, A>::new(&args);
+            let body = crate::sim::Body::<K, A>::new(args);
             let launched = Home::Simulator(d).device().and_then(|cpu| {
                 cpu.launch(&crate::device::Launch {
-                    found: &found,
-                    mappings: &mappings,
+                    found,
+                    mappings,
                     config: &config,
                     body: Some(&body),
                 })

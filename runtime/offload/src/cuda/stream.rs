@@ -22,6 +22,10 @@ pub(crate) struct StreamState {
     free: Vec<CuDevicePtr>,
     /// The print buffer of the stream's launches, whose records name their kernels.
     print: CuDevicePtr,
+    /// A launch's argument addresses and parameter values, kept between launches so that a
+    /// queued launch allocates neither.
+    addresses: Vec<u64>,
+    storage: Vec<u64>,
 }
 
 // SAFETY: the flag is mapped host memory used only under the stream's owner's lock.
@@ -52,6 +56,8 @@ impl Cuda {
                 pending: Vec::new(),
                 free: Vec::new(),
                 print,
+                addresses: Vec::new(),
+                storage: Vec::new(),
             })
         })
     }
@@ -213,17 +219,23 @@ impl Cuda {
         let (device, function) = self.prepare_launch(ordinal, found, config)?;
         let api = &self.apis[device.api].0;
         api.streams()?;
-        let addresses =
-            crate::placement::map_in(found, placements, &mut crate::placement::NoCopies(found))?;
-        let mut storage = super::parameters(found, placements, &addresses);
+        let mut no_copies = crate::placement::NoCopies(found);
+        crate::placement::map_in_into(found, placements, &mut no_copies, &mut state.addresses)?;
+        super::parameters_into(found, placements, &state.addresses, &mut state.storage);
         let record = match state.free.pop() {
             Some(r) => r,
             None => api.new_record(&state.initial)?,
         };
-        storage.push(record);
+        state.storage.push(record);
         // SAFETY: the function is this context's; `storage` has one value per parameter.
         let launched = unsafe {
-            super::launch_kernel(api, function, config, state.stream as CuStream, &mut storage)
+            super::launch_kernel(
+                api,
+                function,
+                config,
+                state.stream as CuStream,
+                &mut state.storage,
+            )
         };
         if let Err(e) = api.check("cuLaunchKernel", launched) {
             state.free.push(record);
