@@ -25,7 +25,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod driver;
+mod limits;
 mod stream;
+pub(crate) use limits::check_limits;
+use limits::{allow_dynamic_shared, check_shape};
 pub(crate) use stream::StreamState;
 
 // The handle types are cudarc's; HIP's have the same layout (opaque pointers, an int device,
@@ -74,23 +77,6 @@ pub(crate) enum Kind {
 const HIP_ERROR_NO_BINARY_FOR_GPU: CuResult = 209;
 
 impl Api {
-    /// Makes `context` the calling thread's current context, asking first: a thread that
-    /// launches over and over (a stream's queued launches) finds it current already, and the
-    /// question is a read of the thread's state where setting the context is not.
-    ///
-    /// # Safety
-    ///
-    /// `context` must be a live context of this library.
-    unsafe fn make_current(&self, context: CuContext) -> Result<(), OffloadError> {
-        let mut current: CuContext = std::ptr::null_mut();
-        // SAFETY: a live out-pointer.
-        if unsafe { self.ctx_get_current(&mut current) } == CUDA_SUCCESS && current == context {
-            return Ok(());
-        }
-        // SAFETY: the caller's promise.
-        self.check("cuCtxSetCurrent", unsafe { self.ctx_set_current(context) })
-    }
-
     /// Loads a vendor's library; `None` when it is not installed (or lacks an entry point).
     fn load(kind: Kind) -> Option<Api> {
         match kind {
@@ -564,7 +550,7 @@ impl Cuda {
         }
         let api = self.api(&device);
         // SAFETY: the context was retained at start-up.
-        unsafe { api.make_current(device.context) }?;
+        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
         f(api, &device)
     }
 
@@ -723,7 +709,7 @@ impl Cuda {
             device.info.name, device.info.arch, config.workgroup_dim, config.thread_dim
         ));
         // SAFETY: the context was retained at start-up and stays alive for the process.
-        unsafe { api.make_current(device.context) }?;
+        api.check("cuCtxSetCurrent", unsafe { api.ctx_set_current(device.context) })?;
         let function = self.function(&mut device, found)?;
         if config.dyn_cache > device.info.max_shared_per_block {
             allow_dynamic_shared(api, &mut device, function, name, config.dyn_cache)?;
@@ -1367,110 +1353,6 @@ impl crate::device::DeviceMemory for Gpu {
             cuda.pinned_free(self.ordinal, ptr);
         }
     }
-}
-
-/// Lets `function` have `bytes` of dynamic shared memory, beyond the limit every kernel has
-/// without asking (48 KiB on NVIDIA GPUs), as CUDA requires of a kernel before a launch that
-/// uses more; refused with the sizes when the kernel's static shared memory and `bytes`
-/// together exceed what the device allows a workgroup at all. Only CUDA devices ask: for HIP
-/// rkc's limit is already the hardware's.
-fn allow_dynamic_shared(
-    api: &Api,
-    device: &mut Device,
-    function: CuFunction,
-    name: &str,
-    bytes: u32,
-) -> Result<(), OffloadError> {
-    if device.info.kind != Kind::Cuda
-        || device.dynamic_shared.get(&(function as usize)).is_some_and(|&b| b >= bytes)
-    {
-        return Ok(());
-    }
-    use sys::CUfunction_attribute as F;
-    let mut fixed = 0;
-    // SAFETY: `function` is a function of the current context; `fixed` is a live out-pointer.
-    api.check("cuFuncGetAttribute", unsafe {
-        sys::cuFuncGetAttribute(&mut fixed, F::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function)
-            as CuResult
-    })?;
-    let fixed = fixed.max(0) as u32;
-    let max = device.info.max_shared_optin;
-    if u64::from(fixed) + u64::from(bytes) > u64::from(max) {
-        return Err(OffloadError::InvalidLaunch {
-            kernel: name.into(),
-            reason: format!(
-                "dyn_cache of {bytes} bytes with the kernel's {fixed} bytes of static shared memory, above the device's {max} bytes of shared memory per workgroup"
-            ),
-        });
-    }
-    // SAFETY: as above; the value is within the device's limit.
-    api.check("cuFuncSetAttribute", unsafe {
-        sys::cuFuncSetAttribute(
-            function,
-            F::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            bytes as i32,
-        ) as CuResult
-    })?;
-    device.dynamic_shared.insert(function as usize, bytes);
-    Ok(())
-}
-
-/// Checks a launch shape against a device's limits before anything is allocated.
-pub(crate) fn check_shape(
-    kernel: &str,
-    config: &LaunchConfig,
-    info: &CudaDeviceInfo,
-) -> Result<(), OffloadError> {
-    check_limits(
-        kernel,
-        config,
-        info.max_threads_per_block,
-        info.max_block_dim,
-        info.max_grid_dim,
-        info.max_shared_optin,
-    )
-}
-
-pub(crate) fn check_limits(
-    kernel: &str,
-    config: &LaunchConfig,
-    max_threads: u32,
-    max_block: [u32; 3],
-    max_grid: [u32; 3],
-    max_shared: u32,
-) -> Result<(), OffloadError> {
-    let bad = |reason: String| OffloadError::InvalidLaunch { kernel: kernel.into(), reason };
-    for (what, dims, max) in [
-        ("workgroup_dim", config.workgroup_dim, max_grid),
-        ("thread_dim", config.thread_dim, max_block),
-    ] {
-        for (k, axis) in ["x", "y", "z"].iter().enumerate() {
-            if dims[k] == 0 {
-                return Err(bad(format!("{what}.{axis} is 0; every dimension must be at least 1")));
-            }
-            if dims[k] > max[k] {
-                return Err(bad(format!(
-                    "{what}.{axis} is {}, above the device's limit of {}",
-                    dims[k], max[k]
-                )));
-            }
-        }
-    }
-    let threads = u64::from(config.thread_dim[0])
-        * u64::from(config.thread_dim[1])
-        * u64::from(config.thread_dim[2]);
-    if threads > u64::from(max_threads) {
-        return Err(bad(format!(
-            "{threads} threads per workgroup, above the device's limit of {max_threads}"
-        )));
-    }
-    if config.dyn_cache > max_shared {
-        return Err(bad(format!(
-            "dyn_cache of {} bytes, above the device's {max_shared} bytes of shared memory per workgroup",
-            config.dyn_cache
-        )));
-    }
-    Ok(())
 }
 
 /// The size of a kernel's panic record: a claim flag, the site number, block and thread

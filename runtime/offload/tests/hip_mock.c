@@ -17,7 +17,6 @@ int hipDeviceGetName(char *name, int len, int d) { (void)d; strncpy(name, "rkc m
 int hipDeviceGetAttribute(int *v, int attr, int d) { (void)attr; (void)d; *v = 0; return 0; }
 int hipDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = (void *)1; return 0; }
 int hipCtxSetCurrent(void *ctx) { (void)ctx; return 0; }
-int hipCtxGetCurrent(void **ctx) { *ctx = 0; return 0; }
 int hipDevicePrimaryCtxReset(int d) { (void)d; return 0; }
 int hipDeviceSynchronize(void) { return 0; }
 

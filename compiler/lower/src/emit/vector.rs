@@ -160,11 +160,8 @@ impl<'f> FuncEmitter<'f> {
         };
         match op.kind {
             OpKind::ElemPtr => Some((op.operands[0], constant(op.operands[1])?)),
-            OpKind::PtrOffset => {
+            OpKind::PtrOffset if self.defs.get(&op.operands[0])?.kind == OpKind::ElemPtr => {
                 let (base, first) = self.element(op.operands[0])?;
-                if self.defs.get(&op.operands[0])?.kind != OpKind::ElemPtr {
-                    return None;
-                }
                 Some((base, first.checked_add(constant(op.operands[1])?)?))
             }
             _ => None,

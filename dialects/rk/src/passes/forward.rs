@@ -4,8 +4,9 @@
 //! `rk.field_ptr`/`rk.elem_ptr` chain ending in the address of a load or a store), a load that
 //! follows a store to the same field reads the stored value, and the load's result is renamed
 //! to it: in one straight-line stretch of a region, and in the regions nested in it when
-//! nothing inside them stores to the local (see `forward_region`). Index expressions then become plain
-//! arithmetic again, which the bounds-check analyses (`simplify`, `version`) can see through.
+//! nothing inside them stores to the local (see `forward_region`). Index expressions then
+//! become plain arithmetic again, which the bounds-check analyses (`simplify`, `version`) can
+//! see through.
 //! A local whose loads are all gone loses its stores too, and `dce` removes the rest.
 
 use crate::ir::{Func, Literal, Op, OpKind, Region, ValueId};

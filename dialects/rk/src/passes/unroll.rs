@@ -123,11 +123,14 @@ fn mark(
         if op.kind != (OpKind::Loop { hint: LoopHint::Plain }) {
             continue;
         }
-        let Some(trips) = constant_trips(func, &region.ops[..k], op, consts) else { continue };
+        // The shape first, then the trip count, which runs the loop's induction on constants.
         let marked = if tile_steps {
-            trips <= MAX_TILE_STEPS && op.regions.iter().any(holds_unrolled_loop)
+            op.regions.iter().any(holds_unrolled_loop)
+                && constant_trips(func, &region.ops[..k], op, consts)
+                    .is_some_and(|trips| trips <= MAX_TILE_STEPS)
         } else {
             steps_through(op, private)
+                && constant_trips(func, &region.ops[..k], op, consts).is_some()
         };
         if marked {
             region.ops[k].kind = OpKind::Loop { hint: LoopHint::Unroll };

@@ -91,7 +91,6 @@ calls! {
         = cuDevicePrimaryCtxRetain / "hipDevicePrimaryCtxRetain";
     fn primary_ctx_reset(dev: CuDevice) = cuDevicePrimaryCtxReset_v2 / "hipDevicePrimaryCtxReset";
     fn ctx_set_current(context: CuContext) = cuCtxSetCurrent / "hipCtxSetCurrent";
-    fn ctx_get_current(context: *mut CuContext) = cuCtxGetCurrent / "hipCtxGetCurrent";
     fn ctx_synchronize() = cuCtxSynchronize / "hipDeviceSynchronize";
     fn module_get_function(function: *mut CuFunction, module: CuModule, name: *const c_char)
         = cuModuleGetFunction / "hipModuleGetFunction";
