@@ -8,6 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
+/// The process's allocator for Rust's allocations. The front end builds syn's trees of the
+/// device core at every run, millions of small allocations; with glibc's allocator they and
+/// the page faults of its fresh heap were about a third of a one-kernel compilation
+/// (testsuite/bench/compile-speed.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Whether diagnostics are coloured, decided once from `--color` and the terminal.
 static COLOUR: OnceLock<bool> = OnceLock::new();
 
