@@ -66,6 +66,9 @@ pub mod halfs;
 #[path = "../kernels/images.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod images;
+#[path = "../kernels/idioms.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod idioms;
 #[path = "../kernels/impls.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod impls;
@@ -1347,6 +1350,46 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(options::option_slots),
+        },
+        Case {
+            file: "idioms.rs",
+            kernel: "shapes_and_ops",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![
+                Input::Random(120),
+                Input::Zeros(120),
+                Input::Random(3 * 100),
+                Input::Zeros(100),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms::shapes_and_ops),
+        },
+        Case {
+            file: "idioms.rs",
+            kernel: "zipped",
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            inputs: Some(vec![Input::Random(200), Input::Random(180), Input::Zeros(60)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms::zipped),
+        },
+        Case {
+            file: "idioms.rs",
+            kernel: "integers",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![
+                Input::Random(100),
+                Input::Random(9),
+                Input::Zeros(100),
+                Input::Zeros(90),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms::integers),
         },
         Case {
             file: "vectors.rs",
