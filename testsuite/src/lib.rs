@@ -63,12 +63,12 @@ pub mod grid2d;
 #[path = "../kernels/halfs.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod halfs;
-#[path = "../kernels/images.rs"]
-#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
-pub mod images;
 #[path = "../kernels/idioms.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod idioms;
+#[path = "../kernels/images.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod images;
 #[path = "../kernels/impls.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod impls;
