@@ -480,6 +480,30 @@ impl<'f> FuncEmitter<'f> {
         self.start_block(format!("{cont}:"));
     }
 
+    /// For an access to a thread's private aggregate (an `rk.local`, through its fields,
+    /// elements and casts), an attribute naming that local; empty for any other pointer.
+    /// MLIR's region simplification, which `convert-gpu-to-nvvm` and `convert-gpu-to-rocdl` run
+    /// through their greedy rewrites, merges blocks that differ only in their operands and
+    /// passes the differing operands as block arguments. Two arms of an `if` that each copy a
+    /// temporary of their own into the `if`'s result would become one block reading through a
+    /// pointer argument (a `phi` of two allocas in LLVM), which SROA cannot split: the locals
+    /// stay in local memory. With the local named on each access such blocks differ, and stay
+    /// apart; blocks that touch the same locals still merge. The attribute is discarded by the
+    /// translation to LLVM IR (no dialect named `rk` is loaded).
+    fn local_mark(&self, pointer: ValueId) -> String {
+        let mut at = pointer;
+        loop {
+            let Some(def) = self.defs.get(&at) else { return String::new() };
+            match def.kind {
+                OpKind::Local => return format!(", rk.local = {} : i64", at.0),
+                OpKind::FieldPtr { .. } | OpKind::ElemPtr | OpKind::PtrOffset | OpKind::Cast => {
+                    at = def.operands[0];
+                }
+                _ => return String::new(),
+            }
+        }
+    }
+
     fn op(&mut self, op: &'f Op) {
         self.loc = Some(op.loc);
         let res = op.results.first().map(|r| v(*r)).unwrap_or_default();
@@ -547,8 +571,9 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Load => {
                 let ty = self.rk_ty(op.results[0]);
                 let (ptr, space) = self.access_pointer(op.operands[0]);
+                let mark = self.local_mark(op.operands[0]);
                 self.line(format!(
-                    "{res} = llvm.load {ptr} {{alignment = {} : i64}} : {space} -> {}",
+                    "{res} = llvm.load {ptr} {{alignment = {} : i64{mark}}} : {space} -> {}",
                     ty.size_of().max(1),
                     mlir_type(ty)
                 ));
@@ -556,8 +581,9 @@ impl<'f> FuncEmitter<'f> {
             OpKind::Store => {
                 let ty = self.rk_ty(op.operands[0]);
                 let (ptr, space) = self.access_pointer(op.operands[1]);
+                let mark = self.local_mark(op.operands[1]);
                 self.line(format!(
-                    "llvm.store {}, {ptr} {{alignment = {} : i64}} : {}, {space}",
+                    "llvm.store {}, {ptr} {{alignment = {} : i64{mark}}} : {}, {space}",
                     arg(0),
                     ty.size_of().max(1),
                     mlir_type(ty)
