@@ -24,6 +24,9 @@ pub mod bench_kernels;
 #[path = "../kernels/block_algorithms.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod block_algorithms;
+#[path = "../kernels/bytes.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod bytes;
 #[path = "../kernels/canonical.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod canonical;
@@ -1390,6 +1393,26 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(idioms::integers),
+        },
+        Case {
+            file: "bytes.rs",
+            kernel: "records",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(16 * 100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(bytes::records),
+        },
+        Case {
+            file: "bytes.rs",
+            kernel: "backwards",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(120), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(bytes::backwards),
         },
         Case {
             file: "vectors.rs",

@@ -94,3 +94,58 @@ pub fn from_fn<T, const N: usize, F: FnMut(usize) -> T>(cb: F) -> [T; N] {
     }
     out
 }
+
+/// The error of converting a slice to an array (or a reference to one) of another length.
+#[derive(Clone, Copy)]
+pub struct TryFromSliceError(());
+
+/// `<[T; N]>::try_from(slice)`, `slice.try_into()`: a copy of the slice's elements when it
+/// has exactly `N` of them.
+impl<T: Copy, const N: usize> crate::convert::TryFrom<&[T]> for [T; N] {
+    type Error = TryFromSliceError;
+
+    fn try_from(slice: &[T]) -> crate::result::Result<[T; N], TryFromSliceError> {
+        if slice.len() == N {
+            crate::result::Result::Ok(unsafe { *(slice.as_ptr() as *const [T; N]) })
+        } else {
+            crate::result::Result::Err(TryFromSliceError(()))
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> crate::convert::TryFrom<&mut [T]> for [T; N] {
+    type Error = TryFromSliceError;
+
+    fn try_from(slice: &mut [T]) -> crate::result::Result<[T; N], TryFromSliceError> {
+        if slice.len() == N {
+            crate::result::Result::Ok(unsafe { *(slice.as_ptr() as *const [T; N]) })
+        } else {
+            crate::result::Result::Err(TryFromSliceError(()))
+        }
+    }
+}
+
+/// A reference to the slice's elements as an array, when it has exactly `N` of them.
+impl<'a, T, const N: usize> crate::convert::TryFrom<&'a [T]> for &'a [T; N] {
+    type Error = TryFromSliceError;
+
+    fn try_from(slice: &'a [T]) -> crate::result::Result<&'a [T; N], TryFromSliceError> {
+        if slice.len() == N {
+            crate::result::Result::Ok(unsafe { &*(slice.as_ptr() as *const [T; N]) })
+        } else {
+            crate::result::Result::Err(TryFromSliceError(()))
+        }
+    }
+}
+
+impl<'a, T, const N: usize> crate::convert::TryFrom<&'a mut [T]> for &'a mut [T; N] {
+    type Error = TryFromSliceError;
+
+    fn try_from(slice: &'a mut [T]) -> crate::result::Result<&'a mut [T; N], TryFromSliceError> {
+        if slice.len() == N {
+            crate::result::Result::Ok(unsafe { &mut *(slice.as_mut_ptr() as *mut [T; N]) })
+        } else {
+            crate::result::Result::Err(TryFromSliceError(()))
+        }
+    }
+}

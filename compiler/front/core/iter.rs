@@ -1,7 +1,8 @@
 //! Iterators: the `Iterator` trait with its adapters and consumers, `IntoIterator`,
 //! `DoubleEndedIterator`, `Sum` and `Product`, and `repeat`, `once`, `from_fn`, `successors`.
 
-use crate::cmp::Ordering;
+use crate::cmp::{Ordering, PartialOrd};
+use crate::ops::{ControlFlow, Try};
 use crate::option::Option::{self, None, Some};
 
 #[lang = "Iterator"]
@@ -192,6 +193,69 @@ pub trait Iterator {
             accum = f(accum, x);
         }
         accum
+    }
+
+    /// `fold` that stops at the first `None`, `Err` or `ControlFlow::Break` the closure
+    /// returns, and returns it; else the last accumulator, wrapped.
+    fn try_fold<B, F: FnMut(B, Self::Item) -> R, R: Try<Output = B>>(&mut self, init: B, f: F) -> R
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        let mut accum = init;
+        while let Some(x) = self.next() {
+            match f(accum, x).branch() {
+                ControlFlow::Continue(c) => accum = c,
+                ControlFlow::Break(r) => return R::from_residual(r),
+            }
+        }
+        R::from_output(accum)
+    }
+
+    /// `for_each` that stops at the first `None`, `Err` or `ControlFlow::Break`.
+    fn try_for_each<F: FnMut(Self::Item) -> R, R: Try<Output = ()>>(&mut self, f: F) -> R
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        while let Some(x) = self.next() {
+            match f(x).branch() {
+                ControlFlow::Continue(()) => {}
+                ControlFlow::Break(r) => return R::from_residual(r),
+            }
+        }
+        R::from_output(())
+    }
+
+    fn is_sorted(self) -> bool
+    where
+        Self: Sized,
+        Self::Item: PartialOrd,
+    {
+        self.is_sorted_by(|a, b| a <= b)
+    }
+
+    fn is_sorted_by<F: FnMut(&Self::Item, &Self::Item) -> bool>(self, compare: F) -> bool
+    where
+        Self: Sized,
+    {
+        let mut it = self;
+        let mut compare = compare;
+        let Some(mut last) = it.next() else { return true };
+        while let Some(x) = it.next() {
+            if !compare(&last, &x) {
+                return false;
+            }
+            last = x;
+        }
+        true
+    }
+
+    fn is_sorted_by_key<K: PartialOrd, F: FnMut(Self::Item) -> K>(self, f: F) -> bool
+    where
+        Self: Sized,
+    {
+        self.map(f).is_sorted()
     }
 
     fn reduce<F: FnMut(Self::Item, Self::Item) -> Self::Item>(self, f: F) -> Option<Self::Item>
@@ -590,6 +654,89 @@ impl<'a> Product<&'a $T> for $T {
 }
 //@ end
 
+/// The items of an iterator of `Option`s up to the first `None`, unwrapped; `failed` says
+/// whether it met one. Sums and products of `Option`s add these up.
+struct OptionShunt<'a, I> {
+    iter: I,
+    failed: &'a mut bool,
+}
+
+impl<'a, U, I: Iterator<Item = Option<U>>> Iterator for OptionShunt<'a, I> {
+    type Item = U;
+
+    fn next(&mut self) -> Option<U> {
+        match self.iter.next() {
+            Some(Some(x)) => Some(x),
+            Some(None) => {
+                *self.failed = true;
+                None
+            }
+            None => None,
+        }
+    }
+}
+
+/// The items of an iterator of `Result`s up to the first `Err`, unwrapped; `error` keeps it.
+struct ResultShunt<'a, I, E> {
+    iter: I,
+    error: &'a mut Option<E>,
+}
+
+impl<'a, U, E, I: Iterator<Item = crate::result::Result<U, E>>> Iterator for ResultShunt<'a, I, E> {
+    type Item = U;
+
+    fn next(&mut self) -> Option<U> {
+        match self.iter.next() {
+            Some(crate::result::Result::Ok(x)) => Some(x),
+            Some(crate::result::Result::Err(e)) => {
+                *self.error = Some(e);
+                None
+            }
+            None => None,
+        }
+    }
+}
+
+/// `None` if any item is `None`, else the sum of the values.
+impl<T: Sum<U>, U> Sum<Option<U>> for Option<T> {
+    fn sum<I: Iterator<Item = Option<U>>>(iter: I) -> Option<T> {
+        let mut failed = false;
+        let v = T::sum(OptionShunt { iter, failed: &mut failed });
+        if failed { None } else { Some(v) }
+    }
+}
+
+impl<T: Product<U>, U> Product<Option<U>> for Option<T> {
+    fn product<I: Iterator<Item = Option<U>>>(iter: I) -> Option<T> {
+        let mut failed = false;
+        let v = T::product(OptionShunt { iter, failed: &mut failed });
+        if failed { None } else { Some(v) }
+    }
+}
+
+/// The first `Err` if any, else the sum of the values.
+impl<T: Sum<U>, U, E> Sum<crate::result::Result<U, E>> for crate::result::Result<T, E> {
+    fn sum<I: Iterator<Item = crate::result::Result<U, E>>>(iter: I) -> crate::result::Result<T, E> {
+        let mut error = None;
+        let v = T::sum(ResultShunt { iter, error: &mut error });
+        match error {
+            Some(e) => crate::result::Result::Err(e),
+            None => crate::result::Result::Ok(v),
+        }
+    }
+}
+
+impl<T: Product<U>, U, E> Product<crate::result::Result<U, E>> for crate::result::Result<T, E> {
+    fn product<I: Iterator<Item = crate::result::Result<U, E>>>(iter: I) -> crate::result::Result<T, E> {
+        let mut error = None;
+        let v = T::product(ResultShunt { iter, error: &mut error });
+        match error {
+            Some(e) => crate::result::Result::Err(e),
+            None => crate::result::Result::Ok(v),
+        }
+    }
+}
+
 /// `Iterator::map`.
 #[derive(Clone)]
 pub struct Map<I, F> {
@@ -731,6 +878,27 @@ impl<A: Iterator, B: Iterator> Iterator for Zip<A, B> {
 }
 
 impl<A: ExactSizeIterator, B: ExactSizeIterator> ExactSizeIterator for Zip<A, B> {}
+
+/// From the back, as core does it: the longer side is first cut to the shorter one's length.
+impl<A: DoubleEndedIterator + ExactSizeIterator, B: DoubleEndedIterator + ExactSizeIterator> DoubleEndedIterator for Zip<A, B> {
+    fn next_back(&mut self) -> Option<(A::Item, B::Item)> {
+        let a_len = self.a.len();
+        let b_len = self.b.len();
+        let mut extra = if a_len > b_len { a_len - b_len } else { 0 };
+        while extra > 0 {
+            self.a.next_back();
+            extra -= 1;
+        }
+        let mut extra = if b_len > a_len { b_len - a_len } else { 0 };
+        while extra > 0 {
+            self.b.next_back();
+            extra -= 1;
+        }
+        let x = self.a.next_back()?;
+        let y = self.b.next_back()?;
+        Some((x, y))
+    }
+}
 
 /// `Iterator::chain`.
 #[derive(Clone)]
@@ -893,6 +1061,36 @@ impl<I: Iterator> Iterator for Take<I> {
             None
         }
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.n == 0 {
+            return (0, Some(0));
+        }
+        let (lo, hi) = self.iter.size_hint();
+        let lo = if lo < self.n { lo } else { self.n };
+        let hi = match hi {
+            Some(x) if x < self.n => Some(x),
+            _ => Some(self.n),
+        };
+        (lo, hi)
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for Take<I> {}
+
+/// From the back: the `n`-th element from the front is the last one taken, so what lies
+/// beyond it is skipped first.
+impl<I: DoubleEndedIterator + ExactSizeIterator> DoubleEndedIterator for Take<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if self.n == 0 {
+            None
+        } else {
+            let n = self.n;
+            self.n -= 1;
+            let len = self.iter.len();
+            self.iter.nth_back(if len > n { len - n } else { 0 })
+        }
+    }
 }
 
 /// `Iterator::skip`.
@@ -914,6 +1112,25 @@ impl<I: Iterator> Iterator for Skip<I> {
         self.n = 0;
         self.iter.nth(n)
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let (lo, hi) = self.iter.size_hint();
+        let lo = if lo > self.n { lo - self.n } else { 0 };
+        let hi = match hi {
+            Some(x) => Some(if x > self.n { x - self.n } else { 0 }),
+            None => None,
+        };
+        (lo, hi)
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for Skip<I> {}
+
+/// From the back: the elements past the skipped ones, while there are any.
+impl<I: DoubleEndedIterator + ExactSizeIterator> DoubleEndedIterator for Skip<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if self.len() > 0 { self.iter.next_back() } else { None }
+    }
 }
 
 /// `Iterator::step_by`: the first element, then every `step_minus_one + 1`-th.
@@ -931,6 +1148,38 @@ impl<I: Iterator> Iterator for StepBy<I> {
         let step = if self.first_take { 0 } else { self.step_minus_one };
         self.first_take = false;
         self.iter.nth(step)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let step = self.step_minus_one + 1;
+        let (lo, hi) = self.iter.size_hint();
+        if self.first_take {
+            let f = |n: usize| if n == 0 { 0 } else { 1 + (n - 1) / step };
+            (f(lo), match hi { Some(x) => Some(f(x)), None => None })
+        } else {
+            (lo / step, match hi { Some(x) => Some(x / step), None => None })
+        }
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for StepBy<I> {}
+
+impl<I: DoubleEndedIterator + ExactSizeIterator> StepBy<I> {
+    /// How many elements from the back to pass over to reach the last one the steps land on.
+    fn next_back_index(&self) -> usize {
+        let rem = self.iter.len() % (self.step_minus_one + 1);
+        if self.first_take {
+            if rem == 0 { self.step_minus_one } else { rem - 1 }
+        } else {
+            rem
+        }
+    }
+}
+
+impl<I: DoubleEndedIterator + ExactSizeIterator> DoubleEndedIterator for StepBy<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        let n = self.next_back_index();
+        self.iter.nth_back(n)
     }
 }
 

@@ -720,3 +720,180 @@ impl BitXor for bool {
         self ^ rhs
     }
 }
+
+/// Whether an operation should exit early (`Break`) or go on as usual (`Continue`): what
+/// `try_for_each` and `try_fold` closures may return, besides `Option` and `Result`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ControlFlow<B, C = ()> {
+    Continue(C),
+    Break(B),
+}
+
+impl<B, C> ControlFlow<B, C> {
+    pub fn is_break(&self) -> bool {
+        matches!(*self, ControlFlow::Break(_))
+    }
+
+    pub fn is_continue(&self) -> bool {
+        matches!(*self, ControlFlow::Continue(_))
+    }
+
+    pub fn break_value(self) -> Option<B> {
+        match self {
+            ControlFlow::Continue(..) => None,
+            ControlFlow::Break(x) => Some(x),
+        }
+    }
+
+    pub fn continue_value(self) -> Option<C> {
+        match self {
+            ControlFlow::Continue(x) => Some(x),
+            ControlFlow::Break(..) => None,
+        }
+    }
+}
+
+/// What `try_fold` and `try_for_each` need of their closures' results: split one into the
+/// value to go on with or the reason to stop (`branch`), and rebuild one from either. Core's
+/// own `Try` is unstable and kernels cannot name it; this one is the device core's, with the
+/// residual of each type being what its early exit carries (`()` for `None`, the error of an
+/// `Err`), and it serves the same three types.
+pub trait Try {
+    type Output;
+    type Residual;
+    fn from_output(output: Self::Output) -> Self;
+    fn from_residual(residual: Self::Residual) -> Self;
+    fn branch(self) -> ControlFlow<Self::Residual, Self::Output>;
+}
+
+impl<T> Try for Option<T> {
+    type Output = T;
+    type Residual = ();
+    fn from_output(output: T) -> Option<T> {
+        Some(output)
+    }
+    fn from_residual(_residual: ()) -> Option<T> {
+        None
+    }
+    fn branch(self) -> ControlFlow<(), T> {
+        match self {
+            Some(v) => ControlFlow::Continue(v),
+            None => ControlFlow::Break(()),
+        }
+    }
+}
+
+impl<T, E> Try for crate::result::Result<T, E> {
+    type Output = T;
+    type Residual = E;
+    fn from_output(output: T) -> crate::result::Result<T, E> {
+        crate::result::Result::Ok(output)
+    }
+    fn from_residual(residual: E) -> crate::result::Result<T, E> {
+        crate::result::Result::Err(residual)
+    }
+    fn branch(self) -> ControlFlow<E, T> {
+        match self {
+            crate::result::Result::Ok(v) => ControlFlow::Continue(v),
+            crate::result::Result::Err(e) => ControlFlow::Break(e),
+        }
+    }
+}
+
+impl<B, C> Try for ControlFlow<B, C> {
+    type Output = C;
+    type Residual = B;
+    fn from_output(output: C) -> ControlFlow<B, C> {
+        ControlFlow::Continue(output)
+    }
+    fn from_residual(residual: B) -> ControlFlow<B, C> {
+        ControlFlow::Break(residual)
+    }
+    fn branch(self) -> ControlFlow<B, C> {
+        self
+    }
+}
+
+/// An end of a range: `copy_within` and other methods that take any range read them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Bound<T> {
+    Included(T),
+    Excluded(T),
+    Unbounded,
+}
+
+/// The ends of a range, whatever its syntax.
+pub trait RangeBounds<T> {
+    fn start_bound(&self) -> Bound<&T>;
+    fn end_bound(&self) -> Bound<&T>;
+
+    fn contains(&self, item: &T) -> bool
+    where
+        T: PartialOrd<T>,
+    {
+        (match self.start_bound() {
+            Bound::Included(start) => *start <= *item,
+            Bound::Excluded(start) => *start < *item,
+            Bound::Unbounded => true,
+        }) && (match self.end_bound() {
+            Bound::Included(end) => *item <= *end,
+            Bound::Excluded(end) => *item < *end,
+            Bound::Unbounded => true,
+        })
+    }
+}
+
+impl<T> RangeBounds<T> for Range<T> {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Included(&self.start)
+    }
+    fn end_bound(&self) -> Bound<&T> {
+        Bound::Excluded(&self.end)
+    }
+}
+
+impl<T> RangeBounds<T> for RangeInclusive<T> {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Included(&self.start)
+    }
+    /// An exhausted range (iterated to its end) is empty: core says `Excluded` then.
+    fn end_bound(&self) -> Bound<&T> {
+        if self.exhausted { Bound::Excluded(&self.end) } else { Bound::Included(&self.end) }
+    }
+}
+
+impl<T> RangeBounds<T> for RangeFrom<T> {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Included(&self.start)
+    }
+    fn end_bound(&self) -> Bound<&T> {
+        Bound::Unbounded
+    }
+}
+
+impl<T> RangeBounds<T> for RangeTo<T> {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Unbounded
+    }
+    fn end_bound(&self) -> Bound<&T> {
+        Bound::Excluded(&self.end)
+    }
+}
+
+impl<T> RangeBounds<T> for RangeToInclusive<T> {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Unbounded
+    }
+    fn end_bound(&self) -> Bound<&T> {
+        Bound::Included(&self.end)
+    }
+}
+
+impl<T> RangeBounds<T> for RangeFull {
+    fn start_bound(&self) -> Bound<&T> {
+        Bound::Unbounded
+    }
+    fn end_bound(&self) -> Bound<&T> {
+        Bound::Unbounded
+    }
+}

@@ -285,11 +285,173 @@ impl<T> [T] {
         self.binary_search_by(|p| p.cmp(x))
     }
 
+    pub fn ends_with(&self, needle: &[T]) -> bool
+    where
+        T: PartialEq,
+    {
+        let (m, n) = (self.len(), needle.len());
+        m >= n && needle == &self[m - n..]
+    }
+
+    /// The index of the first element for which `pred` is false, the slice being partitioned
+    /// (all the trues first), found by binary search as core does.
+    pub fn partition_point<P: FnMut(&T) -> bool>(&self, pred: P) -> usize {
+        let mut pred = pred;
+        match self.binary_search_by(|x| if pred(x) { crate::cmp::Ordering::Less } else { crate::cmp::Ordering::Greater }) {
+            crate::result::Result::Ok(i) => i,
+            crate::result::Result::Err(i) => i,
+        }
+    }
+
+    /// Copies `src`'s elements to `dest` and on, within the slice; the ranges may overlap.
+    #[track_caller]
+    pub fn copy_within<R: crate::ops::RangeBounds<usize>>(&mut self, src: R, dest: usize)
+    where
+        T: Copy,
+    {
+        let len = self.len();
+        // core's `slice::range`, with its messages: the checks of `&self[start..end]`.
+        let start = match src.start_bound() {
+            crate::ops::Bound::Included(&s) => s,
+            crate::ops::Bound::Excluded(&s) => match s.checked_add(1) {
+                Some(s) => s,
+                None => panic!("attempted to index slice from after maximum usize"),
+            },
+            crate::ops::Bound::Unbounded => 0,
+        };
+        let end = match src.end_bound() {
+            crate::ops::Bound::Included(&e) => match e.checked_add(1) {
+                Some(e) => e,
+                None => panic!("attempted to index slice up to maximum usize"),
+            },
+            crate::ops::Bound::Excluded(&e) => e,
+            crate::ops::Bound::Unbounded => len,
+        };
+        let _ = &self[start..end];
+        let count = end - start;
+        assert!(dest <= len - count, "dest is out of bounds");
+        if dest <= start {
+            let mut k = 0;
+            while k < count {
+                self[dest + k] = self[start + k];
+                k += 1;
+            }
+        } else {
+            let mut k = count;
+            while k > 0 {
+                k -= 1;
+                self[dest + k] = self[start + k];
+            }
+        }
+    }
+
+    pub fn is_sorted(&self) -> bool
+    where
+        T: PartialOrd,
+    {
+        self.iter().is_sorted()
+    }
+
+    pub fn is_sorted_by<F: FnMut(&T, &T) -> bool>(&self, compare: F) -> bool {
+        self.iter().is_sorted_by(|a, b| compare(*a, *b))
+    }
+
+    pub fn is_sorted_by_key<K: PartialOrd, F: FnMut(&T) -> K>(&self, f: F) -> bool {
+        self.iter().is_sorted_by_key(f)
+    }
+
+    #[track_caller]
+    pub fn chunks_exact_mut(&mut self, chunk_size: usize) -> ChunksExactMut<'_, T> {
+        assert!(chunk_size != 0, "chunk size must be non-zero");
+        let len = self.len() - self.len() % chunk_size;
+        let ptr = self.as_mut_ptr();
+        let rem = unsafe { intrinsics::slice_from_raw_parts_mut(ptr.add(len), self.len() - len) };
+        ChunksExactMut { ptr, len, rem, chunk_size, marker: crate::marker::PhantomData }
+    }
+
+    #[track_caller]
+    pub fn rchunks(&self, chunk_size: usize) -> RChunks<'_, T> {
+        assert!(chunk_size != 0, "chunk size must be non-zero");
+        RChunks { v: self, chunk_size }
+    }
+
+    /// The subslices between the elements that match `pred` (which are left out).
+    pub fn split<F: FnMut(&T) -> bool>(&self, pred: F) -> Split<'_, T, F> {
+        Split { v: self, pred, finished: false }
+    }
+
     pub fn as_chunks<const N: usize>(&self) -> (&[[T; N]], &[T]) {
         let len = self.len() / N;
         let (multiple, remainder) = self.split_at(len * N);
         let chunks = unsafe { intrinsics::slice_from_raw_parts(multiple.as_ptr() as *const [T; N], len) };
         (chunks, remainder)
+    }
+}
+
+impl<T, const N: usize> [[T; N]] {
+    /// The arrays' elements as one slice.
+    pub fn as_flattened(&self) -> &[T] {
+        unsafe { intrinsics::slice_from_raw_parts(self.as_ptr() as *const T, self.len() * N) }
+    }
+
+    pub fn as_flattened_mut(&mut self) -> &mut [T] {
+        let len = self.len() * N;
+        unsafe { intrinsics::slice_from_raw_parts_mut(self.as_mut_ptr() as *mut T, len) }
+    }
+}
+
+/// The ASCII methods of byte slices.
+impl [u8] {
+    pub fn is_ascii(&self) -> bool {
+        self.iter().all(|b| b.is_ascii())
+    }
+
+    pub fn eq_ignore_ascii_case(&self, other: &[u8]) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a.eq_ignore_ascii_case(b))
+    }
+
+    pub fn make_ascii_uppercase(&mut self) {
+        for b in self.iter_mut() {
+            b.make_ascii_uppercase();
+        }
+    }
+
+    pub fn make_ascii_lowercase(&mut self) {
+        for b in self.iter_mut() {
+            b.make_ascii_lowercase();
+        }
+    }
+
+    pub fn trim_ascii_start(&self) -> &[u8] {
+        let mut start = 0;
+        while start < self.len() && self[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        &self[start..]
+    }
+
+    pub fn trim_ascii_end(&self) -> &[u8] {
+        let mut end = self.len();
+        while end > 0 && self[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        &self[..end]
+    }
+
+    pub fn trim_ascii(&self) -> &[u8] {
+        self.trim_ascii_start().trim_ascii_end()
+    }
+}
+
+impl<'a, T> Default for &'a [T] {
+    fn default() -> &'a [T] {
+        unsafe { intrinsics::slice_from_raw_parts(crate::ptr::NonNull::<T>::dangling().as_ptr(), 0) }
+    }
+}
+
+impl<'a, T> Default for &'a mut [T] {
+    fn default() -> &'a mut [T] {
+        unsafe { intrinsics::slice_from_raw_parts_mut(crate::ptr::NonNull::<T>::dangling().as_ptr(), 0) }
     }
 }
 
@@ -552,6 +714,117 @@ impl<'a, T> Iterator for Chunks<'a, T> {
             Some(fst)
         }
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.v.len().div_ceil(self.chunk_size);
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for Chunks<'a, T> {}
+
+/// From the back, the last chunk is the short one.
+impl<'a, T> DoubleEndedIterator for Chunks<'a, T> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.v.is_empty() {
+            None
+        } else {
+            let rem = self.v.len() % self.chunk_size;
+            let n = if rem != 0 { rem } else { self.chunk_size };
+            let (fst, snd) = self.v.split_at(self.v.len() - n);
+            self.v = fst;
+            Some(snd)
+        }
+    }
+}
+
+/// `slice.rchunks(n)`: chunks from the end, the first one (at the slice's start) the short one.
+pub struct RChunks<'a, T> {
+    v: &'a [T],
+    chunk_size: usize,
+}
+
+impl<'a, T> Iterator for RChunks<'a, T> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        if self.v.is_empty() {
+            None
+        } else {
+            let n = if self.v.len() < self.chunk_size { self.v.len() } else { self.chunk_size };
+            let (fst, snd) = self.v.split_at(self.v.len() - n);
+            self.v = fst;
+            Some(snd)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.v.len().div_ceil(self.chunk_size);
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for RChunks<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for RChunks<'a, T> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.v.is_empty() {
+            None
+        } else {
+            let rem = self.v.len() % self.chunk_size;
+            let n = if rem != 0 { rem } else { self.chunk_size };
+            let (fst, snd) = self.v.split_at(n);
+            self.v = snd;
+            Some(fst)
+        }
+    }
+}
+
+/// `slice.split(pred)`.
+pub struct Split<'a, T, P> {
+    v: &'a [T],
+    pred: P,
+    finished: bool,
+}
+
+impl<'a, T, P: FnMut(&T) -> bool> Iterator for Split<'a, T, P> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        if self.finished {
+            return None;
+        }
+        let mut i = 0;
+        while i < self.v.len() {
+            if (self.pred)(&self.v[i]) {
+                let head = &self.v[..i];
+                self.v = &self.v[i + 1..];
+                return Some(head);
+            }
+            i += 1;
+        }
+        self.finished = true;
+        Some(self.v)
+    }
+}
+
+impl<'a, T, P: FnMut(&T) -> bool> DoubleEndedIterator for Split<'a, T, P> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.finished {
+            return None;
+        }
+        let mut i = self.v.len();
+        while i > 0 {
+            if (self.pred)(&self.v[i - 1]) {
+                let tail = &self.v[i..];
+                self.v = &self.v[..i - 1];
+                return Some(tail);
+            }
+            i -= 1;
+        }
+        self.finished = true;
+        Some(self.v)
+    }
 }
 
 /// `slice.chunks_mut(n)`.
@@ -574,6 +847,74 @@ impl<'a, T> Iterator for ChunksMut<'a, T> {
             self.ptr = unsafe { self.ptr.add(n) };
             self.len -= n;
             Some(chunk)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len.div_ceil(self.chunk_size);
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for ChunksMut<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for ChunksMut<'a, T> {
+    fn next_back(&mut self) -> Option<&'a mut [T]> {
+        if self.len == 0 {
+            None
+        } else {
+            let rem = self.len % self.chunk_size;
+            let n = if rem != 0 { rem } else { self.chunk_size };
+            self.len -= n;
+            Some(unsafe { intrinsics::slice_from_raw_parts_mut(self.ptr.add(self.len), n) })
+        }
+    }
+}
+
+/// `slice.chunks_exact_mut(n)`.
+pub struct ChunksExactMut<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    rem: &'a mut [T],
+    chunk_size: usize,
+    marker: crate::marker::PhantomData<&'a mut T>,
+}
+
+impl<'a, T> ChunksExactMut<'a, T> {
+    pub fn into_remainder(self) -> &'a mut [T] {
+        self.rem
+    }
+}
+
+impl<'a, T> Iterator for ChunksExactMut<'a, T> {
+    type Item = &'a mut [T];
+
+    fn next(&mut self) -> Option<&'a mut [T]> {
+        if self.len < self.chunk_size {
+            None
+        } else {
+            let chunk = unsafe { intrinsics::slice_from_raw_parts_mut(self.ptr, self.chunk_size) };
+            self.ptr = unsafe { self.ptr.add(self.chunk_size) };
+            self.len -= self.chunk_size;
+            Some(chunk)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.len / self.chunk_size;
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for ChunksExactMut<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for ChunksExactMut<'a, T> {
+    fn next_back(&mut self) -> Option<&'a mut [T]> {
+        if self.len < self.chunk_size {
+            None
+        } else {
+            self.len -= self.chunk_size;
+            Some(unsafe { intrinsics::slice_from_raw_parts_mut(self.ptr.add(self.len), self.chunk_size) })
         }
     }
 }
@@ -603,6 +944,25 @@ impl<'a, T> Iterator for ChunksExact<'a, T> {
             Some(fst)
         }
     }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.v.len() / self.chunk_size;
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for ChunksExact<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for ChunksExact<'a, T> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.v.len() < self.chunk_size {
+            None
+        } else {
+            let (fst, snd) = self.v.split_at(self.v.len() - self.chunk_size);
+            self.v = fst;
+            Some(snd)
+        }
+    }
 }
 
 /// `slice.windows(n)`.
@@ -620,6 +980,26 @@ impl<'a, T> Iterator for Windows<'a, T> {
         } else {
             let w = &self.v[..self.size];
             self.v = &self.v[1..];
+            Some(w)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = if self.size > self.v.len() { 0 } else { self.v.len() - self.size + 1 };
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for Windows<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for Windows<'a, T> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.size > self.v.len() {
+            None
+        } else {
+            let n = self.v.len();
+            let w = &self.v[n - self.size..];
+            self.v = &self.v[..n - 1];
             Some(w)
         }
     }

@@ -62,6 +62,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// type's variable, or the signature of an expected closure type.
     fn deduce_closure_sig(&mut self, expected: &Ty, n: usize) -> Option<(Vec<Ty>, Option<Ty>)> {
         let x = self.shallow(expected);
+        if x.is_error() {
+            // Passed to a call that could not be resolved: nothing is known of it.
+            return Some((vec![Ty::error(); n], Some(Ty::error())));
+        }
         let TyKind::Infer(Infer::Var(_)) = x.kind() else { return None };
         let fn_traits: Vec<DefId> =
             ["fn", "fn_mut", "fn_once"].iter().filter_map(|l| self.tcx.items.lang(l)).collect();

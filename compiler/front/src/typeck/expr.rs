@@ -43,6 +43,9 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub trusted: bool,
     /// Locals declared without a value (`let x;`), whose first assignment initialises them.
     pub late_init: Vec<LocalId>,
+    /// The unsatisfied bounds reported in this body, by message: one missing impl is one
+    /// error, however many obligations of the body ask for it.
+    pub reported_bounds: std::collections::HashSet<String>,
     /// The expression being checked, for obligations made along the way.
     pub cur_span: Span,
     /// Whether the path being checked is the callee of a call (for "cannot find function").
@@ -91,6 +94,7 @@ pub(super) fn check_body<'a>(
         errors: 0,
         trusted: !file.is_user(),
         late_init: Vec::new(),
+        reported_bounds: Default::default(),
         cur_span: Span::default(),
         selections: HashMap::new(),
         checking_callee: false,
@@ -155,6 +159,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             errors: 0,
             trusted: true,
             late_init: Vec::new(),
+            reported_bounds: Default::default(),
             cur_span: Span::default(),
             selections: HashMap::new(),
             checking_callee: false,
@@ -1245,7 +1250,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 },
             );
         }
-        if self.errors > 0 { None } else { Some(r) }
+        // Also after errors: `Tcx::typeck` drops the results then, and checks the bodies
+        // of the functions they call.
+        Some(r)
     }
 }
 

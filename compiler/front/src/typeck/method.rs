@@ -44,9 +44,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         match rs.kind() {
             TyKind::Error => {
-                for a in args {
-                    self.check_expr(*a, None);
-                }
+                self.check_args_unresolved(args);
                 return Ty::error();
             }
             TyKind::Infer(Infer::Int(_) | Infer::Float(_)) => {
@@ -58,9 +56,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     .at(self.span(receiver), "the literal's type is not known here")
                     .help("give the literal a suffix, such as `2.0f32` or `3u32` (rustc's E0689)"),
                 );
-                for a in args {
-                    self.check_expr(*a, None);
-                }
+                self.check_args_unresolved(args);
                 return Ty::error();
             }
             TyKind::Infer(Infer::Var(_)) => {
@@ -72,9 +68,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         )
                         .help("give the `let` a type: `let x: T = ...`"),
                 );
-                for a in args {
-                    self.check_expr(*a, None);
-                }
+                self.check_args_unresolved(args);
                 return Ty::error();
             }
             _ => {}
@@ -88,10 +82,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             )
             .at(name_span, "method not found");
             d = d.note("methods come from the type's `impl` blocks, the traits implemented for it, and rkc's core library (the methods of `core` that kernels use)");
-            self.error(d);
-            for a in args {
-                self.check_expr(*a, None);
+            let is_str = |t: &Ty| matches!(t.kind(), TyKind::Str);
+            if is_str(&rs) || rs.pointee().is_some_and(|(t, _)| is_str(&self.shallow(t))) {
+                d = d.help("string slices have no methods in kernels (they are only panic and print messages): write a byte string, `b\"abc\"`, and use slice methods");
             }
+            self.error(d);
+            self.check_args_unresolved(args);
             return Ty::error();
         };
         // The receiver's adjustments.
@@ -136,16 +132,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.r.callees.insert(e, Callee { def: pick.method, args: full.into() });
         if inputs.len() != args.len() + 1 {
             self.arity_error(e, receiver, inputs.len().saturating_sub(1), args.len(), span);
-            for a in args {
-                self.check_expr(*a, None);
-            }
+            self.check_args_unresolved(args);
             return output;
         }
+        let hints = self.expected_inputs(&output, expected, &inputs[1..]);
         if let Some(x) = expected {
             let x = x.clone();
             let _ = self.infer.probe(|i| i.unify(&output, &x).ok().filter(|_| !output.is_infer()));
         }
-        self.check_args(args, &inputs[1..]);
+        self.check_args(args, &inputs[1..], &hints);
         output
     }
 
@@ -244,9 +239,18 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         });
                     }
                 }
+                // A trait method that takes `self` by value needs `Self: Sized` (implicit on
+                // every impl's type parameters, and a supertrait of `TryInto` and others): an
+                // unsized place (`rec[a..b]`, a `[u8]`) is reached by reference instead, so
+                // that `rec[a..b].try_into()` converts the `&[u8]`, as in rustc.
+                let unsized_step = autoref.is_none()
+                    && matches!(self.shallow(&step).kind(), TyKind::Slice(_) | TyKind::Str);
                 for m in &trait_methods {
                     let crate::items::Container::Trait(t) = items.container(*m) else { continue };
                     let sig = self.tcx.fn_sig(*m);
+                    if unsized_step && sig.self_kind == Some(SelfKind::Value) {
+                        continue;
+                    }
                     let Some(self_param) = sig.inputs.first() else { continue };
                     // `Self` is inferred from the method's `self` type, as rustc does: at the
                     // step `&T`, `Ord::cmp(&self, ..)` is `T::cmp` by value, not `<&T>::cmp`

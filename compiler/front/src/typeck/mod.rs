@@ -634,7 +634,30 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let body = self.body(def)?;
         let before = self.error_count();
         let results = expr::check_body(self, def, args.clone(), body);
-        let results = if self.error_count() > before { None } else { results.map(Rc::new) };
+        if self.error_count() > before {
+            self.results.borrow_mut().insert(key, None);
+            // The bodies of the user's functions that this one calls are checked too, as
+            // rustc checks every body: an error here does not hide theirs until it is fixed
+            // (their instances are otherwise checked only when the lowering reaches them).
+            // The entry above ends a cycle of calls.
+            if let Some(r) = &results {
+                let mut calls: Vec<(&ExprId, &Callee)> = r.callees.iter().collect();
+                calls.sort_by_key(|(e, _)| **e);
+                for (_, c) in calls {
+                    // Only functions that are not generic: an instance of a generic one
+                    // may break its bounds (the very error reported here), and rustc checks
+                    // generic bodies once, generically, which rkc does not.
+                    if c.args.is_empty()
+                        && self.items.is_user(c.def)
+                        && !self.items.kernels.contains(&c.def)
+                    {
+                        let _ = self.typeck(c.def, &c.args);
+                    }
+                }
+            }
+            return None;
+        }
+        let results = results.map(Rc::new);
         self.results.borrow_mut().insert(key, results.clone());
         results
     }

@@ -13,6 +13,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.check_pat(p, expected, None);
     }
 
+    /// The type a pattern meets, with the obligations still pending selected when it is not
+    /// known yet (and left an inference variable if they do not fix it).
+    fn resolve_for_pattern(&mut self, t: &Ty) -> Ty {
+        let s = self.shallow(t);
+        if matches!(s.kind(), TyKind::Infer(Infer::Var(_))) {
+            self.select_pending();
+            return self.shallow(t);
+        }
+        s
+    }
+
     /// `def_ref`: the default binding mode, by reference (`Some(mutable)`) after looking
     /// through references.
     fn check_pat(&mut self, p: PatId, expected: &Ty, def_ref: Option<bool>) {
@@ -32,11 +43,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         );
         let peels = peels && !matches!(&pat.kind, PatKind::Lit(Lit::Str(_), _));
         if peels {
+            // A pattern that looks into its scrutinee needs the scrutinee's type known at
+            // each reference it peels, as rustc's `structurally_resolve_type`: a pending
+            // projection (`xs.get(a..b)`'s `<Range<usize> as SliceIndex<[T]>>::Output`) is
+            // selected first.
+            expected = self.resolve_for_pattern(&expected);
             let mut n = 0;
             while let TyKind::Ref(inner, m) = expected.kind() {
                 let (inner, m) = (inner.clone(), *m);
                 def_ref = Some(def_ref.unwrap_or(true) && m);
-                expected = self.shallow(&inner);
+                expected = self.resolve_for_pattern(&inner);
                 n += 1;
             }
             if n > 0 {
@@ -292,6 +308,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 let (elem, len) = match expected.kind() {
                     TyKind::Array(el, crate::ty::Const::Value(n)) => (el.clone(), Some(*n)),
                     TyKind::Slice(el) => (el.clone(), None),
+                    TyKind::Infer(Infer::Var(_)) => {
+                        self.error(
+                            Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                                .at(span, "the type this slice pattern matches must be known here")
+                                .help("give the scrutinee a type: `let x: &[T] = ...`"),
+                        );
+                        return;
+                    }
                     _ => {
                         if !expected.is_error() {
                             let shown = self.show(&expected);

@@ -655,10 +655,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.callable_sig(d, &fargs)
             }
             TyKind::Closure(id) => self.closure_sig(*id),
-            TyKind::Error => {
-                for a in args {
-                    self.check_expr(*a, None);
-                }
+            // A callee whose type is or holds an error (`&dyn Fn`, refused where it was
+            // written) was reported there.
+            _ if ct.has_error() => {
+                self.check_args_unresolved(args);
                 return Ty::error();
             }
             _ => {
@@ -670,26 +670,55 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     )
                     .at(self.span(callee), "not a function"),
                 );
-                for a in args {
-                    self.check_expr(*a, None);
-                }
+                self.check_args_unresolved(args);
                 return Ty::error();
             }
         };
         if inputs.len() != args.len() {
             self.arity_error(e, callee, inputs.len(), args.len(), span);
-            for a in args {
-                self.check_expr(*a, None);
-            }
+            self.check_args_unresolved(args);
             return output;
         }
+        let hints = self.expected_inputs(&output, expected, &inputs);
         if let Some(x) = expected {
             // The expected result helps the arguments (`let x: u64 = f(1)`), when it fits.
             let x = x.clone();
             let _ = self.infer.probe(|i| i.unify(&output, &x).ok().filter(|_| !output.is_infer()));
         }
-        self.check_args(args, &inputs);
+        self.check_args(args, &inputs, &hints);
         output
+    }
+
+    /// rustc's `expected_inputs_for_expected_output`: the parameter types that the expected
+    /// result implies, found by unifying in a snapshot that is rolled back. They are hints for
+    /// checking the arguments, not constraints: `let s: u32 = it.fold(7, |a, v| a.wrapping_mul(3)
+    /// ^ v)` types the literal `7` as `u32`, so that the closure's `a` is known. Only fully
+    /// known hints are kept (nothing made inside the snapshot survives it).
+    pub fn expected_inputs(
+        &mut self,
+        output: &Ty,
+        expected: Option<&Ty>,
+        inputs: &[Ty],
+    ) -> Vec<Option<Ty>> {
+        let Some(x) = expected else { return Vec::new() };
+        if !output.has_infer() {
+            return Vec::new();
+        }
+        let s = self.infer.snapshot();
+        let hints = if self.infer.unify(output, x).is_ok() {
+            inputs
+                .iter()
+                .map(|t| {
+                    let before = t.has_infer();
+                    let r = self.infer.resolve(t);
+                    (before && !r.has_infer()).then_some(r)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.infer.rollback_to(s);
+        hints
     }
 
     pub fn arity_error(&mut self, e: ExprId, callee: ExprId, want: usize, got: usize, span: Span) {
@@ -714,12 +743,34 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// Checks call arguments against parameter types: closures last, so that the other
     /// arguments can decide their parameter types first (as rustc does).
-    pub fn check_args(&mut self, args: &[ExprId], inputs: &[Ty]) {
+    /// The arguments of a call that could not be resolved (or whose arity is wrong), still
+    /// checked for their own errors; a closure's parameters and result are errors then, so
+    /// that what its body does with them is not reported as unknown types on top of the call's
+    /// error.
+    pub fn check_args_unresolved(&mut self, args: &[ExprId]) {
+        for a in args {
+            let closure = matches!(self.body.expr(*a).kind, ExprKind::Closure { .. });
+            let error = Ty::error();
+            self.check_expr(*a, closure.then_some(&error));
+        }
+    }
+
+    /// `hints`: the parameter types the expected result implies (see `expected_inputs`), by
+    /// position; an argument is checked against its hint and coerced to its parameter type.
+    pub fn check_args(&mut self, args: &[ExprId], inputs: &[Ty], hints: &[Option<Ty>]) {
         let is_closure =
             |fcx: &Self, a: &ExprId| matches!(fcx.body.expr(*a).kind, ExprKind::Closure { .. });
-        for (a, t) in args.iter().zip(inputs) {
+        for (k, (a, t)) in args.iter().zip(inputs).enumerate() {
             if !is_closure(self, a) {
-                self.check_expr_coercible(*a, t);
+                match hints.get(k).and_then(Option::as_ref) {
+                    Some(hint) => {
+                        let found = self.check_expr(*a, Some(hint));
+                        self.coerce_or_error(*a, &found, t);
+                    }
+                    None => {
+                        self.check_expr_coercible(*a, t);
+                    }
+                }
             }
         }
         if args.iter().any(|a| is_closure(self, a)) {

@@ -16,6 +16,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if self.trusted {
             return;
         }
+        // A place whose type is already an error (`d[0]` where `d` came from a method that
+        // was not found) was reported; its mutability would only be a second error.
+        if let Some(t) = self.expr_ty[e.0 as usize].clone()
+            && self.shallow(&t).is_error()
+        {
+            return;
+        }
         let assign = what == "assign to";
         let at = self.span(e);
         let mutability = self.place_mutability(e);

@@ -541,12 +541,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if !rest.is_empty() {
             name = format!("{name}<{}>", rest.join(", "));
         }
+        let message = format!("the trait bound `{shown}: {name}` is not satisfied");
+        if !self.reported_bounds.insert(message.clone()) {
+            return;
+        }
         self.error(
-            Diagnostic::new(
-                RK_UNSATISFIED_BOUND,
-                format!("the trait bound `{shown}: {name}` is not satisfied"),
-            )
-            .at(span, format!("the trait `{name}` is not implemented for `{shown}`")),
+            Diagnostic::new(RK_UNSATISFIED_BOUND, message)
+                .at(span, format!("the trait `{name}` is not implemented for `{shown}`")),
         );
     }
 
