@@ -317,6 +317,9 @@ fn run(cli: &Cli) -> Result<(), String> {
     } else {
         write_file(&output, &out.fatbin)?;
         emit_stages(cli, &output, &out)?;
+        if let Some(w) = output_name_warning(&output) {
+            eprintln!("warning: {w}");
+        }
     }
     if cli.time_passes {
         let sum: f64 = out.timings.iter().map(|(_, d)| d.as_secs_f64()).sum();
@@ -449,6 +452,28 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
         let _ = std::fs::remove_file(&tmp);
         fail(e)
     })
+}
+
+/// `-o kernels.ptx` (as with `nvcc -ptx -o`) names the fat binary all the same: said once, with
+/// where the stage's own files go, so that nobody feeds an OffloadBinary to a PTX tool.
+fn output_name_warning(output: &Path) -> Option<String> {
+    let ext = output.extension()?.to_str()?;
+    let base = output.with_extension("");
+    let b = base.display();
+    let (stage, file) = match ext {
+        "ptx" => ("ptx", format!("{b}.<target>.ptx")),
+        "cubin" => ("cubin", format!("{b}.<target>.cubin")),
+        "s" => ("amdgcn", format!("{b}.<target>.s")),
+        "hsaco" | "co" => ("hsaco", format!("{b}.<target>.hsaco")),
+        "ll" => ("llvm", format!("{b}.<target>.ll")),
+        "mlir" => ("gpu", format!("{b}.gpu.mlir")),
+        "rk" => ("rk", format!("{b}.rk")),
+        _ => return None,
+    };
+    Some(format!(
+        "`{}` holds the fat binary (an LLVM OffloadBinary), whatever its extension; `--emit {stage}` writes that stage next to it, as `{file}`",
+        output.display()
+    ))
 }
 
 fn emit_stages(cli: &Cli, output: &Path, out: &Output) -> Result<(), String> {

@@ -345,3 +345,27 @@ fn fat_binaries_do_not_depend_on_the_checkout_folder() {
     }
     assert!(outputs[0] == outputs[1], "the fat binaries differ between checkouts");
 }
+
+/// `-o kernels.ptx`, as `nvcc -ptx -o` is written, still names the fat binary: rkc says so,
+/// and where `--emit ptx` puts the PTX, which is then PTX.
+#[test]
+fn an_output_named_like_a_stage_is_explained() {
+    let dir = scratch("stage-named-output");
+    let k = repo().join("testsuite/kernels/saxpy.rs");
+    let (code, _, err) = rkc(
+        &[k.to_str().unwrap(), "--offload-arch", "sm_90", "--emit", "ptx", "-o", "k.ptx"],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: `k.ptx` holds the fat binary")
+            && err.contains("`--emit ptx` writes that stage next to it, as `k.<target>.ptx`"),
+        "{err}"
+    );
+    let ptx = std::fs::read_to_string(dir.join("k.sm_90.ptx")).unwrap();
+    assert!(ptx.contains(".entry saxpy("), "{ptx}");
+    let (code, _, err) =
+        rkc(&[k.to_str().unwrap(), "--offload-arch", "sm_90", "-o", "k.fatbin"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "{err}");
+}
