@@ -146,3 +146,86 @@ pub fn backwards(xs: &[u32], out: &mut [u32]) {
         ^ below << 20
         ^ flat;
 }
+
+/// A mean over any slice whose elements widen to `f64`, called with two element types: the
+/// `T: Into<f64>` bound decides what `into()` makes, as in rustc.
+fn mean<T: Copy + Into<f64>>(xs: &[T]) -> f64 {
+    xs.iter().map(|&v| v.into()).sum::<f64>() / xs.len().max(1) as f64
+}
+
+/// Anything that views as a slice of floats.
+fn total<S: AsRef<[f32]>>(s: S) -> f32 {
+    s.as_ref().iter().sum()
+}
+
+/// Pointer sentinels, literals as method receivers, generic conversions, and the in-place
+/// slice methods of segment kernels (`split_first_mut`, `rotate_right`, `swap_with_slice`,
+/// `strip_prefix`, `first_chunk`, `split_inclusive`, `rsplit`, `splitn`).
+#[offload_kernel]
+pub fn segments(xs: &[u32], fs: &[f32], hs: &[u16], out: &mut [u32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let Some(o) = out.get_mut(i) else { return };
+    let n = i % 9 + 2;
+    let Some(seg) = xs.get(i..i + n) else {
+        *o = 1;
+        return;
+    };
+    let none: *const u32 = core::ptr::null();
+    let chosen = if i % 2 == 0 { seg.as_ptr() } else { none };
+    // SAFETY: a non-null `chosen` points at `seg`'s first element.
+    let via_null = if chosen.is_null() { 7 } else { (unsafe { *chosen }) % 100 };
+    let low = 4.min(n) as u32;
+    let (mn, mx) = seg.iter().fold((u32::MAX, 0), |(a, b), &v| (a.min(v), b.max(v)));
+    let m = mean(&fs[..(i % 5 + 1).min(fs.len())]) + mean(&hs[..(i % 3 + 1).min(hs.len())]);
+    let t = total(&fs[..2]) + total([0.5f32, 0.25]);
+    let mut w = [0u32; 12];
+    w[..n].copy_from_slice(seg);
+    if let Some((first, rest)) = w[..n].split_first_mut() {
+        *first = first.wrapping_add(rest.len() as u32);
+    }
+    if let Some((last, _)) = w[..n].split_last_mut() {
+        *last ^= 0xff;
+    }
+    w[..n].rotate_right(i % n);
+    let (a, b) = w.split_at_mut(6);
+    a.swap_with_slice(&mut b[..6]);
+    let marks: [u32; 9] =
+        core::array::from_fn(|k| if (seg[k % n] + k as u32) % 3 == 0 { 0 } else { k as u32 + 1 });
+    let parts = marks.split_inclusive(|&v| v == 0).count() as u32;
+    let back = marks.rsplit(|&v| v == 0).next().map_or(0, |p| p.len() as u32);
+    let first_two =
+        marks.splitn(2, |&v| v == 0).map(|p| p.len() as u32).fold(0, |acc, l| acc * 16 + l);
+    let stripped = marks.strip_prefix(&[0]).map_or(99, |r| r.len() as u32)
+        + marks.strip_suffix(&[9]).map_or(50, |r| r.len() as u32);
+    let chunk = seg.first_chunk::<2>().map_or(0, |c| c[0] ^ c[1])
+        ^ seg.last_chunk::<2>().map_or(0, |c| c[1])
+        ^ seg.split_first_chunk::<1>().map_or(0, |(c, r)| c[0].wrapping_add(r.len() as u32));
+    // A hash step as PCG and xorshift ports write it.
+    let mut h = core::num::Wrapping(i as u32);
+    h ^= h >> 16;
+    h *= core::num::Wrapping(0x7feb_352d);
+    h ^= h >> 15;
+    h += core::num::Wrapping(seg[0]);
+    h = -h - core::num::Wrapping(3) << 1;
+    let mut sorted = w;
+    sorted.sort_unstable();
+    let found = match sorted.binary_search_by_key(&(w[3] / 2), |v| v / 2) {
+        Ok(_) => 1,
+        Err(k) => k as u32 + 2,
+    };
+    *o = via_null
+        ^ low << 3
+        ^ mn.rotate_left(5)
+        ^ mx.rotate_left(9)
+        ^ (m as f32).to_bits()
+        ^ t.to_bits().rotate_left(1)
+        ^ w.iter().fold(0u32, |acc, &v| acc.rotate_left(3) ^ v)
+        ^ parts << 20
+        ^ back << 24
+        ^ first_two << 12
+        ^ stripped << 16
+        ^ chunk
+        ^ found << 28
+        ^ h.0;
+}

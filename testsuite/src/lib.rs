@@ -1415,6 +1415,21 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(bytes::backwards),
         },
         Case {
+            file: "bytes.rs",
+            kernel: "segments",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![
+                Input::Random(130),
+                Input::Random(7),
+                Input::Random(5),
+                Input::Zeros(120),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(bytes::segments),
+        },
+        Case {
             file: "vectors.rs",
             kernel: "reflect",
             grid: [2, 1, 1],

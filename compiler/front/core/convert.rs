@@ -62,6 +62,26 @@ impl<T> AsMut<[T]> for [T] {
     }
 }
 
+/// References pass `as_ref` and `as_mut` through, as core's blanket impls do: a `&[f32]`
+/// is an `AsRef<[f32]>`.
+impl<'a, T: ?Sized + AsRef<U>, U: ?Sized> AsRef<U> for &'a T {
+    fn as_ref(&self) -> &U {
+        (**self).as_ref()
+    }
+}
+
+impl<'a, T: ?Sized + AsRef<U>, U: ?Sized> AsRef<U> for &'a mut T {
+    fn as_ref(&self) -> &U {
+        (**self).as_ref()
+    }
+}
+
+impl<'a, T: ?Sized + AsMut<U>, U: ?Sized> AsMut<U> for &'a mut T {
+    fn as_mut(&mut self) -> &mut U {
+        (**self).as_mut()
+    }
+}
+
 impl<T, const N: usize> AsRef<[T]> for [T; N] {
     fn as_ref(&self) -> &[T] {
         self

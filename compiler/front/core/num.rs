@@ -937,3 +937,125 @@ impl bool {
         if self { Some(f()) } else { None }
     }
 }
+
+/// Arithmetic that wraps around on overflow, as `core::num::Wrapping` (hashes and random
+/// number generators): `Wrapping(a) * Wrapping(b)` is `a.wrapping_mul(b)`. Kernels' integer
+/// arithmetic wraps already (Rust's release semantics, shift amounts modulo the width), so the
+/// operators are the plain ones, for every integer type at once.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Wrapping<T>(pub T);
+
+impl<T: crate::ops::Add<Output = T>> crate::ops::Add for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn add(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::Add::add(self.0, rhs.0))
+    }
+}
+
+impl<T: crate::ops::Sub<Output = T>> crate::ops::Sub for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn sub(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::Sub::sub(self.0, rhs.0))
+    }
+}
+
+impl<T: crate::ops::Mul<Output = T>> crate::ops::Mul for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn mul(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::Mul::mul(self.0, rhs.0))
+    }
+}
+
+impl<T: crate::ops::BitXor<Output = T>> crate::ops::BitXor for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn bitxor(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::BitXor::bitxor(self.0, rhs.0))
+    }
+}
+
+impl<T: crate::ops::BitAnd<Output = T>> crate::ops::BitAnd for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn bitand(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::BitAnd::bitand(self.0, rhs.0))
+    }
+}
+
+impl<T: crate::ops::BitOr<Output = T>> crate::ops::BitOr for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn bitor(self, rhs: Wrapping<T>) -> Wrapping<T> {
+        Wrapping(crate::ops::BitOr::bitor(self.0, rhs.0))
+    }
+}
+
+impl<T: Copy + crate::ops::Add<Output = T>> crate::ops::AddAssign for Wrapping<T> {
+    fn add_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::Add::add(self.0, rhs.0);
+    }
+}
+
+impl<T: Copy + crate::ops::Sub<Output = T>> crate::ops::SubAssign for Wrapping<T> {
+    fn sub_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::Sub::sub(self.0, rhs.0);
+    }
+}
+
+impl<T: Copy + crate::ops::Mul<Output = T>> crate::ops::MulAssign for Wrapping<T> {
+    fn mul_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::Mul::mul(self.0, rhs.0);
+    }
+}
+
+impl<T: Copy + crate::ops::BitXor<Output = T>> crate::ops::BitXorAssign for Wrapping<T> {
+    fn bitxor_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::BitXor::bitxor(self.0, rhs.0);
+    }
+}
+
+impl<T: Copy + crate::ops::BitAnd<Output = T>> crate::ops::BitAndAssign for Wrapping<T> {
+    fn bitand_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::BitAnd::bitand(self.0, rhs.0);
+    }
+}
+
+impl<T: Copy + crate::ops::BitOr<Output = T>> crate::ops::BitOrAssign for Wrapping<T> {
+    fn bitor_assign(&mut self, rhs: Wrapping<T>) {
+        self.0 = crate::ops::BitOr::bitor(self.0, rhs.0);
+    }
+}
+
+/// `-Wrapping(x)` is `0 - x`, wrapped: unsigned types too.
+impl<T: Default + crate::ops::Sub<Output = T>> crate::ops::Neg for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn neg(self) -> Wrapping<T> {
+        Wrapping(T::default() - self.0)
+    }
+}
+
+/// Shifts by a `usize` amount, taken modulo the width (the integers' shifts by a `u32`, which
+/// wrap the amount already).
+impl<T: crate::ops::Shl<u32, Output = T>> crate::ops::Shl<usize> for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn shl(self, rhs: usize) -> Wrapping<T> {
+        Wrapping(self.0 << (rhs as u32))
+    }
+}
+
+impl<T: crate::ops::Shr<u32, Output = T>> crate::ops::Shr<usize> for Wrapping<T> {
+    type Output = Wrapping<T>;
+    fn shr(self, rhs: usize) -> Wrapping<T> {
+        Wrapping(self.0 >> (rhs as u32))
+    }
+}
+
+impl<T: Copy + crate::ops::Shl<u32, Output = T>> crate::ops::ShlAssign<usize> for Wrapping<T> {
+    fn shl_assign(&mut self, rhs: usize) {
+        self.0 = self.0 << (rhs as u32);
+    }
+}
+
+impl<T: Copy + crate::ops::Shr<u32, Output = T>> crate::ops::ShrAssign<usize> for Wrapping<T> {
+    fn shr_assign(&mut self, rhs: usize) {
+        self.0 = self.0 >> (rhs as u32);
+    }
+}

@@ -219,16 +219,109 @@ impl<T> [T] {
         self.len() >= n && needle == &self[..n]
     }
 
+    #[track_caller]
     pub fn rotate_left(&mut self, mid: usize) {
-        let n = self.len();
-        if n == 0 {
-            return;
-        }
+        assert!(mid <= self.len());
         self[..mid].reverse();
         self[mid..].reverse();
         self.reverse();
-        let _ = n;
     }
+
+    #[track_caller]
+    pub fn rotate_right(&mut self, k: usize) {
+        assert!(k <= self.len());
+        let mid = self.len() - k;
+        self[..mid].reverse();
+        self[mid..].reverse();
+        self.reverse();
+    }
+
+    pub fn split_first_mut(&mut self) -> Option<(&mut T, &mut [T])> {
+        if self.is_empty() {
+            None
+        } else {
+            let (first, rest) = self.split_at_mut(1);
+            Some((&mut first[0], rest))
+        }
+    }
+
+    pub fn split_last_mut(&mut self) -> Option<(&mut T, &mut [T])> {
+        let n = self.len();
+        if n == 0 {
+            None
+        } else {
+            let (rest, last) = self.split_at_mut(n - 1);
+            Some((&mut last[0], rest))
+        }
+    }
+
+    #[track_caller]
+    pub fn swap_with_slice(&mut self, other: &mut [T]) {
+        assert!(self.len() == other.len(), "destination and source slices have different lengths");
+        let mut i = 0;
+        while i < self.len() {
+            crate::mem::swap(&mut self[i], &mut other[i]);
+            i += 1;
+        }
+    }
+
+    pub fn binary_search_by_key<B: Ord, F: FnMut(&T) -> B>(&self, b: &B, f: F) -> crate::result::Result<usize, usize> {
+        let mut f = f;
+        self.binary_search_by(|k| f(k).cmp(b))
+    }
+
+    /// The slice without `prefix`, if it starts with it.
+    pub fn strip_prefix(&self, prefix: &[T]) -> Option<&[T]>
+    where
+        T: PartialEq,
+    {
+        if self.starts_with(prefix) { Some(&self[prefix.len()..]) } else { None }
+    }
+
+    pub fn strip_suffix(&self, suffix: &[T]) -> Option<&[T]>
+    where
+        T: PartialEq,
+    {
+        if self.ends_with(suffix) { Some(&self[..self.len() - suffix.len()]) } else { None }
+    }
+
+    pub fn first_chunk<const N: usize>(&self) -> Option<&[T; N]> {
+        if self.len() < N { None } else { Some(unsafe { &*(self.as_ptr() as *const [T; N]) }) }
+    }
+
+    pub fn last_chunk<const N: usize>(&self) -> Option<&[T; N]> {
+        if self.len() < N {
+            None
+        } else {
+            Some(unsafe { &*(self.as_ptr().add(self.len() - N) as *const [T; N]) })
+        }
+    }
+
+    pub fn split_first_chunk<const N: usize>(&self) -> Option<(&[T; N], &[T])> {
+        if self.len() < N {
+            None
+        } else {
+            let (first, rest) = self.split_at(N);
+            Some((unsafe { &*(first.as_ptr() as *const [T; N]) }, rest))
+        }
+    }
+
+    /// The subslices between the elements that match `pred`, each with the element that ends
+    /// it.
+    pub fn split_inclusive<F: FnMut(&T) -> bool>(&self, pred: F) -> SplitInclusive<'_, T, F> {
+        SplitInclusive { v: self, pred, finished: self.is_empty() }
+    }
+
+    /// `split` from the end.
+    pub fn rsplit<F: FnMut(&T) -> bool>(&self, pred: F) -> crate::iter::Rev<Split<'_, T, F>> {
+        self.split(pred).rev()
+    }
+
+    /// At most `n` subslices: the last one holds the rest, separators and all.
+    pub fn splitn<F: FnMut(&T) -> bool>(&self, n: usize, pred: F) -> SplitN<'_, T, F> {
+        SplitN { inner: self.split(pred), count: n }
+    }
+
 
     pub fn sort_unstable(&mut self)
     where
@@ -776,6 +869,66 @@ impl<'a, T> DoubleEndedIterator for RChunks<'a, T> {
             let (fst, snd) = self.v.split_at(n);
             self.v = snd;
             Some(fst)
+        }
+    }
+}
+
+/// `slice.split_inclusive(pred)`.
+pub struct SplitInclusive<'a, T, P> {
+    v: &'a [T],
+    pred: P,
+    finished: bool,
+}
+
+impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitInclusive<'a, T, P> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        if self.finished {
+            return None;
+        }
+        let mut i = 0;
+        while i < self.v.len() {
+            if (self.pred)(&self.v[i]) {
+                break;
+            }
+            i += 1;
+        }
+        let end = if i < self.v.len() { i + 1 } else { self.v.len() };
+        let head = &self.v[..end];
+        self.v = &self.v[end..];
+        if self.v.is_empty() {
+            self.finished = true;
+        }
+        Some(head)
+    }
+}
+
+/// `slice.splitn(n, pred)`.
+pub struct SplitN<'a, T, P> {
+    inner: Split<'a, T, P>,
+    count: usize,
+}
+
+impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitN<'a, T, P> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        match self.count {
+            0 => None,
+            1 => {
+                self.count -= 1;
+                if self.inner.finished {
+                    None
+                } else {
+                    self.inner.finished = true;
+                    Some(self.inner.v)
+                }
+            }
+            _ => {
+                self.count -= 1;
+                self.inner.next()
+            }
         }
     }
 }

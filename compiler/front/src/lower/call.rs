@@ -300,6 +300,25 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     _ => Operand::Never,
                 }
             }
+            // A trait argument the type checker could not infer: the consequence of an
+            // error it reported (it stays quiet about ambiguity after one), or of an unknown
+            // type it did not, which is said as rustc says it.
+            _ if callee
+                .args
+                .iter()
+                .any(|a| a.ty().is_some_and(|t| t.has_infer() || t.has_error())) =>
+            {
+                if !self.tcx.has_errors() {
+                    self.error(
+                        Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                            .at(span, "cannot infer the types of this call")
+                            .help("annotate the closure's result or the `let`: `|x| -> f64 { x.into() }`"),
+                    );
+                } else {
+                    self.failed = true;
+                }
+                Operand::Never
+            }
             _ => {
                 self.error(
                     Diagnostic::new(

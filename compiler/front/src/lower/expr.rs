@@ -457,6 +457,16 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             return Operand::Scalar(self.cast(x, Type::U32, span));
         }
         let _ = from;
+        // Integers and pointers convert through `usize`, as rustc's code generation does:
+        // `0 as *const T` (an `i32` literal, sign-extended), `p as u32` (truncated). rk casts
+        // pointers to and from 64-bit integers only.
+        let source = self.ty_of(x);
+        let narrow = |t: &Type| matches!(t, Type::Int(i) if i.bits() != 64);
+        let pointer = |t: &Type| matches!(t, Type::Ptr { .. });
+        if (narrow(&source) && pointer(&target)) || (pointer(&source) && narrow(&target)) {
+            let wide = self.cast(x, Type::USIZE, span);
+            return Operand::Scalar(self.cast(wide, target, span));
+        }
         Operand::Scalar(self.cast(x, target, span))
     }
 

@@ -47,7 +47,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.check_args_unresolved(args);
                 return Ty::error();
             }
-            TyKind::Infer(Infer::Int(_) | Infer::Float(_)) => {
+            // A trait method may still be found (`4.min(n)` is `Ord::min`, whose `Self` the
+            // argument then decides); an inherent one (`5.pow(2)`) needs the literal's type,
+            // as in rustc.
+            TyKind::Infer(Infer::Int(_) | Infer::Float(_))
+                if self.probe_method(&rs, name, span).is_none() =>
+            {
                 self.error(
                     Diagnostic::new(
                         RK_AMBIGUOUS_NUMERIC,
@@ -195,6 +200,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 matches!(items.def(m).kind, DefKind::Fn { .. }).then_some((*imp, m))
             })
             .filter(|(_, m)| self.tcx.fn_sig(*m).self_kind.is_some())
+            .filter(|_| !matches!(receiver.kind(), TyKind::Infer(Infer::Int(_) | Infer::Float(_))))
             .collect();
         let trait_methods: Vec<DefId> = self
             .tcx

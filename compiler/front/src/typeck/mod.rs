@@ -374,6 +374,13 @@ impl<'t, 'a> Tcx<'t, 'a> {
                 if std::env::var_os("RKC_DEBUG_CORE").is_some() {
                     eprintln!("rkc: core file {k}: {} at {:?}", d.message, d.primary);
                 }
+                // After an error in the user's code, the core's own are its consequences (an
+                // instance of a core function built with a type that error left unknown): the
+                // count still says the compilation failed, the user sees the cause alone.
+                if self.diags.borrow().iter().any(|x| x.code != RK_INTERNAL) {
+                    self.reported.set(self.reported.get() + 1);
+                    return;
+                }
                 let mut d = crate::ty::lower::internal(d);
                 if let Some(s) = *self.origin.borrow() {
                     d = d.at(s, "while compiling this use of rkc's core library");

@@ -61,6 +61,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             GenericArg::Const(c) => !matches!(c, Const::Infer(_)),
         });
         if !known {
+            if let Some(s) = self.select_where_clause(trait_id, args) {
+                return s;
+            }
             return self.select_uncached(trait_id, args, depth);
         }
         let key = (trait_id, resolved);
@@ -88,6 +91,60 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return selection;
         }
         selection
+    }
+
+    /// rustc prefers the body's own where-clauses to impls: in `fn mean<T: Into<f64>>`,
+    /// `v.into()` on a `T` is `Into<f64>`, though `f32: Into<U>` alone would hold for several
+    /// `U`. rkc checks each instance of a body with its arguments substituted, so the clauses
+    /// are the substituted ones (`f32: Into<f64>`); when exactly one fits an obligation whose
+    /// `Self` is known and whose other arguments are not, it decides them.
+    fn select_where_clause(&mut self, trait_id: DefId, args: &[GenericArg]) -> Option<Selection> {
+        // Only for a known `Self` (rustc's where-clause candidates are for a parameter, which
+        // an instance knows): `?X: Ord` stays ambiguous, not `u32: Ord` because a clause says
+        // `u32: Ord`.
+        let Some(GenericArg::Ty(self_ty)) = args.first() else { return None };
+        if self.infer.resolve(self_ty).has_infer() {
+            return None;
+        }
+        let preds = self.tcx.predicates(self.def);
+        let own_args = self.args.clone();
+        let mut fitting = Vec::new();
+        for (bounded, bound) in preds.iter() {
+            if bound.trait_id != trait_id {
+                continue;
+            }
+            let mut clause = vec![GenericArg::Ty(bounded.subst(&own_args))];
+            clause.extend(crate::ty::subst_args(&bound.args, &own_args).iter().skip(1).cloned());
+            if clause.len() != args.len() {
+                continue;
+            }
+            let fits = self.infer.can(|i| {
+                for (a, b) in args.iter().zip(&clause) {
+                    match (a, b) {
+                        (GenericArg::Ty(x), GenericArg::Ty(y)) => i.unify(x, y).ok()?,
+                        (GenericArg::Const(x), GenericArg::Const(y)) => i.unify_const(x, y).ok()?,
+                        _ => return None,
+                    }
+                }
+                Some(())
+            });
+            if fits && !fitting.contains(&clause) {
+                fitting.push(clause);
+            }
+        }
+        let [clause] = fitting.as_slice() else { return None };
+        for (a, b) in args.iter().zip(clause) {
+            match (a, b) {
+                (GenericArg::Ty(x), GenericArg::Ty(y)) => {
+                    let _ = self.infer.unify(x, y);
+                }
+                (GenericArg::Const(x), GenericArg::Const(y)) => {
+                    let _ = self.infer.unify_const(x, y);
+                }
+                _ => {}
+            }
+        }
+        Some(Selection::Builtin)
     }
 
     fn resolve_arg(&mut self, a: &GenericArg) -> GenericArg {
@@ -818,6 +875,15 @@ pub fn resolve_instance(tcx: &Tcx, callee: &Callee) -> Option<Callee> {
 
 /// Impl selection for concrete types, outside any body (for instance resolution).
 pub fn select_concrete(tcx: &Tcx, trait_id: DefId, args: &[GenericArg]) -> Option<Selection> {
+    // Arguments the type checker left unknown are variables of its own tables, meaningless
+    // here: no impl is chosen for them (the checker reported why, or the caller does).
+    let unknown = args.iter().any(|a| match a {
+        GenericArg::Ty(t) => t.has_infer(),
+        GenericArg::Const(c) => matches!(c, crate::ty::Const::Infer(_)),
+    });
+    if unknown {
+        return None;
+    }
     let body = tcx.body_for_selection();
     let mut fcx = FnCtxt::for_selection(tcx, body);
     let sel = fcx.select(trait_id, args, 0);
