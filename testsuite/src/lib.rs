@@ -42,10 +42,16 @@ pub mod closures;
 #[path = "../kernels/closures2.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod closures2;
+#[path = "../kernels/collect.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod collect;
 #[path = "../kernels/control.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod control;
 pub mod cuda;
+#[path = "../kernels/derefs.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod derefs;
 #[path = "../kernels/device_functions.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod device_functions;
@@ -1428,6 +1434,46 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(bytes::segments),
+        },
+        Case {
+            file: "collect.rs",
+            kernel: "lengths",
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            inputs: Some(vec![Input::Zeros(60)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(collect::lengths),
+        },
+        Case {
+            file: "collect.rs",
+            kernel: "gather",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(120), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(collect::gather),
+        },
+        Case {
+            file: "derefs.rs",
+            kernel: "rows",
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+            inputs: Some(vec![Input::Random(8 * 50), Input::Zeros(4 * 55)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(derefs::rows),
+        },
+        Case {
+            file: "derefs.rs",
+            kernel: "particles",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(derefs::particles),
         },
         Case {
             file: "vectors.rs",

@@ -487,6 +487,13 @@ pub trait Iterator {
         <S as Sum<Self::Item>>::sum(self)
     }
 
+    fn collect<B: FromIterator<Self::Item>>(self) -> B
+    where
+        Self: Sized,
+    {
+        <B as FromIterator<Self::Item>>::from_iter(self)
+    }
+
     fn product<P: Product<Self::Item>>(self) -> P
     where
         Self: Sized,
@@ -591,6 +598,40 @@ impl<I: Iterator> Iterator for &mut I {
 
     fn next(&mut self) -> Option<I::Item> {
         (**self).next()
+    }
+}
+
+/// What `collect` builds. Kernels have no heap, so core's own impls are `()` and `Option`s
+/// and `Result`s of those; a kernel's types implement it for their own uses.
+pub trait FromIterator<A>: Sized {
+    fn from_iter<T: IntoIterator<Item = A>>(iter: T) -> Self;
+}
+
+impl FromIterator<()> for () {
+    fn from_iter<T: IntoIterator<Item = ()>>(iter: T) {
+        let mut it = iter.into_iter();
+        while it.next().is_some() {}
+    }
+}
+
+/// `None` if any item is `None`, else what the values collect into.
+impl<A, V: FromIterator<A>> FromIterator<Option<A>> for Option<V> {
+    fn from_iter<T: IntoIterator<Item = Option<A>>>(iter: T) -> Option<V> {
+        let mut failed = false;
+        let v = V::from_iter(OptionShunt { iter: iter.into_iter(), failed: &mut failed });
+        if failed { None } else { Some(v) }
+    }
+}
+
+/// The first `Err` if any, else what the values collect into.
+impl<A, E, V: FromIterator<A>> FromIterator<crate::result::Result<A, E>> for crate::result::Result<V, E> {
+    fn from_iter<T: IntoIterator<Item = crate::result::Result<A, E>>>(iter: T) -> crate::result::Result<V, E> {
+        let mut error = None;
+        let v = V::from_iter(ResultShunt { iter: iter.into_iter(), error: &mut error });
+        match error {
+            Some(e) => crate::result::Result::Err(e),
+            None => crate::result::Result::Ok(v),
+        }
     }
 }
 

@@ -195,8 +195,8 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     ),
     (
         RK_ASSIGN_THROUGH_CONST,
-        "an assignment through a `*const` pointer or `&` reference",
-        "Writing through a `*const T` or a `&T` is an error in Rust (E0594). Declare the parameter `*mut T` or `&mut T`; the runtime then copies the data back after the launch.",
+        "an assignment through a `*const` pointer, a `&` reference or a `Deref` impl",
+        "Writing through a `*const T` or a `&T` is an error in Rust (E0594). Declare the parameter `*mut T` or `&mut T`; the runtime then copies the data back after the launch. Writing through a type's `Deref` impl needs a `DerefMut` impl too (E0594, E0596).",
     ),
     (
         RK_UNKNOWN_FIELD,

@@ -506,6 +506,20 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let body = self.body.clone();
         for (k, e) in body.exprs.iter().enumerate() {
             let id = ExprId(k as u32);
+            // `Deref::deref(&x)`, written `*x` or implicit, borrows `x`.
+            let overloaded = matches!(
+                self.r.adjust.get(&id).and_then(|a| a.first()),
+                Some(Adjust::Overloaded { .. })
+            );
+            if overloaded && let Some(l) = self.place_root_unadjusted(id) {
+                out.insert(l);
+            }
+            if let ExprKind::Unary(crate::hir::UnOp::Deref, inner) = &e.kind
+                && self.r.callees.contains_key(&id)
+                && let Some(l) = self.place_root(*inner)
+            {
+                out.insert(l);
+            }
             match &e.kind {
                 ExprKind::Ref(_, inner) | ExprKind::RawRef(_, inner) => {
                     if let Some(l) = self.place_root(*inner) {
@@ -533,7 +547,6 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 _ => {}
             }
-            let _ = id;
         }
         for stmt_expr in body.exprs.iter() {
             if let ExprKind::Block(b) = &stmt_expr.kind {
@@ -570,9 +583,14 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     /// The local a place expression is part of (not through a dereference).
     fn place_root(&self, e: ExprId) -> Option<LocalId> {
         let adjusts = self.r.adjust.get(&e);
-        if adjusts.is_some_and(|a| a.contains(&Adjust::Deref)) {
+        if adjusts.is_some_and(|a| a.iter().any(Adjust::is_deref)) {
             return None;
         }
+        self.place_root_unadjusted(e)
+    }
+
+    /// The local an expression is part of, before its own adjustments.
+    fn place_root_unadjusted(&self, e: ExprId) -> Option<LocalId> {
         match &self.body.expr(e).kind {
             ExprKind::Path(_) => match self.r.paths.get(&e) {
                 Some(ValueRes::Local(l)) => Some(*l),

@@ -16,13 +16,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let mut ty = self.expr_ty(e);
         // The adjustments start from the expression as a place when they dereference or
         // borrow it, and from its value otherwise.
-        let mut cur: Result<Place, Operand> =
-            if matches!(adjusts[0], Adjust::Deref | Adjust::Borrow(_)) {
-                let mutable = adjusts.contains(&Adjust::Borrow(true));
-                Ok(self.place_unadjusted(e, mutable))
-            } else {
-                Err(self.rvalue(e))
-            };
+        let mut cur: Result<Place, Operand> = if matches!(
+            adjusts[0],
+            Adjust::Deref | Adjust::Overloaded { .. } | Adjust::Borrow(_)
+        ) {
+            let mutable = adjusts.contains(&Adjust::Borrow(true));
+            Ok(self.place_unadjusted(e, mutable))
+        } else {
+            Err(self.rvalue(e))
+        };
         for a in &adjusts {
             match a {
                 Adjust::Deref => {
@@ -72,6 +74,15 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     // `&mut T` to `&T` or `*const T`: the next adjustment or the use decides
                     // the mutability; the value is the same pointer.
                 }
+                Adjust::Overloaded { deref, target } => {
+                    let p = match cur {
+                        Ok(p) => p,
+                        Err(v) => Place::Value(v),
+                    };
+                    let mutable = adjusts.contains(&Adjust::Borrow(true));
+                    cur = Ok(self.overloaded_deref(&p, &ty, deref, target, mutable, span));
+                    ty = target.clone();
+                }
                 Adjust::NeverToAny => {}
             }
         }
@@ -118,17 +129,41 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
     }
 
+    /// The place `Deref::deref(&p)` points at (`deref_mut(&mut p)` for a mutable use): an
+    /// explicit `*p` or an auto-deref on a type with a `Deref` impl.
+    fn overloaded_deref(
+        &mut self,
+        p: &Place,
+        ty: &Ty,
+        deref: &crate::typeck::Callee,
+        target: &Ty,
+        mutable: bool,
+        span: Span,
+    ) -> Place {
+        let r = self.address_of(p, ty, mutable, span);
+        let callee =
+            if mutable { self.index_mut_of(deref, "DerefMut", "deref_mut") } else { deref.clone() };
+        let refd =
+            self.call_callee(&callee, vec![r], &Ty::reference(target.clone(), mutable), span);
+        self.deref_operand(refd, target)
+    }
+
     /// An expression as a place, after its adjustments (only dereferences can apply).
     pub fn place(&mut self, e: ExprId, mutable: bool) -> Place {
         let adjusts = self.r.adjust.get(&e).cloned().unwrap_or_default();
         if adjusts.is_empty() {
             return self.place_unadjusted(e, mutable);
         }
-        if adjusts.iter().all(|a| *a == Adjust::Deref) {
+        if adjusts.iter().all(Adjust::is_deref) {
             let span = self.span(e);
             let mut ty = self.expr_ty(e);
             let mut p = self.place_unadjusted(e, mutable);
-            for _ in &adjusts {
+            for a in &adjusts {
+                if let Adjust::Overloaded { deref, target } = a {
+                    p = self.overloaded_deref(&p, &ty, deref, target, mutable, span);
+                    ty = target.clone();
+                    continue;
+                }
                 let v = self.read_place(&p, &ty, span);
                 let inner = ty.builtin_deref(true).map(|(t, _)| t).unwrap_or_else(Ty::error);
                 p = self.deref_operand(v, &inner);
@@ -157,20 +192,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     // `*x` through `Deref::deref(&x)` (or `deref_mut`).
                     let p = self.place(*inner, mutable);
                     let it = self.adjusted_ty(*inner);
-                    let r = self.address_of(&p, &it, mutable, span);
-                    let callee = if mutable {
-                        self.index_mut_of(&callee, "DerefMut", "deref_mut")
-                    } else {
-                        callee
-                    };
                     let out_ty = self.expr_ty(e);
-                    let refd = self.call_callee(
-                        &callee,
-                        vec![r],
-                        &Ty::reference(out_ty.clone(), mutable),
-                        span,
-                    );
-                    return self.deref_operand(refd, &out_ty);
+                    return self.overloaded_deref(&p, &it, &callee, &out_ty, mutable, span);
                 }
                 let v = self.operand(*inner);
                 let t = self.expr_ty(e);

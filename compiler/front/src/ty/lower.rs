@@ -854,115 +854,360 @@ fn eval_const(
     e: &syn::Expr,
     depth: u32,
 ) -> Result<ConstVal, String> {
-    if depth > 64 {
-        return Err("constants that refer to each other too deeply".into());
+    ConstEval { items, generics }.eval(scope, e, &[], depth)
+}
+
+/// The local values of a `const fn` being evaluated: its parameters and `let`s.
+type ConstLocals = [(String, i128)];
+
+/// The compile-time evaluator of lengths and const arguments: integer and boolean arithmetic,
+/// comparisons, `if`, `const` items, associated and primitive constants, `size_of`/`align_of`
+/// of primitive types and arrays of them, a few integer methods, and calls of `const fn`s
+/// whose bodies are `let`s and an expression of these (rustc's CTFE, over what array lengths
+/// use).
+struct ConstEval<'i, 'a> {
+    items: &'i Items<'a>,
+    generics: Option<DefId>,
+}
+
+impl ConstEval<'_, '_> {
+    fn eval(
+        &self,
+        scope: ScopeId,
+        e: &syn::Expr,
+        locals: &ConstLocals,
+        depth: u32,
+    ) -> Result<ConstVal, String> {
+        let items = self.items;
+        if depth > 64 {
+            return Err("constants that refer to each other too deeply".into());
+        }
+        let val = |e: &syn::Expr| self.value(scope, e, locals, depth + 1);
+        match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+                i.base10_parse::<i128>().map(ConstVal::Value).map_err(|e| e.to_string())
+            }
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => {
+                Ok(ConstVal::Value(i128::from(b.value)))
+            }
+            syn::Expr::Paren(p) => self.eval(scope, &p.expr, locals, depth + 1),
+            syn::Expr::Group(g) => self.eval(scope, &g.expr, locals, depth + 1),
+            syn::Expr::Block(b) => self.block(scope, &b.block, locals.to_vec(), depth + 1),
+            syn::Expr::If(x) => {
+                let then = if val(&x.cond)? != 0 {
+                    Some(&x.then_branch)
+                } else {
+                    match x.else_branch.as_ref().map(|(_, e)| &**e) {
+                        Some(syn::Expr::Block(b)) => Some(&b.block),
+                        Some(other) => return self.eval(scope, other, locals, depth + 1),
+                        None => None,
+                    }
+                };
+                match then {
+                    Some(b) => self.block(scope, b, locals.to_vec(), depth + 1),
+                    None => Err("an `if` without `else`".into()),
+                }
+            }
+            syn::Expr::Cast(c) => val(&c.expr).map(ConstVal::Value),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+                val(&u.expr).map(|v| ConstVal::Value(-v))
+            }
+            // `!` of a condition; on an integer it depends on the integer's type.
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) && is_condition(&u.expr) => {
+                val(&u.expr).map(|v| ConstVal::Value(i128::from(v == 0)))
+            }
+            syn::Expr::Binary(b) => {
+                let l = val(&b.left)?;
+                // `&&` and `||` evaluate their right side only when it decides.
+                match b.op {
+                    syn::BinOp::And(_) if l == 0 => return Ok(ConstVal::Value(0)),
+                    syn::BinOp::Or(_) if l != 0 => return Ok(ConstVal::Value(1)),
+                    _ => {}
+                }
+                let r = val(&b.right)?;
+                let v = match b.op {
+                    syn::BinOp::Add(_) => l.checked_add(r),
+                    syn::BinOp::Sub(_) => l.checked_sub(r),
+                    syn::BinOp::Mul(_) => l.checked_mul(r),
+                    syn::BinOp::Div(_) => l.checked_div(r),
+                    syn::BinOp::Rem(_) => l.checked_rem(r),
+                    syn::BinOp::Shl(_) => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
+                    syn::BinOp::Shr(_) => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+                    syn::BinOp::BitAnd(_) => Some(l & r),
+                    syn::BinOp::BitOr(_) => Some(l | r),
+                    syn::BinOp::BitXor(_) => Some(l ^ r),
+                    syn::BinOp::And(_) | syn::BinOp::Or(_) => Some(i128::from(r != 0)),
+                    syn::BinOp::Eq(_) => Some(i128::from(l == r)),
+                    syn::BinOp::Ne(_) => Some(i128::from(l != r)),
+                    syn::BinOp::Lt(_) => Some(i128::from(l < r)),
+                    syn::BinOp::Le(_) => Some(i128::from(l <= r)),
+                    syn::BinOp::Gt(_) => Some(i128::from(l > r)),
+                    syn::BinOp::Ge(_) => Some(i128::from(l >= r)),
+                    _ => None,
+                };
+                v.map(ConstVal::Value)
+                    .ok_or_else(|| "an operation that overflows or is not arithmetic".to_string())
+            }
+            syn::Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident()
+                    && let Some((_, v)) = locals.iter().rev().find(|(n, _)| id == n)
+                {
+                    return Ok(ConstVal::Value(*v));
+                }
+                self.path(scope, &p.path, depth)
+            }
+            syn::Expr::MethodCall(m) => {
+                let recv = val(&m.receiver)?;
+                let args = m.args.iter().map(val).collect::<Result<Vec<_>, _>>()?;
+                int_method(&m.method.to_string(), recv, &args)
+            }
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(fp) = &*c.func else {
+                    return Err("a call of something other than a function".into());
+                };
+                let names = path_names(&fp.path);
+                let args = c.args.iter().map(val).collect::<Result<Vec<_>, _>>()?;
+                let r = items
+                    .resolve_path(
+                        scope,
+                        &names,
+                        fp.path.leading_colon.is_some(),
+                        Ns::Value,
+                        &|_| None,
+                    )
+                    .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
+                let last = names.last().map(String::as_str).unwrap_or("");
+                match r.res {
+                    // `usize::pow(2, 5)`: an integer method called as a function.
+                    Res::Prim(_) if r.rest == 1 && !args.is_empty() => {
+                        int_method(last, args[0], &args[1..])
+                    }
+                    Res::Def(d) if r.rest == 0 => {
+                        // `core::mem::size_of::<T>()`, computed here: the core's body asks an
+                        // intrinsic, which has no body to evaluate.
+                        if matches!(last, "size_of" | "align_of")
+                            && !items.is_user(d)
+                            && let Some(v) = self.layout_query(scope, last, fp)
+                        {
+                            return v.map(ConstVal::Value);
+                        }
+                        self.call(d, &args, depth).map(ConstVal::Value)
+                    }
+                    _ => Err(format!("`{}` is not a `const fn`", names.join("::"))),
+                }
+            }
+            _ => Err("not a constant expression".into()),
+        }
     }
-    let val = |e: &syn::Expr| -> Result<i128, String> {
-        match eval_const(items, scope, generics, e, depth + 1)? {
+
+    fn value(
+        &self,
+        scope: ScopeId,
+        e: &syn::Expr,
+        locals: &ConstLocals,
+        depth: u32,
+    ) -> Result<i128, String> {
+        match self.eval(scope, e, locals, depth)? {
             ConstVal::Value(v) => Ok(v),
             ConstVal::Param(_) => {
                 Err("arithmetic on a const parameter (generic_const_exprs) is not supported".into())
             }
         }
-    };
-    match e {
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
-            i.base10_parse::<i128>().map(ConstVal::Value).map_err(|e| e.to_string())
-        }
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => {
-            Ok(ConstVal::Value(i128::from(b.value)))
-        }
-        syn::Expr::Paren(p) => eval_const(items, scope, generics, &p.expr, depth + 1),
-        syn::Expr::Group(g) => eval_const(items, scope, generics, &g.expr, depth + 1),
-        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-            syn::Stmt::Expr(e, None) => eval_const(items, scope, generics, e, depth + 1),
-            _ => Err("a block with statements".into()),
-        },
-        syn::Expr::Cast(c) => val(&c.expr).map(ConstVal::Value),
-        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
-            val(&u.expr).map(|v| ConstVal::Value(-v))
-        }
-        syn::Expr::Binary(b) => {
-            let (l, r) = (val(&b.left)?, val(&b.right)?);
-            let v = match b.op {
-                syn::BinOp::Add(_) => l.checked_add(r),
-                syn::BinOp::Sub(_) => l.checked_sub(r),
-                syn::BinOp::Mul(_) => l.checked_mul(r),
-                syn::BinOp::Div(_) => l.checked_div(r),
-                syn::BinOp::Rem(_) => l.checked_rem(r),
-                syn::BinOp::Shl(_) => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)),
-                syn::BinOp::Shr(_) => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
-                syn::BinOp::BitAnd(_) => Some(l & r),
-                syn::BinOp::BitOr(_) => Some(l | r),
-                syn::BinOp::BitXor(_) => Some(l ^ r),
-                _ => None,
-            };
-            v.map(ConstVal::Value)
-                .ok_or_else(|| "an operation that overflows or is not arithmetic".to_string())
-        }
-        syn::Expr::Path(p) => {
-            let names = path_names(&p.path);
-            let env = |name: &str| -> Option<Res> {
-                let g = generics?;
-                items
-                    .all_generic_params(g)
-                    .iter()
-                    .find(|q| q.name == name)
-                    .map(|q| Res::Param(q.index))
-            };
-            let r = items
-                .resolve_path(scope, &names, p.path.leading_colon.is_some(), Ns::Value, &env)
-                .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
-            match r.res {
-                Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
-                Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
-                    DefKind::Const { expr: Some(e), .. } => {
-                        eval_const(items, items.def(d).scope, None, e, depth + 1)
-                    }
-                    DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
-                    _ => Err(format!("`{}` is not a constant", names.join("::"))),
-                },
-                Res::Def(d)
-                    if r.rest == 1
-                        && matches!(
-                            items.def(d).kind,
-                            DefKind::Struct { .. } | DefKind::Enum { .. }
-                        ) =>
-                {
-                    // An associated constant of the type: in an inherent impl, else a trait impl.
-                    let name = names.last().map(String::as_str).unwrap_or("");
-                    let found = assoc_const_of(items, d, name)
-                        .ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
-                    match &items.def(found).kind {
-                        DefKind::Const { expr: Some(e), .. } => {
-                            eval_const(items, items.def(found).scope, None, e, depth + 1)
-                        }
-                        _ => Err(format!("`{}` is not a constant", names.join("::"))),
-                    }
-                }
-                Res::Prim(p) if r.rest == 1 => {
-                    prim_const(p, names.last().map(String::as_str).unwrap_or(""))
-                        .map(ConstVal::Value)
-                }
-                Res::Def(d)
-                    if r.rest == 1
-                        && names
-                            .last()
-                            .is_some_and(|n| n == "MAX" || n == "MIN" || n == "BITS") =>
-                {
-                    let _ = d;
-                    Err("an associated constant of a type".into())
-                }
-                _ => Err(format!("`{}` is not a constant", names.join("::"))),
-            }
-        }
-        syn::Expr::Call(c) => {
-            // `size_of::<T>()` and friends need types; they are not array lengths kernels use.
-            let _ = c;
-            Err("a function call".into())
-        }
-        _ => Err("not a constant expression".into()),
     }
+
+    /// A block of `let`s and a final expression.
+    fn block(
+        &self,
+        scope: ScopeId,
+        b: &syn::Block,
+        mut locals: Vec<(String, i128)>,
+        depth: u32,
+    ) -> Result<ConstVal, String> {
+        let Some((last, lets)) = b.stmts.split_last() else {
+            return Err("an empty block".into());
+        };
+        for s in lets {
+            let syn::Stmt::Local(syn::Local { pat, init: Some(init), .. }) = s else {
+                return Err("a statement other than `let`".into());
+            };
+            let pat = match pat {
+                syn::Pat::Type(t) => &*t.pat,
+                p => p,
+            };
+            let syn::Pat::Ident(id) = pat else { return Err("a `let` with a pattern".into()) };
+            let v = self.value(scope, &init.expr, &locals, depth + 1)?;
+            locals.push((id.ident.to_string(), v));
+        }
+        match last {
+            syn::Stmt::Expr(e, None) => self.eval(scope, e, &locals, depth + 1),
+            _ => Err("a block without a final expression".into()),
+        }
+    }
+
+    /// A `const fn` call with argument values.
+    fn call(&self, d: DefId, args: &[i128], depth: u32) -> Result<i128, String> {
+        let def = self.items.def(d);
+        let DefKind::Fn { sig, body: Some(body), .. } = &def.kind else {
+            return Err(format!("`{}` is not a `const fn`", self.items.name(d)));
+        };
+        if sig.constness.is_none() {
+            return Err(format!("`{}` is not a `const fn`", self.items.name(d)));
+        }
+        if !sig.generics.params.is_empty() || sig.inputs.len() != args.len() {
+            return Err(format!("a call of the generic or variadic `{}`", self.items.name(d)));
+        }
+        let mut locals = Vec::new();
+        for (input, v) in sig.inputs.iter().zip(args) {
+            let syn::FnArg::Typed(pt) = input else { return Err("a method".into()) };
+            let syn::Pat::Ident(id) = &*pt.pat else {
+                return Err("a parameter with a pattern".into());
+            };
+            locals.push((id.ident.to_string(), *v));
+        }
+        let inner = ConstEval { items: self.items, generics: None };
+        match inner.block(def.scope, body, locals, depth + 1)? {
+            ConstVal::Value(v) => Ok(v),
+            ConstVal::Param(_) => Err("a const parameter".into()),
+        }
+    }
+
+    /// `size_of::<T>()` or `align_of::<T>()` of a primitive type, or of an array of them.
+    fn layout_query(
+        &self,
+        scope: ScopeId,
+        which: &str,
+        fp: &syn::ExprPath,
+    ) -> Option<Result<i128, String>> {
+        let seg = fp.path.segments.last()?;
+        let syn::PathArguments::AngleBracketed(a) = &seg.arguments else { return None };
+        let Some(syn::GenericArgument::Type(t)) = a.args.first() else { return None };
+        Some(self.prim_layout(scope, t, 0).map(
+            |(size, align)| {
+                if which == "size_of" { size } else { align }
+            },
+        ))
+    }
+
+    fn prim_layout(
+        &self,
+        scope: ScopeId,
+        t: &syn::Type,
+        depth: u32,
+    ) -> Result<(i128, i128), String> {
+        use crate::items::resolve::Prim;
+        match t {
+            syn::Type::Paren(p) => self.prim_layout(scope, &p.elem, depth),
+            syn::Type::Array(a) => {
+                let (size, align) = self.prim_layout(scope, &a.elem, depth)?;
+                let n = self.value(scope, &a.len, &[], depth + 1)?;
+                Ok((size * n, align))
+            }
+            syn::Type::Path(p) if p.qself.is_none() => {
+                let names = path_names(&p.path);
+                let r = self.items.resolve_path(scope, &names, false, Ns::Type, &|_| None);
+                let n = match r.map(|r| (r.res, r.rest)) {
+                    Some((Res::Prim(Prim::Bool), 0)) => 1,
+                    Some((Res::Prim(Prim::Char), 0)) => 4,
+                    Some((Res::Prim(Prim::Int(t)), 0)) => i128::from(t.bits() / 8),
+                    Some((Res::Prim(Prim::Float(f)), 0)) => i128::from(f.bits() / 8),
+                    _ => {
+                        return Err(
+                            "`size_of` of a type other than a primitive or an array of them".into(),
+                        );
+                    }
+                };
+                Ok((n, n))
+            }
+            _ => Err("`size_of` of a type other than a primitive or an array of them".into()),
+        }
+    }
+
+    fn path(&self, scope: ScopeId, path: &syn::Path, depth: u32) -> Result<ConstVal, String> {
+        let items = self.items;
+        let names = path_names(path);
+        let generics = self.generics;
+        let env = |name: &str| -> Option<Res> {
+            let g = generics?;
+            items.all_generic_params(g).iter().find(|q| q.name == name).map(|q| Res::Param(q.index))
+        };
+        let r = items
+            .resolve_path(scope, &names, path.leading_colon.is_some(), Ns::Value, &env)
+            .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
+        // A constant's own expression has no generic parameters of the use's.
+        let item = |_: DefId| ConstEval { items, generics: None };
+        match r.res {
+            Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
+            Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
+                DefKind::Const { expr: Some(e), .. } => {
+                    item(d).eval(items.def(d).scope, e, &[], depth + 1)
+                }
+                DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
+                _ => Err(format!("`{}` is not a constant", names.join("::"))),
+            },
+            Res::Def(d)
+                if r.rest == 1
+                    && matches!(
+                        items.def(d).kind,
+                        DefKind::Struct { .. } | DefKind::Enum { .. }
+                    ) =>
+            {
+                // An associated constant of the type: in an inherent impl, else a trait impl.
+                let name = names.last().map(String::as_str).unwrap_or("");
+                let found = assoc_const_of(items, d, name)
+                    .ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
+                match &items.def(found).kind {
+                    DefKind::Const { expr: Some(e), .. } => {
+                        item(found).eval(items.def(found).scope, e, &[], depth + 1)
+                    }
+                    _ => Err(format!("`{}` is not a constant", names.join("::"))),
+                }
+            }
+            Res::Prim(p) if r.rest == 1 => {
+                prim_const(p, names.last().map(String::as_str).unwrap_or("")).map(ConstVal::Value)
+            }
+            _ => Err(format!("`{}` is not a constant", names.join("::"))),
+        }
+    }
+}
+
+/// Whether an expression is a condition (its `!` is logical, whatever integer types are).
+fn is_condition(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. }) => true,
+        syn::Expr::Paren(p) => is_condition(&p.expr),
+        syn::Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)) && is_condition(&u.expr),
+        syn::Expr::Binary(b) => matches!(
+            b.op,
+            syn::BinOp::And(_)
+                | syn::BinOp::Or(_)
+                | syn::BinOp::Eq(_)
+                | syn::BinOp::Ne(_)
+                | syn::BinOp::Lt(_)
+                | syn::BinOp::Le(_)
+                | syn::BinOp::Gt(_)
+                | syn::BinOp::Ge(_)
+        ),
+        _ => false,
+    }
+}
+
+/// The integer methods whose result does not depend on the integer's width, at compile time.
+fn int_method(name: &str, recv: i128, args: &[i128]) -> Result<ConstVal, String> {
+    let v = match (name, args) {
+        ("pow", [e]) => u32::try_from(*e).ok().and_then(|e| recv.checked_pow(e)),
+        ("min", [b]) => Some(recv.min(*b)),
+        ("max", [b]) => Some(recv.max(*b)),
+        ("div_ceil", [b]) if *b > 0 && recv >= 0 => Some((recv + b - 1) / b),
+        ("next_multiple_of", [b]) if *b > 0 && recv >= 0 => Some((recv + b - 1) / b * b),
+        ("next_power_of_two", []) if recv >= 0 => {
+            u128::try_from(recv).ok().and_then(|r| r.checked_next_power_of_two()).map(|r| r as i128)
+        }
+        ("is_power_of_two", []) => Some(i128::from(recv > 0 && recv & (recv - 1) == 0)),
+        ("abs", []) => recv.checked_abs(),
+        ("ilog2", []) if recv > 0 => Some(i128::from(recv.ilog2())),
+        _ => return Err(format!("the method `{name}`")),
+    };
+    v.map(ConstVal::Value).ok_or_else(|| "an operation that overflows".to_string())
 }
 
 /// The discriminant of an enum variant: written, or one more than the previous variant's.
@@ -976,7 +1221,12 @@ pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, S
     let mut next: i128 = 0;
     for v in variants.iter().take(index as usize + 1) {
         if let DefKind::Variant { discriminant: Some(e), .. } = &items.def(*v).kind {
-            next = match eval_const(items, items.def(*v).scope, None, e, depth + 1)? {
+            next = match (ConstEval { items, generics: None }).eval(
+                items.def(*v).scope,
+                e,
+                &[],
+                depth + 1,
+            )? {
                 ConstVal::Value(x) => x,
                 ConstVal::Param(_) => {
                     return Err("a discriminant that depends on a parameter".into());

@@ -1,6 +1,6 @@
 //! Coercions at coercion sites (lets with a type, arguments, returns, fields, arms): `!` to
 //! any type, `&mut T` to `&T`, references to raw pointers, `*mut T` to `*const T`, arrays to
-//! slices behind pointers, and `&&T` to `&T` by auto-deref. Anything else must unify.
+//! slices behind pointers, and `&&T` to `&T` and `&W` to `&W::Target` by auto-deref. Anything else must unify.
 
 use super::expr::FnCtxt;
 use super::*;
@@ -53,23 +53,27 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         return Ok(());
                     }
                 }
-                // `&&T` to `&T`: auto-deref, then reborrow.
+                // `&&T` to `&T` and `&W` to `&W::Target`: auto-deref through references and
+                // `Deref` impls, then reborrow (rustc's deref coercion).
                 let mut inner = a.clone();
-                let mut derefs = 0;
-                while let TyKind::Ref(x, _) = inner.kind() {
-                    let x = self.shallow(x);
-                    derefs += 1;
+                let mut steps = Vec::new();
+                while steps.len() < 16 {
+                    let Some((x, step)) = self.deref_step(&inner) else { break };
+                    let x = self.shallow(&x);
+                    steps.push(step);
                     if self.infer.probe(|i| i.unify(&x, &b).ok()).is_some() {
-                        for _ in 0..=derefs {
-                            self.add_adjust(e, Adjust::Deref);
+                        let _ = self.infer.unify(&x, &b);
+                        let span = self.span(e);
+                        let mut adjusts = vec![Adjust::Deref];
+                        adjusts.extend(steps);
+                        if *tm {
+                            self.require_deref_mut(&adjusts, span);
                         }
+                        self.add_derefs(e, &adjusts, span);
                         self.add_adjust(e, Adjust::Borrow(*tm));
                         return Ok(());
                     }
                     inner = x;
-                    if derefs > 6 {
-                        break;
-                    }
                 }
                 Err(())
             }

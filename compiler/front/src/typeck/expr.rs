@@ -1100,6 +1100,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         for c in r.callees.values_mut() {
             c.args = resolve_args(&mut self.infer, &c.args);
         }
+        for a in r.adjust.values_mut().flatten() {
+            if let Adjust::Overloaded { deref, target } = a {
+                deref.args = resolve_args(&mut self.infer, &deref.args);
+                *target = self.infer.resolve(target);
+            }
+        }
         for v in r.paths.values_mut().chain(r.pat_consts.values_mut()) {
             match v {
                 ValueRes::Fn(c) | ValueRes::Const(c) => {

@@ -1,5 +1,5 @@
 //! Method calls: rustc's probe. The receiver is auto-dereferenced step by step (through
-//! references, then an array to its slice); at each step a method taking the step's type by
+//! references and `Deref` impls, then an array to its slice); at each step a method taking the step's type by
 //! value, then by `&`, then by `&mut`, is looked for in inherent impls first and in the
 //! traits the type implements next. The first that fits is the method, and the receiver gets
 //! the adjustments that make it fit.
@@ -8,14 +8,15 @@ use super::expr::FnCtxt;
 use super::traits::Obligation;
 use super::*;
 use crate::hir::ExprKind;
-use crate::ty::Infer;
+use crate::ty::{Infer, Projection};
 
 /// A method found by the probe.
 pub(super) struct Pick {
     pub method: DefId,
     /// The container's arguments: the impl's, or the trait's with `Self` first.
     pub container_args: Vec<GenericArg>,
-    pub derefs: usize,
+    /// The receiver's auto-derefs.
+    pub derefs: Vec<Adjust>,
     pub autoref: Option<bool>,
     pub unsize: bool,
     /// The trait the method comes from, for its obligation.
@@ -96,13 +97,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return Ty::error();
         };
         // The receiver's adjustments.
-        for _ in 0..pick.derefs {
-            self.add_adjust(receiver, Adjust::Deref);
-        }
+        let overloaded = pick.derefs.iter().any(|a| matches!(a, Adjust::Overloaded { .. }));
+        self.add_derefs(receiver, &pick.derefs, span);
         if let Some(m) = pick.autoref {
             self.add_adjust(receiver, Adjust::Borrow(m));
             if pick.unsize {
                 self.add_adjust(receiver, Adjust::Unsize);
+            }
+            if m && overloaded {
+                self.require_deref_mut(&pick.derefs, span);
             }
             if m && !self.trusted {
                 self.check_mutable_receiver(receiver, name, span);
@@ -164,25 +167,63 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             .collect()
     }
 
-    /// The auto-deref steps of a receiver type: itself, then through each reference, then an
-    /// array's slice.
-    fn autoderef_steps(&mut self, t: &Ty) -> Vec<(Ty, usize, bool)> {
+    /// One auto-deref step from `t`: through a reference, or through a `Deref` impl (a
+    /// newtype or smart pointer of the user's), as rustc's `Autoderef` steps. Raw pointers are
+    /// never dereferenced implicitly.
+    pub(super) fn deref_step(&mut self, t: &Ty) -> Option<(Ty, Adjust)> {
+        let t = self.shallow(t);
+        match t.kind() {
+            TyKind::Ref(inner, _) => Some((self.resolve_var(inner), Adjust::Deref)),
+            TyKind::Adt(..) | TyKind::Param(..) | TyKind::Projection(..) => {
+                let trait_id = self.tcx.items.lang("Deref")?;
+                let deref = self.tcx.items.assoc_item(trait_id, "deref", false)?;
+                let target = self.tcx.items.assoc_item(trait_id, "Target", true)?;
+                let args = vec![GenericArg::Ty(t.clone())];
+                // Tried in a snapshot: most types have no `Deref` impl, and the attempt must
+                // leave nothing behind.
+                let snapshot = self.infer.snapshot();
+                let obligations = self.obligations.len();
+                let found = !matches!(
+                    self.select(trait_id, &args, 0),
+                    Selection::None | Selection::Ambiguous
+                );
+                self.infer.rollback_to(snapshot);
+                self.obligations.truncate(obligations);
+                if !found {
+                    return None;
+                }
+                let proj = Projection { trait_id, args: args.clone().into(), assoc: target };
+                let target = self.normalize(&Ty::new(TyKind::Projection(proj)));
+                let target = self.shallow(&target);
+                let deref = Callee { def: deref, args: args.into() };
+                Some((target.clone(), Adjust::Overloaded { deref, target }))
+            }
+            _ => None,
+        }
+    }
+
+    /// The auto-deref steps of a receiver type: itself, then through each reference or
+    /// `Deref` impl, then an array's slice; each with the adjustments that reach it.
+    fn autoderef_steps(&mut self, t: &Ty) -> Vec<(Ty, Vec<Adjust>, bool)> {
         let mut out = Vec::new();
         let mut cur = self.shallow(t);
-        let mut n = 0;
+        let mut adjusts = Vec::new();
         loop {
-            out.push((cur.clone(), n, false));
-            match cur.kind() {
-                // rustc's recursion limit bounds auto-deref too.
-                TyKind::Ref(inner, _) if n < 128 => {
-                    cur = self.resolve_var(inner);
-                    n += 1;
+            out.push((cur.clone(), adjusts.clone(), false));
+            // rustc's recursion limit bounds auto-deref too.
+            if adjusts.len() >= 128 {
+                break;
+            }
+            match self.deref_step(&cur) {
+                Some((next, a)) => {
+                    adjusts.push(a);
+                    cur = next;
                 }
-                _ => break,
+                None => break,
             }
         }
         if let TyKind::Array(el, _) = cur.kind() {
-            out.push((Ty::slice(el.clone()), n, true));
+            out.push((Ty::slice(el.clone()), adjusts, true));
         }
         out
     }
@@ -238,7 +279,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         return Some(Pick {
                             method: *m,
                             container_args: fresh,
-                            derefs,
+                            derefs: derefs.clone(),
                             autoref,
                             unsize,
                             trait_id: None,
@@ -284,7 +325,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     return Some(Pick {
                         method: *m,
                         container_args: targs,
-                        derefs,
+                        derefs: derefs.clone(),
                         autoref,
                         unsize,
                         trait_id: Some(t),
@@ -293,6 +334,62 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
         }
         None
+    }
+
+    /// Records auto-derefs of `e`; those through `Deref` impls are obligations, for the
+    /// impls' own where-clauses.
+    pub(super) fn add_derefs(&mut self, e: ExprId, adjusts: &[Adjust], span: Span) {
+        for a in adjusts {
+            if let (Adjust::Overloaded { deref, .. }, Some(trait_id)) =
+                (a, self.tcx.items.lang("Deref"))
+            {
+                self.obligations.push(Obligation::Trait {
+                    trait_id,
+                    args: deref.args.to_vec(),
+                    span,
+                });
+            }
+            self.add_adjust(e, a.clone());
+        }
+    }
+
+    /// A mutable use through `Deref` impls calls `deref_mut`: the first dereferenced type that
+    /// does not implement `DerefMut`, if any (rustc's E0594/E0596); the others are obligations.
+    pub(super) fn deref_mut_missing(&mut self, adjusts: &[Adjust], span: Span) -> Option<Ty> {
+        let trait_id = self.tcx.items.lang("DerefMut")?;
+        for a in adjusts {
+            if let Adjust::Overloaded { deref, .. } = a {
+                let args = deref.args.to_vec();
+                if matches!(self.select(trait_id, &args, 0), Selection::None) {
+                    return match args.first() {
+                        Some(GenericArg::Ty(t)) => Some(t.clone()),
+                        _ => None,
+                    };
+                }
+                self.obligations.push(Obligation::Trait { trait_id, args, span });
+            }
+        }
+        None
+    }
+
+    /// Reports a mutable use through a `Deref` impl without `DerefMut`, in rustc's words.
+    pub(super) fn require_deref_mut(&mut self, adjusts: &[Adjust], span: Span) {
+        if let Some(t) = self.deref_mut_missing(adjusts, span) {
+            self.no_deref_mut_error(&t, "borrow as mutable", span);
+        }
+    }
+
+    pub(super) fn no_deref_mut_error(&mut self, t: &Ty, what: &str, span: Span) {
+        let shown = self.show(t);
+        let msg = match what {
+            "assign to" => format!("cannot assign to data in dereference of `{shown}`"),
+            _ => format!("cannot borrow data in dereference of `{shown}` as mutable"),
+        };
+        self.error(
+            Diagnostic::new(RK_ASSIGN_THROUGH_CONST, msg)
+                .at(span, format!("cannot {}", if what == "assign to" { "assign" } else { what }))
+                .help(format!("trait `DerefMut` is required to modify through a dereference, but it is not implemented for `{shown}`")),
+        );
     }
 
     /// `&mut` auto-ref of a receiver that is not a mutable place.
@@ -338,6 +435,7 @@ impl TypeckResults {
                     },
                     _ => t.clone(),
                 },
+                Adjust::Overloaded { target, .. } => target.clone(),
                 _ => t,
             };
         }

@@ -66,6 +66,17 @@ pub enum Adjust {
     PointerCast,
     /// `!` to any type: the expression never finishes.
     NeverToAny,
+    /// `*Deref::deref(&e)`: auto-deref through a user's `Deref` impl (a newtype or a smart
+    /// pointer), `deref_mut` where the place is used mutably. `deref` is `Deref::deref` with
+    /// the dereferenced type as `Self`; `target` is its `Target`.
+    Overloaded { deref: Callee, target: Ty },
+}
+
+impl Adjust {
+    /// Whether the adjustment dereferences, through a reference or a `Deref` impl.
+    pub fn is_deref(&self) -> bool {
+        matches!(self, Adjust::Deref | Adjust::Overloaded { .. })
+    }
 }
 
 /// What a value path names, with its generic arguments.
@@ -195,6 +206,7 @@ fn apply_adjust(t: &Ty, a: &Adjust, _tcx: &Tcx) -> Ty {
             _ => t.clone(),
         },
         Adjust::PointerCast | Adjust::NeverToAny => t.clone(),
+        Adjust::Overloaded { target, .. } => target.clone(),
     }
 }
 

@@ -788,44 +788,41 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     pub fn check_field(&mut self, e: ExprId, base: ExprId, name: &FieldName, span: Span) -> Ty {
         let bt = self.check_expr(base, None);
         let mut t = self.structurally_resolve(&bt, self.span(base));
-        let mut derefs = 0;
+        // Auto-deref through references and `Deref` impls until a type has the field.
+        let mut derefs = Vec::new();
         loop {
-            match t.kind() {
+            let found = match t.kind() {
                 TyKind::Adt(d, args)
                     if matches!(self.tcx.items.def(*d).kind, DefKind::Struct { .. }) =>
                 {
                     let d = *d;
-                    let fields = self.tcx.items.fields(d);
                     let key = name.as_string();
-                    if let Some(k) = fields.iter().position(|f| f.name == key) {
+                    self.tcx.items.fields(d).iter().position(|f| f.name == key).map(|k| {
                         let ft = self.tcx.field_tys(d)[k].subst(args);
-                        let ft = self.normalize(&ft);
-                        for _ in 0..derefs {
-                            self.add_adjust(base, Adjust::Deref);
-                        }
-                        self.r.fields.insert(e, k as u32);
-                        return ft;
-                    }
-                    break;
+                        (k as u32, ft)
+                    })
                 }
-                TyKind::Tuple(ts) => {
-                    if let FieldName::Index(i) = name
-                        && let Some(ft) = ts.get(*i as usize)
-                    {
-                        let ft = ft.clone();
-                        for _ in 0..derefs {
-                            self.add_adjust(base, Adjust::Deref);
-                        }
-                        self.r.fields.insert(e, *i);
-                        return ft;
-                    }
-                    break;
+                TyKind::Tuple(ts) => match name {
+                    FieldName::Index(i) => ts.get(*i as usize).map(|ft| (*i, ft.clone())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some((k, ft)) = found {
+                let ft = self.normalize(&ft);
+                self.add_derefs(base, &derefs, span);
+                self.r.fields.insert(e, k);
+                return ft;
+            }
+            if derefs.len() >= 128 {
+                break;
+            }
+            match self.deref_step(&t) {
+                Some((next, a)) => {
+                    derefs.push(a);
+                    t = next;
                 }
-                TyKind::Ref(inner, _) => {
-                    t = self.resolve_var(inner);
-                    derefs += 1;
-                }
-                _ => break,
+                None => break,
             }
         }
         if t.is_error() {
@@ -874,7 +871,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let bt = self.check_expr(base, None);
         let it = self.check_expr(index, None);
         let mut t = self.structurally_resolve(&bt, self.span(base));
-        let mut derefs = 0;
+        let mut derefs = Vec::new();
         loop {
             match t.kind() {
                 TyKind::Array(el, _) | TyKind::Slice(el) => {
@@ -893,9 +890,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         .any(|l| self.tcx.items.lang(l) == Some(*d)),
                         _ => false,
                     };
-                    for _ in 0..derefs {
-                        self.add_adjust(base, Adjust::Deref);
-                    }
+                    self.add_derefs(base, &derefs, span);
                     if range {
                         if let TyKind::Adt(_, a) = is.kind()
                             && let Some(GenericArg::Ty(x)) = a.first()
@@ -922,7 +917,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
                 TyKind::Ref(inner, _) => {
                     t = self.resolve_var(inner);
-                    derefs += 1;
+                    derefs.push(Adjust::Deref);
                 }
                 TyKind::Error => return Ty::error(),
                 TyKind::Infer(Infer::Var(_)) => {
@@ -933,32 +928,19 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     );
                     return Ty::error();
                 }
-                _ => break,
-            }
-        }
-        // An `Index` impl.
-        if let Some(index_trait) = self.tcx.items.lang("Index")
-            && let Some(m) = self.tcx.items.assoc_item(index_trait, "index", false)
-        {
-            let targs = vec![GenericArg::Ty(t.clone()), GenericArg::Ty(it.clone())];
-            if !matches!(self.select(index_trait, &targs, 0), Selection::None) {
-                for _ in 0..derefs {
-                    self.add_adjust(base, Adjust::Deref);
-                }
-                self.obligations.push(Obligation::Trait {
-                    trait_id: index_trait,
-                    args: targs.clone(),
-                    span,
-                });
-                let output = self.tcx.items.assoc_item(index_trait, "Output", true);
-                self.r.callees.insert(e, Callee { def: m, args: targs.clone().into() });
-                if let Some(o) = output {
-                    let proj = crate::ty::Projection {
-                        trait_id: index_trait,
-                        args: targs.into(),
-                        assoc: o,
-                    };
-                    return self.normalize(&Ty::new(TyKind::Projection(proj)));
+                _ => {
+                    // An `Index` impl of this type, else the next step through its `Deref`
+                    // impl, as rustc tries them at each step of auto-deref.
+                    if let Some(out) = self.index_impl(e, base, &t, &it, &derefs, span) {
+                        return out;
+                    }
+                    match self.deref_step(&t) {
+                        Some((next, a)) if derefs.len() < 128 => {
+                            derefs.push(a);
+                            t = self.structurally_resolve(&next, span);
+                        }
+                        _ => break,
+                    }
                 }
             }
         }
@@ -971,6 +953,34 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             .at(span, "not an array, slice, or type with an `Index` impl"),
         );
         Ty::error()
+    }
+
+    /// `base[index]` through an `Index` impl of `t`, the type `base` reaches by `derefs`.
+    fn index_impl(
+        &mut self,
+        e: ExprId,
+        base: ExprId,
+        t: &Ty,
+        it: &Ty,
+        derefs: &[Adjust],
+        span: Span,
+    ) -> Option<Ty> {
+        let index_trait = self.tcx.items.lang("Index")?;
+        let m = self.tcx.items.assoc_item(index_trait, "index", false)?;
+        let targs = vec![GenericArg::Ty(t.clone()), GenericArg::Ty(it.clone())];
+        if matches!(self.select(index_trait, &targs, 0), Selection::None) {
+            return None;
+        }
+        self.add_derefs(base, derefs, span);
+        self.obligations.push(Obligation::Trait {
+            trait_id: index_trait,
+            args: targs.clone(),
+            span,
+        });
+        let o = self.tcx.items.assoc_item(index_trait, "Output", true)?;
+        self.r.callees.insert(e, Callee { def: m, args: targs.clone().into() });
+        let proj = crate::ty::Projection { trait_id: index_trait, args: targs.into(), assoc: o };
+        Some(self.normalize(&Ty::new(TyKind::Projection(proj))))
     }
 
     pub fn check_struct_lit(

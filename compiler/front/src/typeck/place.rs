@@ -73,6 +73,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     .help(help),
                 );
             }
+            PlaceMut::NoDerefMut(t) => self.no_deref_mut_error(&t, what, at),
             PlaceMut::Static(name) => {
                 let direct = matches!(self.body.expr(e).kind, ExprKind::Path(_));
                 let msg = match (assign, direct) {
@@ -101,6 +102,36 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ExprKind::Field(base, FieldName::Index(k)) => format!("{}.{k}", self.place_text(*base)),
             ExprKind::Unary(UnOp::Deref, inner) => format!("*{}", self.place_text(*inner)),
             _ => crate::diag::snippet(self.tcx.source, self.span(e)).to_string(),
+        }
+    }
+
+    /// The mutability of what `base` reaches through its builtin auto-derefs `adjusts`: the
+    /// last reference's.
+    fn deref_mutability(&mut self, base: ExprId, adjusts: &[Adjust]) -> PlaceMut {
+        let mut t = self.expr_ty[base.0 as usize].clone().unwrap_or_else(Ty::error);
+        let mut last = None;
+        for a in adjusts {
+            match a {
+                Adjust::Overloaded { target, .. } => {
+                    last = None;
+                    t = target.clone();
+                }
+                _ => {
+                    let s = self.shallow(&t);
+                    match s.kind() {
+                        TyKind::Ref(x, m) => {
+                            last = Some(*m);
+                            t = x.clone();
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+        match last {
+            Some(true) => PlaceMut::Mutable,
+            Some(false) => PlaceMut::BehindConst(false),
+            None => PlaceMut::Unknown,
         }
     }
 
@@ -141,27 +172,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             }
             ExprKind::Field(base, _) | ExprKind::Index(base, _) => {
-                // Through the base's auto-derefs: the last reference decides.
+                // Through the base's auto-derefs: the last reference decides; a `Deref` impl
+                // is used mutably through `DerefMut`, which borrows what it dereferences.
                 let adjusts = self.r.adjust.get(base).cloned().unwrap_or_default();
-                let derefs = adjusts.iter().filter(|a| **a == Adjust::Deref).count();
-                if derefs > 0 {
-                    let mut t = self.expr_ty[base.0 as usize].clone().unwrap_or_else(Ty::error);
-                    let mut last = None;
-                    for _ in 0..derefs {
-                        let s = self.shallow(&t);
-                        match s.kind() {
-                            TyKind::Ref(x, m) => {
-                                last = Some(*m);
-                                t = x.clone();
-                            }
-                            _ => break,
-                        }
+                if let Some(k) =
+                    adjusts.iter().rposition(|a| matches!(a, Adjust::Overloaded { .. }))
+                {
+                    if let Some(t) = self.deref_mut_missing(&adjusts[..=k], self.span(e)) {
+                        return PlaceMut::NoDerefMut(t);
                     }
-                    return match last {
-                        Some(true) => PlaceMut::Mutable,
-                        Some(false) => PlaceMut::BehindConst(false),
-                        None => PlaceMut::Unknown,
-                    };
+                    if adjusts[..k].iter().any(Adjust::is_deref) {
+                        return self.deref_mutability(*base, &adjusts[..k]);
+                    }
+                    return self.place_mutability(*base);
+                }
+                if adjusts.iter().any(Adjust::is_deref) {
+                    return self.deref_mutability(*base, &adjusts);
                 }
                 if matches!(body.expr(e).kind, ExprKind::Index(..))
                     && self.r.callees.contains_key(&e)
@@ -191,4 +217,6 @@ enum PlaceMut {
     /// Behind a `*const` (`true`) or a `&` (`false`).
     BehindConst(bool),
     Static(String),
+    /// Through a `Deref` impl of this type, without `DerefMut`.
+    NoDerefMut(Ty),
 }
