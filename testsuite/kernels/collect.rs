@@ -1,6 +1,7 @@
-//! Compile-time lengths and `collect()`, as new users write them (2026-12-06): array lengths
-//! from `const fn` calls, `size_of`, `if` and integer methods; `collect()` into a kernel's own
-//! fixed-capacity vector (`FromIterator`, `Extend`), into an `Option` of one, and into `()`.
+//! Compile-time lengths, `collect()` and other iterator idioms, as new users write them
+//! (2026-12-06): array lengths from `const fn` calls, `size_of`, `if` and integer methods;
+//! `collect()` into a kernel's own fixed-capacity vector (`FromIterator`, `Extend`), into an
+//! `Option` of one, and into `()`; runs, orders and selections.
 use rkc_offload::prelude::*;
 
 const fn div_ceil(a: usize, b: usize) -> usize {
@@ -87,4 +88,68 @@ pub fn gather(xs: &[u32], out: &mut [u32]) {
         ^ small.as_slice().iter().sum::<u32>() << 8
         ^ checked.map_or(u32::MAX, |c| c.as_slice().iter().sum())
         ^ visits << 24;
+}
+
+/// Runs, orders and selections over a thread's window of bytes: `chunk_by` (both ends),
+/// lexicographic `cmp`/`partial_cmp`/`lt` of iterators, `next_if_eq` and `peek_mut`,
+/// `repeat_n` and `repeat_with`, `select_nth_unstable`, and ranges of `char`s.
+#[offload_kernel]
+pub fn runs(bytes: &[u8], out: &mut [u32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let Some(o) = out.get_mut(i) else { return };
+    let Some(w) = bytes.get(i..i + 10) else { return };
+    let mut bins = [0u8; 10];
+    for (b, &x) in bins.iter_mut().zip(w) {
+        *b = x % 4;
+    }
+    let runs = bins.chunk_by(|a, b| a == b).count() as u32;
+    let last_run = bins.chunk_by(|a, b| a <= b).next_back().map_or(0, |r| r.len()) as u32;
+    let order = match w[..5].iter().cmp(w[5..].iter()) {
+        core::cmp::Ordering::Less => 1,
+        core::cmp::Ordering::Equal => 2,
+        core::cmp::Ordering::Greater => 3,
+    };
+    let floats = w.iter().map(|&b| b as f32 - 100.0);
+    let partial = floats.clone().partial_cmp(floats.clone().rev()).map_or(9, |o| o as i32 + 1);
+    let before = w.iter().lt(w.iter().skip(1)) as u32;
+    let mut it = bins.iter().copied().peekable();
+    let mut zeros = 0;
+    while it.next_if_eq(&0).is_some() {
+        zeros += 1;
+    }
+    if let Some(p) = it.peek_mut() {
+        *p += 10;
+    }
+    let bumped = it.next().unwrap_or(0) as u32;
+    let pad: u32 = core::iter::repeat_n(w[0] as u32, i % 4).sum();
+    let mut k = 1u32;
+    let powers: u32 = core::iter::repeat_with(|| {
+        k *= 3;
+        k
+    })
+    .take(4)
+    .sum();
+    let mut sorted = [0u8; 10];
+    sorted.copy_from_slice(w);
+    let (left, median, right) = sorted.select_nth_unstable(4);
+    let sides = left.iter().map(|&v| v as u32).sum::<u32>()
+        + right.iter().map(|&v| v as u32).max().unwrap_or(0);
+    let letters: u32 =
+        ('a'..='z').filter(|c| (*c as u32 + i as u32) % 7 == 0).map(|c| c as u32).sum();
+    let span =
+        ('\u{D7FE}'..'\u{E002}').count() as u32 + ('x'..'{').rev().next().map_or(0, |c| c as u32);
+    *o = runs
+        + last_run * 11
+        + order * 101
+        + partial as u32 * 1009
+        + before * 7
+        + zeros * 13
+        + bumped * 17
+        + pad
+        + powers
+        + *median as u32 * 19
+        + sides * 23
+        + letters
+        + span;
 }

@@ -1456,6 +1456,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(collect::gather),
         },
         Case {
+            file: "collect.rs",
+            kernel: "runs",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(110), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(collect::runs),
+        },
+        Case {
             file: "derefs.rs",
             kernel: "rows",
             grid: [2, 1, 1],

@@ -520,6 +520,86 @@ pub trait Iterator {
             }
         }
     }
+
+    /// Lexicographic comparison, as slices compare.
+    fn cmp<I>(self, other: I) -> Ordering
+    where
+        I: IntoIterator<Item = Self::Item>,
+        Self::Item: Ord,
+        Self: Sized,
+    {
+        let mut a = self;
+        let mut b = other.into_iter();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return Ordering::Equal,
+                (None, Some(_)) => return Ordering::Less,
+                (Some(_), None) => return Ordering::Greater,
+                (Some(x), Some(y)) => match x.cmp(&y) {
+                    Ordering::Equal => {}
+                    non_eq => return non_eq,
+                },
+            }
+        }
+    }
+
+    /// Lexicographic comparison; `None` at the first pair without an order.
+    fn partial_cmp<I>(self, other: I) -> Option<Ordering>
+    where
+        I: IntoIterator,
+        Self::Item: PartialOrd<I::Item>,
+        Self: Sized,
+    {
+        let mut a = self;
+        let mut b = other.into_iter();
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return Some(Ordering::Equal),
+                (None, Some(_)) => return Some(Ordering::Less),
+                (Some(_), None) => return Some(Ordering::Greater),
+                (Some(x), Some(y)) => match x.partial_cmp(&y) {
+                    Some(Ordering::Equal) => {}
+                    non_eq => return non_eq,
+                },
+            }
+        }
+    }
+
+    fn lt<I>(self, other: I) -> bool
+    where
+        I: IntoIterator,
+        Self::Item: PartialOrd<I::Item>,
+        Self: Sized,
+    {
+        self.partial_cmp(other) == Some(Ordering::Less)
+    }
+
+    fn le<I>(self, other: I) -> bool
+    where
+        I: IntoIterator,
+        Self::Item: PartialOrd<I::Item>,
+        Self: Sized,
+    {
+        matches!(self.partial_cmp(other), Some(Ordering::Less | Ordering::Equal))
+    }
+
+    fn gt<I>(self, other: I) -> bool
+    where
+        I: IntoIterator,
+        Self::Item: PartialOrd<I::Item>,
+        Self: Sized,
+    {
+        self.partial_cmp(other) == Some(Ordering::Greater)
+    }
+
+    fn ge<I>(self, other: I) -> bool
+    where
+        I: IntoIterator,
+        Self::Item: PartialOrd<I::Item>,
+        Self: Sized,
+    {
+        matches!(self.partial_cmp(other), Some(Ordering::Greater | Ordering::Equal))
+    }
 }
 
 #[lang = "DoubleEndedIterator"]
@@ -1380,6 +1460,23 @@ impl<I: Iterator> Peekable<I> {
             None
         }
     }
+
+    pub fn next_if_eq<T: ?Sized>(&mut self, expected: &T) -> Option<I::Item>
+    where
+        I::Item: PartialEq<T>,
+    {
+        self.next_if(|next| next == expected)
+    }
+
+    pub fn peek_mut(&mut self) -> Option<&mut I::Item> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.iter.next());
+        }
+        match &mut self.peeked {
+            Some(Some(v)) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// `Iterator::copied`.
@@ -1455,6 +1552,53 @@ impl<A: Clone> Iterator for Repeat<A> {
 
     fn next(&mut self) -> Option<A> {
         Some(self.element.clone())
+    }
+}
+
+/// `iter::repeat_n`: `count` clones of an element (the last one moved).
+#[derive(Clone)]
+pub struct RepeatN<A> {
+    element: Option<A>,
+    count: usize,
+}
+
+pub fn repeat_n<T: Clone>(element: T, count: usize) -> RepeatN<T> {
+    RepeatN { element: if count == 0 { None } else { Some(element) }, count }
+}
+
+impl<A: Clone> Iterator for RepeatN<A> {
+    type Item = A;
+
+    fn next(&mut self) -> Option<A> {
+        if self.count == 0 {
+            return None;
+        }
+        self.count -= 1;
+        if self.count == 0 { self.element.take() } else { self.element.clone() }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.count, Some(self.count))
+    }
+}
+
+impl<A: Clone> ExactSizeIterator for RepeatN<A> {}
+
+/// `iter::repeat_with`.
+#[derive(Clone)]
+pub struct RepeatWith<F> {
+    f: F,
+}
+
+pub fn repeat_with<A, F: FnMut() -> A>(f: F) -> RepeatWith<F> {
+    RepeatWith { f }
+}
+
+impl<A, F: FnMut() -> A> Iterator for RepeatWith<F> {
+    type Item = A;
+
+    fn next(&mut self) -> Option<A> {
+        Some((self.f)())
     }
 }
 

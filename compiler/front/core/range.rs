@@ -1,10 +1,10 @@
-//! Iteration over ranges of integers (`a..b`, `a..=b`, `a..`), through the `Step` trait as in
+//! Iteration over ranges of integers and `char`s (`a..b`, `a..=b`, `a..`), through the `Step` trait as in
 //! `core`, so that `for k in 0..8` leaves `k`'s integer type to its uses.
 
 use crate::ops::{Range, RangeFrom, RangeInclusive};
 use crate::option::Option::{self, None, Some};
 
-/// Types with successors and predecessors: the integers.
+/// Types with successors and predecessors: the integers and `char`.
 pub trait Step: Clone + PartialOrd + Sized {
     /// The number of steps from `start` to `end` (`start <= end`).
     fn steps_between(start: &Self, end: &Self) -> usize;
@@ -29,6 +29,36 @@ impl Step for $T {
     }
 }
 //@ end
+
+/// `char`s step over the surrogates (`0xD800..=0xDFFF`), which are not `char`s, as core's.
+impl Step for char {
+    fn steps_between(start: &char, end: &char) -> usize {
+        let (s, e) = (*start as u32, *end as u32);
+        let d = e.wrapping_sub(s);
+        (if s < 0xD800 && 0xE000 <= e { d - 0x800 } else { d }) as usize
+    }
+
+    fn forward(start: char, n: usize) -> char {
+        let s = start as u32;
+        let mut r = s.wrapping_add(n as u32);
+        if s < 0xD800 && 0xD800 <= r {
+            r += 0x800;
+        }
+        // SAFETY: ranges step only between their bounds, which are `char`s, and the
+        // surrogates are skipped.
+        unsafe { crate::char::from_u32_unchecked(r) }
+    }
+
+    fn backward(start: char, n: usize) -> char {
+        let s = start as u32;
+        let mut r = s.wrapping_sub(n as u32);
+        if s >= 0xE000 && r < 0xE000 {
+            r -= 0x800;
+        }
+        // SAFETY: as in `forward`.
+        unsafe { crate::char::from_u32_unchecked(r) }
+    }
+}
 
 impl<A: Step + Copy> Iterator for Range<A> {
     type Item = A;

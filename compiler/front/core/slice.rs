@@ -346,6 +346,45 @@ impl<T> [T] {
         }
     }
 
+    /// Reorders the slice so that the element at `index` is where a sort would put it, the
+    /// ones before it no greater and the ones after it no smaller. rkc sorts the slice to do
+    /// so (kernels select in small arrays); which order the sides are in is unspecified, as
+    /// in core.
+    pub fn select_nth_unstable(&mut self, index: usize) -> (&mut [T], &mut T, &mut [T])
+    where
+        T: Ord,
+    {
+        self.select_nth_unstable_by(index, |a, b| a.cmp(b))
+    }
+
+    pub fn select_nth_unstable_by_key<K: Ord, F: FnMut(&T) -> K>(
+        &mut self,
+        index: usize,
+        f: F,
+    ) -> (&mut [T], &mut T, &mut [T]) {
+        let mut f = f;
+        self.select_nth_unstable_by(index, |a, b| f(a).cmp(&f(b)))
+    }
+
+    pub fn select_nth_unstable_by<F: FnMut(&T, &T) -> crate::cmp::Ordering>(
+        &mut self,
+        index: usize,
+        compare: F,
+    ) -> (&mut [T], &mut T, &mut [T]) {
+        if index >= self.len() {
+            panic!("partition_at_index index {} greater than length of slice {}", index, self.len());
+        }
+        self.sort_unstable_by(compare);
+        let (left, rest) = self.split_at_mut(index);
+        let (nth, right) = rest.split_first_mut().unwrap();
+        (left, nth, right)
+    }
+
+    /// Runs of consecutive elements for which `pred` holds pairwise.
+    pub fn chunk_by<F: FnMut(&T, &T) -> bool>(&self, pred: F) -> ChunkBy<'_, T, F> {
+        ChunkBy { v: self, pred }
+    }
+
     pub fn sort_unstable_by_key<K: Ord, F: FnMut(&T) -> K>(&mut self, f: F) {
         let mut f = f;
         self.sort_unstable_by(|a, b| f(a).cmp(&f(b)));
@@ -1069,6 +1108,45 @@ impl<'a, T> DoubleEndedIterator for ChunksExactMut<'a, T> {
             self.len -= self.chunk_size;
             Some(unsafe { intrinsics::slice_from_raw_parts_mut(self.ptr.add(self.len), self.chunk_size) })
         }
+    }
+}
+
+/// `slice.chunk_by(pred)`.
+pub struct ChunkBy<'a, T, P> {
+    v: &'a [T],
+    pred: P,
+}
+
+impl<'a, T, P: FnMut(&T, &T) -> bool> Iterator for ChunkBy<'a, T, P> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        if self.v.is_empty() {
+            return None;
+        }
+        let mut len = 1;
+        while len < self.v.len() && (self.pred)(&self.v[len - 1], &self.v[len]) {
+            len += 1;
+        }
+        let (head, tail) = self.v.split_at(len);
+        self.v = tail;
+        Some(head)
+    }
+}
+
+impl<'a, T, P: FnMut(&T, &T) -> bool> DoubleEndedIterator for ChunkBy<'a, T, P> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.v.is_empty() {
+            return None;
+        }
+        let n = self.v.len();
+        let mut len = 1;
+        while len < n && (self.pred)(&self.v[n - len - 1], &self.v[n - len]) {
+            len += 1;
+        }
+        let (head, tail) = self.v.split_at(n - len);
+        self.v = head;
+        Some(tail)
     }
 }
 
