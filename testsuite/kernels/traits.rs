@@ -2,7 +2,8 @@
 //! `Add`/`Sub`/`Mul`/`Neg`/`AddAssign`/`Index`/`IndexMut` on a `Vec3`, a `Complex` type,
 //! a trait with a default method and an associated constant implemented for `f32` and
 //! `f64`, generic functions over that trait, an associated type, `Default`, `From`,
-//! derived `PartialEq`/`PartialOrd`, and const generics (`Matrix<R, C>`, `[T; N]`).
+//! derived `PartialEq`/`PartialOrd`, const generics (`Matrix<R, C>`, `[T; N]`), and bounds
+//! declared on an associated type, used through the trait's bound.
 use core::ops::{Add, AddAssign, Index, IndexMut, Mul, Neg, Sub};
 use rkc_offload::prelude::*;
 
@@ -305,4 +306,42 @@ pub fn samplers(out: *mut [f64; 64]) {
         let ramp = Ramp { scale: 0.5 };
         (*out)[t as usize] = average(&stripes, t, 10) * 1000.0 + average(&ramp, t, 4);
     }
+}
+
+/// Pixel formats whose channel type is bounded in the trait's declaration: generic code uses
+/// those bounds (`c.into()` to `f32`, `Default`) through the `P: Pixel` bound alone.
+pub trait Pixel {
+    type Channel: Copy + Into<f32> + Default;
+    const CHANNELS: usize;
+}
+
+pub struct Rgb8;
+impl Pixel for Rgb8 {
+    type Channel = u8;
+    const CHANNELS: usize = 3;
+}
+
+pub struct Gray16;
+impl Pixel for Gray16 {
+    type Channel = u16;
+    const CHANNELS: usize = 1;
+}
+
+fn luma<P: Pixel>(px: &[P::Channel]) -> f32 {
+    let mut acc = 0.0;
+    for &c in px.iter().take(P::CHANNELS) {
+        let v: f32 = c.into();
+        acc += v;
+    }
+    acc / P::CHANNELS as f32 + px.last().copied().unwrap_or_default().into()
+}
+
+#[offload_kernel]
+pub fn pixels(rgb: &[u8], gray: &[u16], out: &mut [f32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let Some(o) = out.get_mut(i) else { return };
+    let px = rgb.get(3 * i..3 * i + 3).unwrap_or(&[]);
+    let g = gray.get(i..i + 1).unwrap_or(&[]);
+    *o = luma::<Rgb8>(px) + luma::<Gray16>(g);
 }

@@ -1090,6 +1090,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "traits.rs",
+            kernel: "pixels",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(3 * 100), Input::Random(90), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(traits::pixels),
+        },
+        Case {
+            file: "traits.rs",
             kernel: "generic_math",
             grid: [1, 1, 1],
             block: [64, 1, 1],

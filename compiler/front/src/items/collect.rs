@@ -689,6 +689,7 @@ impl<'a> Collector<'a> {
                                 parent_count: generics.count(),
                                 ..Default::default()
                             },
+                            bounds: ty.bounds.iter().collect(),
                         },
                         scope,
                         file,
@@ -766,6 +767,7 @@ impl<'a> Collector<'a> {
                                 parent_count: generics.count(),
                                 ..Default::default()
                             },
+                            bounds: Vec::new(),
                         },
                         scope,
                         file,

@@ -192,6 +192,8 @@ pub enum DefKind<'a> {
         /// The type an impl gives, or a trait's default.
         ty: Option<&'a syn::Type>,
         generics: Generics<'a>,
+        /// A trait's bounds on the type (`type T: Copy + Into<f32>;`).
+        bounds: Vec<&'a syn::TypeParamBound>,
     },
     TypeAlias {
         generics: Generics<'a>,

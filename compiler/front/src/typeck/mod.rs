@@ -252,6 +252,7 @@ pub struct Tcx<'t, 'a> {
     /// The impls of each trait, in the items' order (made at the first selection).
     trait_impls: RefCell<Option<Rc<HashMap<DefId, Vec<DefId>>>>>,
     predicates: RefCell<HashMap<DefId, Rc<Vec<(Ty, TraitBound)>>>>,
+    assoc_bounds: RefCell<HashMap<DefId, Rc<Vec<(Ty, TraitBound)>>>>,
     field_tys: RefCell<HashMap<DefId, Rc<Vec<Ty>>>>,
     closures: RefCell<Vec<ClosureData>>,
     closure_ids: RefCell<HashMap<(DefId, Args, u32), crate::ty::ClosureId>>,
@@ -290,6 +291,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
             headers: RefCell::default(),
             trait_impls: RefCell::default(),
             predicates: RefCell::default(),
+            assoc_bounds: RefCell::default(),
             field_tys: RefCell::default(),
             closures: RefCell::default(),
             closure_ids: RefCell::default(),
@@ -592,6 +594,45 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let p = Rc::new(l.predicates(def));
         self.predicates.borrow_mut().insert(def, p.clone());
         p
+    }
+
+    /// The bounds a trait declares on its associated types, as predicates over the trait's
+    /// own parameters (`Self` first): `<Self as Trait>::T: Into<f32>` for `type T: Into<f32>`.
+    /// They hold wherever the trait does (the impls are checked against them), so a bound
+    /// `K: Trait` implies them for `K` (rustc's item bounds).
+    pub fn assoc_bounds(&self, trait_id: DefId) -> Rc<Vec<(Ty, TraitBound)>> {
+        if let Some(p) = self.assoc_bounds.borrow().get(&trait_id) {
+            return p.clone();
+        }
+        let mut out = Vec::new();
+        let mut diags = Vec::new();
+        let own = self.items.generics(trait_id).map_or(0, |g| g.count());
+        let identity: Args =
+            (0..own as u32).map(|i| GenericArg::Ty(Ty::new(TyKind::Param(i)))).collect();
+        if let DefKind::Trait { items: assoc, .. } = &self.items.def(trait_id).kind {
+            for &a in assoc {
+                let DefKind::AssocTy { bounds, .. } = &self.items.def(a).kind else { continue };
+                if bounds.is_empty() {
+                    continue;
+                }
+                let proj = Ty::new(TyKind::Projection(crate::ty::Projection {
+                    trait_id,
+                    args: identity.clone(),
+                    assoc: a,
+                }));
+                let mut l = self.lowerer(a, &mut diags);
+                for b in bounds {
+                    if let Some(tb) = l.bound(proj.clone(), b) {
+                        out.push((proj.clone(), tb));
+                    }
+                }
+            }
+        }
+        // The bounds' own errors are reported where the trait's items are checked.
+        drop(diags);
+        let out = Rc::new(out);
+        self.assoc_bounds.borrow_mut().insert(trait_id, out.clone());
+        out
     }
 
     /// The field types of a struct or variant, in terms of the ADT's generic parameters.

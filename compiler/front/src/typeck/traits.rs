@@ -108,13 +108,28 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         let preds = self.tcx.predicates(self.def);
         let own_args = self.args.clone();
-        let mut fitting = Vec::new();
+        // The clauses, substituted: the body's own, then what they imply through the bounds
+        // their traits declare on associated types (`K: Kern` with `type T: Into<f32>` gives
+        // `K::T: Into<f32>`, normalized for this instance).
+        let mut clauses: Vec<Vec<GenericArg>> = Vec::new();
         for (bounded, bound) in preds.iter() {
-            if bound.trait_id != trait_id {
-                continue;
-            }
             let mut clause = vec![GenericArg::Ty(bounded.subst(&own_args))];
             clause.extend(crate::ty::subst_args(&bound.args, &own_args).iter().skip(1).cloned());
+            if bound.trait_id == trait_id {
+                clauses.push(clause.clone());
+            }
+            for (implied, ib) in self.tcx.assoc_bounds(bound.trait_id).iter() {
+                if ib.trait_id != trait_id {
+                    continue;
+                }
+                let t = self.normalize(&implied.subst(&clause));
+                let mut c = vec![GenericArg::Ty(t)];
+                c.extend(crate::ty::subst_args(&ib.args, &clause).iter().skip(1).cloned());
+                clauses.push(c);
+            }
+        }
+        let mut fitting = Vec::new();
+        for clause in clauses {
             if clause.len() != args.len() {
                 continue;
             }
