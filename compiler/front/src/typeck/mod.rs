@@ -607,8 +607,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
         let mut out = Vec::new();
         let mut diags = Vec::new();
         let own = self.items.generics(trait_id).map_or(0, |g| g.count());
-        let identity: Args =
-            (0..own as u32).map(|i| GenericArg::Ty(Ty::new(TyKind::Param(i)))).collect();
+        let identity: Args = (0..own).map(|i| GenericArg::Ty(Ty::new(TyKind::Param(i)))).collect();
         if let DefKind::Trait { items: assoc, .. } = &self.items.def(trait_id).kind {
             for &a in assoc {
                 let DefKind::AssocTy { bounds, .. } = &self.items.def(a).kind else { continue };
