@@ -23,8 +23,8 @@ impl Config {
     const TILE: usize = tile(100).next_power_of_two();
 }
 
-/// A vector with a fixed capacity, in registers.
-struct ArrayVec<const N: usize> {
+/// A vector with a fixed capacity, in registers (eight unless the type says otherwise).
+struct ArrayVec<const N: usize = 8> {
     items: [u32; N],
     len: usize,
 }
@@ -77,7 +77,7 @@ pub fn gather(xs: &[u32], out: &mut [u32]) {
     let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
     let Some(o) = out.get_mut(i) else { return };
     let window = xs.iter().skip(i).take(12).copied();
-    let mut even: ArrayVec<8> = window.clone().filter(|v| v % 2 == 0).collect();
+    let mut even: ArrayVec = window.clone().filter(|v| v % 2 == 0).collect();
     even.extend([i as u32, 7]);
     let small = window.clone().map(|v| v % 5).collect::<ArrayVec<4>>();
     let checked: Option<ArrayVec<6>> =

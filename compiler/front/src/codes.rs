@@ -7,6 +7,7 @@ pub const RK_ARGUMENT_COUNT: &str = "RK0061";
 pub const RK_MISSING_FIELD: &str = "RK0063";
 pub const RK_INVALID_ASSIGN: &str = "RK0070";
 pub const RK_UNSUPPORTED_TYPE: &str = "RK0101";
+pub const RK_MISSING_GENERICS: &str = "RK0107";
 pub const RK_UNSUPPORTED_EXPR: &str = "RK0102";
 pub const RK_UNSUPPORTED_PATTERN: &str = "RK0104";
 pub const RK_REQUIRES_UNSAFE: &str = "RK0133";
@@ -62,6 +63,11 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_MISSING_FIELD,
         "a struct literal or pattern that leaves out fields",
         "A struct literal must give every field a value (or copy the rest with `..base`), and a struct pattern must name every field (or end with `..`), as rustc requires (E0063, E0027).",
+    ),
+    (
+        RK_MISSING_GENERICS,
+        "a type written without a generic argument it needs",
+        "A type's const parameters must be given where the type is written (`Buf<8>`), unless the parameter has a default (`struct Buf<const N: usize = 8>`) or the type is inferred from a value (rustc's E0107).",
     ),
     (
         RK_INVALID_ASSIGN,

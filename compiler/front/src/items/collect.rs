@@ -848,7 +848,7 @@ impl<'a> Collector<'a> {
                     g.params.push(GenericParamDef {
                         name: c.ident.to_string(),
                         index,
-                        kind: GenericParamKind::Const { ty: &c.ty },
+                        kind: GenericParamKind::Const { ty: &c.ty, default: c.default.as_ref() },
                     });
                 }
                 syn::GenericParam::Lifetime(_) => {}

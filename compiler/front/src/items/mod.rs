@@ -88,7 +88,7 @@ pub struct GenericParamDef<'a> {
 #[derive(Clone, Debug)]
 pub enum GenericParamKind<'a> {
     Type { default: Option<&'a syn::Type> },
-    Const { ty: &'a syn::Type },
+    Const { ty: &'a syn::Type, default: Option<&'a syn::Expr> },
 }
 
 /// A bound written on a generic parameter or in a `where` clause: `bounded: bound`.

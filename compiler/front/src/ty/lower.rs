@@ -386,6 +386,20 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                     .collect()
             })
             .unwrap_or_default();
+        // Const parameters' defaults, evaluated where the item is declared.
+        let const_defaults: Vec<Option<&syn::Expr>> = self
+            .items
+            .generics(d)
+            .map(|g| {
+                g.params
+                    .iter()
+                    .map(|p| match &p.kind {
+                        GenericParamKind::Const { default, .. } => *default,
+                        GenericParamKind::Type { .. } => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let written: Vec<&syn::GenericArgument> = match args {
             syn::PathArguments::AngleBracketed(a) => {
                 a.args.iter().filter(|a| !matches!(a, syn::GenericArgument::Lifetime(_))).collect()
@@ -426,7 +440,37 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                         Some(f) => f(),
                         None => Ty::error(),
                     }),
-                    (None, true) => GenericArg::Const(Const::Error),
+                    (None, true) => match const_defaults.get(k).copied().flatten() {
+                        Some(e) => GenericArg::Const(lower_const_arg(
+                            self.items,
+                            self.items.def(d).scope,
+                            None,
+                            e,
+                            self.diags,
+                            self.file,
+                        )),
+                        // Where a type is written, it must be given (a value's path, such as
+                        // `Buf { d: [1; 4] }` or `Buf::new()`, infers it elsewhere).
+                        None => {
+                            let name = self.items.name(d).to_string();
+                            let param = self
+                                .items
+                                .generics(d)
+                                .and_then(|g| g.params.get(k))
+                                .map_or(String::new(), |p| p.name.clone());
+                            let d = Diagnostic::new(
+                                RK_MISSING_GENERICS,
+                                format!("missing generics for `{name}`"),
+                            )
+                            .at(
+                                span,
+                                format!("`{name}` needs a value for its const parameter `{param}`"),
+                            )
+                            .help(format!("write it, as in `{name}<8>`"));
+                            self.diags.push(if self.file.is_user() { d } else { internal(d) });
+                            GenericArg::Const(Const::Error)
+                        }
+                    },
                 },
             };
             out.push(arg);

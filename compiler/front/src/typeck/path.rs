@@ -550,7 +550,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn const_param_ty(&mut self, i: u32) -> Ty {
         let params = self.tcx.items.all_generic_params(self.def);
         let Some(p) = params.iter().find(|p| p.index == i) else { return Ty::usize() };
-        let crate::items::GenericParamKind::Const { ty } = p.kind else { return Ty::usize() };
+        let crate::items::GenericParamKind::Const { ty, .. } = p.kind else { return Ty::usize() };
         let scope = self.tcx.items.def(self.def).scope;
         self.lower_ty(crate::hir::TyRef { ty, scope })
     }
