@@ -72,3 +72,79 @@ pub fn keywords(offsets: &[u32], out: &mut [u32]) {
     };
     out[i] = as_array + as_slice;
 }
+
+#[derive(Clone, Copy)]
+pub struct Pair {
+    lo: u32,
+    hi: u32,
+}
+
+pub struct Wrapped(pub u32, pub u32);
+
+/// A conversion error of the kernel's own, converted from core's by `?`.
+pub enum NarrowError {
+    Range,
+}
+
+impl From<core::num::TryFromIntError> for NarrowError {
+    fn from(_: core::num::TryFromIntError) -> Self {
+        NarrowError::Range
+    }
+}
+
+fn narrow(x: u32) -> Result<u8, NarrowError> {
+    let v: u8 = (x >> 20).try_into()?;
+    Ok(v)
+}
+
+/// Destructuring assignments (2026-12-06): a Fibonacci step `(a, b) = (b, a + b)`, into
+/// slice elements, through arrays with `..`, structs, tuple structs and `_`, and into
+/// variables declared without a value; slices compared with arrays both ways; `?` through a
+/// `From` impl for `core::num::TryFromIntError`.
+#[offload_kernel]
+pub fn destructure(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let (Some(&x), Some(o)) = (xs.get(i), out.get_mut(i)) else { return };
+    let (mut a, mut b) = (x % 7, 1u32);
+    for _ in 0..(x % 13) {
+        (a, b) = (b, a.wrapping_add(b));
+    }
+    let mut s = [x, x >> 8, x >> 16, x >> 24];
+    (s[0], s[3]) = (s[3], s[0]);
+    [s[1], .., s[2]] = [s[2] & 0xff, 0, 0, s[1] & 0xff];
+    let mut p = Pair { lo: 0, hi: 0 };
+    Pair { lo: p.hi, hi: p.lo } = Pair { lo: x & 0xffff, hi: x >> 16 };
+    let (first, second);
+    Wrapped(first, _) = Wrapped(p.lo ^ p.hi, 99);
+    (second, _, ..) = (s.iter().sum::<u32>(), 5u8, 6u16);
+    ((a, _), b) = ((a ^ first, 0u8), b.rotate_left(3));
+    let bytes = x.to_le_bytes();
+    let low: &[u8] = &bytes[..2];
+    let pair = [bytes[0], bytes[1]];
+    let eqs = (low == pair) as u32
+        + (pair == *low) as u32 * 2
+        + (*low == [0, 0]) as u32 * 4
+        + (low == b"ab") as u32 * 8
+        + bytes.windows(2).filter(|w| *w == [bytes[3], bytes[3]]).count() as u32 * 16;
+    // The element type of `get` is known only once its projection is: `k == 0` must not
+    // leave `k` an ambiguous integer for `count_ones`.
+    let mut ones = 0;
+    if let Some(&k) = xs.get(i + 1) {
+        if k == 0 {
+            ones = 99;
+        } else {
+            ones = k.count_ones();
+        }
+    }
+    let narrowed = match narrow(x) {
+        Ok(v) => v as u32,
+        Err(NarrowError::Range) => 300,
+    };
+    *o = a.wrapping_mul(31)
+        ^ b
+        ^ second.wrapping_add(first)
+        ^ eqs << 27
+        ^ ones << 20
+        ^ narrowed << 8;
+}

@@ -491,6 +491,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "patterns.rs",
+            kernel: "destructure",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(patterns::destructure),
+        },
+        Case {
+            file: "patterns.rs",
             kernel: "pointers",
             grid: [2, 1, 1],
             block: [64, 1, 1],

@@ -283,6 +283,36 @@ impl<T: PartialEq> PartialEq for [T] {
     }
 }
 
+/// Slices and arrays compare with each other by elements (`w == b"\r\n"` with `w` a
+/// window of a slice), as in core.
+impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for [T] {
+    fn eq(&self, other: &[T; N]) -> bool {
+        let o: &[T] = other;
+        *self == *o
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T]> for [T; N] {
+    fn eq(&self, other: &[T]) -> bool {
+        let s: &[T] = self;
+        *s == *other
+    }
+}
+
+impl<'b, T: PartialEq, const N: usize> PartialEq<&'b [T]> for [T; N] {
+    fn eq(&self, other: &&'b [T]) -> bool {
+        let s: &[T] = self;
+        *s == **other
+    }
+}
+
+impl<'b, T: PartialEq, const N: usize> PartialEq<[T; N]> for &'b [T] {
+    fn eq(&self, other: &[T; N]) -> bool {
+        let o: &[T] = other;
+        **self == *o
+    }
+}
+
 pub fn max<T: Ord>(v1: T, v2: T) -> T {
     v1.max(v2)
 }

@@ -94,10 +94,6 @@ impl<T, const N: usize> AsMut<[T]> for [T; N] {
     }
 }
 
-/// The error of a failed integer conversion.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct TryFromIntError(pub(crate) ());
-
 pub enum Infallible {}
 
 impl From<u8> for u16 {

@@ -2,7 +2,8 @@
 //! among them in `core`'s tables), kept apart from `convert`'s traits for the length of the
 //! table: a module of impls only, with no items to name.
 
-use crate::convert::{From, Infallible, TryFrom, TryFromIntError};
+use crate::convert::{From, Infallible, TryFrom};
+use crate::num::TryFromIntError;
 use crate::result::Result::{self, Err, Ok};
 
 impl TryFrom<u8> for u16 {

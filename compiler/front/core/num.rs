@@ -3,6 +3,10 @@
 use crate::intrinsics;
 use crate::option::Option::{self, None, Some};
 
+/// The error of a failed integer conversion (`core::num::TryFromIntError`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct TryFromIntError(pub(crate) ());
+
 //@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
 impl $T {
     pub const BITS: u32 = $BITS;

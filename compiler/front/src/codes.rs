@@ -112,7 +112,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (
         RK_BREAK_OUTSIDE_LOOP,
         "`break` or `continue` outside a loop",
-        "`break` and `continue` must be inside `loop`, `while` or `for` (rustc's E0268).",
+        "`break` and `continue` must be inside `loop`, `while` or `for` (rustc's E0268), and a labelled `continue` must name a loop, not a labelled block (E0696).",
     ),
     (
         RK_UNSATISFIED_BOUND,

@@ -328,6 +328,9 @@ impl<'t, 'a> Builder<'t, 'a> {
                         span,
                     );
                 }
+                if is_destructuring(&a.left) {
+                    return self.destructuring_assign(&a.left, &a.right, span);
+                }
                 let l = self.expr(&a.left);
                 let r = self.expr(&a.right);
                 self.alloc(ExprKind::Assign(l, r), span)
@@ -551,14 +554,136 @@ impl<'t, 'a> Builder<'t, 'a> {
         }
     }
 
+    /// `(a, b) = e`, `[x, _, ..] = e`, `P { x, y: z } = e`, `P(a, b) = e`, as rustc desugars
+    /// them: `{ let (t0, t1) = e; a = t0; b = t1; }`, the right side first, then each place
+    /// from left to right.
+    fn destructuring_assign(
+        &mut self,
+        left: &'a syn::Expr,
+        right: &'a syn::Expr,
+        span: Span,
+    ) -> ExprId {
+        let init = self.expr(right);
+        let mut leaves = Vec::new();
+        let pat = self.assignee_pat(left, &mut leaves);
+        let mut stmts = vec![Stmt::Let { pat, ty: None, init: Some(init), els: None, span }];
+        for (local, place) in leaves {
+            let pspan = span_of(place);
+            let lhs = self.expr(place);
+            let ident = syn::Ident::new("destructured", proc_macro2::Span::call_site());
+            let path = self.items.arena.paths.alloc(syn::Path::from(ident));
+            let res = PathRes { res: Res::Local(local.0), resolved: 0, rest: 0 };
+            let value = self.alloc(
+                ExprKind::Path(PathExpr {
+                    res: Some(res),
+                    path,
+                    qself: None,
+                    scope: self.scope(),
+                    span: pspan,
+                }),
+                pspan,
+            );
+            let assign = self.alloc(ExprKind::Assign(lhs, value), pspan);
+            stmts.push(Stmt::Expr { expr: assign, semi: true });
+        }
+        self.alloc(
+            ExprKind::Block(Block { stmts, tail: None, unsafe_block: false, label: None }),
+            span,
+        )
+    }
+
+    /// The pattern of a destructuring assignment's left side: a fresh local for each place.
+    fn assignee_pat(
+        &mut self,
+        e: &'a syn::Expr,
+        leaves: &mut Vec<(LocalId, &'a syn::Expr)>,
+    ) -> PatId {
+        let span = span_of(e);
+        let is_rest = |e: &syn::Expr| matches!(e, syn::Expr::Range(r) if r.start.is_none() && r.end.is_none() && matches!(r.limits, syn::RangeLimits::HalfOpen(_)));
+        match e {
+            syn::Expr::Paren(p) => self.assignee_pat(&p.expr, leaves),
+            syn::Expr::Infer(_) => self.alloc_pat(PatKind::Wild, span),
+            syn::Expr::Tuple(t) => {
+                let (pats, rest) = self.assignee_list(t.elems.iter(), leaves, &is_rest);
+                self.alloc_pat(PatKind::Tuple { pats, rest }, span)
+            }
+            syn::Expr::Call(c) if matches!(&*c.func, syn::Expr::Path(_)) => {
+                let syn::Expr::Path(fp) = &*c.func else { unreachable!("matched above") };
+                let path = self.path(fp.qself.as_ref(), &fp.path, Ns::Value, span_of(&fp.path));
+                let (pats, rest) = self.assignee_list(c.args.iter(), leaves, &is_rest);
+                self.alloc_pat(PatKind::TupleStruct { path, pats, rest }, span)
+            }
+            syn::Expr::Array(a) => {
+                let (mut before, rest) = self.assignee_list(a.elems.iter(), leaves, &is_rest);
+                let (rest, after) = match rest {
+                    Some(k) => {
+                        let after = before.split_off(k);
+                        (Some(self.alloc_pat(PatKind::Wild, span)), after)
+                    }
+                    None => (None, Vec::new()),
+                };
+                self.alloc_pat(PatKind::Slice { before, rest, after }, span)
+            }
+            syn::Expr::Struct(st) if st.rest.is_none() => {
+                let path = self.path(st.qself.as_ref(), &st.path, Ns::Type, span_of(&st.path));
+                let mut fields = Vec::new();
+                for f in &st.fields {
+                    let name = match &f.member {
+                        syn::Member::Named(n) => n.to_string(),
+                        syn::Member::Unnamed(i) => i.index.to_string(),
+                    };
+                    fields.push((name, self.assignee_pat(&f.expr, leaves)));
+                }
+                let rest = st.dot2_token.is_some();
+                self.alloc_pat(PatKind::Struct { path, fields, rest }, span)
+            }
+            _ => {
+                let local = self.new_local("destructured".into(), false, span);
+                leaves.push((local, e));
+                self.alloc_pat(PatKind::Binding { local, by_ref: None, sub: None }, span)
+            }
+        }
+    }
+
+    fn assignee_list(
+        &mut self,
+        elems: impl Iterator<Item = &'a syn::Expr>,
+        leaves: &mut Vec<(LocalId, &'a syn::Expr)>,
+        is_rest: &dyn Fn(&syn::Expr) -> bool,
+    ) -> (Vec<PatId>, Option<usize>) {
+        let mut pats = Vec::new();
+        let mut rest = None;
+        for e in elems {
+            if is_rest(e) && rest.is_none() {
+                rest = Some(pats.len());
+            } else {
+                pats.push(self.assignee_pat(e, leaves));
+            }
+        }
+        (pats, rest)
+    }
+
     fn loop_target(&mut self, label: Option<&str>, span: Span, what: &str) -> Option<ExprId> {
         let found = match label {
-            Some(l) => self
-                .loops
-                .iter()
-                .rev()
-                .find(|(name, ..)| name.as_deref() == Some(l))
-                .map(|(_, id, ..)| *id),
+            Some(l) => {
+                let target = self.loops.iter().rev().find(|(name, ..)| name.as_deref() == Some(l));
+                // `continue` goes to a loop's next iteration: a labelled block has none
+                // (rustc's E0696).
+                if let Some((_, _, _, true)) = target
+                    && what == "continue"
+                {
+                    self.error(
+                        Diagnostic::new(
+                            RK_BREAK_OUTSIDE_LOOP,
+                            format!("`continue` pointing to a labeled block `'{l}`"),
+                        )
+                        .at(span, "labeled blocks cannot be `continue`'d")
+                        .help("`break` leaves a labeled block; `continue` needs a labeled loop"),
+                    );
+                    return None;
+                }
+                target.map(|(_, id, ..)| *id)
+            }
             // An unlabelled `break` leaves the innermost loop, never a labelled block.
             None => self.loops.iter().rev().find(|(_, _, _, block)| !block).map(|(_, id, ..)| *id),
         };
@@ -851,5 +976,17 @@ fn bin_op(op: &syn::BinOp) -> (BinOp, bool) {
         S::ShlAssign(_) => (BinOp::Shl, true),
         S::ShrAssign(_) => (BinOp::Shr, true),
         _ => (BinOp::Add, false),
+    }
+}
+
+/// Whether an assignment's left side destructures (a tuple, array, struct or tuple-struct
+/// expression) rather than naming one place.
+fn is_destructuring(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Paren(p) => is_destructuring(&p.expr),
+        syn::Expr::Tuple(_) | syn::Expr::Array(_) => true,
+        syn::Expr::Struct(s) => s.rest.is_none(),
+        syn::Expr::Call(c) => matches!(&*c.func, syn::Expr::Path(_)),
+        _ => false,
     }
 }

@@ -315,15 +315,18 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             return Operand::Scalar(out[0]);
         }
         if let Some(callee) = self.r.callees.get(&e).cloned() {
-            // `a op b` through the operator trait; comparisons borrow their operands.
-            let (a, b) = (self.operand(l), self.operand(r));
+            // `a op b` through the operator trait; comparisons borrow their operands, which
+            // may be unsized places (`*s == *t` on slices).
             let (lt, rt) = (self.adjusted_ty(l), self.adjusted_ty(r));
             if op.is_comparison() {
-                let pa = self.address_of(&Place::Value(a), &lt, false, span);
-                let pb = self.address_of(&Place::Value(b), &rt, false, span);
+                let pl = self.place(l, false);
+                let pa = self.address_of(&pl, &lt, false, span);
+                let pr = self.place(r, false);
+                let pb = self.address_of(&pr, &rt, false, span);
                 let out = self.call_callee(&callee, vec![pa, pb], &Ty::bool(), span);
                 return out;
             }
+            let (a, b) = (self.operand(l), self.operand(r));
             let a = self.owned(a, &lt, span);
             let b = self.owned(b, &rt, span);
             return self.call_callee(&callee, vec![a, b], ty, span);

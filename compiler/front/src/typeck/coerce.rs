@@ -1,6 +1,7 @@
 //! Coercions at coercion sites (lets with a type, arguments, returns, fields, arms): `!` to
 //! any type, `&mut T` to `&T`, references to raw pointers, `*mut T` to `*const T`, arrays to
-//! slices behind pointers, and `&&T` to `&T` and `&W` to `&W::Target` by auto-deref. Anything else must unify.
+//! slices behind pointers, and `&&T` to `&T` and `&W` to `&W::Target` by auto-deref.
+//! Anything else must unify.
 
 use super::expr::FnCtxt;
 use super::*;

@@ -79,24 +79,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     // Sub-patterns of the arms naming this variant, per field.
                     let covering: Vec<PatId> =
                         pats.iter().copied().filter(|p| self.names_variant(*p, *v)).collect();
-                    let named_at_all =
-                        self.alternatives(mentioned).iter().any(|p| self.names_variant(*p, *v));
+                    // A variant that only guarded arms name is not covered: rustc never
+                    // counts a guard as covering (E0004), and neither does rkc.
                     if covering.is_empty() {
-                        if !named_at_all {
-                            let name =
-                                format!("{}::{}", self.tcx.items.name(d), self.tcx.items.name(*v));
-                            let n = self.tcx.items.fields(*v).len();
-                            let shown = match self.tcx.items.ctor_kind(*v) {
-                                Some(crate::items::CtorKind::Tuple) => {
-                                    format!("`{name}({})`", vec!["_"; n].join(", "))
-                                }
-                                Some(crate::items::CtorKind::Named) => format!("`{name} {{ .. }}`"),
-                                _ => format!("`{name}`"),
-                            };
-                            return Coverage::Missing(shown);
-                        }
-                        unknown = true;
-                        continue;
+                        let name =
+                            format!("{}::{}", self.tcx.items.name(d), self.tcx.items.name(*v));
+                        let n = self.tcx.items.fields(*v).len();
+                        let shown = match self.tcx.items.ctor_kind(*v) {
+                            Some(crate::items::CtorKind::Tuple) => {
+                                format!("`{name}({})`", vec!["_"; n].join(", "))
+                            }
+                            Some(crate::items::CtorKind::Named) => format!("`{name} {{ .. }}`"),
+                            _ => format!("`{name}`"),
+                        };
+                        return Coverage::Missing(shown);
                     }
                     if !covering.iter().any(|p| self.fields_irrefutable(*p)) {
                         // A one-field variant: its field's coverage decides.

@@ -1017,7 +1017,16 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     );
                 }
                 let f = self.shallow(&f);
-                let from = if f.is_infer() || self.infer.can(|i| i.unify(&f, &err).ok()) {
+                // The error type may come from a projection not yet normalized
+                // (`x.try_into()?`'s `<u8 as TryFrom<u32>>::Error`): a guess that it is the
+                // function's error type would contradict the impl that decides it.
+                let mut err = self.shallow(&err);
+                if err.is_infer() && !f.is_infer() {
+                    self.select_pending();
+                    err = self.shallow(&err);
+                }
+                let same = self.infer.can(|i| i.unify(&f, &err).ok());
+                let from = if f.is_infer() || (same && !err.is_infer()) {
                     let _ = self.infer.unify(&f, &err);
                     None
                 } else {

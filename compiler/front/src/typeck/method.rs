@@ -39,7 +39,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let span = self.span(e);
         let rt = self.check_expr(receiver, None);
         let mut rs = self.shallow(&rt);
-        if matches!(rs.kind(), TyKind::Infer(Infer::Var(_))) {
+        // Pending obligations may decide the receiver: `keys.get(i)`'s element type comes from
+        // a projection, and `k == 0` on it before made it only `{integer}`.
+        if matches!(rs.kind(), TyKind::Infer(_)) {
             self.select_pending();
             rs = self.shallow(&rt);
         }
