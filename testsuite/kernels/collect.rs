@@ -153,3 +153,57 @@ pub fn runs(bytes: &[u8], out: &mut [u32]) {
         + letters
         + span;
 }
+
+/// Library pieces a third round of new users reached for (2026-12-06): `from_be`/`from_le`,
+/// unsigned `checked_rem_euclid`, sums and products of `Wrapping`, `RangeInclusive::
+/// into_inner`, `convert::identity`, `ptr::read_unaligned`, `slice::from_ref`,
+/// `Option::as_slice`, `each_mut`, `rsplitn`, and `next_up`/`next_down`/`classify` of floats.
+#[offload_kernel]
+pub fn library(xs: &[u32], fs: &[f32], out: &mut [u32]) {
+    use core::num::{FpCategory, Wrapping};
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let (Some(&x), Some(&f), Some(o)) = (xs.get(i), fs.get(i), out.get_mut(i)) else { return };
+    let swapped = u32::from_be(x) ^ u32::from_le(x >> 3);
+    let rem = x.checked_rem_euclid(x % 5).unwrap_or(77);
+    let w: Wrapping<u32> = xs.iter().skip(i).take(5).map(|&v| Wrapping(v)).sum();
+    let p: Wrapping<u32> = xs.iter().skip(i).take(3).map(|&v| Wrapping(v | 1)).product();
+    let (lo, hi) = (x % 10..=x % 10 + 3).into_inner();
+    let picked =
+        [Some(x), None, Some(x >> 1)].into_iter().filter_map(core::convert::identity).count()
+            as u32;
+    let bytes = x.to_le_bytes();
+    // SAFETY: two bytes of a four-byte array, read without alignment.
+    let half = unsafe { core::ptr::read_unaligned(bytes.as_ptr().add(1) as *const u16) } as u32;
+    let one = core::slice::from_ref(&x).len() as u32
+        + Some(x).as_slice().len() as u32
+        + None::<u32>.as_slice().len() as u32;
+    let mut arr = [x, x >> 4, x >> 8];
+    for r in arr.each_mut() {
+        *r = r.wrapping_mul(3);
+    }
+    let parts = bytes.rsplitn(2, |&b| b % 3 == 0).map(|s| s.len() as u32).fold(0, |a, l| a * 5 + l);
+    let kind = match f.classify() {
+        FpCategory::Nan => 1,
+        FpCategory::Infinite => 2,
+        FpCategory::Zero => 3,
+        FpCategory::Subnormal => 4,
+        FpCategory::Normal => 5,
+    };
+    let up = f.next_up().to_bits()
+        ^ f.next_down().to_bits()
+        ^ 0.0f32.next_up().to_bits()
+        ^ (-0.0f32).next_down().to_bits();
+    *o = swapped
+        ^ rem
+        ^ w.0
+        ^ p.0.rotate_left(7)
+        ^ (lo * 100 + hi) << 3
+        ^ picked << 9
+        ^ half << 11
+        ^ one << 27
+        ^ arr.iter().fold(0u32, |a, &v| a.wrapping_mul(31) ^ v)
+        ^ parts << 13
+        ^ kind << 29
+        ^ up;
+}

@@ -1486,6 +1486,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(collect::runs),
         },
         Case {
+            file: "collect.rs",
+            kernel: "library",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(collect::library),
+        },
+        Case {
             file: "derefs.rs",
             kernel: "rows",
             grid: [2, 1, 1],

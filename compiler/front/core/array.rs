@@ -24,6 +24,18 @@ impl<T, const N: usize> [T; N] {
         self
     }
 
+    pub fn each_mut(&mut self) -> [&mut T; N] {
+        let p = self as *mut [T; N] as *mut T;
+        let mut out: [&mut T; N] = unsafe { intrinsics::uninit() };
+        let mut i = 0;
+        while i < N {
+            // SAFETY: each element is borrowed once, for the array's borrow.
+            out[i] = unsafe { &mut *p.add(i) };
+            i += 1;
+        }
+        out
+    }
+
     pub fn each_ref(&self) -> [&T; N] {
         let mut out: [&T; N] = unsafe { intrinsics::uninit() };
         let mut i = 0;

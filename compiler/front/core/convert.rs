@@ -96,6 +96,11 @@ impl<T, const N: usize> AsMut<[T]> for [T; N] {
 
 pub enum Infallible {}
 
+/// Returns its argument: the function to pass where a closure `|x| x` would go.
+pub const fn identity<T>(x: T) -> T {
+    x
+}
+
 impl From<u8> for u16 {
     fn from(v: u8) -> u16 {
         v as u16

@@ -3,6 +3,16 @@
 use crate::intrinsics;
 use crate::option::Option::{self, None, Some};
 
+/// What kind of number a float is (`f32::classify`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum FpCategory {
+    Nan,
+    Infinite,
+    Zero,
+    Subnormal,
+    Normal,
+}
+
 /// The error of a failed integer conversion (`core::num::TryFromIntError`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct TryFromIntError(pub(crate) ());
@@ -73,6 +83,14 @@ impl $T {
 
     pub const fn to_le(self) -> $T {
         self
+    }
+
+    pub const fn from_be(x: $T) -> $T {
+        x.swap_bytes()
+    }
+
+    pub const fn from_le(x: $T) -> $T {
+        x
     }
 
     pub const fn min(self, other: $T) -> $T {
@@ -418,6 +436,14 @@ impl $T {
 
     pub const fn rem_euclid(self, rhs: $T) -> $T {
         self % rhs
+    }
+
+    pub const fn checked_div_euclid(self, rhs: $T) -> Option<$T> {
+        if rhs == 0 { None } else { Some(self / rhs) }
+    }
+
+    pub const fn checked_rem_euclid(self, rhs: $T) -> Option<$T> {
+        if rhs == 0 { None } else { Some(self % rhs) }
     }
 
     pub const fn wrapping_div(self, rhs: $T) -> $T {
@@ -806,6 +832,37 @@ impl $T {
         self.abs() < <$T>::INFINITY
     }
 
+    /// The least number greater than `self` (NaN and infinity stay).
+    pub fn next_up(self) -> $T {
+        let bits = self.to_bits();
+        if self.is_nan() || bits == <$T>::INFINITY.to_bits() {
+            return self;
+        }
+        let sign: $U = 1 << ($BITS - 1);
+        let abs = bits & !sign;
+        let next = if abs == 0 { 1 } else if bits == abs { bits + 1 } else { bits - 1 };
+        <$T>::from_bits(next)
+    }
+
+    /// The greatest number less than `self` (NaN and negative infinity stay).
+    pub fn next_down(self) -> $T {
+        -(-self).next_up()
+    }
+
+    pub fn classify(self) -> FpCategory {
+        if self.is_nan() {
+            FpCategory::Nan
+        } else if self.is_infinite() {
+            FpCategory::Infinite
+        } else if self == 0.0 {
+            FpCategory::Zero
+        } else if self.is_subnormal() {
+            FpCategory::Subnormal
+        } else {
+            FpCategory::Normal
+        }
+    }
+
     pub fn is_normal(self) -> bool {
         let a = self.abs();
         a >= <$T>::MIN_POSITIVE && a < <$T>::INFINITY
@@ -949,6 +1006,18 @@ impl bool {
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(transparent)]
 pub struct Wrapping<T>(pub T);
+
+impl<T: crate::ops::Add<Output = T> + crate::default::Default> crate::iter::Sum for Wrapping<T> {
+    fn sum<I: crate::iter::Iterator<Item = Wrapping<T>>>(iter: I) -> Wrapping<T> {
+        iter.fold(Wrapping(T::default()), |a, b| a + b)
+    }
+}
+
+impl<T: crate::ops::Mul<Output = T> + crate::convert::From<u8>> crate::iter::Product for Wrapping<T> {
+    fn product<I: crate::iter::Iterator<Item = Wrapping<T>>>(iter: I) -> Wrapping<T> {
+        iter.fold(Wrapping(T::from(1u8)), |a, b| a * b)
+    }
+}
 
 impl<T: crate::ops::Add<Output = T>> crate::ops::Add for Wrapping<T> {
     type Output = Wrapping<T>;

@@ -234,6 +234,10 @@ impl<Idx> RangeInclusive<Idx> {
     pub const fn end(&self) -> &Idx {
         &self.end
     }
+
+    pub fn into_inner(self) -> (Idx, Idx) {
+        (self.start, self.end)
+    }
 }
 
 impl<Idx: PartialOrd<Idx>> RangeInclusive<Idx> {

@@ -12,6 +12,21 @@ pub enum Option<T> {
 use Option::{None, Some};
 
 impl<T> Option<T> {
+    /// The value as a one-element slice, or an empty one.
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            Some(x) => crate::slice::from_ref(x),
+            None => &[],
+        }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            Some(x) => crate::slice::from_mut(x),
+            None => &mut [],
+        }
+    }
+
     pub const fn is_some(&self) -> bool {
         matches!(*self, Some(_))
     }

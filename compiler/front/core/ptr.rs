@@ -192,6 +192,14 @@ pub const unsafe fn read<T>(src: *const T) -> T {
     intrinsics::read(src)
 }
 
+pub unsafe fn read_unaligned<T>(src: *const T) -> T {
+    intrinsics::read(src)
+}
+
+pub unsafe fn write_unaligned<T>(dst: *mut T, src: T) {
+    intrinsics::write(dst, src)
+}
+
 pub unsafe fn read_volatile<T>(src: *const T) -> T {
     intrinsics::read(src)
 }

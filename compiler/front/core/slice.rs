@@ -318,6 +318,11 @@ impl<T> [T] {
     }
 
     /// At most `n` subslices: the last one holds the rest, separators and all.
+    /// At most `n` subslices from the end: the last one holds the start, separators and all.
+    pub fn rsplitn<F: FnMut(&T) -> bool>(&self, n: usize, pred: F) -> RSplitN<'_, T, F> {
+        RSplitN { inner: self.split(pred), count: n }
+    }
+
     pub fn splitn<F: FnMut(&T) -> bool>(&self, n: usize, pred: F) -> SplitN<'_, T, F> {
         SplitN { inner: self.split(pred), count: n }
     }
@@ -944,6 +949,34 @@ impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitInclusive<'a, T, P> {
 }
 
 /// `slice.splitn(n, pred)`.
+pub struct RSplitN<'a, T, P> {
+    inner: Split<'a, T, P>,
+    count: usize,
+}
+
+impl<'a, T, P: FnMut(&T) -> bool> Iterator for RSplitN<'a, T, P> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        match self.count {
+            0 => None,
+            1 => {
+                self.count -= 1;
+                if self.inner.finished {
+                    None
+                } else {
+                    self.inner.finished = true;
+                    Some(self.inner.v)
+                }
+            }
+            _ => {
+                self.count -= 1;
+                self.inner.next_back()
+            }
+        }
+    }
+}
+
 pub struct SplitN<'a, T, P> {
     inner: Split<'a, T, P>,
     count: usize,
@@ -1273,6 +1306,17 @@ impl<'a, T, const N: usize> IntoIterator for &'a mut [T; N] {
 }
 
 /// Constructs a slice from a pointer and a length.
+/// A one-element slice of a reference's value.
+pub const fn from_ref<T>(s: &T) -> &[T] {
+    // SAFETY: one `T` lives at `s` for the borrow's lifetime.
+    unsafe { from_raw_parts(s as *const T, 1) }
+}
+
+pub fn from_mut<T>(s: &mut T) -> &mut [T] {
+    // SAFETY: as in `from_ref`, and the borrow is unique.
+    unsafe { from_raw_parts_mut(s as *mut T, 1) }
+}
+
 pub unsafe fn from_raw_parts<'a, T>(data: *const T, len: usize) -> &'a [T] {
     intrinsics::slice_from_raw_parts(data, len)
 }
