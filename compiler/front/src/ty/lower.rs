@@ -373,29 +373,18 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
         args: &syn::PathArguments,
         span: Span,
     ) -> Vec<GenericArg> {
-        let params: Vec<(u32, bool, Option<&syn::Type>)> = self
+        // Each parameter: its index, whether it is a const, and its default (a type's, or a
+        // const's, evaluated where the item is declared).
+        type Param<'p> = (u32, bool, Option<&'p syn::Type>, Option<&'p syn::Expr>);
+        let params: Vec<Param> = self
             .items
             .generics(d)
             .map(|g| {
                 g.params
                     .iter()
                     .map(|p| match &p.kind {
-                        GenericParamKind::Type { default } => (p.index, false, *default),
-                        GenericParamKind::Const { .. } => (p.index, true, None),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        // Const parameters' defaults, evaluated where the item is declared.
-        let const_defaults: Vec<Option<&syn::Expr>> = self
-            .items
-            .generics(d)
-            .map(|g| {
-                g.params
-                    .iter()
-                    .map(|p| match &p.kind {
-                        GenericParamKind::Const { default, .. } => *default,
-                        GenericParamKind::Type { .. } => None,
+                        GenericParamKind::Type { default } => (p.index, false, *default, None),
+                        GenericParamKind::Const { default, .. } => (p.index, true, None, *default),
                     })
                     .collect()
             })
@@ -407,7 +396,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             _ => Vec::new(),
         };
         let mut out = Vec::new();
-        for (k, (_, is_const, default)) in params.iter().enumerate() {
+        for (k, (_, is_const, default, const_default)) in params.iter().enumerate() {
             let arg = match written.get(k) {
                 Some(syn::GenericArgument::Type(t)) if !*is_const => {
                     // `N` in `[T; N]`-like const positions is parsed as a type path.
@@ -440,7 +429,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                         Some(f) => f(),
                         None => Ty::error(),
                     }),
-                    (None, true) => match const_defaults.get(k).copied().flatten() {
+                    (None, true) => match const_default {
                         Some(e) => GenericArg::Const(lower_const_arg(
                             self.items,
                             self.items.def(d).scope,
