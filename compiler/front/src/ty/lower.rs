@@ -1167,12 +1167,12 @@ impl ConstEval<'_, '_> {
             .resolve_path(scope, &names, path.leading_colon.is_some(), Ns::Value, &env)
             .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
         // A constant's own expression has no generic parameters of the use's.
-        let item = |_: DefId| ConstEval { items, generics: None };
+        let item = ConstEval { items, generics: None };
         match r.res {
             Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
             Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
                 DefKind::Const { expr: Some(e), .. } => {
-                    item(d).eval(items.def(d).scope, e, &[], depth + 1)
+                    item.eval(items.def(d).scope, e, &[], depth + 1)
                 }
                 DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
                 _ => Err(format!("`{}` is not a constant", names.join("::"))),
@@ -1190,7 +1190,7 @@ impl ConstEval<'_, '_> {
                     .ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
                 match &items.def(found).kind {
                     DefKind::Const { expr: Some(e), .. } => {
-                        item(found).eval(items.def(found).scope, e, &[], depth + 1)
+                        item.eval(items.def(found).scope, e, &[], depth + 1)
                     }
                     _ => Err(format!("`{}` is not a constant", names.join("::"))),
                 }
