@@ -148,3 +148,28 @@ pub fn destructure(xs: &[u32], out: &mut [u32]) {
         ^ ones << 20
         ^ narrowed << 8;
 }
+
+/// Array lengths that only the pattern gives: `core::array::from_fn` and `[T; N]::map`
+/// destructured by a slice pattern of fixed length, as rustc infers them; `cfg!`.
+#[offload_kernel]
+pub fn array_lengths(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let (Some(&x), Some(o)) = (xs.get(i), out.get_mut(i)) else { return };
+    let [r, g, b] = core::array::from_fn(|k| (x >> (8 * k)) & 0xff);
+    let [hi, lo] = [x >> 16, x & 0xffff].map(|v| v.count_ones());
+    let [first, .., last] = x.to_be_bytes().map(u32::from);
+    let sum = match core::array::from_fn(|k: usize| xs.get(i + k).copied().unwrap_or(0) % 3) {
+        [0, 0, 0] => 1000,
+        [a, b, c] => a * 9 + b * 3 + c,
+    };
+    // `cfg!` is a constant, the same for the device as for the host on these predicates.
+    let little = cfg!(all(target_endian = "little", not(miri))) as u32;
+    let wide = cfg!(target_pointer_width = "64") as u32;
+    *o = (r * 3 + g * 5 + b * 7 + last + sum)
+        ^ (hi << 12)
+        ^ (lo << 18)
+        ^ (first << 23)
+        ^ (little << 30)
+        ^ (wide << 31);
+}

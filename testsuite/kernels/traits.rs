@@ -345,3 +345,31 @@ pub fn pixels(rgb: &[u8], gray: &[u16], out: &mut [f32]) {
     let g = gray.get(i..i + 1).unwrap_or(&[]);
     *o = luma::<Rgb8>(px) + luma::<Gray16>(g);
 }
+
+/// Sums widen through an associated type named by a two-segment path: `T::Acc::default()`
+/// and `T::Acc::from(x)` are items of `<T as Widen>::Acc`.
+pub trait Widen: Copy {
+    type Acc: Default + From<Self> + Add<Output = Self::Acc> + Copy;
+}
+
+impl Widen for u8 {
+    type Acc = u32;
+}
+
+impl Widen for u16 {
+    type Acc = u64;
+}
+
+fn widened_sum<T: Widen>(xs: &[T]) -> T::Acc {
+    xs.iter().fold(T::Acc::default(), |acc, &x| acc + T::Acc::from(x))
+}
+
+#[offload_kernel]
+pub fn widened(bytes: &[u8], halves: &[u16], out: &mut [u64]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let Some(o) = out.get_mut(i) else { return };
+    let b = bytes.get(i..(i + 5).min(bytes.len())).unwrap_or(&[]);
+    let h = halves.get(i..(i + 3).min(halves.len())).unwrap_or(&[]);
+    *o = u64::from(widened_sum(b)) * 100_000 + widened_sum(h);
+}

@@ -501,6 +501,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "patterns.rs",
+            kernel: "array_lengths",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(patterns::array_lengths),
+        },
+        Case {
+            file: "patterns.rs",
             kernel: "pointers",
             grid: [2, 1, 1],
             block: [64, 1, 1],
@@ -1107,6 +1117,16 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(traits::pixels),
+        },
+        Case {
+            file: "traits.rs",
+            kernel: "widened",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Random(90), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(traits::widened),
         },
         Case {
             file: "traits.rs",

@@ -3,6 +3,7 @@
 pub const RK_SYNTAX: &str = "RK0001";
 pub const RK_NO_KERNEL: &str = "RK0002";
 pub const RK_NON_EXHAUSTIVE: &str = "RK0004";
+pub const RK_MISSING_TRAIT_ITEMS: &str = "RK0046";
 pub const RK_ARGUMENT_COUNT: &str = "RK0061";
 pub const RK_MISSING_FIELD: &str = "RK0063";
 pub const RK_INVALID_ASSIGN: &str = "RK0070";
@@ -31,6 +32,7 @@ pub const RK_RECURSION: &str = "RK0406";
 pub const RK_CALL_KERNEL: &str = "RK0407";
 pub const RK_STATIC: &str = "RK0409";
 pub const RK_DIVERGENT_BARRIER: &str = "RK0410";
+pub const RK_NOT_TRAIT_MEMBER: &str = "RK0437";
 pub const RK_BREAK_WITH_VALUE: &str = "RK0571";
 pub const RK_ASSIGN_THROUGH_CONST: &str = "RK0594";
 pub const RK_UNKNOWN_FIELD: &str = "RK0609";
@@ -53,6 +55,11 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_NON_EXHAUSTIVE,
         "a `match` that does not cover every value",
         "A `match` must cover every value of its scrutinee (rustc's E0004); the message names a value no arm covers. Add arms for it, or a `_ => ...` arm.",
+    ),
+    (
+        RK_MISSING_TRAIT_ITEMS,
+        "an impl that leaves out items of its trait",
+        "An impl of a trait must define every item the trait declares without a default: each method without a body, each associated type and constant without a value (rustc's E0046). Add the missing items to the impl, or give them defaults in the trait.",
     ),
     (
         RK_ARGUMENT_COUNT,
@@ -193,6 +200,11 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_DIVERGENT_BARRIER,
         "a barrier under divergent control flow",
         "Every thread of a block must reach the same `sync_threads()` calls: a barrier inside an `if` whose condition differs between the threads (it depends on `thread_idx_x()`, a lane, a value loaded through such an index...), inside a loop that threads leave at different iterations, or after a `return` that only some threads take, makes threads wait for others that never arrive. On a GPU that hangs or corrupts the block, and the simulator reports it as a divergent barrier. Move the barrier out of the condition (threads that have nothing to do skip the work, not the barrier), or compute the condition from values all threads of the block share: block indices, parameters, shared memory read after a barrier. One comparison is not refused: the thread's index against a parameter or a length (`if i < n { ... }`, the guard of most kernels), which is the same for every thread of a block whenever the launch covers whole blocks; the compiler cannot know the launch, and the simulator reports a launch where it differs.",
+    ),
+    (
+        RK_NOT_TRAIT_MEMBER,
+        "an impl item that its trait does not declare",
+        "An impl of a trait may define only the items the trait declares (rustc's E0407 for methods, E0437 for types, E0438 for constants). Declare the item in the trait, or move it to an inherent `impl` of the type.",
     ),
     (
         RK_BREAK_WITH_VALUE,

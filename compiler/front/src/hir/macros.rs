@@ -245,6 +245,17 @@ impl<'t, 'a> Builder<'t, 'a> {
                     span,
                 )
             }
+            // `cfg!(...)` is a constant, evaluated for the device as `#[cfg]` attributes are.
+            "cfg" => match mac.parse_body::<syn::Meta>() {
+                Ok(m) => {
+                    let on = crate::items::collect::eval_cfg(&m);
+                    self.alloc(ExprKind::Lit(Lit::Bool(on)), span)
+                }
+                Err(_) => self.err_expr(
+                    Diagnostic::new(RK_SYNTAX, "malformed `cfg!`").at(span, "here"),
+                    span,
+                ),
+            },
             "addr_of" | "addr_of_mut" => {
                 let Ok(e) = mac.parse_body::<syn::Expr>() else {
                     return self.err_expr(
@@ -321,7 +332,7 @@ impl<'t, 'a> Builder<'t, 'a> {
                 } else {
                     Diagnostic::new(RK_UNSUPPORTED_EXPR, format!("`{name}!` cannot be used in kernels"))
                         .at(span, "this macro has no device form")
-                        .note("kernels may use `assert!`, `assert_eq!`, `debug_assert!`, `panic!`, `unreachable!`, `matches!`, `addr_of!` and the `print!` family (`println!`, `eprintln!`...)")
+                        .note("kernels may use `assert!`, `assert_eq!`, `debug_assert!`, `panic!`, `unreachable!`, `matches!`, `addr_of!`, `cfg!` and the `print!` family (`println!`, `eprintln!`...)")
                 };
                 self.err_expr(d, span)
             }

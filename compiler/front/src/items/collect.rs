@@ -208,7 +208,8 @@ pub fn cfg_enabled(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
-fn eval_cfg(m: &syn::Meta) -> bool {
+/// Whether a `#[cfg(..)]` or `cfg!(..)` predicate holds on the device.
+pub fn eval_cfg(m: &syn::Meta) -> bool {
     match m {
         syn::Meta::Path(p) => {
             let name = p.get_ident().map(|i| i.to_string()).unwrap_or_default();

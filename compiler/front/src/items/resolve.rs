@@ -166,6 +166,33 @@ impl<'a> Items<'a> {
         out.into_iter().map(|(_, l)| l).collect()
     }
 
+    /// The path of a `use` that imports `name` into `scope` (or a block or module around it)
+    /// from `core`, `std` or `alloc` and names nothing in rkc's device core, which has only the
+    /// parts of `core` that kernels use: `core::cell::Cell` for `Cell`.
+    pub fn unresolved_core_import(&self, scope: ScopeId, name: &str) -> Option<String> {
+        let module = self.module_scope(scope);
+        let mut s = scope;
+        loop {
+            for imp in self.scope(s).imports.iter().filter(|i| i.name.as_deref() == Some(name)) {
+                let from_core = imp
+                    .path
+                    .first()
+                    .is_some_and(|c| matches!(c.as_str(), "core" | "std" | "alloc"));
+                let resolves = [Ns::Type, Ns::Value].into_iter().any(|ns| {
+                    self.resolve_path(s, &imp.path, imp.global, ns, &|_| None)
+                        .is_some_and(|r| r.rest == 0)
+                });
+                if from_core && !resolves {
+                    return Some(imp.path.join("::"));
+                }
+            }
+            if s == module {
+                return None;
+            }
+            s = self.scope(s).parent?;
+        }
+    }
+
     /// A module of the core, by path from the core's root (`["offload", "prelude"]`).
     pub fn core_module(&self, path: &[&str]) -> Option<ScopeId> {
         let mut s = self.core_root;

@@ -286,6 +286,12 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 ),
                 _ => d,
             };
+            let d = match names.first() {
+                Some(first) => {
+                    crate::typeck::with_core_import_note(d, self.items, self.scope, first)
+                }
+                None => d,
+            };
             return self.error(d);
         };
         let seg = &tp.path.segments[r.resolved];

@@ -281,12 +281,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// Lowers a type written in the body, in the instance's terms.
     pub fn lower_ty(&mut self, t: crate::hir::TyRef<'a>) -> Ty {
+        self.lower_syn_ty(t.ty, t.scope)
+    }
+
+    /// `lower_ty` of a type that rkc writes itself (the type part of a longer path).
+    pub fn lower_syn_ty(&mut self, ty: &syn::Type, scope: crate::items::ScopeId) -> Ty {
         let mut diags = Vec::new();
         let infer = &mut self.infer;
         let mut mk = || infer.new_var();
         let mut l = TyLowerer {
             items: self.tcx.items,
-            scope: t.scope,
+            scope,
             generics: Some(self.def),
             self_ty: self.self_ty_generic.clone(),
             file: self.file,
@@ -294,7 +299,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             opaque_owner: None,
             diags: &mut diags,
         };
-        let ty = l.lower(t.ty).subst(&self.args);
+        let ty = l.lower(ty).subst(&self.args);
         let failed = !diags.is_empty();
         for d in diags {
             self.error(d);

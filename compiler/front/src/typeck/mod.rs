@@ -14,6 +14,7 @@ mod closure;
 mod coerce;
 mod exhaustive;
 mod expr;
+mod impls;
 mod infer;
 mod init;
 mod method;
@@ -24,7 +25,7 @@ mod place;
 mod traits;
 
 pub use pat::positions;
-pub(crate) use path::with_import_help;
+pub(crate) use path::{with_core_import_note, with_import_help};
 pub use traits::{Selection, resolve_instance};
 
 /// A type with its projections normalised, outside any body (field types of generic structs,

@@ -305,10 +305,34 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 }
             },
             PatKind::Slice { before, rest, after } => {
-                let (elem, len) = match expected.kind() {
-                    TyKind::Array(el, crate::ty::Const::Value(n)) => (el.clone(), Some(*n)),
-                    TyKind::Slice(el) => (el.clone(), None),
-                    TyKind::Infer(Infer::Var(_)) => {
+                let fixed = (before.len() + after.len()) as u64;
+                let array_len = match expected.kind() {
+                    TyKind::Array(_, c) => Some(self.infer.resolve_const(c)),
+                    _ => None,
+                };
+                let (elem, len) = match (expected.kind(), array_len) {
+                    (TyKind::Array(el, _), Some(crate::ty::Const::Value(n))) => {
+                        (el.clone(), Some(n))
+                    }
+                    // A length still to be inferred (`core::array::from_fn`'s, `[T; N]::map`'s
+                    // before its receiver is known) is the pattern's, when the pattern has no
+                    // rest, as in rustc.
+                    (TyKind::Array(el, _), Some(c @ crate::ty::Const::Infer(_)))
+                        if rest.is_none() =>
+                    {
+                        let _ = self.infer.unify_const(&c, &crate::ty::Const::Value(fixed));
+                        (el.clone(), Some(fixed))
+                    }
+                    (TyKind::Array(..), Some(crate::ty::Const::Infer(_))) => {
+                        self.error(
+                            Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
+                                .at(span, "the length of the array this pattern matches must be known here")
+                                .help("give the array's length: `let x: [T; 4] = ...`"),
+                        );
+                        return;
+                    }
+                    (TyKind::Slice(el), _) => (el.clone(), None),
+                    (TyKind::Infer(Infer::Var(_)), _) => {
                         self.error(
                             Diagnostic::new(RK_CANNOT_INFER, "type annotations needed")
                                 .at(span, "the type this slice pattern matches must be known here")
@@ -324,7 +348,6 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         return;
                     }
                 };
-                let fixed = (before.len() + after.len()) as u64;
                 if let Some(n) = len
                     && (n < fixed || (rest.is_none() && n != fixed))
                 {

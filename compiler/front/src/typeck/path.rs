@@ -128,6 +128,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     &name,
                 );
             }
+            if let Some(first) = p.path.segments.first() {
+                d = with_core_import_note(d, self.tcx.items, p.scope, &first.ident.to_string());
+            }
             self.error(d);
             return Ty::error();
         };
@@ -136,11 +139,31 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return self.value_of_res(e, res, segs[resolved], p.scope, expected, span, &p.text());
         }
         if rest > 1 {
-            self.error(
-                Diagnostic::new(RK_UNKNOWN_NAME, format!("cannot resolve `{}`", p.text()))
-                    .at(span, "rkc resolves one associated item after a type"),
+            // `T::Acc::default()`, `Self::Item::from(x)`: every segment but the last names a
+            // type (an associated type of a parameter or of `Self`), which the type lowering
+            // resolves; the last is an item of that type.
+            let last = segs.len() - 1;
+            let ty = syn::Type::Path(syn::TypePath {
+                qself: None,
+                path: syn::Path {
+                    leading_colon: p.path.leading_colon,
+                    segments: segs[..last].iter().map(|s| (*s).clone()).collect(),
+                },
+            });
+            let base = self.lower_syn_ty(&ty, p.scope);
+            if base.is_error() {
+                return base;
+            }
+            let name = segs[last].ident.to_string();
+            return self.assoc_value(
+                e,
+                base,
+                &name,
+                &segs[last].arguments,
+                p.scope,
+                span,
+                expected,
             );
-            return Ty::error();
         }
         let name = segs[resolved + 1].ident.to_string();
         let item_args = &segs[resolved + 1].arguments;
@@ -1172,6 +1195,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 }
 
 /// Adds rustc's "consider importing" help for a name found elsewhere.
+/// `d` with a note when `name` is imported from `core` or `std` by a path that rkc's device
+/// core does not have: the error is then rkc's limit, not the user's typo.
+pub(crate) fn with_core_import_note(
+    d: Diagnostic,
+    items: &crate::items::Items<'_>,
+    scope: crate::items::ScopeId,
+    name: &str,
+) -> Diagnostic {
+    match items.unresolved_core_import(scope, name) {
+        Some(path) => d.note(format!(
+            "`{name}` is imported from `{path}`, which rkc's device core does not have"
+        )),
+        None => d,
+    }
+}
+
 pub(crate) fn with_import_help(d: Diagnostic, suggestions: &[String], name: &str) -> Diagnostic {
     match suggestions {
         [] => d,
