@@ -214,3 +214,73 @@ pub fn integers(xs: &[u32], fs: &[f32], out: &mut [u32], fout: &mut [f32]) {
         *f = f32::from_bits(d.to_bits()) + fs.chunks_exact(2).map(|c| c[0] - c[1]).sum::<f32>();
     }
 }
+
+/// A filter's taps, sized by an associated constant that the impl names through `Self`.
+struct Taps;
+
+impl Taps {
+    const N: usize = 4;
+
+    fn weights() -> [i32; Self::N] {
+        let mut w = [0; Self::N];
+        for (k, x) in w.iter_mut().enumerate() {
+            *x = k as i32 * 2 - 3;
+        }
+        w
+    }
+}
+
+/// `Err(e)?;` and `None?;` as early returns: their value type is left to inference's fallback.
+fn checked(v: i32) -> Result<i32, i32> {
+    if v % 5 == 0 {
+        Err(v)?;
+    }
+    Ok(v / 2)
+}
+
+fn halved(v: Option<i32>) -> Option<i32> {
+    if v.is_some_and(|x| x < -100) {
+        None?;
+    }
+    Some(v? / 2)
+}
+
+/// The trial-4 idioms (2026-12-06): `size_of_val` of a slice, `ptr::write_bytes`, `Self::N`
+/// as a length, `Err(e)?;`, signed `midpoint`, `is_ascii_graphic`, `Option::unzip` and
+/// `as_deref`.
+#[offload_kernel]
+pub fn small_library(xs: &[i32], out: &mut [i32]) {
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let (Some(&x), Some(o)) = (xs.get(i), out.get_mut(i)) else { return };
+    let window = xs.get(i..(i + 3).min(xs.len())).unwrap_or(&[]);
+    let bytes = core::mem::size_of_val(window) as i32 + core::mem::align_of_val(window) as i32;
+    let mut scratch = [x; 3];
+    // SAFETY: `scratch` holds three `i32`s; two are cleared.
+    unsafe { core::ptr::write_bytes(scratch.as_mut_ptr(), 0, 2) };
+    let taps: i32 = Taps::weights().iter().zip(window).map(|(w, v)| w.wrapping_mul(*v)).sum();
+    let early = checked(x).unwrap_or(-1) ^ halved(Some(x)).unwrap_or(-2);
+    let mid = x.midpoint(-x / 3 - 7) + (x / 2).midpoint(i32::MIN / 2);
+    let graphic = (x as u8).is_ascii_graphic() as i32
+        + ((x >> 8) as u8 as char).is_ascii_control() as i32 * 2;
+    let (a, b) = Some((x, x.rotate_left(3))).filter(|p| p.0 % 3 != 0).unzip();
+    let boxed = Some(Pair(x)).as_deref().copied().unwrap_or(0);
+    *o = bytes
+        ^ scratch[2].wrapping_add(scratch[0])
+        ^ taps
+        ^ early.wrapping_mul(7)
+        ^ mid
+        ^ graphic << 20
+        ^ a.unwrap_or(1).wrapping_sub(b.unwrap_or(2))
+        ^ boxed.wrapping_mul(3);
+}
+
+/// A newtype that dereferences to its value.
+struct Pair(i32);
+
+impl core::ops::Deref for Pair {
+    type Target = i32;
+    fn deref(&self) -> &i32 {
+        &self.0
+    }
+}

@@ -1441,6 +1441,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(idioms::integers),
         },
         Case {
+            file: "idioms.rs",
+            kernel: "small_library",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms::small_library),
+        },
+        Case {
             file: "bytes.rs",
             kernel: "records",
             grid: [2, 1, 1],

@@ -44,6 +44,22 @@ impl char {
         matches!(*self, '!'..='/' | ':'..='@' | '['..='`' | '{'..='~')
     }
 
+    pub const fn is_ascii_graphic(&self) -> bool {
+        matches!(*self, '!'..='~')
+    }
+
+    pub const fn is_ascii_control(&self) -> bool {
+        matches!(*self, '\0'..='\x1F' | '\x7F')
+    }
+
+    pub fn make_ascii_uppercase(&mut self) {
+        *self = self.to_ascii_uppercase();
+    }
+
+    pub fn make_ascii_lowercase(&mut self) {
+        *self = self.to_ascii_lowercase();
+    }
+
     pub const fn to_ascii_uppercase(&self) -> char {
         if self.is_ascii_lowercase() { ((*self as u32) - 32) as u8 as char } else { *self }
     }
@@ -145,6 +161,10 @@ impl u8 {
 
     pub const fn is_ascii_control(&self) -> bool {
         matches!(*self, 0..=0x1f | 0x7f)
+    }
+
+    pub const fn is_ascii_graphic(&self) -> bool {
+        matches!(*self, b'!'..=b'~')
     }
 
     pub const fn to_ascii_uppercase(&self) -> u8 {

@@ -5,6 +5,9 @@ extern "rkc-intrinsic" {
     /// `size_of::<T>()` and `align_of::<T>()` as rkc lays `T` out.
     pub fn size_of<T>() -> usize;
     pub fn align_of<T>() -> usize;
+    /// `size_of_val` and `align_of_val` of what `v` points at (a slice's from its length).
+    pub fn size_of_val<T: ?Sized>(v: *const T) -> usize;
+    pub fn align_of_val<T: ?Sized>(v: *const T) -> usize;
     /// A typed copy out of and into memory.
     pub fn read<T>(p: *const T) -> T;
     pub fn write<T>(p: *mut T, value: T);

@@ -6,16 +6,16 @@ pub const fn size_of<T>() -> usize {
     intrinsics::size_of::<T>()
 }
 
-pub const fn size_of_val<T>(_val: &T) -> usize {
-    intrinsics::size_of::<T>()
+pub const fn size_of_val<T: ?Sized>(val: &T) -> usize {
+    intrinsics::size_of_val::<T>(val)
 }
 
 pub const fn align_of<T>() -> usize {
     intrinsics::align_of::<T>()
 }
 
-pub const fn align_of_val<T>(_val: &T) -> usize {
-    intrinsics::align_of::<T>()
+pub const fn align_of_val<T: ?Sized>(val: &T) -> usize {
+    intrinsics::align_of_val::<T>(val)
 }
 
 pub fn swap<T>(x: &mut T, y: &mut T) {

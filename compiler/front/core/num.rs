@@ -621,6 +621,12 @@ impl $T {
     pub const fn cast_unsigned(self) -> $U {
         self as $U
     }
+    /// `(self + rhs) / 2` as if computed without overflow, rounded towards zero: the floor
+    /// average of Hacker's Delight, plus one where the sum is odd and negative.
+    pub const fn midpoint(self, rhs: $T) -> $T {
+        let t = ((self ^ rhs) >> 1) + (self & rhs);
+        t + (if t < 0 { 1 } else { 0 } & (self ^ rhs))
+    }
 }
 //@ end
 

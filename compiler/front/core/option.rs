@@ -298,6 +298,33 @@ impl<T> Option<Option<T>> {
     }
 }
 
+impl<T, U> Option<(T, U)> {
+    pub fn unzip(self) -> (Option<T>, Option<U>) {
+        match self {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        }
+    }
+}
+
+impl<T: crate::ops::Deref> Option<T> {
+    pub fn as_deref(&self) -> Option<&T::Target> {
+        match self {
+            Some(t) => Some(t.deref()),
+            None => None,
+        }
+    }
+}
+
+impl<T: crate::ops::DerefMut> Option<T> {
+    pub fn as_deref_mut(&mut self) -> Option<&mut T::Target> {
+        match self {
+            Some(t) => Some(t.deref_mut()),
+            None => None,
+        }
+    }
+}
+
 impl<T, E> Option<Result<T, E>> {
     pub fn transpose(self) -> Result<Option<T>, E> {
         match self {

@@ -143,6 +143,10 @@ impl<T> *mut T {
         intrinsics::write(self, val)
     }
 
+    pub unsafe fn write_bytes(self, val: u8, count: usize) {
+        write_bytes(self, val, count)
+    }
+
     pub unsafe fn replace(self, src: T) -> T {
         let old = intrinsics::read(self);
         intrinsics::write(self, src);
@@ -206,6 +210,17 @@ pub unsafe fn read_volatile<T>(src: *const T) -> T {
 
 pub unsafe fn write<T>(dst: *mut T, src: T) {
     intrinsics::write(dst, src)
+}
+
+/// Sets `count * size_of::<T>()` bytes from `dst` to `val`, a byte at a time.
+pub unsafe fn write_bytes<T>(dst: *mut T, val: u8, count: usize) {
+    let bytes = dst as *mut u8;
+    let n = count * intrinsics::size_of::<T>();
+    let mut i = 0;
+    while i < n {
+        intrinsics::write(bytes.add(i), val);
+        i += 1;
+    }
 }
 
 pub unsafe fn write_volatile<T>(dst: *mut T, src: T) {

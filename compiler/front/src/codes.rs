@@ -3,6 +3,7 @@
 pub const RK_SYNTAX: &str = "RK0001";
 pub const RK_NO_KERNEL: &str = "RK0002";
 pub const RK_NON_EXHAUSTIVE: &str = "RK0004";
+pub const RK_REFUTABLE_LET: &str = "RK0005";
 pub const RK_MISSING_TRAIT_ITEMS: &str = "RK0046";
 pub const RK_ARGUMENT_COUNT: &str = "RK0061";
 pub const RK_MISSING_FIELD: &str = "RK0063";
@@ -60,6 +61,11 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_MISSING_TRAIT_ITEMS,
         "an impl that leaves out items of its trait",
         "An impl of a trait must define every item the trait declares without a default: each method without a body, each associated type and constant without a value (rustc's E0046). Add the missing items to the impl, or give them defaults in the trait.",
+    ),
+    (
+        RK_REFUTABLE_LET,
+        "a `let` whose pattern does not match every value",
+        "A `let` without `else` must bind every value of its type (rustc's E0005); the message names a value the pattern does not match. Use `let PATTERN = value else { return; };` to leave on the others, or `if let` / `match`.",
     ),
     (
         RK_ARGUMENT_COUNT,

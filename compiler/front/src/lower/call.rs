@@ -497,6 +497,34 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 };
                 Operand::Scalar(self.const_usize(size, span))
             }
+            // The size and alignment of what a reference points at: a slice's or `str`'s
+            // from its length, any other type's from its layout.
+            "size_of_val" | "align_of_val" => {
+                let t = ty_arg(0);
+                let elem = match t.kind() {
+                    TyKind::Slice(e) => Some(e.clone()),
+                    TyKind::Str => Some(Ty::int(rkc_rk::IntTy::U8)),
+                    _ => None,
+                };
+                let measured = elem.as_ref().unwrap_or(&t);
+                let (size, align) = match self.mono.layouts.mem_type(self.tcx, measured) {
+                    Ok(Some(rt)) => (rt.size_of(), rt.align_of()),
+                    Ok(None) => (0, 1),
+                    Err(_) => {
+                        let _ = self.repr(measured, span);
+                        (0, 1)
+                    }
+                };
+                match (name, elem, args.first()) {
+                    ("size_of_val", Some(_), Some(Operand::Fat(_, len))) => {
+                        let len = *len;
+                        let size = self.const_usize(size, span);
+                        Operand::Scalar(self.bin(BinOp::Mul, len, size, span))
+                    }
+                    ("size_of_val", _, _) => Operand::Scalar(self.const_usize(size, span)),
+                    _ => Operand::Scalar(self.const_usize(align, span)),
+                }
+            }
             "read" | "copy" => {
                 let t = ty_arg(0);
                 let Some(p) = args.into_iter().next() else { return Operand::Never };

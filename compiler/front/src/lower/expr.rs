@@ -934,9 +934,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                         .cloned()
                         .unwrap_or_else(Ty::error);
                     let vl = layout.variants[bad].clone();
-                    let vp = me.variant_ptr(m, &vl.ty, span);
+                    // A zero-sized error has no payload to point at.
                     let err = match vl.fields.first().copied().flatten() {
                         Some(f) => {
+                            let vp = me.variant_ptr(m, &vl.ty, span);
                             let fp = me.field_ptr(vp, f, span);
                             me.read_place(&Place::Mem(fp), &err_ty, span)
                         }
@@ -964,9 +965,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             |_| {},
         );
         let vl = layout.variants[good].clone();
-        let vp = self.variant_ptr(m, &vl.ty, span);
+        // `Option<()>` and `Result<(), E>` without a payload continue with `()`.
         match vl.fields.first().copied().flatten() {
             Some(f) => {
+                let vp = self.variant_ptr(m, &vl.ty, span);
                 let fp = self.field_ptr(vp, f, span);
                 self.read_place(&Place::Mem(fp), ty, span)
             }

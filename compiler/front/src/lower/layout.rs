@@ -58,6 +58,19 @@ pub struct VariantLayout {
 #[derive(Clone, Debug)]
 pub struct LayoutError(pub String);
 
+impl LayoutError {
+    /// The layout of a type that an earlier error left unknown: that error says what is
+    /// wrong, and this one is not reported.
+    pub const FROM_ERROR: &str = "a type an earlier error left unknown";
+
+    fn of(tcx: &Tcx<'_, '_>, ty: &Ty) -> LayoutError {
+        match ty.kind() {
+            TyKind::Error => LayoutError(LayoutError::FROM_ERROR.into()),
+            _ => LayoutError(format!("the type `{}`", tcx.show(ty))),
+        }
+    }
+}
+
 /// Layouts, computed once per type.
 #[derive(Default)]
 pub struct Layouts {
@@ -113,7 +126,7 @@ impl Layouts {
             TyKind::Array(..) => {
                 return Err(LayoutError("an array whose length is not known".into()));
             }
-            _ => return Err(LayoutError(format!("the type `{}`", tcx.show(ty)))),
+            _ => return Err(LayoutError::of(tcx, ty)),
         })
     }
 
@@ -282,7 +295,7 @@ impl Layouts {
                     _ => Err(LayoutError(format!("`{}`", def.name))),
                 }
             }
-            _ => Err(LayoutError(format!("the type `{}`", tcx.show(ty)))),
+            _ => Err(LayoutError::of(tcx, ty)),
         }
     }
 

@@ -452,17 +452,23 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     // ----- types -----
 
+    /// Reports a type without a layout, unless an earlier error left it unknown.
+    pub fn layout_error(&mut self, e: layout::LayoutError, span: Span, label: String) {
+        if e.0 == layout::LayoutError::FROM_ERROR && self.tcx.has_errors() {
+            return;
+        }
+        self.error(
+            Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{} cannot be used in kernels", e.0))
+                .at(span, label),
+        );
+    }
+
     pub fn repr(&mut self, ty: &Ty, span: Span) -> Repr {
         match self.mono.layouts.repr(self.tcx, ty) {
             Ok(r) => r,
             Err(e) => {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_TYPE,
-                        format!("{} cannot be used in kernels", e.0),
-                    )
-                    .at(span, format!("this has type `{}`", self.tcx.show(ty))),
-                );
+                let label = format!("this has type `{}`", self.tcx.show(ty));
+                self.layout_error(e, span, label);
                 Repr::Zst
             }
         }
@@ -474,13 +480,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Ok(Some(t)) => t,
             Ok(None) => Type::Int(IntTy::U8),
             Err(e) => {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_TYPE,
-                        format!("{} cannot be used in kernels", e.0),
-                    )
-                    .at(span, format!("this has type `{}`", self.tcx.show(ty))),
-                );
+                let label = format!("this has type `{}`", self.tcx.show(ty));
+                self.layout_error(e, span, label);
                 Type::Int(IntTy::U8)
             }
         }

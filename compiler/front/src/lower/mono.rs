@@ -186,6 +186,10 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             None => None,
         };
         if let Some((why, t)) = bad {
+            if why == super::layout::LayoutError::FROM_ERROR && tcx.has_errors() {
+                self.instances.insert(inst, None);
+                return None;
+            }
             let span = origin.unwrap_or_default();
             let shown = tcx.show(&t);
             tcx.report(

@@ -231,13 +231,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         let layout = match self.mono.layouts.layout(self.tcx, base_ty) {
             Ok(l) => l,
             Err(e) => {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_TYPE,
-                        format!("{} cannot be used in kernels", e.0),
-                    )
-                    .at(span, "here"),
-                );
+                self.layout_error(e, span, "here".into());
                 return Place::Value(Operand::Zst);
             }
         };

@@ -893,7 +893,7 @@ fn eval_const(
     e: &syn::Expr,
     depth: u32,
 ) -> Result<ConstVal, String> {
-    ConstEval { items, generics }.eval(scope, e, &[], depth)
+    ConstEval { items, generics, owner: generics }.eval(scope, e, &[], depth)
 }
 
 /// The local values of a `const fn` being evaluated: its parameters and `let`s.
@@ -907,6 +907,8 @@ type ConstLocals = [(String, i128)];
 struct ConstEval<'i, 'a> {
     items: &'i Items<'a>,
     generics: Option<DefId>,
+    /// The item the expression is written in, for what `Self` means there.
+    owner: Option<DefId>,
 }
 
 impl ConstEval<'_, '_> {
@@ -1103,7 +1105,7 @@ impl ConstEval<'_, '_> {
             };
             locals.push((id.ident.to_string(), *v));
         }
-        let inner = ConstEval { items: self.items, generics: None };
+        let inner = ConstEval { items: self.items, generics: None, owner: Some(d) };
         match inner.block(def.scope, body, locals, depth + 1)? {
             ConstVal::Value(v) => Ok(v),
             ConstVal::Param(_) => Err("a const parameter".into()),
@@ -1169,16 +1171,48 @@ impl ConstEval<'_, '_> {
             let g = generics?;
             items.all_generic_params(g).iter().find(|q| q.name == name).map(|q| Res::Param(q.index))
         };
+        // A constant's own expression has no generic parameters of the use's.
+        let item = |d: DefId| ConstEval { items, generics: None, owner: Some(d) };
+        // `Self::N` in an impl: the impl's own constant, else one of the type's.
+        if let [first, name] = &names[..]
+            && first == "Self"
+            && let Some(imp) = self.owner.and_then(|d| self_impl(items, d))
+        {
+            let own = items
+                .assoc_item(imp, name, false)
+                .filter(|c| matches!(items.def(*c).kind, DefKind::Const { .. }));
+            let found = own.or_else(|| {
+                let DefKind::Impl { self_ty: syn::Type::Path(tp), .. } = &items.def(imp).kind
+                else {
+                    return None;
+                };
+                let r = items.resolve_path(
+                    items.def(imp).scope,
+                    &path_names(&tp.path),
+                    tp.path.leading_colon.is_some(),
+                    Ns::Type,
+                    &|_| None,
+                )?;
+                match r.res {
+                    Res::Def(d) if r.rest == 0 => assoc_const_of(items, d, name),
+                    _ => None,
+                }
+            });
+            return match found.map(|c| (c, &items.def(c).kind)) {
+                Some((c, DefKind::Const { expr: Some(e), .. })) => {
+                    item(c).eval(items.def(c).scope, e, &[], depth + 1)
+                }
+                _ => Err(format!("`Self::{name}` is not a constant")),
+            };
+        }
         let r = items
             .resolve_path(scope, &names, path.leading_colon.is_some(), Ns::Value, &env)
             .ok_or_else(|| format!("cannot find `{}`", names.join("::")))?;
-        // A constant's own expression has no generic parameters of the use's.
-        let item = ConstEval { items, generics: None };
         match r.res {
             Res::Param(i) if r.rest == 0 => Ok(ConstVal::Param(i)),
             Res::Def(d) if r.rest == 0 => match &items.def(d).kind {
                 DefKind::Const { expr: Some(e), .. } => {
-                    item.eval(items.def(d).scope, e, &[], depth + 1)
+                    item(d).eval(items.def(d).scope, e, &[], depth + 1)
                 }
                 DefKind::Variant { .. } => discriminant(items, d, depth).map(ConstVal::Value),
                 _ => Err(format!("`{}` is not a constant", names.join("::"))),
@@ -1196,7 +1230,7 @@ impl ConstEval<'_, '_> {
                     .ok_or_else(|| format!("`{}` is not a constant", names.join("::")))?;
                 match &items.def(found).kind {
                     DefKind::Const { expr: Some(e), .. } => {
-                        item.eval(items.def(found).scope, e, &[], depth + 1)
+                        item(found).eval(items.def(found).scope, e, &[], depth + 1)
                     }
                     _ => Err(format!("`{}` is not a constant", names.join("::"))),
                 }
@@ -1260,7 +1294,7 @@ pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, S
     let mut next: i128 = 0;
     for v in variants.iter().take(index as usize + 1) {
         if let DefKind::Variant { discriminant: Some(e), .. } = &items.def(*v).kind {
-            next = match (ConstEval { items, generics: None }).eval(
+            next = match (ConstEval { items, generics: None, owner: None }).eval(
                 items.def(*v).scope,
                 e,
                 &[],
@@ -1282,6 +1316,17 @@ pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, S
 
 /// An associated constant of a struct or enum, from its impls (syntactically: the impls
 /// whose self type names it).
+/// The impl an item is written in (the impl itself for an impl).
+fn self_impl(items: &Items, def: DefId) -> Option<DefId> {
+    match &items.def(def).kind {
+        DefKind::Impl { .. } => Some(def),
+        DefKind::Fn { container: Container::Impl(i), .. }
+        | DefKind::Const { container: Container::Impl(i), .. }
+        | DefKind::AssocTy { container: Container::Impl(i), .. } => Some(*i),
+        _ => None,
+    }
+}
+
 fn assoc_const_of(items: &Items, def: DefId, name: &str) -> Option<DefId> {
     let mut candidates: Vec<(bool, DefId)> = Vec::new();
     for &imp in &items.impls {

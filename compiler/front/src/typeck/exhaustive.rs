@@ -25,6 +25,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.covers(ty, &pats, &mentioned)
     }
 
+    /// The coverage of a `let`'s pattern (without `else`) over the value's type.
+    pub fn let_coverage(&mut self, ty: &Ty, pat: PatId) -> Coverage {
+        self.covers(ty, &[pat], &[pat])
+    }
+
     fn covers(&mut self, ty: &Ty, pats: &[PatId], mentioned: &[PatId]) -> Coverage {
         let ty = self.infer.resolve(ty);
         let pats = self.alternatives(pats);

@@ -30,6 +30,9 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub breaks: HashMap<ExprId, Option<Ty>>,
     /// The return types of the closures being checked, innermost last.
     pub closure_rets: Vec<Ty>,
+    /// The value types of `?` expressions: one nothing else constrains (`Err(e)?;`) falls
+    /// back to `()`, as rustc's fallback for the diverging arm of `?`'s desugaring does.
+    pub try_values: Vec<Ty>,
     /// Signatures of this body's closures, while they are inferred.
     pub closure_sigs: HashMap<ClosureId, (Vec<Ty>, Ty)>,
     /// Integer literals, for the range check once their types are known: (expression,
@@ -88,6 +91,7 @@ pub(super) fn check_body<'a>(
         unsafe_depth: u32::from(body.unsafe_fn),
         breaks: HashMap::new(),
         closure_rets: Vec::new(),
+        try_values: Vec::new(),
         closure_sigs: HashMap::new(),
         int_lits: Vec::new(),
         prints: Vec::new(),
@@ -153,6 +157,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             unsafe_depth: 1,
             breaks: HashMap::new(),
             closure_rets: Vec::new(),
+            try_values: Vec::new(),
             closure_sigs: HashMap::new(),
             int_lits: Vec::new(),
             prints: Vec::new(),
@@ -666,6 +671,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                         diverges = true;
                     }
                     self.check_pat_top(*pat, &t);
+                    if els.is_none()
+                        && !self.trusted
+                        && let super::exhaustive::Coverage::Missing(what) =
+                            self.let_coverage(&t, *pat)
+                    {
+                        let shown = self.show(&t);
+                        self.error(
+                            Diagnostic::new(
+                                RK_REFUTABLE_LET,
+                                format!("refutable pattern in local binding: {what} not covered"),
+                            )
+                            .at(self.body.pat(*pat).span, format!("pattern {what} not covered"))
+                            .note(format!("the matched value is of type `{shown}`"))
+                            .help("`let` needs a pattern that matches every value: use `let ... else { return; };` or `if let` for the others"),
+                        );
+                    }
                     if init.is_none() {
                         let mut bound = Vec::new();
                         self.body.pat_bindings(*pat, &mut bound);
@@ -1007,7 +1028,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     );
                 }
                 self.r.tries.insert(e, TryInfo { is_option: true, from: None });
-                a.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error)
+                let value = a.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
+                self.try_values.push(value.clone());
+                value
             }
             TyKind::Adt(d, a) if Some(*d) == result => {
                 let ok = a.first().and_then(GenericArg::ty).cloned().unwrap_or_else(Ty::error);
@@ -1049,6 +1072,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     })
                 };
                 self.r.tries.insert(e, TryInfo { is_option: false, from });
+                self.try_values.push(ok.clone());
                 ok
             }
             TyKind::Error => Ty::error(),
@@ -1083,6 +1107,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         self.select_pending();
         for t in &all {
             self.infer.default_numeric(t);
+        }
+        for t in std::mem::take(&mut self.try_values) {
+            let t = self.shallow(&t);
+            if matches!(t.kind(), TyKind::Infer(Infer::Var(_))) {
+                let _ = self.infer.unify(&t, &Ty::unit());
+            }
         }
         self.select_pending();
         let mut r = std::mem::take(&mut self.r);
