@@ -1181,23 +1181,7 @@ impl ConstEval<'_, '_> {
             let own = items
                 .assoc_item(imp, name, false)
                 .filter(|c| matches!(items.def(*c).kind, DefKind::Const { .. }));
-            let found = own.or_else(|| {
-                let DefKind::Impl { self_ty: syn::Type::Path(tp), .. } = &items.def(imp).kind
-                else {
-                    return None;
-                };
-                let r = items.resolve_path(
-                    items.def(imp).scope,
-                    &path_names(&tp.path),
-                    tp.path.leading_colon.is_some(),
-                    Ns::Type,
-                    &|_| None,
-                )?;
-                match r.res {
-                    Res::Def(d) if r.rest == 0 => assoc_const_of(items, d, name),
-                    _ => None,
-                }
-            });
+            let found = own.or_else(|| assoc_const_of(items, impl_self_def(items, imp)?, name));
             return match found.map(|c| (c, &items.def(c).kind)) {
                 Some((c, DefKind::Const { expr: Some(e), .. })) => {
                     item(c).eval(items.def(c).scope, e, &[], depth + 1)
@@ -1327,19 +1311,29 @@ fn self_impl(items: &Items, def: DefId) -> Option<DefId> {
     }
 }
 
+/// The struct or enum an impl is written for, when its self type is a path to one.
+fn impl_self_def(items: &Items, imp: DefId) -> Option<DefId> {
+    let DefKind::Impl { self_ty: syn::Type::Path(tp), .. } = &items.def(imp).kind else {
+        return None;
+    };
+    let r = items.resolve_path(
+        items.def(imp).scope,
+        &path_names(&tp.path),
+        tp.path.leading_colon.is_some(),
+        Ns::Type,
+        &|_| None,
+    )?;
+    match r.res {
+        Res::Def(d) if r.rest == 0 => Some(d),
+        _ => None,
+    }
+}
+
 fn assoc_const_of(items: &Items, def: DefId, name: &str) -> Option<DefId> {
     let mut candidates: Vec<(bool, DefId)> = Vec::new();
     for &imp in &items.impls {
-        let DefKind::Impl { self_ty, trait_path, .. } = &items.def(imp).kind else { continue };
-        let syn::Type::Path(tp) = self_ty else { continue };
-        let r = items.resolve_path(
-            items.def(imp).scope,
-            &path_names(&tp.path),
-            tp.path.leading_colon.is_some(),
-            Ns::Type,
-            &|_| None,
-        );
-        if !matches!(r, Some(crate::items::PathRes { res: Res::Def(d), rest: 0, .. }) if d == def) {
+        let DefKind::Impl { trait_path, .. } = &items.def(imp).kind else { continue };
+        if impl_self_def(items, imp) != Some(def) {
             continue;
         }
         if let Some(c) = items.assoc_item(imp, name, false)
