@@ -53,3 +53,54 @@ pub fn distances(xs: *const [i32; 64], out: *mut [i32; 64]) {
         (*out)[t] = manhattan(p, geometry::ORIGIN) * 3 + euclid2(p, geometry::ORIGIN) % 1000;
     }
 }
+
+/// Traits whose methods are found only where the trait is in scope, as in rustc: imported
+/// by name, as `_`, through a glob, or named by a bound of the calling function.
+pub mod shapes {
+    pub trait Twice {
+        fn twice(&self) -> u32;
+    }
+
+    impl Twice for u32 {
+        fn twice(&self) -> u32 {
+            self.wrapping_mul(2)
+        }
+    }
+
+    pub trait Quad: Twice {
+        fn quad(&self) -> u32 {
+            self.twice().wrapping_mul(2)
+        }
+    }
+
+    impl Quad for u32 {}
+}
+
+mod unnamed {
+    use super::shapes::Twice as _;
+
+    pub fn doubled(x: u32) -> u32 {
+        x.twice()
+    }
+}
+
+mod globbed {
+    use super::shapes::*;
+
+    pub fn sum(x: u32) -> u32 {
+        x.twice() ^ x.quad()
+    }
+}
+
+fn through_bound<T: shapes::Quad>(x: &T) -> u32 {
+    x.twice().wrapping_add(x.quad())
+}
+
+#[offload_kernel]
+pub fn traits_in_scope(xs: &[u32], out: &mut [u32]) {
+    use shapes::Quad;
+    // SAFETY: the builtins only read the thread's position.
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    let (Some(&x), Some(o)) = (xs.get(i), out.get_mut(i)) else { return };
+    *o = unnamed::doubled(x) ^ globbed::sum(x >> 1) ^ through_bound(&(x >> 2)) ^ x.quad() << 3;
+}

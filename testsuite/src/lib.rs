@@ -864,6 +864,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(modules::distances),
         },
         Case {
+            file: "modules.rs",
+            kernel: "traits_in_scope",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(modules::traits_in_scope),
+        },
+        Case {
             file: "pointers.rs",
             kernel: "neighbours",
             grid: [1, 1, 1],

@@ -971,10 +971,10 @@ fn flatten_use(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Impo
             if name != "self" {
                 path.push(name);
             }
+            // `use Trait as _;` brings the trait's methods into scope and no name: `_`
+            // matches no lookup, and `Items::trait_in_scope` finds the trait through it.
             let alias = r.rename.to_string();
-            if alias != "_" {
-                out.push(Import { path, name: Some(alias), global: false });
-            }
+            out.push(Import { path, name: Some(alias), global: false });
         }
         syn::UseTree::Glob(_) => {
             out.push(Import { path: prefix.clone(), name: None, global: false })

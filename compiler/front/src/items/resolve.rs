@@ -193,6 +193,40 @@ impl<'a> Items<'a> {
         }
     }
 
+    /// Whether the trait `t` is in scope at `scope` for method calls: declared or imported
+    /// (by its name, renamed, as `_`, or through a glob) in the scope or a block or module
+    /// around it, as rustc requires for a trait's methods to be found (E0599).
+    pub fn trait_in_scope(&self, scope: ScopeId, t: DefId) -> bool {
+        let name = self.name(t);
+        let module = self.module_scope(scope);
+        let mut s = scope;
+        loop {
+            if self.lookup_in_scope(s, name, Ns::Type) == Some(Res::Def(t)) {
+                return true;
+            }
+            let renamed = self
+                .scope(s)
+                .imports
+                .iter()
+                .filter(|i| i.name.as_deref().is_some_and(|n| n != name));
+            for imp in renamed {
+                if self
+                    .resolve_path(s, &imp.path, imp.global, Ns::Type, &|_| None)
+                    .is_some_and(|r| r.rest == 0 && r.res == Res::Def(t))
+                {
+                    return true;
+                }
+            }
+            if s == module {
+                return false;
+            }
+            match self.scope(s).parent {
+                Some(p) => s = p,
+                None => return false,
+            }
+        }
+    }
+
     /// A module of the core, by path from the core's root (`["offload", "prelude"]`).
     pub fn core_module(&self, path: &[&str]) -> Option<ScopeId> {
         let mut s = self.core_root;

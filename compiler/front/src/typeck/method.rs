@@ -98,6 +98,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             self.check_args_unresolved(args);
             return Ty::error();
         };
+        if let Some(t) = pick.trait_id {
+            self.require_trait_in_scope(t, name, name_span, scope);
+        }
         // The receiver's adjustments.
         let overloaded = pick.derefs.iter().any(|a| matches!(a, Adjust::Overloaded { .. }));
         self.add_derefs(receiver, &pick.derefs, span);
@@ -152,6 +155,62 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         self.check_args(args, &inputs[1..], &hints);
         output
+    }
+
+    /// Reports a method of one of the file's own traits called where the trait is not in
+    /// scope (rustc's E0599): not imported, not a bound of the calling item (with its
+    /// supertraits), and not the trait the calling item implements. The core's traits are
+    /// left to rustc: rkc's prelude and core are not the real ones item for item.
+    fn require_trait_in_scope(
+        &mut self,
+        t: DefId,
+        name: &str,
+        span: Span,
+        scope: crate::items::ScopeId,
+    ) {
+        let items = self.tcx.items;
+        if self.trusted || items.def(t).file != FileId::User || items.trait_in_scope(scope, t) {
+            return;
+        }
+        let mut bounds: Vec<DefId> =
+            self.tcx.predicates(self.def).iter().map(|(_, b)| b.trait_id).collect();
+        let mut k = 0;
+        while k < bounds.len() {
+            for sb in self.tcx.super_bounds(bounds[k]).iter() {
+                if !bounds.contains(&sb.trait_id) {
+                    bounds.push(sb.trait_id);
+                }
+            }
+            k += 1;
+        }
+        if bounds.contains(&t) {
+            return;
+        }
+        let implemented = match items.container(self.def) {
+            crate::items::Container::Impl(imp) => {
+                self.tcx.impl_header(imp).trait_ref.as_ref().is_some_and(|(it, _)| *it == t)
+            }
+            crate::items::Container::Trait(tt) => tt == t,
+            crate::items::Container::Free => false,
+        };
+        if implemented {
+            return;
+        }
+        let trait_name = items.name(t).to_string();
+        let mut d = Diagnostic::new(
+            RK_UNKNOWN_METHOD,
+            format!("no method named `{name}` found in the current scope"),
+        )
+        .at(
+            span,
+            format!("`{name}` is a method of the trait `{trait_name}`, which is not in scope"),
+        );
+        let lines = items.import_suggestions(&trait_name, crate::items::Ns::Type);
+        d = match lines.first() {
+            Some(line) => d.help(format!("import the trait: `{line}`")),
+            None => d.help(format!("import the trait `{trait_name}`")),
+        };
+        self.error(d);
     }
 
     /// Fresh variables for a method's own parameters only.
