@@ -192,6 +192,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             self.check_expr_coercible(r, &Ty::bool());
             return Ty::bool();
         }
+        if !self.trusted {
+            self.require_operator_bound(op, l, span);
+        }
         let lexp = if op.is_comparison() || op.is_shift() { None } else { expected };
         let lt = self.check_expr(l, lexp);
         let ls = self.shallow(&lt);
@@ -227,6 +230,91 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return if op.is_comparison() { Ty::bool() } else { ls };
         }
         self.overloaded_binary(e, op, l, r, &ls, &rs, span)
+    }
+
+    /// rustc checks a generic body once, with its parameters' bounds as all it knows of
+    /// them; rkc checks each instance with the types substituted, where `a > b` on `u32`s
+    /// holds whatever the bounds say. This catches the common case that would otherwise pass:
+    /// the left operand is a parameter of the function whose declared type is a type
+    /// parameter `T` (or `&T`) with no bound for the operator's trait, directly, through a
+    /// supertrait or a where-clause (rustc's E0369).
+    fn require_operator_bound(&mut self, op: BinOp, l: ExprId, span: Span) {
+        let lang = match op {
+            BinOp::Add => "Add",
+            BinOp::Sub => "Sub",
+            BinOp::Mul => "Mul",
+            BinOp::Div => "Div",
+            BinOp::Rem => "Rem",
+            BinOp::BitAnd => "BitAnd",
+            BinOp::BitOr => "BitOr",
+            BinOp::BitXor => "BitXor",
+            BinOp::Shl => "Shl",
+            BinOp::Shr => "Shr",
+            BinOp::Eq | BinOp::Ne => "PartialEq",
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "PartialOrd",
+            BinOp::And | BinOp::Or => return,
+        };
+        let ExprKind::Path(p) = &self.body.expr(l).kind else { return };
+        let Some(crate::items::PathRes { res: crate::items::Res::Local(local), rest: 0, .. }) =
+            p.res
+        else {
+            return;
+        };
+        let Some(k) = self.body.params.iter().position(|q| {
+            matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
+        }) else {
+            return;
+        };
+        let Some(declared) = self.tcx.fn_sig(self.def).inputs.get(k).cloned() else { return };
+        let param = match declared.kind() {
+            TyKind::Param(i) => *i,
+            TyKind::Ref(inner, _) => match inner.kind() {
+                TyKind::Param(i) => *i,
+                _ => return,
+            },
+            _ => return,
+        };
+        let Some(needed) = self.tcx.items.lang(lang) else { return };
+        let preds = self.tcx.predicates(self.def);
+        let mut bounds: Vec<DefId> = preds
+            .iter()
+            .filter(|(t, _)| matches!(t.kind(), TyKind::Param(i) if *i == param))
+            .map(|(_, b)| b.trait_id)
+            .collect();
+        // In a trait's provided method, `Self` (parameter 0) implements the trait itself.
+        if let crate::items::Container::Trait(t) = self.tcx.items.container(self.def)
+            && param == 0
+        {
+            bounds.push(t);
+        }
+        let mut n = 0;
+        while n < bounds.len() {
+            for sb in self.tcx.super_bounds(bounds[n]).iter() {
+                if !bounds.contains(&sb.trait_id) {
+                    bounds.push(sb.trait_id);
+                }
+            }
+            n += 1;
+        }
+        if bounds.contains(&needed) {
+            return;
+        }
+        let name = self
+            .tcx
+            .items
+            .all_generic_params(self.def)
+            .iter()
+            .find(|q| q.index == param)
+            .map(|q| q.name.clone())
+            .unwrap_or_else(|| "T".into());
+        self.error(
+            Diagnostic::new(
+                RK_UNSATISFIED_BOUND,
+                format!("binary operation `{}` cannot be applied to type `{name}`", op.token()),
+            )
+            .at(span, format!("`{name}` is a type parameter without a `{lang}` bound"))
+            .help(format!("add the bound: `{name}: {lang}` (rustc's E0369)")),
+        );
     }
 
     /// Whether `op` is built in for these operand types (rustc's rules: both sides the same
