@@ -101,6 +101,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if let Some(t) = pick.trait_id {
             self.require_trait_in_scope(t, name, name_span, scope);
         }
+        if !self.trusted {
+            self.require_method_bound(receiver, &pick, name, name_span);
+        }
         // The receiver's adjustments.
         let overloaded = pick.derefs.iter().any(|a| matches!(a, Adjust::Overloaded { .. }));
         self.add_derefs(receiver, &pick.derefs, span);
@@ -172,17 +175,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         if self.trusted || items.def(t).file != FileId::User || items.trait_in_scope(scope, t) {
             return;
         }
-        let mut bounds: Vec<DefId> =
-            self.tcx.predicates(self.def).iter().map(|(_, b)| b.trait_id).collect();
-        let mut k = 0;
-        while k < bounds.len() {
-            for sb in self.tcx.super_bounds(bounds[k]).iter() {
-                if !bounds.contains(&sb.trait_id) {
-                    bounds.push(sb.trait_id);
-                }
-            }
-            k += 1;
-        }
+        let bounds = self.tcx.with_supertraits(
+            self.tcx.predicates(self.def).iter().map(|(_, b)| b.trait_id).collect(),
+        );
         if bounds.contains(&t) {
             return;
         }
@@ -210,6 +205,40 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             Some(line) => d.help(format!("import the trait: `{line}`")),
             None => d.help(format!("import the trait `{trait_name}`")),
         };
+        self.error(d);
+    }
+
+    /// A method called on a parameter typed by a type parameter `T` (or `&T`) must come
+    /// from `T`'s bounds (rustc's E0599): the instance's substituted type may have it where
+    /// the bounds do not. Left alone where rkc cannot decide: a trait with a blanket impl
+    /// (`impl<T: Copy> Ext for T`, `Into`), and an inherent method while `T` has bounds (one
+    /// may be `Deref`).
+    fn require_method_bound(&mut self, receiver: ExprId, pick: &Pick, name: &str, span: Span) {
+        let Some(param) = self.generic_param_operand(receiver) else { return };
+        let bounds = self.param_bounds(param);
+        let missing = match pick.trait_id {
+            Some(t) => {
+                let blanket = self.tcx.trait_impls().get(&t).is_some_and(|imps| {
+                    imps.iter().any(|&imp| {
+                        matches!(self.tcx.impl_header(imp).self_ty.kind(), TyKind::Param(_))
+                    })
+                });
+                (!bounds.contains(&t) && !blanket).then(|| self.tcx.items.name(t).to_string())
+            }
+            None => bounds.is_empty().then(String::new),
+        };
+        let Some(trait_name) = missing else { return };
+        let param_name = self.param_name(param);
+        let mut d = Diagnostic::new(
+            RK_UNKNOWN_METHOD,
+            format!("no method named `{name}` found for type parameter `{param_name}` in the current scope"),
+        )
+        .at(span, format!("`{param_name}` is a type parameter; its bounds give no `{name}`"));
+        if !trait_name.is_empty() {
+            d = d.help(format!(
+                "restrict the type parameter with the trait that has `{name}`: `{param_name}: {trait_name}`"
+            ));
+        }
         self.error(d);
     }
 

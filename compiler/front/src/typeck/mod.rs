@@ -734,6 +734,20 @@ impl<'t, 'a> Tcx<'t, 'a> {
     }
 
     /// A trait's supertrait bounds (`trait BlockFn: Fn(u32) {}`), with `Self` as parameter 0.
+    /// Traits with all their supertraits, each once, in the order found.
+    pub fn with_supertraits(&self, mut traits: Vec<DefId>) -> Vec<DefId> {
+        let mut k = 0;
+        while k < traits.len() {
+            for sb in self.super_bounds(traits[k]).iter() {
+                if !traits.contains(&sb.trait_id) {
+                    traits.push(sb.trait_id);
+                }
+            }
+            k += 1;
+        }
+        traits
+    }
+
     pub fn super_bounds(&self, trait_id: DefId) -> Rc<Vec<TraitBound>> {
         if let Some(b) = self.super_bounds.borrow().get(&trait_id) {
             return b.clone();

@@ -254,59 +254,12 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => "PartialOrd",
             BinOp::And | BinOp::Or => return,
         };
-        let ExprKind::Path(p) = &self.body.expr(l).kind else { return };
-        let Some(crate::items::PathRes { res: crate::items::Res::Local(local), rest: 0, .. }) =
-            p.res
-        else {
-            return;
-        };
-        let Some(k) = self.body.params.iter().position(|q| {
-            matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
-        }) else {
-            return;
-        };
-        let Some(declared) = self.tcx.fn_sig(self.def).inputs.get(k).cloned() else { return };
-        let param = match declared.kind() {
-            TyKind::Param(i) => *i,
-            TyKind::Ref(inner, _) => match inner.kind() {
-                TyKind::Param(i) => *i,
-                _ => return,
-            },
-            _ => return,
-        };
+        let Some(param) = self.generic_param_operand(l) else { return };
         let Some(needed) = self.tcx.items.lang(lang) else { return };
-        let preds = self.tcx.predicates(self.def);
-        let mut bounds: Vec<DefId> = preds
-            .iter()
-            .filter(|(t, _)| matches!(t.kind(), TyKind::Param(i) if *i == param))
-            .map(|(_, b)| b.trait_id)
-            .collect();
-        // In a trait's provided method, `Self` (parameter 0) implements the trait itself.
-        if let crate::items::Container::Trait(t) = self.tcx.items.container(self.def)
-            && param == 0
-        {
-            bounds.push(t);
-        }
-        let mut n = 0;
-        while n < bounds.len() {
-            for sb in self.tcx.super_bounds(bounds[n]).iter() {
-                if !bounds.contains(&sb.trait_id) {
-                    bounds.push(sb.trait_id);
-                }
-            }
-            n += 1;
-        }
-        if bounds.contains(&needed) {
+        if self.param_bounds(param).contains(&needed) {
             return;
         }
-        let name = self
-            .tcx
-            .items
-            .all_generic_params(self.def)
-            .iter()
-            .find(|q| q.index == param)
-            .map(|q| q.name.clone())
-            .unwrap_or_else(|| "T".into());
+        let name = self.param_name(param);
         self.error(
             Diagnostic::new(
                 RK_UNSATISFIED_BOUND,
@@ -315,6 +268,57 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             .at(span, format!("`{name}` is a type parameter without a `{lang}` bound"))
             .help(format!("add the bound: `{name}: {lang}` (rustc's E0369)")),
         );
+    }
+
+    /// The type parameter an operand's declared type is, when the operand is a parameter of
+    /// the function typed `T` or `&T` (`&mut T`): what rustc's generic check knows of it.
+    pub(super) fn generic_param_operand(&self, e: ExprId) -> Option<u32> {
+        let ExprKind::Path(p) = &self.body.expr(e).kind else { return None };
+        let Some(crate::items::PathRes { res: crate::items::Res::Local(local), rest: 0, .. }) =
+            p.res
+        else {
+            return None;
+        };
+        let k = self.body.params.iter().position(|q| {
+            matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
+        })?;
+        let declared = self.tcx.fn_sig(self.def).inputs.get(k).cloned()?;
+        match declared.kind() {
+            TyKind::Param(i) => Some(*i),
+            TyKind::Ref(inner, _) => match inner.kind() {
+                TyKind::Param(i) => Some(*i),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The traits a type parameter of the current item is bounded by: its bounds and
+    /// where-clauses (the item's and its parents'), a trait's own `Self`, with supertraits.
+    pub(super) fn param_bounds(&self, param: u32) -> Vec<DefId> {
+        let preds = self.tcx.predicates(self.def);
+        let mut bounds: Vec<DefId> = preds
+            .iter()
+            .filter(|(t, _)| matches!(t.kind(), TyKind::Param(i) if *i == param))
+            .map(|(_, b)| b.trait_id)
+            .collect();
+        if let crate::items::Container::Trait(t) = self.tcx.items.container(self.def)
+            && param == 0
+        {
+            bounds.push(t);
+        }
+        self.tcx.with_supertraits(bounds)
+    }
+
+    /// A type parameter's name, for messages.
+    pub(super) fn param_name(&self, param: u32) -> String {
+        self.tcx
+            .items
+            .all_generic_params(self.def)
+            .iter()
+            .find(|q| q.index == param)
+            .map(|q| q.name.clone())
+            .unwrap_or_else(|| "T".into())
     }
 
     /// Whether `op` is built in for these operand types (rustc's rules: both sides the same
