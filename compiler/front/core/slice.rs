@@ -317,12 +317,12 @@ impl<T> [T] {
         self.split(pred).rev()
     }
 
-    /// At most `n` subslices: the last one holds the rest, separators and all.
     /// At most `n` subslices from the end: the last one holds the start, separators and all.
     pub fn rsplitn<F: FnMut(&T) -> bool>(&self, n: usize, pred: F) -> RSplitN<'_, T, F> {
         RSplitN { inner: self.split(pred), count: n }
     }
 
+    /// At most `n` subslices: the last one holds the rest, separators and all.
     pub fn splitn<F: FnMut(&T) -> bool>(&self, n: usize, pred: F) -> SplitN<'_, T, F> {
         SplitN { inner: self.split(pred), count: n }
     }
@@ -948,7 +948,31 @@ impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitInclusive<'a, T, P> {
     }
 }
 
-/// `slice.splitn(n, pred)`.
+impl<'a, T, P: FnMut(&T) -> bool> Split<'a, T, P> {
+    /// Counts a piece of `splitn` or `rsplitn` off `count`: the last piece is what remains
+    /// of the slice, separators and all, and after it there is none (`Some` of either);
+    /// `None` while more are left, when the piece is the split's next (or next from the back).
+    fn last_of_n(&mut self, count: &mut usize) -> Option<Option<&'a [T]>> {
+        match *count {
+            0 => Some(None),
+            1 => {
+                *count = 0;
+                if self.finished {
+                    Some(None)
+                } else {
+                    self.finished = true;
+                    Some(Some(self.v))
+                }
+            }
+            _ => {
+                *count -= 1;
+                None
+            }
+        }
+    }
+}
+
+/// `slice.rsplitn(n, pred)`.
 pub struct RSplitN<'a, T, P> {
     inner: Split<'a, T, P>,
     count: usize,
@@ -958,25 +982,14 @@ impl<'a, T, P: FnMut(&T) -> bool> Iterator for RSplitN<'a, T, P> {
     type Item = &'a [T];
 
     fn next(&mut self) -> Option<&'a [T]> {
-        match self.count {
-            0 => None,
-            1 => {
-                self.count -= 1;
-                if self.inner.finished {
-                    None
-                } else {
-                    self.inner.finished = true;
-                    Some(self.inner.v)
-                }
-            }
-            _ => {
-                self.count -= 1;
-                self.inner.next_back()
-            }
+        match self.inner.last_of_n(&mut self.count) {
+            Some(last) => last,
+            None => self.inner.next_back(),
         }
     }
 }
 
+/// `slice.splitn(n, pred)`.
 pub struct SplitN<'a, T, P> {
     inner: Split<'a, T, P>,
     count: usize,
@@ -986,21 +999,9 @@ impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitN<'a, T, P> {
     type Item = &'a [T];
 
     fn next(&mut self) -> Option<&'a [T]> {
-        match self.count {
-            0 => None,
-            1 => {
-                self.count -= 1;
-                if self.inner.finished {
-                    None
-                } else {
-                    self.inner.finished = true;
-                    Some(self.inner.v)
-                }
-            }
-            _ => {
-                self.count -= 1;
-                self.inner.next()
-            }
+        match self.inner.last_of_n(&mut self.count) {
+            Some(last) => last,
+            None => self.inner.next(),
         }
     }
 }
@@ -1305,7 +1306,6 @@ impl<'a, T, const N: usize> IntoIterator for &'a mut [T; N] {
     }
 }
 
-/// Constructs a slice from a pointer and a length.
 /// A one-element slice of a reference's value.
 pub const fn from_ref<T>(s: &T) -> &[T] {
     // SAFETY: one `T` lives at `s` for the borrow's lifetime.
@@ -1317,6 +1317,7 @@ pub fn from_mut<T>(s: &mut T) -> &mut [T] {
     unsafe { from_raw_parts_mut(s as *mut T, 1) }
 }
 
+/// Constructs a slice from a pointer and a length.
 pub unsafe fn from_raw_parts<'a, T>(data: *const T, len: usize) -> &'a [T] {
     intrinsics::slice_from_raw_parts(data, len)
 }

@@ -170,27 +170,21 @@ impl<'a> Items<'a> {
     /// from `core`, `std` or `alloc` and names nothing in rkc's device core, which has only the
     /// parts of `core` that kernels use: `core::cell::Cell` for `Cell`.
     pub fn unresolved_core_import(&self, scope: ScopeId, name: &str) -> Option<String> {
-        let module = self.module_scope(scope);
-        let mut s = scope;
-        loop {
-            for imp in self.scope(s).imports.iter().filter(|i| i.name.as_deref() == Some(name)) {
-                let from_core = imp
-                    .path
-                    .first()
-                    .is_some_and(|c| matches!(c.as_str(), "core" | "std" | "alloc"));
-                let resolves = [Ns::Type, Ns::Value].into_iter().any(|ns| {
-                    self.resolve_path(s, &imp.path, imp.global, ns, &|_| None)
-                        .is_some_and(|r| r.rest == 0)
-                });
-                if from_core && !resolves {
-                    return Some(imp.path.join("::"));
-                }
-            }
-            if s == module {
-                return None;
-            }
-            s = self.scope(s).parent?;
-        }
+        self.lexical_scopes(scope).find_map(|s| {
+            self.scope(s).imports.iter().filter(|i| i.name.as_deref() == Some(name)).find_map(
+                |imp| {
+                    let from_core = imp
+                        .path
+                        .first()
+                        .is_some_and(|c| matches!(c.as_str(), "core" | "std" | "alloc"));
+                    let resolves = [Ns::Type, Ns::Value].into_iter().any(|ns| {
+                        self.resolve_path(s, &imp.path, imp.global, ns, &|_| None)
+                            .is_some_and(|r| r.rest == 0)
+                    });
+                    (from_core && !resolves).then(|| imp.path.join("::"))
+                },
+            )
+        })
     }
 
     /// Whether the trait `t` is in scope at `scope` for method calls: declared or imported
@@ -198,33 +192,29 @@ impl<'a> Items<'a> {
     /// around it, as rustc requires for a trait's methods to be found (E0599).
     pub fn trait_in_scope(&self, scope: ScopeId, t: DefId) -> bool {
         let name = self.name(t);
+        self.lexical_scopes(scope).any(|s| {
+            self.lookup_in_scope(s, name, Ns::Type) == Some(Res::Def(t))
+                || self
+                    .scope(s)
+                    .imports
+                    .iter()
+                    .filter(|i| i.name.as_deref().is_some_and(|n| n != name))
+                    .any(|imp| {
+                        self.resolve_path(s, &imp.path, imp.global, Ns::Type, &|_| None)
+                            .is_some_and(|r| r.rest == 0 && r.res == Res::Def(t))
+                    })
+        })
+    }
+
+    /// A scope and the block scopes around it, up to and including its module.
+    fn lexical_scopes(&self, scope: ScopeId) -> impl Iterator<Item = ScopeId> + '_ {
         let module = self.module_scope(scope);
-        let mut s = scope;
-        loop {
-            if self.lookup_in_scope(s, name, Ns::Type) == Some(Res::Def(t)) {
-                return true;
-            }
-            let renamed = self
-                .scope(s)
-                .imports
-                .iter()
-                .filter(|i| i.name.as_deref().is_some_and(|n| n != name));
-            for imp in renamed {
-                if self
-                    .resolve_path(s, &imp.path, imp.global, Ns::Type, &|_| None)
-                    .is_some_and(|r| r.rest == 0 && r.res == Res::Def(t))
-                {
-                    return true;
-                }
-            }
-            if s == module {
-                return false;
-            }
-            match self.scope(s).parent {
-                Some(p) => s = p,
-                None => return false,
-            }
-        }
+        std::iter::successors(
+            Some(scope),
+            move |&s| {
+                if s == module { None } else { self.scope(s).parent }
+            },
+        )
     }
 
     /// A module of the core, by path from the core's root (`["offload", "prelude"]`).
@@ -352,19 +342,9 @@ impl<'a> Items<'a> {
         if let Some(r) = env(name) {
             return Some(r);
         }
-        let module = self.module_scope(scope);
-        let mut s = scope;
-        loop {
-            if let Some(r) = self.lookup_in_scope(s, name, ns) {
-                return Some(r);
-            }
-            if s == module {
-                break;
-            }
-            match self.scope(s).parent {
-                Some(p) => s = p,
-                None => break,
-            }
+        if let Some(r) = self.lexical_scopes(scope).find_map(|s| self.lookup_in_scope(s, name, ns))
+        {
+            return Some(r);
         }
         if ns == Ns::Type
             && let Some(r) = self.extern_crate(name)

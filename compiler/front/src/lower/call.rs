@@ -480,22 +480,10 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         }
         match name {
             "size_of" | "align_of" => {
-                let t = ty_arg(0);
-                let size = match self.mono.layouts.mem_type(self.tcx, &t) {
-                    Ok(Some(rt)) => {
-                        if name == "size_of" {
-                            rt.size_of()
-                        } else {
-                            rt.align_of()
-                        }
-                    }
-                    Ok(None) => u64::from(name == "align_of"),
-                    Err(_) => {
-                        let _ = self.repr(&t, span);
-                        0
-                    }
-                };
-                Operand::Scalar(self.const_usize(size, span))
+                let (size, align) = self.size_and_align(&ty_arg(0), span);
+                Operand::Scalar(
+                    self.const_usize(if name == "size_of" { size } else { align }, span),
+                )
             }
             // The size and alignment of what a reference points at: a slice's or `str`'s
             // from its length, any other type's from its layout.
@@ -506,15 +494,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     TyKind::Str => Some(Ty::int(rkc_rk::IntTy::U8)),
                     _ => None,
                 };
-                let measured = elem.as_ref().unwrap_or(&t);
-                let (size, align) = match self.mono.layouts.mem_type(self.tcx, measured) {
-                    Ok(Some(rt)) => (rt.size_of(), rt.align_of()),
-                    Ok(None) => (0, 1),
-                    Err(_) => {
-                        let _ = self.repr(measured, span);
-                        (0, 1)
-                    }
-                };
+                let (size, align) = self.size_and_align(elem.as_ref().unwrap_or(&t), span);
                 match (name, elem, args.first()) {
                     ("size_of_val", Some(_), Some(Operand::Fat(_, len))) => {
                         let len = *len;

@@ -59,9 +59,13 @@ pub struct VariantLayout {
 pub struct LayoutError(pub String);
 
 impl LayoutError {
-    /// The layout of a type that an earlier error left unknown: that error says what is
-    /// wrong, and this one is not reported.
-    pub const FROM_ERROR: &str = "a type an earlier error left unknown";
+    const FROM_ERROR: &str = "a type an earlier error left unknown";
+
+    /// Whether this is the layout of a type that an earlier error left unknown: that error
+    /// says what is wrong, and this one is not reported.
+    pub fn is_from_error(&self) -> bool {
+        self.0 == LayoutError::FROM_ERROR
+    }
 
     fn of(tcx: &Tcx<'_, '_>, ty: &Ty) -> LayoutError {
         match ty.kind() {

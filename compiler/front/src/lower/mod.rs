@@ -454,7 +454,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// Reports a type without a layout, unless an earlier error left it unknown.
     pub fn layout_error(&mut self, e: layout::LayoutError, span: Span, label: String) {
-        if e.0 == layout::LayoutError::FROM_ERROR && self.tcx.has_errors() {
+        if e.is_from_error() && self.tcx.has_errors() {
             return;
         }
         self.error(
@@ -470,6 +470,19 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let label = format!("this has type `{}`", self.tcx.show(ty));
                 self.layout_error(e, span, label);
                 Repr::Zst
+            }
+        }
+    }
+
+    /// `size_of` and `align_of` of `ty` as rkc lays it out (0 and 1 for zero-sized types; a
+    /// type without a layout is reported).
+    pub fn size_and_align(&mut self, ty: &Ty, span: Span) -> (u64, u64) {
+        match self.mono.layouts.mem_type(self.tcx, ty) {
+            Ok(Some(rt)) => (rt.size_of(), rt.align_of()),
+            Ok(None) => (0, 1),
+            Err(_) => {
+                let _ = self.repr(ty, span);
+                (0, 1)
             }
         }
     }

@@ -100,16 +100,15 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         n
     }
 
-    fn abi_of(&self, ty: &Ty) -> Result<Abi, String> {
-        match self.layouts.repr(self.tcx, ty) {
-            Ok(Repr::Zst) => Ok(Abi::Zst),
-            Ok(Repr::Scalar(t)) => Ok(Abi::Scalar(t)),
-            Ok(Repr::Fat { ptr }) => Ok(Abi::Fat(ptr)),
-            Ok(Repr::Mem(t)) => Ok(Abi::Mem(t)),
-            Ok(Repr::Str) => Ok(Abi::Str),
-            Ok(Repr::Never) => Ok(Abi::Never),
-            Err(e) => Err(e.0),
-        }
+    fn abi_of(&self, ty: &Ty) -> Result<Abi, super::layout::LayoutError> {
+        Ok(match self.layouts.repr(self.tcx, ty)? {
+            Repr::Zst => Abi::Zst,
+            Repr::Scalar(t) => Abi::Scalar(t),
+            Repr::Fat { ptr } => Abi::Fat(ptr),
+            Repr::Mem(t) => Abi::Mem(t),
+            Repr::Str => Abi::Str,
+            Repr::Never => Abi::Never,
+        })
     }
 
     /// Which parameters of an instance's body are plain immutable bindings.
@@ -186,7 +185,7 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             None => None,
         };
         if let Some((why, t)) = bad {
-            if why == super::layout::LayoutError::FROM_ERROR && tcx.has_errors() {
+            if why.is_from_error() && tcx.has_errors() {
                 self.instances.insert(inst, None);
                 return None;
             }
@@ -194,8 +193,11 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             let shown = tcx.show(&t);
             tcx.report(
                 FileId::User,
-                Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("{why} cannot be used in kernels"))
-                    .at(span, format!("this call passes or returns a `{shown}`")),
+                Diagnostic::new(
+                    RK_UNSUPPORTED_TYPE,
+                    format!("{} cannot be used in kernels", why.0),
+                )
+                .at(span, format!("this call passes or returns a `{shown}`")),
             );
             self.instances.insert(inst, None);
             return None;

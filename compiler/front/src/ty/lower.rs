@@ -1298,8 +1298,6 @@ pub fn discriminant(items: &Items, variant: DefId, depth: u32) -> Result<i128, S
     Err("not a variant of its enum".into())
 }
 
-/// An associated constant of a struct or enum, from its impls (syntactically: the impls
-/// whose self type names it).
 /// The impl an item is written in (the impl itself for an impl).
 fn self_impl(items: &Items, def: DefId) -> Option<DefId> {
     match &items.def(def).kind {
@@ -1329,6 +1327,8 @@ fn impl_self_def(items: &Items, imp: DefId) -> Option<DefId> {
     }
 }
 
+/// An associated constant of a struct or enum, from its impls (syntactically: the impls
+/// whose self type names it).
 fn assoc_const_of(items: &Items, def: DefId, name: &str) -> Option<DefId> {
     let mut candidates: Vec<(bool, DefId)> = Vec::new();
     for &imp in &items.impls {

@@ -733,7 +733,6 @@ impl<'t, 'a> Tcx<'t, 'a> {
         crate::ty::show(ty, self.items)
     }
 
-    /// A trait's supertrait bounds (`trait BlockFn: Fn(u32) {}`), with `Self` as parameter 0.
     /// Traits with all their supertraits, each once, in the order found.
     pub fn with_supertraits(&self, mut traits: Vec<DefId>) -> Vec<DefId> {
         let mut k = 0;
@@ -748,6 +747,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
         traits
     }
 
+    /// A trait's supertrait bounds (`trait BlockFn: Fn(u32) {}`), with `Self` as parameter 0.
     pub fn super_bounds(&self, trait_id: DefId) -> Rc<Vec<TraitBound>> {
         if let Some(b) = self.super_bounds.borrow().get(&trait_id) {
             return b.clone();

@@ -1194,7 +1194,6 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     }
 }
 
-/// Adds rustc's "consider importing" help for a name found elsewhere.
 /// `d` with a note when `name` is imported from `core` or `std` by a path that rkc's device
 /// core does not have: the error is then rkc's limit, not the user's typo.
 pub(crate) fn with_core_import_note(
@@ -1211,6 +1210,7 @@ pub(crate) fn with_core_import_note(
     }
 }
 
+/// Adds rustc's "consider importing" help for a name found elsewhere.
 pub(crate) fn with_import_help(d: Diagnostic, suggestions: &[String], name: &str) -> Diagnostic {
     match suggestions {
         [] => d,
