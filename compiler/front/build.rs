@@ -1,7 +1,8 @@
 //! Prepares the device core (core/*.rs) for the front end, which would otherwise do it at every
-//! run: marks each file's templates and leaves its function bodies out of the text it parses
-//! (src/core_lib/scan.rs says how). Writes, to `OUT_DIR`, each file's marked text and skeleton,
-//! and core_files.rs: the `core_lib::FILES` table, with the bodies left out of each skeleton.
+//! run: marks each file's templates and leaves its function bodies, and their signatures, out
+//! of the text it parses (src/core_lib/scan.rs says how). Writes, to `OUT_DIR`, each file's
+//! marked text and skeleton, and core_files.rs: the `core_lib::FILES` table, with the bodies and
+//! signatures left out of each skeleton.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -48,7 +49,7 @@ fn main() -> std::io::Result<()> {
     let mut table = String::from("&[\n");
     for name in MODULES {
         let text = scan::mark_templates(&std::fs::read_to_string(format!("core/{name}.rs"))?);
-        let (skeleton, bodies) = scan::skeleton(&text);
+        let (skeleton, bodies) = scan::skeleton(&text, true);
         std::fs::write(out.join(format!("core_{name}.rs")), &text)?;
         std::fs::write(out.join(format!("core_{name}.skeleton.rs")), &skeleton)?;
         let include = |file: &str| format!("include_str!(concat!(env!(\"OUT_DIR\"), \"/{file}\"))");
@@ -59,9 +60,16 @@ fn main() -> std::io::Result<()> {
             include(&format!("core_{name}.skeleton.rs")),
         );
         for b in bodies {
+            let sig = match b.sig {
+                Some(s) => format!(
+                    "Some(SigText {{ start: {}, line: {}, column: {} }})",
+                    s.start, s.line, s.column
+                ),
+                None => "None".to_string(),
+            };
             let _ = writeln!(
                 table,
-                "            LazyBody {{ start: {}, end: {}, line: {}, column: {} }},",
+                "            LazyBody {{ start: {}, end: {}, line: {}, column: {}, sig: {sig} }},",
                 b.start, b.end, b.line, b.column
             );
         }

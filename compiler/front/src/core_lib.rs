@@ -12,7 +12,7 @@
 
 mod scan;
 
-pub use scan::{LazyBody, skeleton};
+pub use scan::{LazyBody, SigText, skeleton};
 
 /// One file of the core, as build.rs prepares it: the front end parses the skeleton, and the
 /// bodies left out of it when a kernel reaches them.
@@ -67,6 +67,34 @@ pub fn parse_body(text: &str, body: LazyBody, ty: Option<&str>) -> syn::Result<s
         syn::visit_mut::VisitMut::visit_block_mut(&mut subst, &mut block);
     }
     Ok(block)
+}
+
+/// Parses a signature left out of the file's parse (the skeleton's `fn name()` stands for
+/// it, `stub`), with the spans it has in the file, and substitutes the template's type in it
+/// when it belongs to a template's copy. The qualifiers before `fn` (`const`, `unsafe`,
+/// `extern "C"`) stayed in the skeleton and come from the stub.
+pub fn parse_sig(
+    text: &str,
+    body: LazyBody,
+    ty: Option<&str>,
+    stub: &syn::Signature,
+) -> syn::Result<syn::Signature> {
+    let Some(at) = body.sig else { return Ok(stub.clone()) };
+    let mut positioned = String::with_capacity(at.line + at.column + body.start - at.start);
+    positioned.extend(std::iter::repeat_n('\n', at.line - 1));
+    positioned.extend(std::iter::repeat_n(' ', at.column));
+    positioned.push_str(&text[at.start..body.start]);
+    let mut sig: syn::Signature = syn::parse_str(&positioned)?;
+    sig.constness = stub.constness;
+    sig.asyncness = stub.asyncness;
+    sig.unsafety = stub.unsafety;
+    sig.abi.clone_from(&stub.abi);
+    if let Some(t) = ty {
+        let (u, s, bits) = twins(t);
+        let mut subst = Subst { t, u, s, bits, bodies: &[] };
+        syn::visit_mut::VisitMut::visit_signature_mut(&mut subst, &mut sig);
+    }
+    Ok(sig)
 }
 
 /// The unsigned and signed twins and the width of a primitive type.
@@ -207,7 +235,7 @@ mod tests {
     fn template_stubs_name_their_type() {
         use quote::ToTokens;
         let text = "//@ for $T in u8 i64\nimpl $T {\n    fn w(self) -> u32 { $BITS }\n    fn e() {}\n}\n//@ end\n";
-        let (skeleton, bodies) = super::skeleton(&super::scan::mark_templates(text));
+        let (skeleton, bodies) = super::skeleton(&super::scan::mark_templates(text), true);
         let mut file = syn::parse_file(&skeleton).unwrap();
         super::expand_templates(&mut file, &bodies);
         let stubs: Vec<_> = blocks(&file).iter().map(|b| super::lazy_stub(b, &bodies)).collect();
@@ -283,6 +311,75 @@ mod tests {
         assert!(lazy > 1500, "only {lazy} bodies of the core are parsed lazily");
     }
 
+    /// Every function's signature of a file, with its block (a trait's declaration has none),
+    /// in the order of the items.
+    fn sigs(file: &syn::File) -> Vec<(syn::Signature, Option<syn::Block>)> {
+        struct Sigs(Vec<(syn::Signature, Option<syn::Block>)>);
+        impl<'a> syn::visit::Visit<'a> for Sigs {
+            fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
+                self.0.push((f.sig.clone(), Some((*f.block).clone())));
+            }
+            fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
+                self.0.push((f.sig.clone(), Some(f.block.clone())));
+            }
+            fn visit_trait_item_fn(&mut self, f: &'a syn::TraitItemFn) {
+                self.0.push((f.sig.clone(), f.default.clone()));
+            }
+        }
+        let mut s = Sigs(Vec::new());
+        syn::visit::Visit::visit_file(&mut s, file);
+        s.0
+    }
+
+    /// The core's signatures left out of the parse, each parsed alone, are the signatures of
+    /// the core parsed whole: the same tokens at the same lines and columns, in every
+    /// template copy, with the qualifiers the skeleton kept.
+    #[test]
+    fn lazy_signatures_are_the_signatures_of_the_file() {
+        use quote::ToTokens;
+        use syn::spanned::Spanned;
+        let mut lazy = 0;
+        for super::CoreFile { name, text, skeleton, bodies } in super::FILES {
+            let mut whole = syn::parse_file(text).unwrap();
+            super::expand_templates(&mut whole, &[]);
+            let mut parsed = syn::parse_file(skeleton).unwrap();
+            super::expand_templates(&mut parsed, bodies);
+            let (expected, got) = (sigs(&whole), sigs(&parsed));
+            assert_eq!(expected.len(), got.len(), "core/{name}.rs");
+            for ((want, _), (stub, block)) in expected.iter().zip(&got) {
+                let lazy_at = block.as_ref().and_then(|b| super::lazy_stub(b, bodies));
+                let sig = match lazy_at {
+                    Some((k, ty)) if bodies[k].sig.is_some() => {
+                        lazy += 1;
+                        assert!(stub.inputs.is_empty() && stub.generics.params.is_empty());
+                        super::parse_sig(text, bodies[k], ty.as_deref(), stub).unwrap()
+                    }
+                    _ => stub.clone(),
+                };
+                assert_eq!(
+                    want.to_token_stream().to_string(),
+                    sig.to_token_stream().to_string(),
+                    "core/{name}.rs"
+                );
+                let at = |s: &syn::Signature| {
+                    let ident = s.ident.span().start();
+                    let paren = s.paren_token.span.open().start();
+                    [(ident.line, ident.column), (paren.line, paren.column)]
+                };
+                assert_eq!(at(want), at(&sig), "core/{name}.rs: `{}`", want.ident);
+                // Where the signature ends. The stub's qualifiers have spans in the skeleton's
+                // parse, which proc-macro2 cannot join with the left-out text's.
+                let end = |s: &syn::Signature| {
+                    let mut s = s.clone();
+                    (s.constness, s.unsafety, s.abi) = (None, None, None);
+                    s.span().end()
+                };
+                assert_eq!(end(want), end(&sig), "core/{name}.rs: `{}`", want.ident);
+            }
+        }
+        assert!(lazy > 1500, "only {lazy} signatures of the core are parsed lazily");
+    }
+
     #[test]
     fn the_scanner_knows_literals_comments_and_pointer_types() {
         let text = r##"struct F(fn(u32) -> u32);
@@ -294,7 +391,7 @@ fn raw<'a>(x: &'a u8) -> &'a str { let _ = x; r#"}"# }
 fn items() { fn inner() {} inner() }
 fn tiny() { 1 }
 "##;
-        let (skeleton, bodies) = super::skeleton(text);
+        let (skeleton, bodies) = super::skeleton(text, false);
         let lazy: Vec<&str> = bodies.iter().map(|b| &text[b.start..b.end]).collect();
         assert_eq!(
             lazy,

@@ -15,6 +15,19 @@ pub struct LazyBody {
     /// them, so that the body parsed alone has the spans it has in the file.
     pub line: usize,
     pub column: usize,
+    /// The function's signature when it too is left out of the parse (the device core's,
+    /// not a derived impl's): the skeleton keeps `fn name()` in its place.
+    pub sig: Option<SigText>,
+}
+
+/// Where a signature left out of the parse is: from its `fn` through the end of its `where`
+/// clause (the byte before the body's `{`), and the line (from 1) and column (from 0) of
+/// its `fn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SigText {
+    pub start: usize,
+    pub line: usize,
+    pub column: usize,
 }
 
 /// The file's text with every function body that declares no items replaced by a stub, and
@@ -25,7 +38,14 @@ pub struct LazyBody {
 /// (`fn`, `use`, `const`, ...) stays: the item table must see its items. The text is the
 /// core's own, so this small scanner knows only what the core writes: comments, strings,
 /// characters and lifetimes, and braces.
-pub fn skeleton(text: &str) -> (String, Vec<LazyBody>) {
+///
+/// With `sigs`, such a function's signature is left out too: what follows its name, through
+/// its `where` clause, becomes `()` padded to the same length, so that the skeleton declares
+/// `fn name()` where the text declares the function, with its qualifiers and attributes. The
+/// item table needs only the name until a kernel reaches the function; parsing the core's
+/// two thousand signatures (templates' copies included) at every run was a third of the
+/// skeleton's parse.
+pub fn skeleton(text: &str, sigs: bool) -> (String, Vec<LazyBody>) {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut bodies = Vec::new();
@@ -50,20 +70,46 @@ pub fn skeleton(text: &str) -> (String, Vec<LazyBody>) {
             i = word_end;
             continue;
         };
+        let fn_at = i;
         i = close + 1;
         let inner = &text[open + 1..close];
         // An empty body has nothing to leave out.
         if inner.trim().is_empty() || declares_items(inner) {
             continue;
         }
+        let column_at = |at: usize| text[..at].rsplit('\n').next().map_or(0, |l| l.chars().count());
+        let name_end = (sigs)
+            .then(|| fn_name_end(bytes, word_end))
+            .flatten()
+            .filter(|&e| text[e..open].trim_start().starts_with(['(', '<']));
+        let sig = name_end.map(|_| {
+            let line = line + text[copied..fn_at].matches('\n').count();
+            SigText { start: fn_at, line, column: column_at(fn_at) }
+        });
+        line += text[copied..open].matches('\n').count();
+        let column = column_at(open);
+        bodies.push(LazyBody { start: open, end: close + 1, line, column, sig });
+        match name_end {
+            Some(name_end) => {
+                // `()` and the signature's newlines, then spaces to the `{`'s column (on the
+                // signature's line, to its length).
+                out.push_str(&text[copied..name_end]);
+                let left_out = &text[name_end..open];
+                out.push_str("()");
+                let newlines = left_out.matches('\n').count();
+                out.extend(std::iter::repeat_n('\n', newlines));
+                let spaces = match newlines {
+                    0 => left_out.chars().count().saturating_sub(2),
+                    _ => column,
+                };
+                out.extend(std::iter::repeat_n(' ', spaces));
+            }
+            None => out.push_str(&text[copied..open]),
+        }
         let newlines = inner.matches('\n').count();
         // The `}` keeps its column: after the body's last newline, or, for a body on one
         // line, at the body's end.
         let padding = inner.rsplit('\n').next().map_or(0, |l| l.chars().count());
-        line += text[copied..open].matches('\n').count();
-        let column = text[..open].rsplit('\n').next().map_or(0, |l| l.chars().count());
-        bodies.push(LazyBody { start: open, end: close + 1, line, column });
-        out.push_str(&text[copied..open]);
         out.push('{');
         out.extend(std::iter::repeat_n('\n', newlines));
         out.extend(std::iter::repeat_n(' ', padding));
@@ -73,6 +119,14 @@ pub fn skeleton(text: &str) -> (String, Vec<LazyBody>) {
     }
     out.push_str(&text[copied..]);
     (out, bodies)
+}
+
+/// The end of the name that follows the `fn` keyword ending at `from`.
+fn fn_name_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let start = from + bytes[from..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let first = *bytes.get(start)?;
+    is_ident_start(first)
+        .then(|| start + bytes[start..].iter().take_while(|b| is_ident_char(**b)).count())
 }
 
 fn is_ident_start(b: u8) -> bool {

@@ -42,7 +42,10 @@ pub fn build_body<'a>(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Body<'a>> {
     let def = items.def(owner);
-    let DefKind::Fn { sig, body: Some(block), .. } = &def.kind else { return None };
+    let (DefKind::Fn { body: Some(block), .. }, Some(sig)) = (&def.kind, items.fn_sig(owner))
+    else {
+        return None;
+    };
     let block = match items.body(def.file, block) {
         Ok(block) => block,
         Err(e) => {

@@ -51,7 +51,9 @@ thread_local! {
 fn derives_of(file_id: FileId, finder: derive::Finder) -> Result<Vec<DerivedFile>, Diagnostic> {
     let mut out = Vec::new();
     for d in finder.found {
-        let (skeleton, bodies) = crate::core_lib::skeleton(&d.text);
+        // A derived impl's signatures are parsed with it: there are few, and a whole parse
+        // is how a derive that rkc wrote wrong is caught before anything uses it.
+        let (skeleton, bodies) = crate::core_lib::skeleton(&d.text, false);
         let Ok(tree) = syn::parse_file(&skeleton) else {
             return Err(Diagnostic::new(
                 RK_INTERNAL,
@@ -339,6 +341,28 @@ impl<'a> Collector<'a> {
         DefId(self.items.defs.len() as u32 - 1)
     }
 
+    /// The syntax of a function with this signature and body: for a function of the core
+    /// whose body is a stub and whose signature the skeleton left out, `sig` is the stub's
+    /// `fn name()`, and the signature is parsed when type checking asks for it.
+    fn fn_syntax(
+        &self,
+        sig: &'a syn::Signature,
+        body: Option<&'a syn::Block>,
+        file: FileId,
+        parent: Option<DefId>,
+        parent_count: u32,
+    ) -> FnSyntax<'a> {
+        if let (FileId::Core(k), Some(block)) = (file, body) {
+            let core = self.sources.core.files[usize::from(k)].0;
+            if let Some((n, template)) = crate::core_lib::lazy_stub(block, core.bodies)
+                && core.bodies[n].sig.is_some()
+            {
+                return FnSyntax::left_out(sig, core.text, core.bodies[n], template, parent);
+            }
+        }
+        FnSyntax::written(sig, fn_generics(sig, parent, parent_count))
+    }
+
     fn new_module_scope(
         &mut self,
         parent: Option<ScopeId>,
@@ -420,7 +444,7 @@ impl<'a> Collector<'a> {
             }
             syn::Item::Struct(s) => {
                 let name = s.ident.to_string();
-                let generics = self.generics(&s.generics, None, 0, None);
+                let generics = generics_of(&s.generics, None, 0);
                 let (fields, ctor) = fields_of(&s.fields);
                 let def = self.new_def(
                     name.clone(),
@@ -438,7 +462,7 @@ impl<'a> Collector<'a> {
             }
             syn::Item::Enum(e) => {
                 let name = e.ident.to_string();
-                let generics = self.generics(&e.generics, None, 0, None);
+                let generics = generics_of(&e.generics, None, 0);
                 let def = self.new_def(
                     name.clone(),
                     DefKind::Enum { generics, variants: Vec::new(), repr: parse_repr(&e.attrs) },
@@ -485,14 +509,13 @@ impl<'a> Collector<'a> {
             }
             syn::Item::Fn(f) => {
                 let name = f.sig.ident.to_string();
-                let generics = self.fn_generics(&f.sig, None, 0);
+                let sig = self.fn_syntax(&f.sig, Some(&f.block), file, None, 0);
                 let kernel = file.is_user() && is_kernel_attr(&f.attrs);
                 let def = self.new_def(
                     name.clone(),
                     DefKind::Fn {
-                        sig: &f.sig,
+                        sig,
                         body: Some(&f.block),
-                        generics,
                         container: Container::Free,
                         kernel,
                         intrinsic: None,
@@ -545,7 +568,7 @@ impl<'a> Collector<'a> {
             }
             syn::Item::Type(t) => {
                 let name = t.ident.to_string();
-                let generics = self.generics(&t.generics, None, 0, None);
+                let generics = generics_of(&t.generics, None, 0);
                 let def = self.new_def(
                     name.clone(),
                     DefKind::TypeAlias { generics, ty: &t.ty },
@@ -585,13 +608,12 @@ impl<'a> Collector<'a> {
                 for fi in &fm.items {
                     let syn::ForeignItem::Fn(f) = fi else { continue };
                     let name = f.sig.ident.to_string();
-                    let generics = self.fn_generics(&f.sig, None, 0);
+                    let sig = FnSyntax::written(&f.sig, fn_generics(&f.sig, None, 0));
                     let def = self.new_def(
                         name.clone(),
                         DefKind::Fn {
-                            sig: &f.sig,
+                            sig,
                             body: None,
-                            generics,
                             container: Container::Free,
                             kernel: false,
                             intrinsic: is_intrinsic.then(|| name.clone()),
@@ -624,7 +646,7 @@ impl<'a> Collector<'a> {
         let def = self.new_def(name.clone(), DefKind::Union, scope, file, span_of(&t.ident));
         // `Self` is the trait's parameter 0.
         // `Self` is parameter 0: the declared parameters are numbered from 1.
-        let mut generics = self.generics(&t.generics, None, 1, Some(def));
+        let mut generics = generics_of(&t.generics, None, 1);
         generics.params.insert(
             0,
             GenericParamDef {
@@ -638,13 +660,18 @@ impl<'a> Collector<'a> {
         for ti in &t.items {
             match ti {
                 syn::TraitItem::Fn(f) => {
-                    let g = self.fn_generics(&f.sig, Some(def), generics.count());
+                    let sig = self.fn_syntax(
+                        &f.sig,
+                        f.default.as_ref(),
+                        file,
+                        Some(def),
+                        generics.count(),
+                    );
                     let id = self.new_def(
                         f.sig.ident.to_string(),
                         DefKind::Fn {
-                            sig: &f.sig,
+                            sig,
                             body: f.default.as_ref(),
-                            generics: g,
                             container: Container::Trait(def),
                             kernel: false,
                             intrinsic: None,
@@ -710,7 +737,7 @@ impl<'a> Collector<'a> {
 
     fn impl_item(&mut self, i: &'a syn::ItemImpl, scope: ScopeId, file: FileId) {
         let def = self.new_def("<impl>".into(), DefKind::Union, scope, file, span_of(&i.self_ty));
-        let generics = self.generics(&i.generics, None, 0, None);
+        let generics = generics_of(&i.generics, None, 0);
         let mut items = Vec::new();
         for ii in &i.items {
             match ii {
@@ -718,13 +745,13 @@ impl<'a> Collector<'a> {
                     if !cfg_enabled(&f.attrs) {
                         continue;
                     }
-                    let g = self.fn_generics(&f.sig, Some(def), generics.count());
+                    let sig =
+                        self.fn_syntax(&f.sig, Some(&f.block), file, Some(def), generics.count());
                     let id = self.new_def(
                         f.sig.ident.to_string(),
                         DefKind::Fn {
-                            sig: &f.sig,
+                            sig,
                             body: Some(&f.block),
-                            generics: g,
                             container: Container::Impl(def),
                             kernel: false,
                             intrinsic: None,
@@ -790,83 +817,6 @@ impl<'a> Collector<'a> {
         self.items.impls.push(def);
     }
 
-    /// The generics of a function: its declared parameters, then one for each `impl Trait`
-    /// in its argument types.
-    fn fn_generics(
-        &mut self,
-        sig: &'a syn::Signature,
-        parent: Option<DefId>,
-        parent_count: u32,
-    ) -> Generics<'a> {
-        let mut g = self.generics(&sig.generics, parent, parent_count, None);
-        struct ImplTraits<'a>(Vec<&'a syn::TypeImplTrait>);
-        impl<'a> Visit<'a> for ImplTraits<'a> {
-            fn visit_type_impl_trait(&mut self, t: &'a syn::TypeImplTrait) {
-                self.0.push(t);
-                syn::visit::visit_type_impl_trait(self, t);
-            }
-        }
-        let mut found = ImplTraits(Vec::new());
-        for input in &sig.inputs {
-            if let syn::FnArg::Typed(pt) = input {
-                found.visit_type(&pt.ty);
-            }
-        }
-        for t in found.0 {
-            let index = g.count();
-            g.params.push(GenericParamDef {
-                name: format!("impl#{index}"),
-                index,
-                kind: GenericParamKind::Type { default: None },
-            });
-            g.impl_trait.push((index, t));
-        }
-        g
-    }
-
-    fn generics(
-        &mut self,
-        generics: &'a syn::Generics,
-        parent: Option<DefId>,
-        parent_count: u32,
-        _owner: Option<DefId>,
-    ) -> Generics<'a> {
-        let mut g = Generics { parent, parent_count, ..Default::default() };
-        for p in &generics.params {
-            let index = g.count();
-            match p {
-                syn::GenericParam::Type(t) => {
-                    g.params.push(GenericParamDef {
-                        name: t.ident.to_string(),
-                        index,
-                        kind: GenericParamKind::Type { default: t.default.as_ref() },
-                    });
-                    for b in &t.bounds {
-                        g.param_bounds.push((index, b));
-                    }
-                }
-                syn::GenericParam::Const(c) => {
-                    g.params.push(GenericParamDef {
-                        name: c.ident.to_string(),
-                        index,
-                        kind: GenericParamKind::Const { ty: &c.ty, default: c.default.as_ref() },
-                    });
-                }
-                syn::GenericParam::Lifetime(_) => {}
-            }
-        }
-        if let Some(w) = &generics.where_clause {
-            for pred in &w.predicates {
-                if let syn::WherePredicate::Type(pt) = pred {
-                    for b in &pt.bounds {
-                        g.predicates.push(PredicateDef { bounded: &pt.bounded_ty, bound: b });
-                    }
-                }
-            }
-        }
-        g
-    }
-
     /// Collects the items declared inside a function body, each block that declares some
     /// getting a scope of its own.
     fn body_items(&mut self, block: &'a syn::Block, scope: ScopeId, file: FileId) {
@@ -892,6 +842,81 @@ impl<'a> Collector<'a> {
             self.body_items(&b.block, scope, file);
         }
     }
+}
+
+/// The generics of a function: its declared parameters, then one for each `impl Trait`
+/// in its argument types.
+pub(super) fn fn_generics<'a>(
+    sig: &'a syn::Signature,
+    parent: Option<DefId>,
+    parent_count: u32,
+) -> Generics<'a> {
+    let mut g = generics_of(&sig.generics, parent, parent_count);
+    struct ImplTraits<'a>(Vec<&'a syn::TypeImplTrait>);
+    impl<'a> Visit<'a> for ImplTraits<'a> {
+        fn visit_type_impl_trait(&mut self, t: &'a syn::TypeImplTrait) {
+            self.0.push(t);
+            syn::visit::visit_type_impl_trait(self, t);
+        }
+    }
+    let mut found = ImplTraits(Vec::new());
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(pt) = input {
+            found.visit_type(&pt.ty);
+        }
+    }
+    for t in found.0 {
+        let index = g.count();
+        g.params.push(GenericParamDef {
+            name: format!("impl#{index}"),
+            index,
+            kind: GenericParamKind::Type { default: None },
+        });
+        g.impl_trait.push((index, t));
+    }
+    g
+}
+
+/// The generics an item declares, numbered from `parent_count` (the parent's come first).
+fn generics_of<'a>(
+    generics: &'a syn::Generics,
+    parent: Option<DefId>,
+    parent_count: u32,
+) -> Generics<'a> {
+    let mut g = Generics { parent, parent_count, ..Default::default() };
+    for p in &generics.params {
+        let index = g.count();
+        match p {
+            syn::GenericParam::Type(t) => {
+                g.params.push(GenericParamDef {
+                    name: t.ident.to_string(),
+                    index,
+                    kind: GenericParamKind::Type { default: t.default.as_ref() },
+                });
+                for b in &t.bounds {
+                    g.param_bounds.push((index, b));
+                }
+            }
+            syn::GenericParam::Const(c) => {
+                g.params.push(GenericParamDef {
+                    name: c.ident.to_string(),
+                    index,
+                    kind: GenericParamKind::Const { ty: &c.ty, default: c.default.as_ref() },
+                });
+            }
+            syn::GenericParam::Lifetime(_) => {}
+        }
+    }
+    if let Some(w) = &generics.where_clause {
+        for pred in &w.predicates {
+            if let syn::WherePredicate::Type(pt) = pred {
+                for b in &pt.bounds {
+                    g.predicates.push(PredicateDef { bounded: &pt.bounded_ty, bound: b });
+                }
+            }
+        }
+    }
+    g
 }
 
 /// Finds the blocks of a body that declare items (not descending into those items, whose own

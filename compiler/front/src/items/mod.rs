@@ -127,6 +127,54 @@ pub enum Container {
     Trait(DefId),
 }
 
+/// A function's signature and the generics it declares. The device core's signatures are
+/// left out of its parse (`crate::core_lib::skeleton`) and parsed when type checking first
+/// asks for one ([`Items::fn_sig`]); every other function's are the ones written.
+#[derive(Clone, Debug)]
+pub struct FnSyntax<'a> {
+    /// The signature as parsed with the item: for a left-out one, the skeleton's `fn name()`,
+    /// which has the function's name and qualifiers and nothing else.
+    written: &'a syn::Signature,
+    /// Where a left-out signature is, and the generics' parent (the impl or trait).
+    left_out: Option<LeftOutSig>,
+    /// The whole signature and its generics, once known.
+    whole: std::cell::OnceCell<(&'a syn::Signature, Generics<'a>)>,
+}
+
+#[derive(Clone, Debug)]
+struct LeftOutSig {
+    /// The core file's text, and the function's left-out body there.
+    text: &'static str,
+    body: crate::core_lib::LazyBody,
+    /// The type of the template copy the function is in (`crate::core_lib::lazy_stub`).
+    template: Option<String>,
+    parent: Option<DefId>,
+}
+
+impl<'a> FnSyntax<'a> {
+    /// A signature known whole when the item is collected.
+    pub fn written(sig: &'a syn::Signature, generics: Generics<'a>) -> FnSyntax<'a> {
+        FnSyntax { written: sig, left_out: None, whole: std::cell::OnceCell::from((sig, generics)) }
+    }
+
+    /// A signature left out of the parse of the core file `text`, whose function's body is
+    /// the left-out `body` (of the template copy for `template`); `parent` is the impl or
+    /// trait.
+    pub fn left_out(
+        stub: &'a syn::Signature,
+        text: &'static str,
+        body: crate::core_lib::LazyBody,
+        template: Option<String>,
+        parent: Option<DefId>,
+    ) -> FnSyntax<'a> {
+        FnSyntax {
+            written: stub,
+            left_out: Some(LeftOutSig { text, body, template, parent }),
+            whole: std::cell::OnceCell::new(),
+        }
+    }
+}
+
 /// What a definition is.
 #[derive(Clone, Debug)]
 pub enum DefKind<'a> {
@@ -165,9 +213,9 @@ pub enum DefKind<'a> {
         negative: bool,
     },
     Fn {
-        sig: &'a syn::Signature,
+        /// The signature and generics: [`Items::fn_sig`] and [`Items::generics`].
+        sig: FnSyntax<'a>,
         body: Option<&'a syn::Block>,
-        generics: Generics<'a>,
         container: Container,
         kernel: bool,
         /// `Some(name)` for a compiler intrinsic of the core (a foreign function of an
@@ -251,6 +299,8 @@ pub struct MacroArena {
     pub paths: typed_arena::Arena<syn::Path>,
     /// The device core's function bodies, parsed when a kernel first reaches them.
     pub bodies: typed_arena::Arena<syn::Block>,
+    /// The device core's function signatures, parsed when type checking first asks for them.
+    pub sigs: typed_arena::Arena<syn::Signature>,
 }
 
 /// Every item of the compilation.
@@ -338,14 +388,41 @@ impl<'a> Items<'a> {
         self.lang.get(name).copied()
     }
 
+    /// A function's signature, parsed now if the core's parse left it out.
+    pub fn fn_sig(&self, id: DefId) -> Option<&'a syn::Signature> {
+        match &self.def(id).kind {
+            DefKind::Fn { sig, .. } => Some(self.fn_syntax(sig).0),
+            _ => None,
+        }
+    }
+
+    /// A function's whole signature and generics, parsed and built on first use for a
+    /// signature the core's parse left out.
+    fn fn_syntax<'s>(&'s self, f: &'s FnSyntax<'a>) -> &'s (&'a syn::Signature, Generics<'a>) {
+        f.whole.get_or_init(|| {
+            // A signature known whole was set when the item was collected.
+            let Some(lo) = &f.left_out else { return (f.written, Generics::default()) };
+            // The core is rkc's own text, fixed when rkc is built, and its tests parse every
+            // left-out signature (`lazy_signatures_are_the_signatures_of_the_file`); should
+            // one not parse all the same, the stub stands in, and the kernel that reaches the
+            // function gets a type error rather than the compiler a panic.
+            let sig =
+                crate::core_lib::parse_sig(lo.text, lo.body, lo.template.as_deref(), f.written)
+                    .unwrap_or_else(|_| f.written.clone());
+            let sig: &'a syn::Signature = self.arena.sigs.alloc(sig);
+            let parent_count = lo.parent.map_or(0, |p| self.generic_count(p));
+            (sig, collect::fn_generics(sig, lo.parent, parent_count))
+        })
+    }
+
     /// The generics of an item, if it has any.
     pub fn generics(&self, id: DefId) -> Option<&Generics<'a>> {
         match &self.def(id).kind {
+            DefKind::Fn { sig, .. } => Some(&self.fn_syntax(sig).1),
             DefKind::Struct { generics, .. }
             | DefKind::Enum { generics, .. }
             | DefKind::Trait { generics, .. }
             | DefKind::Impl { generics, .. }
-            | DefKind::Fn { generics, .. }
             | DefKind::Const { generics, .. }
             | DefKind::AssocTy { generics, .. }
             | DefKind::TypeAlias { generics, .. } => Some(generics),

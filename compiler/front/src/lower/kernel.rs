@@ -43,7 +43,7 @@ pub fn check_kernel_signature(mono: &mut Mono, def: DefId) -> Option<Vec<KernelP
     let tcx = mono.tcx;
     let items = tcx.items;
     let d = items.def(def);
-    let DefKind::Fn { sig, .. } = &d.kind else { return None };
+    let sig = items.fn_sig(def)?;
     let name = d.name.clone();
     let name_span = d.span;
     let mut ok = true;

@@ -197,7 +197,7 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                     gens.impl_trait.iter().find(|(_, t)| std::ptr::eq(*t, it)).map(|(i, _)| *i)
                 });
                 let opaque = self.opaque_owner.and_then(|f| {
-                    let crate::items::DefKind::Fn { sig, .. } = &self.items.def(f).kind else { return None };
+                    let sig = self.items.fn_sig(f)?;
                     let syn::ReturnType::Type(_, out) = &sig.output else { return None };
                     let mut all = Vec::new();
                     super::collect_impl_traits(out, &mut all);
@@ -1088,7 +1088,8 @@ impl ConstEval<'_, '_> {
     /// A `const fn` call with argument values.
     fn call(&self, d: DefId, args: &[i128], depth: u32) -> Result<i128, String> {
         let def = self.items.def(d);
-        let DefKind::Fn { sig, body: Some(body), .. } = &def.kind else {
+        let (DefKind::Fn { body: Some(body), .. }, Some(sig)) = (&def.kind, self.items.fn_sig(d))
+        else {
             return Err(format!("`{}` is not a `const fn`", self.items.name(d)));
         };
         if sig.constness.is_none() {

@@ -487,7 +487,7 @@ pub fn opaque_syntax<'a>(
     def: DefId,
     index: u32,
 ) -> Option<&'a syn::TypeImplTrait> {
-    let crate::items::DefKind::Fn { sig, .. } = &items.def(def).kind else { return None };
+    let sig = items.fn_sig(def)?;
     let syn::ReturnType::Type(_, ty) = &sig.output else { return None };
     let mut found = Vec::new();
     collect_impl_traits(ty, &mut found);

@@ -484,7 +484,7 @@ impl<'t, 'a> Tcx<'t, 'a> {
         if let Some(s) = self.sigs.borrow().get(&def) {
             return s.clone();
         }
-        let DefKind::Fn { sig, .. } = &self.items.def(def).kind else {
+        let Some(sig) = self.items.fn_sig(def) else {
             return Rc::new(FnSig {
                 inputs: vec![],
                 output: Ty::error(),
