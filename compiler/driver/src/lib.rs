@@ -225,7 +225,14 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     let mut warnings = Vec::new();
 
     let t = Instant::now();
-    let rk_module = rkc_front::compile(source).map_err(Error::Source)?;
+    // The front end runs on a thread of its own while this one waits: MLIR's pass registration
+    // runs beside it. The scope joins it before anything returns, even on an error, so that
+    // no registration is under way when the process exits.
+    let rk_module = std::thread::scope(|s| {
+        s.spawn(mlir::Mlir::register_passes);
+        rkc_front::compile(source)
+    })
+    .map_err(Error::Source)?;
     timed(&mut timings, "front", t);
 
     let t = Instant::now();

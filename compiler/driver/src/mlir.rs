@@ -53,11 +53,7 @@ impl Mlir {
     /// A context of its own; with `print_ir`, every pass manager prints the module after each
     /// pass to stderr (`--print-ir-after-all`).
     pub fn new(print_ir: bool) -> Mlir {
-        static PASSES: Once = Once::new();
-        PASSES.call_once(|| {
-            register_all_passes();
-            llvm_options();
-        });
+        Mlir::register_passes();
         let registry = DialectRegistry::new();
         register_all_dialects(&registry);
         let context = Context::new();
@@ -89,6 +85,17 @@ impl Mlir {
             context.enable_multi_threading(false);
         }
         Mlir { context, messages, print_ir }
+    }
+
+    /// Registers MLIR's passes and sets LLVM's options, once per process (about 2 ms), which
+    /// every context needs: the driver calls it on a thread of its own while the front end
+    /// runs, so that a one-kernel compilation does not wait for it.
+    pub fn register_passes() {
+        static PASSES: Once = Once::new();
+        PASSES.call_once(|| {
+            register_all_passes();
+            llvm_options();
+        });
     }
 
     /// Turns MLIR's own threads off: for a context whose caller runs several side by side.
