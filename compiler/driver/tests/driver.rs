@@ -387,6 +387,29 @@ fn bounds_checks_switch() {
     assert_eq!(on.kernels[0].panic_sites, off.kernels[0].panic_sites);
 }
 
+/// A float's `%` is libdevice's `__nv_fmodf`, like the `math` functions: with a CUDA toolkit
+/// it is linked into the PTX, without one the compilation says what is missing (it used to
+/// write PTX calling an undefined function). (The toolkit is handed to MLIR only for kernels
+/// with such calls; the fat binaries of the others are the same either way.)
+#[test]
+fn libdevice_only_where_a_kernel_calls_it() {
+    let source = "use rkc_offload::prelude::*;\n#[offload_kernel]\npub fn fm(x: &[f32], y: &mut [f32]) {\n    let i = unsafe { thread_idx_x() } as usize;\n    if i < y.len() && i < x.len() {\n        y[i] = x[i] % 3.5;\n    }\n}\n";
+    let mut opts = options("sm_90");
+    opts.cubin = Cubin::Off;
+    match (compile(source, &opts), rkc_driver::tools::find_cuda_toolkit()) {
+        (Ok(out), Some(_)) => {
+            let ptx = String::from_utf8_lossy(&out.targets[0].assembly);
+            assert!(!ptx.contains("__nv_fmodf"), "libdevice was not linked:\n{ptx}");
+        }
+        (Err(Error::Stage(d)), None) => {
+            assert!(d.message.contains("need libdevice"), "{}", d.message);
+        }
+        (Ok(_), None) => panic!("a float's `%` compiled without libdevice"),
+        (Err(Error::Source(d)), _) => panic!("{}", rkc_front::render(&d, "fm.rs", source, false)),
+        (Err(Error::Stage(d)), Some(_)) => panic!("{}", d.message),
+    }
+}
+
 /// A failed check records its site, block and thread, and returns instead of trapping, so
 /// that the CUDA context survives a panicking launch.
 #[test]
