@@ -9,6 +9,7 @@ pub const RK_ARGUMENT_COUNT: &str = "RK0061";
 pub const RK_MISSING_FIELD: &str = "RK0063";
 pub const RK_INVALID_ASSIGN: &str = "RK0070";
 pub const RK_UNSUPPORTED_TYPE: &str = "RK0101";
+pub const RK_CONFLICTING_IMPLS: &str = "RK0119";
 pub const RK_MISSING_GENERICS: &str = "RK0107";
 pub const RK_UNSUPPORTED_EXPR: &str = "RK0102";
 pub const RK_UNSUPPORTED_PATTERN: &str = "RK0104";
@@ -35,6 +36,7 @@ pub const RK_STATIC: &str = "RK0409";
 pub const RK_DIVERGENT_BARRIER: &str = "RK0410";
 pub const RK_NOT_TRAIT_MEMBER: &str = "RK0437";
 pub const RK_BREAK_WITH_VALUE: &str = "RK0571";
+pub const RK_DUPLICATE_DEFINITION: &str = "RK0592";
 pub const RK_ASSIGN_THROUGH_CONST: &str = "RK0594";
 pub const RK_UNKNOWN_FIELD: &str = "RK0609";
 pub const RK_AMBIGUOUS_NUMERIC: &str = "RK0689";
@@ -206,6 +208,16 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
         RK_DIVERGENT_BARRIER,
         "a barrier under divergent control flow",
         "Every thread of a block must reach the same `sync_threads()` calls: a barrier inside an `if` whose condition differs between the threads (it depends on `thread_idx_x()`, a lane, a value loaded through such an index...), inside a loop that threads leave at different iterations, or after a `return` that only some threads take, makes threads wait for others that never arrive. On a GPU that hangs or corrupts the block, and the simulator reports it as a divergent barrier. Move the barrier out of the condition (threads that have nothing to do skip the work, not the barrier), or compute the condition from values all threads of the block share: block indices, parameters, shared memory read after a barrier. One comparison is not refused: the thread's index against a parameter or a length (`if i < n { ... }`, the guard of most kernels), which is the same for every thread of a block whenever the launch covers whole blocks; the compiler cannot know the launch, and the simulator reports a launch where it differs.",
+    ),
+    (
+        RK_CONFLICTING_IMPLS,
+        "two impls of a trait for the same type",
+        "A trait can be implemented only once for a type (rustc's E0119): which impl a call would use is otherwise undecided. The message names both: remove one, or merge them. A `#[derive]` writes an impl too, so a derived trait must not be implemented by hand as well; and a generic impl (`impl<T: Copy> Tr for T`) covers every type its bounds allow, so an impl of the same trait for one of those types conflicts with it.",
+    ),
+    (
+        RK_DUPLICATE_DEFINITION,
+        "two definitions of one name in a type's inherent impls",
+        "A type's inherent impls (`impl V { ... }`, all of them together) may define each method, associated function or constant once (rustc's E0592, and E0201 within one impl): a call would otherwise be ambiguous. Rename one, or remove it.",
     ),
     (
         RK_NOT_TRAIT_MEMBER,

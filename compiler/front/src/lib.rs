@@ -109,6 +109,8 @@ fn compile_here(source: &str) -> Result<Module, Vec<Diagnostic>> {
     }
     let tcx = typeck::Tcx::new(&items, source);
     tcx.check_trait_impls();
+    tcx.check_impl_overlap();
+    tcx.check_inherent_duplicates();
     let mut mono = lower::Mono::new(&tcx);
     let mut seen: HashMap<String, Span> = HashMap::new();
     for &k in &items.kernels {

@@ -102,3 +102,127 @@ impl Tcx<'_, '_> {
         }
     }
 }
+
+impl Tcx<'_, '_> {
+    /// Whether an impl is the user's: written in the file, or derived for one of its types.
+    fn users_impl(&self, imp: DefId) -> bool {
+        match self.items.def(imp).file {
+            FileId::User => true,
+            FileId::Derived(k) => {
+                self.items.derived_files.get(usize::from(k)).is_some_and(|d| d.for_file.is_user())
+            }
+            FileId::Core(_) => false,
+        }
+    }
+
+    /// Where an impl is shown: its self type, or for a derived impl the `#[derive]`.
+    fn impl_span(&self, imp: DefId) -> Span {
+        let def = self.items.def(imp);
+        match def.file {
+            FileId::Derived(k) => {
+                self.items.derived_spans.get(usize::from(k)).copied().unwrap_or(def.span)
+            }
+            _ => def.span,
+        }
+    }
+
+    /// Reports two of the user's impls of one trait that apply to one type (rustc's E0119).
+    /// Each impl of the user's whose trait arguments are concrete asks which impls fit its
+    /// types, as selection does, counting those whose bounds hold for them: so an impl for a
+    /// type conflicts with another for the same type and with a generic impl that covers it
+    /// (`impl<T: Copy> Tr for T`). Two generic impls are not compared, nor the user's impls
+    /// with the core's (rkc's core is not the real one impl for impl, and implementing a core
+    /// trait for a core type is refused by rustc's orphan rule anyway, E0117).
+    pub fn check_impl_overlap(&self) {
+        let items = self.items;
+        let mut fcx = None;
+        let mut reported = std::collections::HashSet::new();
+        for &imp in &items.impls {
+            if !self.users_impl(imp)
+                || items.generic_count(imp) != 0
+                || matches!(items.def(imp).kind, DefKind::Impl { negative: true, .. })
+            {
+                continue;
+            }
+            let header = self.impl_header(imp);
+            let Some((trait_id, args)) = &header.trait_ref else { continue };
+            let concrete = args.iter().all(|a| match a {
+                crate::ty::GenericArg::Ty(t) => !t.has_params() && !t.has_error(),
+                crate::ty::GenericArg::Const(_) => true,
+            });
+            if !concrete {
+                continue;
+            }
+            let fcx = fcx.get_or_insert_with(|| {
+                super::expr::FnCtxt::for_selection(self, self.body_for_selection())
+            });
+            for (other, _, holds) in fcx.candidate_impls(*trait_id, args, 0) {
+                if other == imp || holds != Some(true) || !self.users_impl(other) {
+                    continue;
+                }
+                let (first, second) = (imp.min(other), imp.max(other));
+                if !reported.insert((first, second)) {
+                    continue;
+                }
+                let trait_name = &items.def(*trait_id).name;
+                let ty = self.show(&header.self_ty);
+                self.report(
+                    FileId::User,
+                    Diagnostic::new(
+                        RK_CONFLICTING_IMPLS,
+                        format!(
+                            "conflicting implementations of trait `{trait_name}` for type `{ty}`"
+                        ),
+                    )
+                    .at(self.impl_span(second), format!("conflicting implementation for `{ty}`"))
+                    .with_secondary(self.impl_span(first), "first implementation here"),
+                );
+            }
+        }
+    }
+
+    /// Reports a name defined twice among the inherent impls of one of the user's types
+    /// (rustc's E0592, and E0201 within one impl): methods, associated functions and
+    /// constants, of impls without generic parameters (the common case; impls with them
+    /// would need the overlap of their types).
+    pub fn check_inherent_duplicates(&self) {
+        let items = self.items;
+        let mut defined: std::collections::HashMap<(String, String), DefId> =
+            std::collections::HashMap::new();
+        for &imp in &items.impls {
+            let def = items.def(imp);
+            let DefKind::Impl { trait_path: None, items: own, .. } = &def.kind else { continue };
+            if def.file != FileId::User || items.generic_count(imp) != 0 {
+                continue;
+            }
+            let self_ty = self.impl_header(imp).self_ty.clone();
+            if self_ty.has_error() {
+                continue;
+            }
+            let ty = self.show(&self_ty);
+            for &item in own {
+                let d = items.def(item);
+                if !matches!(d.kind, DefKind::Fn { .. } | DefKind::Const { .. }) {
+                    continue;
+                }
+                let Some(&first) = defined.get(&(ty.clone(), d.name.clone())) else {
+                    defined.insert((ty.clone(), d.name.clone()), item);
+                    continue;
+                };
+                let name = &d.name;
+                self.report(
+                    FileId::User,
+                    Diagnostic::new(
+                        RK_DUPLICATE_DEFINITION,
+                        format!("duplicate definitions with name `{name}`"),
+                    )
+                    .at(d.span, format!("duplicate definitions for `{name}`"))
+                    .with_secondary(
+                        items.def(first).span,
+                        format!("other definition for `{name}`"),
+                    ),
+                );
+            }
+        }
+    }
+}

@@ -201,30 +201,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => {}
         }
-        // Candidates: impls whose header unifies and whose bounds do not certainly fail
-        // (`Some(true)`: they hold; `None`: not known yet).
-        let mut found: Vec<(DefId, Vec<GenericArg>, Option<bool>)> = Vec::new();
-        let impls = self.tcx.trait_impls();
-        for &imp in impls.get(&trait_id).map_or(&[][..], Vec::as_slice) {
-            let header = self.tcx.impl_header(imp);
-            let Some((_, targs)) = &header.trait_ref else { continue };
-            if let DefKind::Impl { negative: true, .. } = items.def(imp).kind {
-                continue;
-            }
-            let fresh = self.fresh_args(imp);
-            let targs = crate::ty::subst_args(targs, &fresh);
-            let s = self.infer.snapshot();
-            // Obligations made while trying the impl name variables the rollback removes.
-            let obligations = self.obligations.len();
-            let unified = self.infer.unify_args(&targs, args).is_ok();
-            let nested =
-                if unified { self.impl_bounds_hold(imp, &fresh, depth) } else { Some(false) };
-            self.infer.rollback_to(s);
-            self.obligations.truncate(obligations);
-            if nested != Some(false) {
-                found.push((imp, fresh, nested));
-            }
-        }
+        let mut found = self.candidate_impls(trait_id, args, depth);
         let pick = match found.len() {
             0 => return Selection::None,
             1 => 0,
@@ -246,6 +223,40 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         // says what `B` is) and the bounds not yet decided become obligations.
         self.commit_impl_bounds(imp, &fresh, depth);
         Selection::Impl(imp, fresh)
+    }
+
+    /// The impls of a trait that may implement it for `args`: those whose header unifies and
+    /// whose bounds do not certainly fail (`Some(true)`: they hold; `None`: not known yet),
+    /// with the fresh arguments each was tried with.
+    pub(super) fn candidate_impls(
+        &mut self,
+        trait_id: DefId,
+        args: &[GenericArg],
+        depth: u32,
+    ) -> Vec<(DefId, Vec<GenericArg>, Option<bool>)> {
+        let mut found = Vec::new();
+        let impls = self.tcx.trait_impls();
+        for &imp in impls.get(&trait_id).map_or(&[][..], Vec::as_slice) {
+            let header = self.tcx.impl_header(imp);
+            let Some((_, targs)) = &header.trait_ref else { continue };
+            if let DefKind::Impl { negative: true, .. } = self.tcx.items.def(imp).kind {
+                continue;
+            }
+            let fresh = self.fresh_args(imp);
+            let targs = crate::ty::subst_args(targs, &fresh);
+            let s = self.infer.snapshot();
+            // Obligations made while trying the impl name variables the rollback removes.
+            let obligations = self.obligations.len();
+            let unified = self.infer.unify_args(&targs, args).is_ok();
+            let nested =
+                if unified { self.impl_bounds_hold(imp, &fresh, depth) } else { Some(false) };
+            self.infer.rollback_to(s);
+            self.obligations.truncate(obligations);
+            if nested != Some(false) {
+                found.push((imp, fresh, nested));
+            }
+        }
+        found
     }
 
     /// After an impl is chosen: its bounds' associated-type equalities, and its bounds that are
