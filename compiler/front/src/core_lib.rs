@@ -247,23 +247,20 @@ mod tests {
         assert_eq!(body.unwrap().to_token_stream().to_string(), "{ 64 }");
     }
 
-    /// Every fn block of a file, in the order of the items.
+    /// Every fn block of a file, in the order of the items (trait declarations have none).
     fn blocks(file: &syn::File) -> Vec<syn::Block> {
-        struct Blocks(Vec<syn::Block>);
-        impl<'a> syn::visit::Visit<'a> for Blocks {
-            fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
-                self.0.push((*f.block).clone());
-            }
-            fn visit_impl_item_fn(&mut self, f: &'a syn::ImplItemFn) {
-                self.0.push(f.block.clone());
-            }
-            fn visit_trait_item_fn(&mut self, f: &'a syn::TraitItemFn) {
-                self.0.extend(f.default.clone());
-            }
-        }
-        let mut b = Blocks(Vec::new());
-        syn::visit::Visit::visit_file(&mut b, file);
-        b.0
+        sigs(file).into_iter().filter_map(|(_, block)| block).collect()
+    }
+
+    /// A core file parsed whole and its skeleton parsed, each with its templates expanded.
+    fn whole_and_skeleton(file: &super::CoreFile) -> (syn::File, syn::File) {
+        let mut whole = syn::parse_file(file.text).unwrap();
+        super::expand_templates(&mut whole, &[]);
+        let mut parsed = syn::parse_file(file.skeleton).unwrap_or_else(|e| {
+            panic!("core/{}.rs skeleton: {e} at {:?}", file.name, e.span().start())
+        });
+        super::expand_templates(&mut parsed, file.bodies);
+        (whole, parsed)
     }
 
     /// The core parsed with its bodies left out, then each body parsed alone, is the core
@@ -273,13 +270,8 @@ mod tests {
         use quote::ToTokens;
         use syn::spanned::Spanned;
         let mut lazy = 0;
-        for super::CoreFile { name, text, skeleton, bodies } in super::FILES {
-            let mut whole = syn::parse_file(text).unwrap();
-            super::expand_templates(&mut whole, &[]);
-            let mut parsed = syn::parse_file(skeleton).unwrap_or_else(|e| {
-                panic!("core/{name}.rs skeleton: {e} at {:?}", e.span().start())
-            });
-            super::expand_templates(&mut parsed, bodies);
+        for file @ super::CoreFile { name, text, bodies, .. } in super::FILES {
+            let (whole, parsed) = whole_and_skeleton(file);
             let (expected, got) = (blocks(&whole), blocks(&parsed));
             assert_eq!(expected.len(), got.len(), "core/{name}.rs");
             for (want, stub) in expected.iter().zip(&got) {
@@ -339,11 +331,8 @@ mod tests {
         use quote::ToTokens;
         use syn::spanned::Spanned;
         let mut lazy = 0;
-        for super::CoreFile { name, text, skeleton, bodies } in super::FILES {
-            let mut whole = syn::parse_file(text).unwrap();
-            super::expand_templates(&mut whole, &[]);
-            let mut parsed = syn::parse_file(skeleton).unwrap();
-            super::expand_templates(&mut parsed, bodies);
+        for file @ super::CoreFile { name, text, bodies, .. } in super::FILES {
+            let (whole, parsed) = whole_and_skeleton(file);
             let (expected, got) = (sigs(&whole), sigs(&parsed));
             assert_eq!(expected.len(), got.len(), "core/{name}.rs");
             for ((want, _), (stub, block)) in expected.iter().zip(&got) {
