@@ -389,8 +389,7 @@ fn bounds_checks_switch() {
 
 /// A float's `%` is libdevice's `__nv_fmodf`, like the `math` functions: with a CUDA toolkit
 /// it is linked into the PTX, without one the compilation says what is missing (it used to
-/// write PTX calling an undefined function). (The toolkit is handed to MLIR only for kernels
-/// with such calls; the fat binaries of the others are the same either way.)
+/// write PTX calling an undefined function).
 #[test]
 fn libdevice_only_where_a_kernel_calls_it() {
     let source = "use rkc_offload::prelude::*;\n#[offload_kernel]\npub fn fm(x: &[f32], y: &mut [f32]) {\n    let i = unsafe { thread_idx_x() } as usize;\n    if i < y.len() && i < x.len() {\n        y[i] = x[i] % 3.5;\n    }\n}\n";

@@ -51,20 +51,24 @@ fn stub_index(block: &syn::Block, bodies: &[LazyBody]) -> Option<usize> {
     bodies.binary_search_by_key(&(at.line, at.column), |b| (b.line, b.column)).ok()
 }
 
+/// Parses a piece of a core file's text (or a derived impl's) alone, with the spans it has in
+/// the file: `line` (from 1) and `column` (from 0) are where it starts there.
+fn parse_at<T: syn::parse::Parse>(piece: &str, line: usize, column: usize) -> syn::Result<T> {
+    let mut positioned = String::with_capacity(line + column + piece.len());
+    positioned.extend(std::iter::repeat_n('\n', line - 1));
+    positioned.extend(std::iter::repeat_n(' ', column));
+    positioned.push_str(piece);
+    syn::parse_str(&positioned)
+}
+
 /// Parses a body left out of the file's parse, with the spans it has in the file, and
 /// substitutes the template's type in it when it belongs to a template's copy.
 pub fn parse_body(text: &str, body: LazyBody, ty: Option<&str>) -> syn::Result<syn::Block> {
-    let mut positioned = String::with_capacity(body.line + body.column + body.end - body.start);
-    positioned.extend(std::iter::repeat_n('\n', body.line - 1));
-    positioned.extend(std::iter::repeat_n(' ', body.column));
-    positioned.push_str(&text[body.start..body.end]);
-    let mut block: syn::Block = syn::parse_str(&positioned)?;
+    let mut block: syn::Block = parse_at(&text[body.start..body.end], body.line, body.column)?;
     if let Some(t) = ty {
-        let (u, s, bits) = twins(t);
         // A body holds no stubs: only the bodies of functions that declare no items are left
         // out, and those are parsed whole.
-        let mut subst = Subst { t, u, s, bits, bodies: &[] };
-        syn::visit_mut::VisitMut::visit_block_mut(&mut subst, &mut block);
+        syn::visit_mut::VisitMut::visit_block_mut(&mut Subst::new(t, &[]), &mut block);
     }
     Ok(block)
 }
@@ -80,19 +84,13 @@ pub fn parse_sig(
     stub: &syn::Signature,
 ) -> syn::Result<syn::Signature> {
     let Some(at) = body.sig else { return Ok(stub.clone()) };
-    let mut positioned = String::with_capacity(at.line + at.column + body.start - at.start);
-    positioned.extend(std::iter::repeat_n('\n', at.line - 1));
-    positioned.extend(std::iter::repeat_n(' ', at.column));
-    positioned.push_str(&text[at.start..body.start]);
-    let mut sig: syn::Signature = syn::parse_str(&positioned)?;
+    let mut sig: syn::Signature = parse_at(&text[at.start..body.start], at.line, at.column)?;
     sig.constness = stub.constness;
     sig.asyncness = stub.asyncness;
     sig.unsafety = stub.unsafety;
     sig.abi.clone_from(&stub.abi);
     if let Some(t) = ty {
-        let (u, s, bits) = twins(t);
-        let mut subst = Subst { t, u, s, bits, bodies: &[] };
-        syn::visit_mut::VisitMut::visit_signature_mut(&mut subst, &mut sig);
+        syn::visit_mut::VisitMut::visit_signature_mut(&mut Subst::new(t, &[]), &mut sig);
     }
     Ok(sig)
 }
@@ -129,8 +127,7 @@ pub fn expand_templates(file: &mut syn::File, bodies: &[LazyBody]) {
         let types: Vec<&str> = spec.split_whitespace().collect();
         let mut inner = Some(inner);
         for (k, t) in types.iter().enumerate() {
-            let (u, s, bits) = twins(t);
-            let mut subst = Subst { t, u, s, bits, bodies };
+            let mut subst = Subst::new(t, bodies);
             // The last type takes the template's own items: one copy fewer of every item.
             let copies = if k + 1 == types.len() { inner.take() } else { inner.clone() };
             for mut copy in copies.into_iter().flatten() {
@@ -160,6 +157,15 @@ struct Subst<'s> {
     s: &'s str,
     bits: u32,
     bodies: &'s [LazyBody],
+}
+
+impl<'s> Subst<'s> {
+    /// The substitution of template type `t` (its twins and width follow from it); `bodies`
+    /// are the file's left-out bodies, whose stubs in a copy are marked with the copy's type.
+    fn new(t: &'s str, bodies: &'s [LazyBody]) -> Subst<'s> {
+        let (u, s, bits) = twins(t);
+        Subst { t, u, s, bits, bodies }
+    }
 }
 
 impl syn::visit_mut::VisitMut for Subst<'_> {

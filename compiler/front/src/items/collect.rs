@@ -644,7 +644,6 @@ impl<'a> Collector<'a> {
     fn trait_item(&mut self, t: &'a syn::ItemTrait, scope: ScopeId, file: FileId) {
         let name = t.ident.to_string();
         let def = self.new_def(name.clone(), DefKind::Union, scope, file, span_of(&t.ident));
-        // `Self` is the trait's parameter 0.
         // `Self` is parameter 0: the declared parameters are numbered from 1.
         let mut generics = generics_of(&t.generics, None, 1);
         generics.params.insert(

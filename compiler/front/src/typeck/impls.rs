@@ -205,9 +205,12 @@ impl Tcx<'_, '_> {
                 if !matches!(d.kind, DefKind::Fn { .. } | DefKind::Const { .. }) {
                     continue;
                 }
-                let Some(&first) = defined.get(&(ty.clone(), d.name.clone())) else {
-                    defined.insert((ty.clone(), d.name.clone()), item);
-                    continue;
+                let first = match defined.entry((ty.clone(), d.name.clone())) {
+                    std::collections::hash_map::Entry::Occupied(first) => *first.get(),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(item);
+                        continue;
+                    }
                 };
                 let name = &d.name;
                 self.report(
