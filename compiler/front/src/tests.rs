@@ -11,7 +11,12 @@ fn testsuite(rel: &str) -> (String, String) {
 
 /// Compiles a source and returns its rk text (verified) or its rendered diagnostics.
 fn check(path: &str, source: &str) -> String {
-    match compile(source) {
+    shown(path, source, compile(source))
+}
+
+/// The verified rk text of a compilation, or its rendered diagnostics.
+fn shown(path: &str, source: &str, compiled: Result<Module, Vec<Diagnostic>>) -> String {
+    match compiled {
         Ok(module) => {
             if let Err(e) = rkc_rk::verify(&module) {
                 panic!(
@@ -56,7 +61,9 @@ fn diagnostics() {
 /// The no-panic test: every `.rs` file under testsuite/ (kernels, diagnostics, lit inputs,
 /// benchmarks, fuzz targets, generator...), cut off at every line end and at points inside
 /// lines, and with each line left out, goes through the front end and the verifier; each gives
-/// rk or diagnostics, never a panic (`check` also panics on unverifiable rk).
+/// rk or diagnostics, never a panic (`shown` also panics on unverifiable rk). The files are
+/// shared out to one front-end thread per core, largest first: the variants are some forty
+/// thousand compilations, the longest test of the workspace.
 #[test]
 fn every_testsuite_file_and_its_variants_give_output_not_a_panic() {
     fn rs_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -70,39 +77,55 @@ fn every_testsuite_file_and_its_variants_give_output_not_a_panic() {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testsuite");
-    let mut files = Vec::new();
-    rs_files(&root, &mut files);
-    files.sort();
-    assert!(files.len() > 60, "found only {} files", files.len());
-    let mut variants = 0usize;
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        let path = file.display().to_string();
+    /// The file's variants: cut off at each line end and at 49 points inside lines, then
+    /// with each line left out.
+    fn variants(text: &str) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
         let mut cuts: Vec<usize> = text.match_indices('\n').map(|(k, _)| k).collect();
-        // Inside lines too: 50 points spread over the file, moved to a character boundary.
         cuts.extend((1..50).map(|k| text.len() * k / 50).map(|mut c| {
             while !text.is_char_boundary(c) {
                 c -= 1;
             }
             c
         }));
-        for cut in cuts {
-            let _ = check(&path, &text[..cut]);
-            variants += 1;
-        }
         let lines: Vec<&str> = text.lines().collect();
-        for skip in 0..lines.len() {
-            let without: String = lines
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| *k != skip)
-                .map(|(_, l)| format!("{l}\n"))
-                .collect();
-            let _ = check(&path, &without);
-            variants += 1;
-        }
+        let without = (0..lines.len()).map(move |skip| {
+            let kept = lines.iter().enumerate().filter(|(k, _)| *k != skip);
+            kept.map(|(_, l)| format!("{l}\n")).collect::<String>().into()
+        });
+        cuts.into_iter().map(|cut| text[..cut].into()).chain(without)
     }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testsuite");
+    let mut files = Vec::new();
+    rs_files(&root, &mut files);
+    let mut files: Vec<(String, String)> = files
+        .iter()
+        .map(|f| (f.display().to_string(), std::fs::read_to_string(f).unwrap()))
+        .collect();
+    assert!(files.len() > 60, "found only {} files", files.len());
+    // Largest first, so that no thread is left with a large file at the end.
+    files.sort_by_key(|(path, text)| (std::cmp::Reverse(text.len()), path.clone()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let variants: usize = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut front = FrontThread::new();
+                    let mut count = 0;
+                    while let Some((path, text)) =
+                        files.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        for variant in variants(text) {
+                            shown(path, &variant, front.compile(&variant));
+                            count += 1;
+                        }
+                    }
+                    count
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).sum()
+    });
     assert!(variants > 5000, "only {variants} variants");
 }
 
