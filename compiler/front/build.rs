@@ -35,6 +35,7 @@ const MODULES: &[&str] = &[
     "convert",
     "convert_int",
     "hint",
+    "hash",
     "char",
     "half",
     "offload",

@@ -1810,6 +1810,26 @@ pub fn cases() -> Vec<Case> {
             dyn_cache: 0,
             simulate: sim!(numerics::int_methods),
         },
+        Case {
+            file: "numerics.rs",
+            kernel: "hashes",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(numerics::hashes),
+        },
+        Case {
+            file: "numerics.rs",
+            kernel: "const_fns",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(numerics::const_fns),
+        },
         // `exp` and `ln` are within 2 ulp on the GPU (libdevice); a softmax divides by a sum of
         // eight such terms and the entropy sums eight products, so the result may be a few
         // ulp further from the CPU's.

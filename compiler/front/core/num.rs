@@ -487,8 +487,10 @@ impl $T {
         if self < 2 {
             return self;
         }
+        // The first Newton step from `self`, `(self + self / self) / 2`, written so that it
+        // cannot overflow at `MAX`.
         let mut x = self;
-        let mut y = (x + 1) / 2;
+        let mut y = self / 2 + (self & 1);
         while y < x {
             x = y;
             y = (x + self / x) / 2;

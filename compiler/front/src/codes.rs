@@ -97,7 +97,7 @@ pub const EXPLANATIONS: &[(&str, &str, &str)] = &[
     (
         RK_UNSUPPORTED_EXPR,
         "an expression kernels cannot use",
-        "The expression has no device meaning: `async` code, macros that build host values (`format!`, `vec!`, `write!`...), prints of values other than integers, floats, `bool`, `char` and string literals, panic messages with formatting beyond `{}` and `{:?}` of up to two integers. The label says what to write instead.",
+        "The expression has no device meaning: `async` code, macros that build host values (`format!`, `vec!`, `write!`...), prints of values other than integers, floats, `bool`, `char` and string literals, panic messages with formatting beyond `{}` and `{:?}` of up to two integers, and array lengths or const arguments that rkc cannot evaluate at compile time (rkc evaluates integer, `bool` and `char` arithmetic, casts, `if`, `match`, `let mut`, `while`, `loop` and `const fn` calls; not floats, structs or arrays). The label says what to write instead, or why the value could not be computed.",
     ),
     (
         RK_UNSUPPORTED_PATTERN,

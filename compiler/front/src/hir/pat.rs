@@ -223,14 +223,10 @@ impl<'t, 'a> Builder<'t, 'a> {
                 let v = match r {
                     Some(PathRes { res: Res::Def(d), rest: 0, .. }) => {
                         match &self.items.def(d).kind {
-                            DefKind::Const { expr: Some(ce), .. } => {
-                                crate::ty::lower::eval_const_int(
-                                    self.items,
-                                    self.items.def(d).scope,
-                                    None,
-                                    ce,
-                                )
-                                .map(|v| (v.unsigned_abs(), v < 0))
+                            DefKind::Const { .. } => {
+                                crate::ty::consteval::const_item_value(self.items, d)
+                                    .ok()
+                                    .map(|v| (v.unsigned_abs(), v < 0))
                             }
                             _ => None,
                         }

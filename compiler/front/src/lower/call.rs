@@ -375,6 +375,25 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             return Operand::Never;
         };
         let ty = r.ret.clone();
+        // An integer, `bool` or `char` constant is evaluated here, as rustc evaluates it: its
+        // `const fn`s may loop or recurse, and none of their code reaches the kernel. An
+        // associated constant of a trait or of a generic impl depends on the instance, and an
+        // initialiser outside the evaluator's subset is lowered as code (below).
+        let plain = args.is_empty()
+            && !matches!(
+                self.tcx.items.def(def).kind,
+                DefKind::Const { container: crate::items::Container::Trait(_), .. }
+            );
+        if plain
+            && matches!(ty.kind(), TyKind::Int(_) | TyKind::Bool | TyKind::Char)
+            && let Ok(v) = crate::ty::consteval::const_item_value(self.tcx.items, def)
+        {
+            return Operand::Scalar(match ty.kind() {
+                TyKind::Int(t) => self.const_int(v, *t, span),
+                TyKind::Bool => self.const_bool(v != 0, span),
+                _ => self.const_int(v, IntTy::U32, span),
+            });
+        }
         // The initialiser is lowered in place, with its own body and tables.
         let saved_body = std::mem::replace(&mut self.body, body.clone());
         let saved_r = std::mem::replace(&mut self.r, r);

@@ -319,14 +319,13 @@ impl Layouts {
         for v in variants {
             let DefKind::Variant { discriminant, .. } = &items.def(*v).kind else { continue };
             let value = match discriminant {
-                Some(e) => crate::ty::lower::eval_const_int(items, items.def(*v).scope, None, e)
-                    .ok_or_else(|| {
-                        LayoutError(format!(
-                            "the discriminant of `{}::{}` is not a constant rkc can evaluate",
-                            items.name(d),
-                            items.name(*v)
-                        ))
-                    })?,
+                Some(_) => crate::ty::consteval::discriminant(items, *v).map_err(|why| {
+                    LayoutError(format!(
+                        "the discriminant of `{}::{}` is not a constant rkc can evaluate: {why}",
+                        items.name(d),
+                        items.name(*v)
+                    ))
+                })?,
                 None => next,
             };
             discrs.push(value);

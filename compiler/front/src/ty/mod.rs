@@ -4,6 +4,7 @@
 //! A [`Ty`] is a shared, immutable node compared structurally. Generic parameters are numbered
 //! by their item's parameter list ([`crate::items::Generics`]); [`Ty::subst`] replaces them.
 
+pub mod consteval;
 pub mod lower;
 
 pub use lower::{TyLowerer, lower_const_arg};

@@ -94,6 +94,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             if is_str(&rs) || rs.pointee().is_some_and(|(t, _)| is_str(&self.shallow(t))) {
                 d = d.help("string slices have no methods in kernels (they are only panic and print messages): write a byte string, `b\"abc\"`, and use slice methods");
             }
+            d = self.with_unknown_trait_impls(d, &rs, name);
             self.error(d);
             self.check_args_unresolved(args);
             return Ty::error();
@@ -164,6 +165,55 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// scope (rustc's E0599): not imported, not a bound of the calling item (with its
     /// supertraits), and not the trait the calling item implements. The core's traits are
     /// left to rustc: rkc's prelude and core are not the real ones item for item.
+    /// A method that the user's file defines in an impl of a trait rkc cannot find for the
+    /// receiver's type (a `core` trait its device core lacks, such as `Hasher`): that impl is
+    /// why the method is missing, so the error shows it and says what its trait is.
+    fn with_unknown_trait_impls(
+        &mut self,
+        mut d: Diagnostic,
+        receiver: &Ty,
+        name: &str,
+    ) -> Diagnostic {
+        let items = self.tcx.items;
+        let mut peeled = self.shallow(receiver);
+        while let TyKind::Ref(inner, _) = peeled.kind() {
+            peeled = self.shallow(inner);
+        }
+        let TyKind::Adt(adt, _) = peeled.kind() else { return d };
+        for &imp in &items.impls {
+            let def = items.def(imp);
+            let DefKind::Impl { trait_path: Some(path), items: members, .. } = &def.kind else {
+                continue;
+            };
+            if def.file != FileId::User || !members.iter().any(|&m| items.name(m) == name) {
+                continue;
+            }
+            let header = self.tcx.impl_header(imp);
+            if header.trait_ref.is_some()
+                || !matches!(header.self_ty.kind(), TyKind::Adt(a, _) if a == adt)
+            {
+                continue;
+            }
+            let trait_name = path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            let span = Span::from_pm2(syn::spanned::Spanned::span(path));
+            d = d.with_secondary(
+                span,
+                format!(
+                    "`{name}` is defined in this impl of `{trait_name}`, a trait rkc cannot find"
+                ),
+            );
+            d = d.note(match items.unresolved_core_import(def.scope, &trait_name) {
+                Some(from) => format!(
+                    "`{trait_name}` is imported from `{from}`, which rkc's device core does not have: the impl's methods are not the type's in kernels"
+                ),
+                None => format!(
+                    "rkc finds no trait `{trait_name}` there, so the impl's methods are not the type's"
+                ),
+            });
+        }
+        d
+    }
+
     fn require_trait_in_scope(
         &mut self,
         t: DefId,

@@ -197,7 +197,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
         let lexp = if op.is_comparison() || op.is_shift() { None } else { expected };
         let lt = self.check_expr(l, lexp);
-        let ls = self.shallow(&lt);
+        // An operand whose type is still a variable may be known from pending obligations (the
+        // element type behind `slice.get(i)`, a projection such as `T::Elem`): rustc resolves
+        // them before it decides whether the operator is built in, and so does this.
+        let ls = self.resolve_var(&lt);
         let builtin_lhs = is_builtin_operand(&ls);
         let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
         let rt = if builtin_lhs || ls.is_infer() {
@@ -205,7 +208,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         } else {
             self.check_expr(r, None)
         };
-        let rs = self.shallow(&rt);
+        let rs = self.resolve_var(&rt);
         if ls.is_error() || rs.is_error() {
             return if op.is_comparison() { Ty::bool() } else { Ty::error() };
         }
@@ -347,14 +350,14 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     pub(super) fn check_assign_op(&mut self, e: ExprId, op: BinOp, l: ExprId, r: ExprId) -> Ty {
         let span = self.span(e);
         let lt = self.check_place(l);
-        let ls = self.shallow(&lt);
+        let ls = self.resolve_var(&lt);
         let rexp = if op.is_shift() { None } else { Some(ls.clone()) };
         let rt = if is_builtin_operand(&ls) {
             self.check_expr(r, rexp.as_ref())
         } else {
             self.check_expr(r, None)
         };
-        let rs = self.shallow(&rt);
+        let rs = self.resolve_var(&rt);
         self.check_mutable_place(l, "assign to");
         if ls.is_error() || rs.is_error() {
             return Ty::unit();
