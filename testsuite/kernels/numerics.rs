@@ -3,9 +3,10 @@
 //! `wrapping_*`, `saturating_*`, `abs_diff`, `clamp`, `rotate_left`, `count_ones`,
 //! `leading_zeros`, `from_le_bytes`, `isqrt`, `ilog2`; float `mul_add`, `sqrt`, `exp`,
 //! `hypot`-free norms, `copysign`, `total_cmp`; a `const`, a `fn` and a `struct` declared
-//! inside a kernel; a hash function written as a `core::hash::Hasher`; and constants that
+//! inside a kernel; a hash function written as a `core::hash::Hasher`, fed by `Hash` impls and
+//! `#[derive(Hash)]`; and constants that
 //! `const fn`s compute with loops, recursion and `match`, used as values and array lengths.
-use core::hash::Hasher;
+use core::hash::{Hash, Hasher};
 use rkc_offload::prelude::*;
 
 /// Splits a 1-D problem into tiles, as a launch computation does on the host and a
@@ -257,5 +258,69 @@ pub fn const_fns(seed: *const [u32; 64], out: *mut [u64; 64]) {
             u64::from(squares_below(10)),
         ];
         (*out)[t] = table[t % table.len()] ^ u64::from((*seed)[t]);
+    }
+}
+
+/// A hasher that mixes eight bytes at a time: one `write` of a slice's bytes and a `write` per
+/// element give different results, so the `Hash` impls must make core's calls.
+struct Chunked(u64);
+
+impl Hasher for Chunked {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut w = 0u64;
+            for (k, &b) in c.iter().enumerate() {
+                w |= u64::from(b) << (8 * k);
+            }
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+}
+
+#[derive(Hash, Clone, Copy)]
+struct HashKey {
+    a: u32,
+    b: i16,
+    c: [u8; 3],
+}
+
+#[derive(Hash)]
+enum HashShape {
+    Dot,
+    Line(u32),
+    Box { w: u16, h: u16 },
+}
+
+#[derive(Hash, Clone, Copy)]
+#[repr(u8)]
+enum HashMode {
+    Fast = 3,
+    Slow,
+}
+
+#[offload_kernel]
+pub fn derived_hashes(xs: *const [u32; 64], out: *mut [u64; 64]) {
+    // SAFETY: the pointers are mapped for the launch; indices are taken modulo 64.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let x = (*xs)[t];
+        let mut h = Chunked(t as u64);
+        HashKey { a: x, b: -(x as i16), c: [1, 2, x as u8] }.hash(&mut h);
+        let shape = match x % 3 {
+            0 => HashShape::Dot,
+            1 => HashShape::Line(x),
+            _ => HashShape::Box { w: x as u16, h: 7 },
+        };
+        shape.hash(&mut h);
+        (if x % 2 == 0 { HashMode::Fast } else { HashMode::Slow }).hash(&mut h);
+        let seen: &[u32; 64] = &*xs;
+        seen[..t % 6].hash(&mut h);
+        (x, x % 5 == 0, 'z').hash(&mut h);
+        Some(x as u8).hash(&mut h);
+        (*out)[t] = h.finish();
     }
 }

@@ -1,7 +1,9 @@
 //! Shared memory, barriers and atomics: a block sum by a tree in shared memory (every step
 //! separated by a barrier, so the order of additions is fixed and the result exact), a
 //! histogram with atomics on global memory, a reversal through dynamic shared memory, and a
-//! register-tiled matrix product (local arrays indexed by unrolled loops).
+//! register-tiled matrix product (local arrays indexed by unrolled loops), and which shared
+//! array a call gets: one per call site and element type, through generic and
+//! `#[track_caller]` helpers.
 use rkc_offload::prelude::*;
 
 /// Each block sums its 256 elements: a tree in a shared array.
@@ -149,5 +151,39 @@ pub fn uniform_slots(n: usize, x: &[u32], out: &mut [u32]) {
             k0 += 64;
         }
         out[block_idx_x() as usize * 64 + t] = acc.wrapping_add(k1 as u32);
+    }
+}
+
+/// A generic helper's shared array: one per type it is instantiated with (`u32` and `i32` are
+/// two arrays although their bits are alike).
+fn typed_tile<T: Copy>() -> *mut [T; 64] {
+    // SAFETY: a shared array is valid for the block's lifetime.
+    unsafe { shared_array::<T, 64>() }
+}
+
+/// A `#[track_caller]` helper's shared array: one per call site of the helper, as its
+/// location is its caller's.
+#[track_caller]
+fn site_tile() -> *mut [u32; 64] {
+    // SAFETY: as above.
+    unsafe { shared_array::<u32, 64>() }
+}
+
+#[offload_kernel]
+pub fn shared_sites(x: *const [u32; 64], out: *mut [u32; 64]) {
+    // SAFETY: each thread writes its own element of each array and reads its own after the
+    // barrier; the pointers are mapped for the launch.
+    unsafe {
+        let t = thread_idx_x() as usize;
+        let a = typed_tile::<u32>();
+        let b = typed_tile::<i32>();
+        let c = site_tile();
+        let d = site_tile();
+        (*a)[t] = (*x)[t];
+        (*b)[t] = -((*x)[t] as i32 & 0xff);
+        (*c)[t] = 3;
+        (*d)[t] = 5;
+        sync_threads();
+        (*out)[t] = (*a)[t] ^ ((*b)[t] as u32) ^ ((*c)[t] << 8) ^ ((*d)[t] << 12);
     }
 }

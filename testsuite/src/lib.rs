@@ -288,6 +288,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "shared.rs",
+            kernel: "shared_sites",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(shared::shared_sites),
+        },
+        Case {
+            file: "shared.rs",
             kernel: "dynamic_reverse",
             grid: [3, 1, 1],
             block: [64, 1, 1],
@@ -1819,6 +1829,16 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(numerics::hashes),
+        },
+        Case {
+            file: "numerics.rs",
+            kernel: "derived_hashes",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(numerics::derived_hashes),
         },
         Case {
             file: "numerics.rs",

@@ -54,6 +54,12 @@ pub struct IntoIter<T, const N: usize> {
     back: usize,
 }
 
+impl<T: Clone, const N: usize> Clone for IntoIter<T, N> {
+    fn clone(&self) -> IntoIter<T, N> {
+        IntoIter { data: self.data.clone(), front: self.front, back: self.back }
+    }
+}
+
 impl<T, const N: usize> Iterator for IntoIter<T, N> {
     type Item = T;
 

@@ -313,6 +313,84 @@ impl<'b, T: PartialEq, const N: usize> PartialEq<[T; N]> for &'b [T] {
     }
 }
 
+impl<T: Eq, const N: usize> Eq for [T; N] {}
+
+impl<T: Eq> Eq for [T] {}
+
+/// Slices compare lexicographically: the first pair of elements that differ decides, and a
+/// slice that is a prefix of the other is the smaller, as in core.
+impl<T: PartialOrd> PartialOrd for [T] {
+    fn partial_cmp(&self, other: &[T]) -> Option<Ordering> {
+        let n = if self.len() < other.len() { self.len() } else { other.len() };
+        let mut i = 0;
+        while i < n {
+            match self[i].partial_cmp(&other[i]) {
+                Some(Ordering::Equal) => {}
+                decided => return decided,
+            }
+            i += 1;
+        }
+        self.len().partial_cmp(&other.len())
+    }
+}
+
+impl<T: Ord> Ord for [T] {
+    fn cmp(&self, other: &[T]) -> Ordering {
+        let n = if self.len() < other.len() { self.len() } else { other.len() };
+        let mut i = 0;
+        while i < n {
+            match self[i].cmp(&other[i]) {
+                Ordering::Equal => {}
+                decided => return decided,
+            }
+            i += 1;
+        }
+        self.len().cmp(&other.len())
+    }
+}
+
+impl<T: PartialOrd, const N: usize> PartialOrd for [T; N] {
+    fn partial_cmp(&self, other: &[T; N]) -> Option<Ordering> {
+        let (s, o): (&[T], &[T]) = (self, other);
+        s.partial_cmp(o)
+    }
+}
+
+impl<T: Ord, const N: usize> Ord for [T; N] {
+    fn cmp(&self, other: &[T; N]) -> Ordering {
+        let (s, o): (&[T], &[T]) = (self, other);
+        s.cmp(o)
+    }
+}
+
+impl<A: PartialOrd, B: PartialOrd, C: PartialOrd> PartialOrd for (A, B, C) {
+    fn partial_cmp(&self, other: &(A, B, C)) -> Option<Ordering> {
+        match self.0.partial_cmp(&other.0) {
+            Some(Ordering::Equal) => {}
+            decided => return decided,
+        }
+        match self.1.partial_cmp(&other.1) {
+            Some(Ordering::Equal) => self.2.partial_cmp(&other.2),
+            decided => decided,
+        }
+    }
+}
+
+impl<A: Eq, B: Eq, C: Eq> Eq for (A, B, C) {}
+
+impl<A: Ord, B: Ord, C: Ord> Ord for (A, B, C) {
+    fn cmp(&self, other: &(A, B, C)) -> Ordering {
+        match self.0.cmp(&other.0) {
+            Ordering::Equal => {}
+            decided => return decided,
+        }
+        match self.1.cmp(&other.1) {
+            Ordering::Equal => self.2.cmp(&other.2),
+            decided => decided,
+        }
+    }
+}
+
 pub fn max<T: Ord>(v1: T, v2: T) -> T {
     v1.max(v2)
 }

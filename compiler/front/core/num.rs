@@ -446,6 +446,26 @@ impl $T {
         if rhs == 0 { None } else { Some(self % rhs) }
     }
 
+    #[track_caller]
+    pub const fn wrapping_div_euclid(self, rhs: $T) -> $T {
+        self / rhs
+    }
+
+    #[track_caller]
+    pub const fn wrapping_rem_euclid(self, rhs: $T) -> $T {
+        self % rhs
+    }
+
+    #[track_caller]
+    pub const fn overflowing_div_euclid(self, rhs: $T) -> ($T, bool) {
+        (self / rhs, false)
+    }
+
+    #[track_caller]
+    pub const fn overflowing_rem_euclid(self, rhs: $T) -> ($T, bool) {
+        (self % rhs, false)
+    }
+
     pub const fn wrapping_div(self, rhs: $T) -> $T {
         self / rhs
     }
@@ -604,6 +624,26 @@ impl $T {
 
     pub const fn checked_rem_euclid(self, rhs: $T) -> Option<$T> {
         if rhs == 0 || self.div_overflows(rhs) { None } else { Some(self.rem_euclid(rhs)) }
+    }
+
+    #[track_caller]
+    pub const fn wrapping_div_euclid(self, rhs: $T) -> $T {
+        if rhs == -1 { self.wrapping_neg() } else { self.div_euclid(rhs) }
+    }
+
+    #[track_caller]
+    pub const fn wrapping_rem_euclid(self, rhs: $T) -> $T {
+        if rhs == -1 { 0 } else { self.rem_euclid(rhs) }
+    }
+
+    #[track_caller]
+    pub const fn overflowing_div_euclid(self, rhs: $T) -> ($T, bool) {
+        (self.wrapping_div_euclid(rhs), rhs == -1 && self == <$T>::MIN)
+    }
+
+    #[track_caller]
+    pub const fn overflowing_rem_euclid(self, rhs: $T) -> ($T, bool) {
+        (self.wrapping_rem_euclid(rhs), rhs == -1 && self == <$T>::MIN)
     }
 
     pub const fn wrapping_add_unsigned(self, rhs: $U) -> $T {

@@ -838,6 +838,12 @@ pub struct Chunks<'a, T> {
     chunk_size: usize,
 }
 
+impl<'a, T> Clone for Chunks<'a, T> {
+    fn clone(&self) -> Chunks<'a, T> {
+        Chunks { v: self.v, chunk_size: self.chunk_size }
+    }
+}
+
 impl<'a, T> Iterator for Chunks<'a, T> {
     type Item = &'a [T];
 
@@ -881,6 +887,12 @@ pub struct RChunks<'a, T> {
     chunk_size: usize,
 }
 
+impl<'a, T> Clone for RChunks<'a, T> {
+    fn clone(&self) -> RChunks<'a, T> {
+        RChunks { v: self.v, chunk_size: self.chunk_size }
+    }
+}
+
 impl<'a, T> Iterator for RChunks<'a, T> {
     type Item = &'a [T];
 
@@ -922,6 +934,12 @@ pub struct SplitInclusive<'a, T, P> {
     v: &'a [T],
     pred: P,
     finished: bool,
+}
+
+impl<'a, T, P: Clone> Clone for SplitInclusive<'a, T, P> {
+    fn clone(&self) -> SplitInclusive<'a, T, P> {
+        SplitInclusive { v: self.v, pred: self.pred.clone(), finished: self.finished }
+    }
 }
 
 impl<'a, T, P: FnMut(&T) -> bool> Iterator for SplitInclusive<'a, T, P> {
@@ -1011,6 +1029,12 @@ pub struct Split<'a, T, P> {
     v: &'a [T],
     pred: P,
     finished: bool,
+}
+
+impl<'a, T, P: Clone> Clone for Split<'a, T, P> {
+    fn clone(&self) -> Split<'a, T, P> {
+        Split { v: self.v, pred: self.pred.clone(), finished: self.finished }
+    }
 }
 
 impl<'a, T, P: FnMut(&T) -> bool> Iterator for Split<'a, T, P> {
@@ -1191,6 +1215,12 @@ pub struct ChunksExact<'a, T> {
     chunk_size: usize,
 }
 
+impl<'a, T> Clone for ChunksExact<'a, T> {
+    fn clone(&self) -> ChunksExact<'a, T> {
+        ChunksExact { v: self.v, rem: self.rem, chunk_size: self.chunk_size }
+    }
+}
+
 impl<'a, T> ChunksExact<'a, T> {
     pub fn remainder(&self) -> &'a [T] {
         self.rem
@@ -1234,6 +1264,12 @@ impl<'a, T> DoubleEndedIterator for ChunksExact<'a, T> {
 pub struct Windows<'a, T> {
     v: &'a [T],
     size: usize,
+}
+
+impl<'a, T> Clone for Windows<'a, T> {
+    fn clone(&self) -> Windows<'a, T> {
+        Windows { v: self.v, size: self.size }
+    }
 }
 
 impl<'a, T> Iterator for Windows<'a, T> {

@@ -697,15 +697,13 @@ impl<'f> FuncEmitter<'f> {
             // In a block function, shared arrays are the block's allocas, made at its entry.
             OpKind::Shared if self.block_fn.is_some() => {}
             OpKind::Shared => {
-                // One workgroup-memory global per source site and type, shared by every
-                // kernel of the module that reaches the site; each block has its own.
+                // One workgroup-memory global per source site and element type, shared by
+                // every kernel of the module that reaches the site; each block has its own.
                 let ty = self.rk_ty(op.results[0]);
-                let (elem, len) = match ty.pointee() {
-                    Some(Type::Array { elem, len }) => (mlir_type(elem), *len),
-                    _ => ("i8".into(), 0),
+                let (elem, len, tag) = match ty.pointee() {
+                    Some(Type::Array { elem, len }) => (mlir_type(elem), *len, shared_tag(elem)),
+                    _ => ("i8".into(), 0, String::new()),
                 };
-                let tag: String =
-                    elem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
                 let name = format!("shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                 let array = format!("!llvm.array<{len} x {elem}>");
                 self.globals.push(format!(
@@ -1434,4 +1432,12 @@ fn cmp_predicate(c: CmpOp, ty: &Type) -> (&'static str, &'static str) {
         (CmpOp::Ge, false) => "uge",
     };
     ("cmpi", p)
+}
+
+/// The element type of a shared array as a name part: rk's type, which tells `u32` from `i32`
+/// and one struct from another of the same fields (MLIR's `i32` and `!llvm.struct` would not),
+/// so that a generic function's array is one per Rust type it is instantiated with, as in the
+/// simulator (which keys shared arrays by site and `type_name`).
+pub(crate) fn shared_tag(elem: &Type) -> String {
+    elem.to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
 }

@@ -146,6 +146,10 @@ struct Machine<'a, 'm> {
     sync: Option<&'a rkc_simt::BlockSync>,
     /// The thread's own buffers of `rk.local` ops, by the op's address.
     locals: std::collections::HashMap<usize, usize>,
+    /// The location an op without one has: that of the call it runs under, as inlining
+    /// gives it (`passes::inline`), so that a shared array in a function called from two
+    /// places is two arrays before inlining as after.
+    call_loc: Loc,
 }
 
 /// Runs `kernel` over the launch; buffers in `args` are updated in place.
@@ -281,6 +285,7 @@ fn grid<'m>(
                             returned: None,
                             sync: None,
                             locals: Default::default(),
+                            call_loc: Loc::default(),
                         }
                         .call(func, params)?;
                     }
@@ -301,6 +306,7 @@ fn grid<'m>(
                                 returned: None,
                                 sync: Some(sync),
                                 locals: Default::default(),
+                                call_loc: Loc::default(),
                             };
                             let result = m.call(func, params);
                             // The thread's own failure goes first: its exit may make the
@@ -828,7 +834,8 @@ impl<'a, 'm> Machine<'a, 'm> {
                 // threads share it.
                 let ty = result_ty.clone().unwrap_or(Type::Unit);
                 let size = ty.pointee().map_or(0, Type::size_of) as usize;
-                let key = (op.loc, ty.to_string(), self.block);
+                let at = if op.loc == Loc::default() { self.call_loc } else { op.loc };
+                let key = (at, ty.to_string(), self.block);
                 Some((self.block_buffer(key, size) as Bits) << OFFSET_BITS)
             }
             OpKind::Table { name } => {
@@ -980,7 +987,11 @@ impl<'a, 'm> Machine<'a, 'm> {
                         || InterpError::Malformed(format!("call to missing @{callee}")),
                     )?;
                 let args: Vec<Bits> = op.operands.iter().map(|v| self.get(values, *v)).collect();
-                self.call(f, &args)?
+                let at = if op.loc == Loc::default() { self.call_loc } else { op.loc };
+                let caller = std::mem::replace(&mut self.call_loc, at);
+                let result = self.call(f, &args);
+                self.call_loc = caller;
+                result?
             }
         };
         if let (Some(r), Some(bits)) = (op.results.first(), out) {

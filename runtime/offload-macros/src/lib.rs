@@ -341,11 +341,12 @@ fn compile_error(span: Span, message: &str) -> TokenStream {
     quote_spanned!(span=> ::core::compile_error!(#message)).into()
 }
 
-/// `#[derive(DeviceCopy)]`: lets a `#[repr(C)]` struct, or a fieldless enum with an integer
-/// `repr` (`#[repr(u8)]`, `#[repr(i32)]`...) or `#[repr(C)]`, be passed to a kernel by value
-/// (and be a field of such a struct). Refuses a struct without `#[repr(C)]`, an enum without
-/// such a `repr` or with data, a generic type, and (through the generated bounds) struct fields
-/// that are not `DeviceCopy` themselves.
+/// `#[derive(DeviceCopy)]`: lets a `#[repr(C)]` or `#[repr(transparent)]` struct (generic ones
+/// too, for the arguments that make every field `DeviceCopy`), or a fieldless enum with an
+/// integer `repr` (`#[repr(u8)]`, `#[repr(i32)]`...) or `#[repr(C)]`, be passed to a kernel by
+/// value (and be a field of such a struct). Refuses a struct without such a `repr`, an enum
+/// without one or with data, a generic enum, and (through the generated where-clauses) struct
+/// fields that are not `DeviceCopy` themselves.
 #[proc_macro_derive(DeviceCopy)]
 pub fn derive_device_copy(item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::DeriveInput);
@@ -384,13 +385,23 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
         syn::Data::Enum(_) => "enum",
         syn::Data::Union(_) => "union",
     };
-    if !item.generics.params.is_empty() {
+    // A generic struct is `DeviceCopy` for the arguments that make its fields `DeviceCopy`
+    // (below, as where-clauses); a generic enum has nothing to gain from its parameters.
+    if !item.generics.params.is_empty() && !matches!(item.data, syn::Data::Struct(_)) {
         return Err(syn::Error::new(
             item.generics.span(),
             format!("`DeviceCopy` cannot be derived for a generic {what}"),
         ));
     }
     let (repr_c, repr_int) = repr_of(item);
+    let transparent = item.attrs.iter().filter(|a| a.path().is_ident("repr")).any(|a| {
+        let mut found = false;
+        let _ = a.parse_nested_meta(|m| {
+            found |= m.path.is_ident("transparent");
+            Ok(())
+        });
+        found
+    });
     match &item.data {
         syn::Data::Enum(data) => {
             if let Some(v) = data.variants.iter().find(|v| !v.fields.is_empty()) {
@@ -427,23 +438,24 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
             })
         }
         syn::Data::Struct(data) => {
-            if !repr_c {
+            if !repr_c && !transparent {
                 return Err(syn::Error::new(
                     name.span(),
-                    "`DeviceCopy` needs `#[repr(C)]` on the struct: the kernel reads the fields where C's layout puts them",
+                    "`DeviceCopy` needs `#[repr(C)]` (or `#[repr(transparent)]`) on the struct: the kernel reads the fields where C's layout puts them",
                 ));
             }
             let fields: Vec<&syn::Type> = data.fields.iter().map(|f| &f.ty).collect();
+            let (params, args, where_clause) = item.generics.split_for_impl();
+            let mut bounds: Vec<TokenStream2> = where_clause
+                .map(|w| w.predicates.iter().map(|p| quote!(#p)).collect())
+                .unwrap_or_default();
+            bounds.extend(fields.iter().map(|f| quote!(#f: ::rkc_offload::DeviceCopy)));
             Ok(quote! {
-                // SAFETY: a `#[repr(C)]` struct whose fields are all `DeviceCopy` (checked below) is its
-                // bytes, in C's layout.
-                unsafe impl ::rkc_offload::DeviceCopy for #name {}
-                const _: () = {
-                    fn fields_are_device_copy<T: ::rkc_offload::DeviceCopy>() {}
-                    fn check() {
-                        #(fields_are_device_copy::<#fields>();)*
-                    }
-                };
+                // SAFETY: a `#[repr(C)]` struct whose fields are all `DeviceCopy` (the
+                // where-clauses: a field that is not makes the derive fail, or, in a generic
+                // struct, the arguments that make it so leave the struct without the trait) is
+                // its bytes, in C's layout; a `#[repr(transparent)]` one is its one field's.
+                unsafe impl #params ::rkc_offload::DeviceCopy for #name #args where #(#bounds,)* {}
             })
         }
         syn::Data::Union(_) => Err(syn::Error::new(

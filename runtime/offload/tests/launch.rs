@@ -175,6 +175,28 @@ mod types {
     }
 }
 
+/// A generic `#[repr(C)]` struct: `DeviceCopy` for the arguments that make its fields so.
+#[repr(C)]
+#[derive(Clone, Copy, DeviceCopy)]
+struct Pair<T> {
+    a: T,
+    b: T,
+}
+
+/// A `#[repr(transparent)]` newtype: laid out as its one field.
+#[repr(transparent)]
+#[derive(Clone, Copy, DeviceCopy)]
+struct Meters(f32);
+
+#[offload_kernel]
+fn generic_and_transparent(p: Pair<f32>, m: Meters, out: *mut [f32; 4]) {
+    // SAFETY: four threads, four elements.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        (*out)[i] = p.a * i as f32 + p.b + m.0;
+    }
+}
+
 /// An array length named by a constant.
 const N: usize = 64;
 
@@ -358,6 +380,14 @@ fn register() {
                 &[
                     ("p", "Params", ptr(8, false), Access::Read),
                     ("w", "[f32; 2]", ptr(8, false), Access::Read),
+                    ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
+                ],
+            ),
+            info(
+                "generic_and_transparent",
+                &[
+                    ("p", "Pair<f32>", ptr(8, false), Access::Read),
+                    ("m", "Meters", ptr(4, false), Access::Read),
                     ("out", "*mut [f32; 4]", ptr(16, true), Access::Write),
                 ],
             ),
@@ -666,6 +696,18 @@ fn a_one_value_device_buffer_the_kernel_reads_past_is_refused() {
         err.to_string().starts_with("kernel `saxpy` offsets its parameter `x: *const f32`"),
         "{err}"
     );
+}
+
+#[test]
+fn generic_and_transparent_structs_pass_by_value() {
+    register();
+    let mut out = [0.0f32; 4];
+    offload! {
+        kernel = generic_and_transparent,
+        thread_dim = [4, 1, 1],
+        args = (Pair { a: 2.0f32, b: 1.0 }, Meters(0.5), &mut out as *mut [f32; 4]),
+    }
+    assert_eq!(out, [1.5, 3.5, 5.5, 7.5]);
 }
 
 #[test]

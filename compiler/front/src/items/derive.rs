@@ -63,7 +63,20 @@ impl<'a> Visit<'a> for Finder {
                 .iter()
                 .find(|v| v.attrs.iter().any(|a| a.path().is_ident("default")))
                 .map(|v| v.ident.to_string());
-            let text = write_impls(&names, &e.ident, &e.generics, &Shape::Enum(variants, default));
+            let mut repr = "isize".to_string();
+            for attr in e.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+                let _ = attr.parse_nested_meta(|m| {
+                    if let Some(id) = m.path.get_ident()
+                        && crate::items::resolve::Prim::from_name(&id.to_string())
+                            .is_some_and(|p| matches!(p, crate::items::resolve::Prim::Int(_)))
+                    {
+                        repr = id.to_string();
+                    }
+                    Ok(())
+                });
+            }
+            let shape = Shape::Enum(variants, default, repr);
+            let text = write_impls(&names, &e.ident, &e.generics, &shape);
             if !text.is_empty() {
                 self.found.push(Derived {
                     for_span: Span::from_pm2(e.ident.span()),
@@ -93,8 +106,9 @@ fn derive_names(attrs: &[syn::Attribute]) -> Option<(Span, Vec<String>)> {
 
 enum Shape<'a> {
     Struct(&'a syn::Fields),
-    /// The variants, and the `#[default]` one.
-    Enum(Vec<&'a syn::Variant>, Option<String>),
+    /// The variants, the `#[default]` one, and the discriminants' integer type (its `repr`,
+    /// else `isize`).
+    Enum(Vec<&'a syn::Variant>, Option<String>, String),
 }
 
 /// `impl<T: Bound, const N: usize> Trait for Name<T, N> where ...`'s pieces.
@@ -182,7 +196,7 @@ fn write_impls(
                 Shape::Struct(fields) => {
                     construct(fields, "Self", |f| format!("::core::clone::Clone::clone(&self.{f})"))
                 }
-                Shape::Enum(variants, _) => {
+                Shape::Enum(variants, ..) => {
                     let arms: Vec<String> = variants
                         .iter()
                         .map(|v| {
@@ -214,7 +228,7 @@ fn write_impls(
                     field_names(fields).iter().map(|f| format!("self.{f} == other.{f}")).collect();
                 if parts.is_empty() { "true".to_string() } else { parts.join(" && ") }
             }
-            Shape::Enum(variants, _) => {
+            Shape::Enum(variants, ..) => {
                 let mut arms: Vec<String> = variants
                     .iter()
                     .map(|v| {
@@ -274,7 +288,7 @@ fn write_impls(
                     .map(|f| (format!("&self.{f}"), format!("&other.{f}")))
                     .collect(),
             ),
-            Shape::Enum(variants, _) => {
+            Shape::Enum(variants, ..) => {
                 let index = |who: &str| {
                     let arms: Vec<String> = variants
                         .iter()
@@ -319,14 +333,65 @@ fn write_impls(
             "{i} {cmp}::{trait_name} for {t} {{ fn {method}(&self, other: &Self) -> {ret} {{ {body} }} }}"
         );
     }
+    if has("Hash") {
+        // As rustc's derive: each field in order; an enum of more than one variant hashes its
+        // discriminant first, as its `repr` integer (`isize` without one).
+        let (i, t) = header(generics, "::core::hash::Hash", ident);
+        let body = match shape {
+            Shape::Struct(fields) => field_names(fields)
+                .iter()
+                .map(|f| format!("::core::hash::Hash::hash(&self.{f}, state);"))
+                .collect::<String>(),
+            Shape::Enum(variants, _, repr) => {
+                // Each variant's discriminant: written, or one more than the previous one.
+                let mut last = String::from("0");
+                let mut offset = 0;
+                let arms: Vec<String> = variants
+                    .iter()
+                    .map(|v| {
+                        if let Some((_, e)) = &v.discriminant {
+                            last = e.to_token_stream().to_string();
+                            offset = 0;
+                        }
+                        // A fieldless variant casts to its discriminant; a variant with data
+                        // cannot, and its value is written in the discriminant's type.
+                        let discr = if variants.iter().all(|v| v.fields.is_empty()) {
+                            format!("Self::{} as {repr}", v.ident)
+                        } else {
+                            format!("{{ let d: {repr} = {last}; d + {offset} }}")
+                        };
+                        offset += 1;
+                        let tag = if variants.len() > 1 {
+                            format!("::core::hash::Hash::hash(&({discr}), state);")
+                        } else {
+                            String::new()
+                        };
+                        let fields: String = (0..v.fields.len())
+                            .map(|k| format!("::core::hash::Hash::hash(f{k}, state);"))
+                            .collect();
+                        format!("{} => {{ {tag} {fields} }}", variant_pattern(v, "f"))
+                    })
+                    .collect();
+                if arms.is_empty() {
+                    "match *self {}".to_string()
+                } else {
+                    format!("match self {{ {} }}", arms.join(" "))
+                }
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{i} ::core::hash::Hash for {t} {{ fn hash<__H: ::core::hash::Hasher>(&self, state: &mut __H) {{ {body} }} }}"
+        );
+    }
     if has("Default") {
         let (i, t) = header(generics, "::core::default::Default", ident);
         let body = match shape {
             Shape::Struct(fields) => Some(construct(fields, "Self", |_| {
                 "::core::default::Default::default()".to_string()
             })),
-            Shape::Enum(_, Some(v)) => Some(format!("Self::{v}")),
-            Shape::Enum(_, None) => None,
+            Shape::Enum(_, Some(v), _) => Some(format!("Self::{v}")),
+            Shape::Enum(_, None, _) => None,
         };
         if let Some(body) = body {
             let _ = writeln!(

@@ -218,11 +218,17 @@ fn check_host_layout(tcx: &Tcx, t: &Ty, span: Span, pname: &str) -> Result<(), D
             };
             if !repr_ok {
                 let what = if matches!(def.kind, DefKind::Enum { .. }) { "enum" } else { "struct" };
-                return Err(Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the {what} `{}` crosses to the host but is not `#[repr(C)]`", def.name))
+                let d = Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the {what} `{}` crosses to the host but is not `#[repr(C)]`", def.name))
                     .at(span, format!("the parameter `{pname}` holds it"))
-                    .with_secondary(def.span, "declared here without `#[repr(C)]`".to_string())
-                    .note("the host and the device must agree on the layout of data a launch copies; Rust guarantees it only for `#[repr(C)]`")
-                    .help(format!("add `#[repr(C)]` to the {what}")));
+                    .note("the host and the device must agree on the layout of data a launch copies; Rust guarantees it only for `#[repr(C)]`");
+                // A type of `core` (`Option`) is not the user's to change: its span is in the
+                // device core, not in this file.
+                return Err(if def.file.is_user() {
+                    d.with_secondary(def.span, "declared here without `#[repr(C)]`".to_string())
+                        .help(format!("add `#[repr(C)]` to the {what}"))
+                } else {
+                    d.help(format!("`{}` is `core`'s, whose layout Rust does not fix: pass the values and whether each is present as two slices, or a `#[repr(C)]` type of your own", def.name))
+                });
             }
             if let DefKind::Struct { repr, .. } = &def.kind
                 && repr.packed.is_some()

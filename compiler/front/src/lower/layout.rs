@@ -266,6 +266,10 @@ impl Layouts {
                 let (t, fields) = self.struct_of(tcx, format!("closure{}", id.0), &tys, &[])?;
                 Ok(Layout { ty: t, fields, tag: None, variants: Vec::new(), fieldless: false })
             }
+            TyKind::Adt(d, _) if tcx.has_drop_impl(*d) => Err(LayoutError(format!(
+                "`{}`, a type with a `Drop` impl (rkc runs no destructors, so its `drop` would never be called),",
+                tcx.show(ty)
+            ))),
             TyKind::Adt(d, args) => {
                 let def = items.def(*d);
                 let name = rk_name(tcx, *d, args);

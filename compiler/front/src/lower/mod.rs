@@ -111,6 +111,9 @@ pub(crate) struct FnLowerer<'m, 'c, 't, 'a> {
     /// may be given it without a copy.
     pub stable: HashSet<ValueId>,
     pub failed: bool,
+    /// The function is `#[track_caller]`: its ops take the location of the call they are
+    /// inlined at (see `loc`).
+    pub caller_located: bool,
 }
 
 impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
@@ -142,6 +145,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             fresh: HashSet::new(),
             stable: HashSet::new(),
             failed: false,
+            caller_located: false,
         };
         l.addressed = l.find_addressed();
         l
@@ -163,7 +167,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
     pub fn loc(&self, span: Span) -> Loc {
         // Code of the core and of derived impls takes the location of the user's code that
         // calls it when it is inlined (see `rkc_rk::passes::inline`).
-        if self.file.is_user() {
+        if self.file.is_user() && !self.caller_located {
             Loc { line: span.line(), col: span.col() }
         } else {
             Loc::default()
@@ -454,7 +458,9 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// Reports a type without a layout, unless an earlier error left it unknown.
     pub fn layout_error(&mut self, e: layout::LayoutError, span: Span, label: String) {
-        if e.is_from_error() && self.tcx.has_errors() {
+        if e.is_from_error() && self.tcx.has_errors()
+            || !self.mono.reported_layouts.insert(e.0.clone())
+        {
             return;
         }
         self.error(

@@ -5,7 +5,7 @@
 use super::layout::{Layouts, Repr};
 use super::*;
 use crate::hir::{PatId, PatKind};
-use crate::items::DefId;
+use crate::items::{DefId, DefKind};
 use crate::ty::{Args, ClosureId, GenericArg};
 use std::collections::VecDeque;
 
@@ -62,6 +62,8 @@ pub struct Mono<'c, 't, 'a> {
     /// diagnostic).
     pub spans: HashMap<String, Span>,
     table_names: HashMap<DefId, String>,
+    /// The types without a layout already reported: one error per type, at its first use.
+    pub reported_layouts: HashSet<String>,
 }
 
 impl<'c, 't, 'a> Mono<'c, 't, 'a> {
@@ -77,6 +79,7 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
             names: HashSet::new(),
             spans: HashMap::new(),
             table_names: HashMap::new(),
+            reported_layouts: HashSet::new(),
         }
     }
 
@@ -293,6 +296,11 @@ impl<'c, 't, 'a> Mono<'c, 't, 'a> {
         };
         let func = Func::new(name, false, ret_rk, loc);
         let mut l = FnLowerer::new(self, body.clone(), r.clone(), func);
+        // A `#[track_caller]` function's code takes its caller's location, as the core's does
+        // (`FnLowerer::loc`): its panics report the call, as in rustc, and a `shared_array`
+        // inside it is one per call site, as the simulator's `Location::caller()` makes it.
+        l.caller_located = closure.is_none()
+            && matches!(tcx.items.def(def).kind, DefKind::Fn { track_caller: true, .. });
         let env = if abi.env {
             Some(l.func.add_param("env", abi.env_ty.clone().unwrap_or(Type::Unit)))
         } else {

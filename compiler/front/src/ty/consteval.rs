@@ -487,7 +487,16 @@ impl<'i, 'a> Evaluator<'i, 'a> {
                 int_method(&m.method.to_string(), recv, &args)
             }
             syn::Expr::Call(c) => self.call_expr(scope, c, locals),
-            _ => Err("not a constant expression".into()),
+            syn::Expr::Index(_) | syn::Expr::Array(_) | syn::Expr::Repeat(_) => Err(
+                "an array or an element of one: rkc evaluates integers, `bool` and `char` at compile time"
+                    .into(),
+            ),
+            syn::Expr::Field(_) | syn::Expr::Tuple(_) | syn::Expr::Struct(_) => Err(
+                "a struct, a tuple or a field of one: rkc evaluates integers, `bool` and `char` at compile time"
+                    .into(),
+            ),
+            syn::Expr::Macro(_) => Err("a macro in a constant expression".into()),
+            _ => Err("an expression that rkc does not evaluate at compile time".into()),
         }
     }
 

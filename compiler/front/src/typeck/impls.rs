@@ -160,6 +160,17 @@ impl Tcx<'_, '_> {
                 if other == imp || holds != Some(true) || !self.users_impl(other) {
                     continue;
                 }
+                // An impl whose header names a type rkc cannot find (`From<ParseIntError>`)
+                // fits anything; it is not a conflict, and its error is reported where a
+                // kernel uses it.
+                let theirs = self.impl_header(other);
+                if theirs.self_ty.has_error()
+                    || theirs.trait_ref.as_ref().is_some_and(|(_, a)| {
+                        a.iter().any(|g| matches!(g, crate::ty::GenericArg::Ty(t) if t.has_error()))
+                    })
+                {
+                    continue;
+                }
                 let (first, second) = (imp.min(other), imp.max(other));
                 if !reported.insert((first, second)) {
                     continue;

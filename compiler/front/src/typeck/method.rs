@@ -45,11 +45,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             self.select_pending();
             rs = self.shallow(&rt);
         }
+        // A reference to a type an error left unknown (`&Cell<u32>` where `Cell` is not found)
+        // has no methods to look for: any would be a guess, and its errors follow-on ones.
+        let mut peeled = rs.clone();
+        while let TyKind::Ref(inner, _) | TyKind::Ptr(inner, _) = peeled.kind() {
+            peeled = self.shallow(inner);
+        }
+        if matches!(peeled.kind(), TyKind::Error) {
+            self.check_args_unresolved(args);
+            return Ty::error();
+        }
         match rs.kind() {
-            TyKind::Error => {
-                self.check_args_unresolved(args);
-                return Ty::error();
-            }
             // A trait method may still be found (`4.min(n)` is `Ord::min`, whose `Self` the
             // argument then decides); an inherent one (`5.pow(2)`) needs the literal's type,
             // as in rustc.

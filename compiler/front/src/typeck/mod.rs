@@ -585,6 +585,17 @@ impl<'t, 'a> Tcx<'t, 'a> {
         m
     }
 
+    /// Whether the struct or enum `adt` has a `Drop` impl. rkc runs no destructors, so a
+    /// kernel may not hold such a value (its `drop` would silently never run).
+    pub fn has_drop_impl(&self, adt: DefId) -> bool {
+        let Some(drop) = self.items.lang("Drop") else { return false };
+        self.trait_impls().get(&drop).is_some_and(|imps| {
+            imps.iter().any(
+                |&i| matches!(self.impl_header(i).self_ty.kind(), TyKind::Adt(d, _) if *d == adt),
+            )
+        })
+    }
+
     /// An item's bounds, with its parents'.
     pub fn predicates(&self, def: DefId) -> Rc<Vec<(Ty, TraitBound)>> {
         if let Some(p) = self.predicates.borrow().get(&def) {
@@ -799,6 +810,14 @@ impl<'t, 'a> Tcx<'t, 'a> {
 
 /// Mismatched types, as rustc words it.
 pub fn mismatch(expected: &str, found: &str, span: Span) -> Diagnostic {
-    Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types")
-        .at(span, format!("expected `{expected}`, found `{found}`"))
+    let d = Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types")
+        .at(span, format!("expected `{expected}`, found `{found}`"));
+    if expected == "{closure}" && found == "{closure}" {
+        // Two closures where one type is needed (an array of them, the arms of an `if`):
+        // rustc coerces closures that capture nothing to a function pointer there.
+        return d
+            .note("every closure has a type of its own; rustc would make these function pointers, which kernels cannot use (RK0101)")
+            .help("write one closure that chooses with a `match` or an `if` inside, or pass each closure to a generic function (`F: Fn(..)`)");
+    }
+    d
 }

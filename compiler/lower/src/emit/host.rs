@@ -799,15 +799,14 @@ impl<'f> FuncEmitter<'f> {
                 OpKind::Shared => {
                     let ty = self.rk_ty(op.results[0]);
                     frame += size(ty.pointee());
-                    let (elem, len) = match ty.pointee() {
-                        Some(Type::Array { elem, len }) => (mlir_type(elem), *len),
-                        _ => ("i8".into(), 0),
+                    let (elem, len, tag) = match ty.pointee() {
+                        Some(Type::Array { elem, len }) => {
+                            (mlir_type(elem), *len, super::shared_tag(elem))
+                        }
+                        _ => ("i8".into(), 0, String::new()),
                     };
-                    // One array per source site and type, as on a GPU (`emit`'s globals).
-                    let tag: String = elem
-                        .chars()
-                        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                        .collect();
+                    // One array per source site and element type, as on a GPU (`emit`'s
+                    // globals).
                     let site = format!("%blk_shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                     if !shared_sites.contains(&site) {
                         lines.push(format!(
