@@ -18,11 +18,11 @@ pub fn k(src: *const [f32; 4], word: *const u32, out: *mut f32) {
 }
 // CHECK: module attributes {gpu.container_module} {
 // CHECK-NEXT:   gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_90">] {
-// CHECK-NEXT:     llvm.mlir.global internal @shared_10_20__llvm_array_4_x_f32__1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1 x array<4 x f32>> {
+// CHECK-NEXT:     llvm.mlir.global internal @shared_10_20__f32__4__1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1 x array<4 x f32>> {
 // CHECK-NEXT:       %0 = llvm.mlir.undef : !llvm.array<1 x array<4 x f32>>
 // CHECK-NEXT:       llvm.return %0 : !llvm.array<1 x array<4 x f32>>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     llvm.mlir.global internal @shared_11_20_i32_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1 x i32> {
+// CHECK-NEXT:     llvm.mlir.global internal @shared_11_20_u32_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1 x i32> {
 // CHECK-NEXT:       %0 = llvm.mlir.undef : !llvm.array<1 x i32>
 // CHECK-NEXT:       llvm.return %0 : !llvm.array<1 x i32>
 // CHECK-NEXT:     }
@@ -32,8 +32,8 @@ pub fn k(src: *const [f32; 4], word: *const u32, out: *mut f32) {
 // CHECK-NEXT:       %2 = llvm.mlir.constant(0 : i32) : i32
 // CHECK-NEXT:       %3 = llvm.mlir.constant(15 : i64) : i64
 // CHECK-NEXT:       %4 = llvm.mlir.constant(0 : i64) : i64
-// CHECK-NEXT:       %5 = llvm.mlir.addressof @shared_11_20_i32_1 : !llvm.ptr<3>
-// CHECK-NEXT:       %6 = llvm.mlir.addressof @shared_10_20__llvm_array_4_x_f32__1 : !llvm.ptr<3>
+// CHECK-NEXT:       %5 = llvm.mlir.addressof @shared_11_20_u32_1 : !llvm.ptr<3>
+// CHECK-NEXT:       %6 = llvm.mlir.addressof @shared_10_20__f32__4__1 : !llvm.ptr<3>
 // CHECK-NEXT:       %7 = llvm.addrspacecast %arg0 : !llvm.ptr<1> to !llvm.ptr
 // CHECK-NEXT:       %8 = llvm.addrspacecast %arg1 : !llvm.ptr<1> to !llvm.ptr
 // CHECK-NEXT:       %9 = llvm.addrspacecast %arg2 : !llvm.ptr<1> to !llvm.ptr
