@@ -46,6 +46,19 @@ impl IntTy {
         }
     }
 
+    /// The unsigned type of the same width (`i32` → `u32`); an unsigned type itself.
+    pub fn unsigned(self) -> IntTy {
+        match self {
+            IntTy::I8 => IntTy::U8,
+            IntTy::I16 => IntTy::U16,
+            IntTy::I32 => IntTy::U32,
+            IntTy::I64 => IntTy::U64,
+            IntTy::I128 => IntTy::U128,
+            IntTy::Isize => IntTy::Usize,
+            t => t,
+        }
+    }
+
     pub fn is_signed(self) -> bool {
         matches!(
             self,

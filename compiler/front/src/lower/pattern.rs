@@ -936,7 +936,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             };
             // Compared as unsigned: the distance to the last value is never negative, and for
             // signed types it may exceed the positive range.
-            let unsigned = Type::Int(unsigned_of(it));
+            let unsigned = Type::Int(it.unsigned());
             let rem_u = me.cast(remaining, unsigned.clone(), span);
             let stride_u = match stride {
                 // A `usize` stride wider than the type still ends the loop.
@@ -962,16 +962,5 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
         });
         self.loops.pop();
         self.push_loop(region, span);
-    }
-}
-
-fn unsigned_of(t: IntTy) -> IntTy {
-    match t {
-        IntTy::I8 => IntTy::U8,
-        IntTy::I16 => IntTy::U16,
-        IntTy::I32 => IntTy::U32,
-        IntTy::I64 => IntTy::U64,
-        IntTy::Isize => IntTy::Usize,
-        other => other,
     }
 }

@@ -1006,7 +1006,7 @@ fn int_method(name: &str, recv: Val, args: &[Val]) -> Eval<Val> {
         ("abs_diff", 1) => {
             let d = (x - arg(0)?).unsigned_abs() as i128;
             match t {
-                Some(t) if t.is_signed() => fit(d, unsigned_of(t)),
+                Some(t) if t.is_signed() => fit(d, t.unsigned()),
                 _ => typed(d),
             }
         }
@@ -1098,18 +1098,6 @@ fn int_method(name: &str, recv: Val, args: &[Val]) -> Eval<Val> {
             Ok(wrap((bits(t).swap_bytes() >> (128 - t.bits())) as i128, t))
         }
         _ => Err(format!("the method `{name}`").into()),
-    }
-}
-
-fn unsigned_of(t: IntTy) -> IntTy {
-    match t {
-        IntTy::I8 => IntTy::U8,
-        IntTy::I16 => IntTy::U16,
-        IntTy::I32 => IntTy::U32,
-        IntTy::I64 => IntTy::U64,
-        IntTy::I128 => IntTy::U128,
-        IntTy::Isize => IntTy::Usize,
-        t => t,
     }
 }
 
