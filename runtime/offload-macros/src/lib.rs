@@ -356,14 +356,16 @@ pub fn derive_device_copy(item: TokenStream) -> TokenStream {
     }
 }
 
-/// The `repr` of a type: whether it has `C`, and the integer type it names, if any.
-fn repr_of(item: &syn::DeriveInput) -> (bool, Option<Ident>) {
+/// The `repr` of a type: whether it has `C`, whether it has `transparent`, and the integer
+/// type it names, if any.
+fn repr_of(item: &syn::DeriveInput) -> (bool, bool, Option<Ident>) {
     const INTEGERS: &[&str] =
         &["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"];
-    let (mut c, mut int) = (false, None);
+    let (mut c, mut transparent, mut int) = (false, false, None);
     for attr in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let _ = attr.parse_nested_meta(|m| {
             c |= m.path.is_ident("C");
+            transparent |= m.path.is_ident("transparent");
             if let Some(ident) = m.path.get_ident()
                 && INTEGERS.contains(&ident.to_string().as_str())
             {
@@ -375,7 +377,7 @@ fn repr_of(item: &syn::DeriveInput) -> (bool, Option<Ident>) {
             Ok(())
         });
     }
-    (c, int)
+    (c, transparent, int)
 }
 
 fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
@@ -393,15 +395,7 @@ fn device_copy(item: &syn::DeriveInput) -> Result<TokenStream2, syn::Error> {
             format!("`DeviceCopy` cannot be derived for a generic {what}"),
         ));
     }
-    let (repr_c, repr_int) = repr_of(item);
-    let transparent = item.attrs.iter().filter(|a| a.path().is_ident("repr")).any(|a| {
-        let mut found = false;
-        let _ = a.parse_nested_meta(|m| {
-            found |= m.path.is_ident("transparent");
-            Ok(())
-        });
-        found
-    });
+    let (repr_c, transparent, repr_int) = repr_of(item);
     match &item.data {
         syn::Data::Enum(data) => {
             if let Some(v) = data.variants.iter().find(|v| !v.fields.is_empty()) {

@@ -63,18 +63,7 @@ impl<'a> Visit<'a> for Finder {
                 .iter()
                 .find(|v| v.attrs.iter().any(|a| a.path().is_ident("default")))
                 .map(|v| v.ident.to_string());
-            let mut repr = "isize".to_string();
-            for attr in e.attrs.iter().filter(|a| a.path().is_ident("repr")) {
-                let _ = attr.parse_nested_meta(|m| {
-                    if let Some(id) = m.path.get_ident()
-                        && crate::items::resolve::Prim::from_name(&id.to_string())
-                            .is_some_and(|p| matches!(p, crate::items::resolve::Prim::Int(_)))
-                    {
-                        repr = id.to_string();
-                    }
-                    Ok(())
-                });
-            }
+            let repr = super::collect::parse_repr(&e.attrs).int.unwrap_or_else(|| "isize".into());
             let shape = Shape::Enum(variants, default, repr);
             let text = write_impls(&names, &e.ident, &e.generics, &shape);
             if !text.is_empty() {

@@ -129,19 +129,6 @@ pub fn eval_const(
     ev.top(scope, e, Some(IntTy::Usize)).map(ConstVal::Value)
 }
 
-/// The value of a constant integer expression, when this evaluator can compute it.
-pub fn eval_const_int(
-    items: &Items,
-    scope: ScopeId,
-    generics: Option<DefId>,
-    e: &syn::Expr,
-) -> Option<i128> {
-    match eval_const(items, scope, generics, e) {
-        Ok(ConstVal::Value(v)) => Some(v),
-        _ => None,
-    }
-}
-
 /// The value of a `const` item of an integer, `bool` or `char` type, for a kernel that reads
 /// it: its initialiser evaluated at its declared type.
 pub fn const_item_value(items: &Items, def: DefId) -> Result<i128, String> {
