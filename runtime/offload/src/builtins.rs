@@ -34,6 +34,26 @@ pub(crate) fn set_position(position: Option<ThreadPosition>) {
     POSITION.with(|p| p.set(position));
 }
 
+/// Moves the calling host thread's simulated position to thread `thread` of the same block:
+/// the one store per simulated thread that the simulator's loop over a block without barriers
+/// makes, instead of storing the whole position (block, dimensions) again each time. Does
+/// nothing outside a kernel.
+#[inline]
+pub(crate) fn set_thread_idx(thread: [u32; 3]) {
+    POSITION.with(|p| {
+        // SAFETY: the cell is this host thread's own and never lends a reference to its
+        // contents, so nothing else reads or writes it during this store.
+        if let Some(position) = unsafe { &mut *p.as_ptr() } {
+            position.thread_idx = thread;
+        }
+    });
+}
+
+/// The simulated thread the calling host thread runs, if it runs one.
+pub(crate) fn thread_idx() -> Option<[u32; 3]> {
+    POSITION.with(Cell::get).map(|p| p.thread_idx)
+}
+
 /// Whether the calling host thread is running a simulated kernel thread.
 pub(crate) fn in_kernel() -> bool {
     POSITION.with(Cell::get).is_some()

@@ -11,7 +11,9 @@
 //! naming the block and thread.
 
 use crate::args::{ArgMapping, IntoArgs};
-use crate::builtins::{BlockState, ThreadPosition, set_block, set_position};
+use crate::builtins::{
+    BlockState, ThreadPosition, set_block, set_position, set_thread_idx, thread_idx,
+};
 use crate::cuda::check_limits;
 use crate::device::HostBody;
 use crate::error::OffloadError;
@@ -20,7 +22,7 @@ use crate::registry::Found;
 use crate::{Kernel, LaunchConfig};
 use corosensei::stack::{Stack, StackPointer};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -322,22 +324,23 @@ fn run_block(
     install_panic_hook();
     let [bx, by, bz] = config.thread_dim;
     let state = BlockState::new((bx * by * bz) as usize, false, config.dyn_cache);
-    let current = Cell::new([0; 3]);
     set_block(&state);
+    set_position(Some(position(config, block, [0; 3])));
     let result = catch_unwind(AssertUnwindSafe(|| {
         for z in 0..bz {
             for y in 0..by {
                 for x in 0..bx {
-                    current.set([x, y, z]);
-                    set_position(Some(position(config, block, [x, y, z])));
+                    set_thread_idx([x, y, z]);
                     body();
                 }
             }
         }
     }));
+    // The thread that panicked is the position the loop left behind.
+    let thread = thread_idx().unwrap_or_default();
     set_block(std::ptr::null());
     set_position(None);
-    result.map_err(|payload| kernel_panic(name, payload, block, current.get()))
+    result.map_err(|payload| kernel_panic(name, payload, block, thread))
 }
 
 /// The stack of a simulated thread that runs as a coroutine: 2 MiB of address space (what a
