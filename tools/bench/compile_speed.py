@@ -31,20 +31,6 @@ pub fn saxpy_{k}(n: usize, a: f32, x: &[f32], y: &mut [f32]) {{
 }}
 """
 
-# The same kernel in HIP: the AMDGPU builtins for the thread's position.
-HIP_KERNEL = """
-extern "C" __global__ void saxpy_{k}(unsigned long n, float a, const float* x, unsigned long xlen, float* y, unsigned long ylen) {{
-    unsigned long i = (unsigned long)(__builtin_amdgcn_workgroup_id_x() * __builtin_amdgcn_workgroup_size_x() + __builtin_amdgcn_workitem_id_x());
-    if (i < n && i < ylen) {{
-        float acc = y[i];
-        for (unsigned long s = 0; s < 4; s++) {{
-            acc = __builtin_fmaf(a, x[(i + s) % xlen], acc);
-        }}
-        y[i] = acc;
-    }}
-}}
-"""
-
 CUDA_KERNEL = """
 extern "C" __global__ void saxpy_{k}(unsigned long n, float a, const float* x, unsigned long xlen, float* y, unsigned long ylen) {{
     unsigned long i = (unsigned long)(__nvvm_read_ptx_sreg_ctaid_x() * __nvvm_read_ptx_sreg_ntid_x() + __nvvm_read_ptx_sreg_tid_x());
@@ -57,6 +43,11 @@ extern "C" __global__ void saxpy_{k}(unsigned long n, float a, const float* x, u
     }}
 }}
 """
+
+# The same kernel in HIP: the AMDGPU builtins for the thread's position.
+HIP_KERNEL = (CUDA_KERNEL.replace("__nvvm_read_ptx_sreg_ctaid_x", "__builtin_amdgcn_workgroup_id_x")
+              .replace("__nvvm_read_ptx_sreg_ntid_x", "__builtin_amdgcn_workgroup_size_x")
+              .replace("__nvvm_read_ptx_sreg_tid_x", "__builtin_amdgcn_workitem_id_x"))
 
 # -nocudainc leaves out CUDA's headers; these are the two spellings the kernels need.
 CUDA_PRELUDE = """
