@@ -29,21 +29,9 @@ use offload_binary::{Image, ImageKind};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-/// The worker threads that run host images' blocks: one per hardware thread, each with a
-/// stack of `WORKER_STACK` bytes, started at the first launch and kept for the process.
+/// The worker threads that run host images' blocks (and the simulator's), with their error.
 fn pool() -> Result<&'static rayon_core::ThreadPool, OffloadError> {
-    static POOL: std::sync::OnceLock<Result<rayon_core::ThreadPool, String>> =
-        std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        rayon_core::ThreadPoolBuilder::new()
-            .num_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .stack_size(WORKER_STACK)
-            .thread_name(|k| format!("rkc-host-{k}"))
-            .build()
-            .map_err(|e| e.to_string())
-    })
-    .as_ref()
-    .map_err(|e| OffloadError::HostImage {
+    crate::workers::pool().map_err(|e| OffloadError::HostImage {
         reason: format!("its worker threads could not be started: {e}"),
     })
 }
@@ -66,9 +54,6 @@ pub(crate) const SUPPORTED: bool =
 
 /// Why a host that is not one of those runs no host image.
 const UNSUPPORTED: &str = "this host does not run host images (x86-64 and aarch64 Linux only)";
-
-/// The stack of each thread that runs a host image's blocks (see `launch`).
-const WORKER_STACK: usize = 64 << 20;
 
 /// The ELF machine number of x86-64 (`EM_X86_64`).
 #[cfg(not(target_arch = "aarch64"))]

@@ -72,6 +72,7 @@ mod resident_map;
 mod runtime;
 mod sim;
 mod stream;
+mod workers;
 
 pub use args::{ArgMapping, DeviceCopy, IntoArgs, KernelArg};
 pub use buffer::{CudarcView, CudarcViewMut, DeviceBuffer, DeviceSlice, DeviceSliceMut, Zeroable};

@@ -168,7 +168,7 @@ pub fn devices() -> Vec<DeviceInfo> {
 /// kernel a fat binary's host image cannot run still runs on the simulator), else
 /// [`Backend::CpuSimulator`].
 fn cpu_device(backend: Backend) -> DeviceInfo {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = crate::workers::host_threads();
     let (name, arch, driver) = match backend {
         Backend::CpuHost => (
             "rkc CPU (host image)",

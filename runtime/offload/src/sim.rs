@@ -193,8 +193,11 @@ fn run_grid(
 ) -> Result<(), OffloadError> {
     let [gx, gy, gz] = config.workgroup_dim.map(u64::from);
     let total = gx * gy * gz;
-    let workers =
-        std::thread::available_parallelism().map_or(1, |n| n.get() as u64).min(total).max(1);
+    // The host's worker threads (shared with the host image, started once): a launch of one
+    // block runs on the calling thread instead, and so does every launch if the workers could
+    // not be started.
+    let pool = if total > 1 { crate::workers::pool().ok() } else { None };
+    let workers = pool.map_or(1, |p| (p.current_num_threads() as u64).min(total));
     if barriers && !guard_markers() {
         // Every worker needs a stack per thread of its block at once. Mapped here, by one
         // thread, before the workers start: mapped by the workers at their first block, the
@@ -207,30 +210,36 @@ fn run_grid(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let failure: Mutex<Option<OffloadError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b >= total {
-                        break;
-                    }
-                    let block = [(b % gx) as u32, (b / gx % gy) as u32, (b / (gx * gy)) as u32];
-                    let result = if barriers {
-                        run_block_together(name, config, block, body)
-                    } else {
-                        run_block(name, config, block, body)
-                    };
-                    if let Err(e) = result {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
-                        slot.get_or_insert(e);
-                    }
-                }
-                set_position(None);
-            });
+    let work = || {
+        while !stop.load(Ordering::Relaxed) {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            if b >= total {
+                break;
+            }
+            let block = [(b % gx) as u32, (b / gx % gy) as u32, (b / (gx * gy)) as u32];
+            let result = if barriers {
+                run_block_together(name, config, block, body)
+            } else {
+                run_block(name, config, block, body)
+            };
+            if let Err(e) = result {
+                stop.store(true, Ordering::Relaxed);
+                let mut slot = failure.lock().unwrap_or_else(|p| p.into_inner());
+                slot.get_or_insert(e);
+            }
         }
-    });
+        set_position(None);
+    };
+    match pool {
+        // The scope's own closure runs on a worker too, and works beside the ones it starts.
+        Some(pool) if workers > 1 => pool.scope(|scope| {
+            for _ in 1..workers {
+                scope.spawn(|_| work());
+            }
+            work();
+        }),
+        _ => work(),
+    }
     match failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
         None => Ok(()),
