@@ -28,8 +28,15 @@ pub fn exact_math(
             + y.powi(3)
             + y.round()
             + f64::from_bits(y.to_bits() ^ 1);
-        (*bits)[i] =
-            a.to_bits() ^ flags ^ f32::from_bits(0x3f80_0000).to_bits() ^ f32::MAX.to_bits();
+        // `to_degrees` multiplies by one constant, rounded once on every device: core's
+        // literal for `f32`, `180 / π` for `f64`.
+        let degrees = x.to_degrees().to_bits() ^ (y.to_degrees().to_bits() >> 17) as u32;
+        (*bits)[i] = a.to_bits()
+            ^ flags
+            ^ f32::from_bits(0x3f80_0000).to_bits()
+            ^ f32::MAX.to_bits()
+            ^ degrees.rotate_left(7)
+            ^ (x * 0.01).to_radians().to_bits();
     }
 }
 
@@ -80,6 +87,24 @@ pub fn transcendental(xs: *const [f32; 64], out: *mut [f32; 64]) {
             + x.atan2(0.5)
             + core::f32::consts::PI
             + (x as f64).hypot(1.5) as f32;
+    }
+}
+
+/// The inverse hyperbolic functions, which std computes from `hypot`, `ln_1p`, `sqrt` and
+/// `ln` (so does rkc's core), in both widths.
+#[offload_kernel]
+pub fn inverse_hyperbolic(
+    xs: *const [f32; 64],
+    ys: *const [f64; 64],
+    out: *mut [f32; 64],
+    dout: *mut [f64; 64],
+) {
+    // SAFETY: all pointers are mapped for the launch; the thread index is below 64.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        let (x, y) = ((*xs)[i], (*ys)[i]);
+        (*out)[i] = x.asinh() + (x.abs() + 1.0).acosh() + (x * 0.009).atanh();
+        (*dout)[i] = y.asinh() + (y.abs() + 1.0).acosh() + (y * 0.009).atanh();
     }
 }
 

@@ -75,6 +75,9 @@ pub mod halfs;
 #[path = "../kernels/idioms.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod idioms;
+#[path = "../kernels/idioms2.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod idioms2;
 #[path = "../kernels/images.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod images;
@@ -602,6 +605,16 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 32,
             simulate: sim!(warp::block_reduce),
+        },
+        Case {
+            file: "math.rs",
+            kernel: "inverse_hyperbolic",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 64,
+            dyn_cache: 0,
+            simulate: sim!(math::inverse_hyperbolic),
         },
         Case {
             file: "math.rs",
@@ -1434,6 +1447,36 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(idioms::shapes_and_ops),
+        },
+        Case {
+            file: "idioms2.rs",
+            kernel: "dispatch_through_refs",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: None,
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms2::dispatch_through_refs),
+        },
+        Case {
+            file: "idioms2.rs",
+            kernel: "zero_length_arrays",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(100), Input::Zeros(110)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms2::zero_length_arrays),
+        },
+        Case {
+            file: "idioms2.rs",
+            kernel: "chunks_from_the_end",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(90), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms2::chunks_from_the_end),
         },
         Case {
             file: "idioms.rs",

@@ -9,6 +9,10 @@ pub const NEG_INFINITY: f32 = f32::from_bits(0xff80_0000);
 pub const NAN: f32 = f32::from_bits(0x7fc0_0000);
 
 /// Mathematical constants.
+/// `to_degrees`' factor: core multiplies an `f32` by this literal (the correctly rounded
+/// 180/π), not by `180.0 / PI` computed in `f32`, which is one ulp away.
+pub(crate) const DEGREES_PER_RADIAN: f32 = 57.2957795130823208767981548141051703_f32;
+
 pub mod consts {
     pub const PI: f32 = 3.14159265358979323846264338327950288_f32;
     pub const TAU: f32 = 6.28318530717958647692528676655900577_f32;

@@ -9,6 +9,9 @@ pub const NEG_INFINITY: f64 = f64::from_bits(0xfff0_0000_0000_0000);
 pub const NAN: f64 = f64::from_bits(0x7ff8_0000_0000_0000);
 
 /// Mathematical constants.
+/// `to_degrees`' factor: core's `f64` version divides, `180.0 / PI` (see `f32`'s).
+pub(crate) const DEGREES_PER_RADIAN: f64 = 180.0 / consts::PI;
+
 pub mod consts {
     pub const PI: f64 = 3.14159265358979323846264338327950288_f64;
     pub const TAU: f64 = 6.28318530717958647692528676655900577_f64;

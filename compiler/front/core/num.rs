@@ -744,16 +744,24 @@ impl $T {
         intrinsics::math_cosh(self)
     }
 
+    // The inverse hyperbolic functions as std computes them (from `hypot`, `ln_1p`, `sqrt`
+    // and `ln`, not libm's own), so that they give std's results wherever those do.
     pub fn asinh(self) -> $T {
-        intrinsics::math_asinh(self)
+        let ax = self.abs();
+        let ix = 1.0 / ax;
+        (ax + (ax / (<$T>::hypot(1.0, ix) + ix))).ln_1p().copysign(self)
     }
 
     pub fn acosh(self) -> $T {
-        intrinsics::math_acosh(self)
+        if self < 1.0 {
+            <$T>::NAN
+        } else {
+            (self + ((self - 1.0).sqrt() * (self + 1.0).sqrt())).ln()
+        }
     }
 
     pub fn atanh(self) -> $T {
-        intrinsics::math_atanh(self)
+        0.5 * ((2.0 * self) / (1.0 - self)).ln_1p()
     }
 
     pub fn cbrt(self) -> $T {
@@ -840,7 +848,7 @@ impl $T {
     }
 
     pub fn to_degrees(self) -> $T {
-        self * (180.0 / crate::$T::consts::PI)
+        self * crate::$T::DEGREES_PER_RADIAN
     }
 
     pub fn to_radians(self) -> $T {

@@ -146,6 +146,28 @@ pub trait DerefMut: Deref {
     fn deref_mut(&mut self) -> &mut Self::Target;
 }
 
+// References dereference to what they point to (the language's own `*r`; these impls are for
+// generic code that asks for the traits, such as `Option::as_deref`).
+impl<T: ?Sized> Deref for &T {
+    type Target = T;
+    fn deref(&self) -> &T {
+        *self
+    }
+}
+
+impl<T: ?Sized> Deref for &mut T {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &**self
+    }
+}
+
+impl<T: ?Sized> DerefMut for &mut T {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut **self
+    }
+}
+
 #[lang = "Drop"]
 pub trait Drop {
     fn drop(&mut self);

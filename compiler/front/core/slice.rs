@@ -512,6 +512,13 @@ impl<T> [T] {
         RChunks { v: self, chunk_size }
     }
 
+    #[track_caller]
+    pub fn rchunks_exact(&self, chunk_size: usize) -> RChunksExact<'_, T> {
+        assert!(chunk_size != 0, "chunk size must be non-zero");
+        let (rem, v) = self.split_at(self.len() % chunk_size);
+        RChunksExact { v, rem, chunk_size }
+    }
+
     /// The subslices between the elements that match `pred` (which are left out).
     pub fn split<F: FnMut(&T) -> bool>(&self, pred: F) -> Split<'_, T, F> {
         Split { v: self, pred, finished: false }
@@ -1256,6 +1263,59 @@ impl<'a, T> DoubleEndedIterator for ChunksExact<'a, T> {
             let (fst, snd) = self.v.split_at(self.v.len() - self.chunk_size);
             self.v = fst;
             Some(snd)
+        }
+    }
+}
+
+/// `slice.rchunks_exact(n)`: whole chunks from the end; the elements left over at the start
+/// are the remainder.
+pub struct RChunksExact<'a, T> {
+    v: &'a [T],
+    rem: &'a [T],
+    chunk_size: usize,
+}
+
+impl<'a, T> Clone for RChunksExact<'a, T> {
+    fn clone(&self) -> RChunksExact<'a, T> {
+        RChunksExact { v: self.v, rem: self.rem, chunk_size: self.chunk_size }
+    }
+}
+
+impl<'a, T> RChunksExact<'a, T> {
+    pub fn remainder(&self) -> &'a [T] {
+        self.rem
+    }
+}
+
+impl<'a, T> Iterator for RChunksExact<'a, T> {
+    type Item = &'a [T];
+
+    fn next(&mut self) -> Option<&'a [T]> {
+        if self.v.len() < self.chunk_size {
+            None
+        } else {
+            let (fst, snd) = self.v.split_at(self.v.len() - self.chunk_size);
+            self.v = fst;
+            Some(snd)
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.v.len() / self.chunk_size;
+        (n, Some(n))
+    }
+}
+
+impl<'a, T> ExactSizeIterator for RChunksExact<'a, T> {}
+
+impl<'a, T> DoubleEndedIterator for RChunksExact<'a, T> {
+    fn next_back(&mut self) -> Option<&'a [T]> {
+        if self.v.len() < self.chunk_size {
+            None
+        } else {
+            let (fst, snd) = self.v.split_at(self.chunk_size);
+            self.v = snd;
+            Some(fst)
         }
     }
 }

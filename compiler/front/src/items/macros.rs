@@ -21,8 +21,9 @@ enum Matcher {
     Group(Delimiter, Vec<Matcher>),
     /// `$name:kind`.
     Frag(String, String),
-    /// `$( ... ) sep op`.
-    Repeat(Vec<Matcher>, Option<String>, char),
+    /// `$( ... ) sep op`; the separator's text and how many token trees it is (`||` is two
+    /// punctuation marks to proc_macro2, one token to rustc).
+    Repeat(Vec<Matcher>, Option<(String, usize)>, char),
 }
 
 /// What a fragment variable matched.
@@ -112,8 +113,8 @@ fn parse_matcher(ts: &TokenStream) -> Option<Vec<Matcher>> {
     Some(out)
 }
 
-/// The separator and operator after `$( ... )`, and how many tokens they take.
-fn repeat_suffix(tts: &[TokenTree], i: usize) -> Option<(Option<String>, char, usize)> {
+/// The separator and operator after `$( ... )`, and how many token trees they take.
+fn repeat_suffix(tts: &[TokenTree], i: usize) -> Option<(Option<(String, usize)>, char, usize)> {
     let op = |t: Option<&TokenTree>| match t {
         Some(TokenTree::Punct(p)) if matches!(p.as_char(), '*' | '+' | '?') => Some(p.as_char()),
         _ => None,
@@ -121,10 +122,31 @@ fn repeat_suffix(tts: &[TokenTree], i: usize) -> Option<(Option<String>, char, u
     if let Some(o) = op(tts.get(i)) {
         return Some((None, o, 1));
     }
+    // A separator is one Rust token: a multi-character operator (`||`, `=>`, `::`) is several
+    // joined punctuation marks here, the longest such run that an operator follows.
+    for k in [3, 2] {
+        let Some(marks) = tts.get(i..i + k) else { continue };
+        let joined = marks[..k - 1].iter().all(
+            |t| matches!(t, TokenTree::Punct(p) if p.spacing() == proc_macro2::Spacing::Joint),
+        ) && matches!(marks[k - 1], TokenTree::Punct(_));
+        let text: String = marks.iter().map(ToString::to_string).collect();
+        if joined
+            && MULTI_CHAR_TOKENS.contains(&text.as_str())
+            && let Some(o) = op(tts.get(i + k))
+        {
+            return Some((Some((text, k)), o, k + 1));
+        }
+    }
     let sep = tts.get(i)?.to_string();
     let o = op(tts.get(i + 1))?;
-    Some((Some(sep), o, 2))
+    Some((Some((sep, 1)), o, 2))
 }
+
+/// Rust's punctuation tokens of more than one character.
+const MULTI_CHAR_TOKENS: &[&str] = &[
+    "...", "..=", "<<=", ">>=", "&&", "||", "::", "=>", "->", "<-", "..", "==", "!=", "<=", ">=",
+    "<<", ">>", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=",
+];
 
 /// Matches a sequence of matchers from `pos`; the position after it.
 fn match_seq(
@@ -162,14 +184,17 @@ fn match_seq(
                 let mut p = pos;
                 loop {
                     if !iterations.is_empty()
-                        && let Some(s) = sep
+                        && let Some((s, k)) = sep
                     {
-                        if tts.get(p).map(ToString::to_string).as_deref() != Some(s.as_str()) {
+                        let text: Option<String> = tts
+                            .get(p..p + k)
+                            .map(|ts| ts.iter().map(ToString::to_string).collect());
+                        if text.as_deref() != Some(s.as_str()) {
                             break;
                         }
                         let mut b = HashMap::new();
-                        match match_seq(inner, tts, p + 1, &mut b) {
-                            Some(q) if q > p + 1 => {
+                        match match_seq(inner, tts, p + k, &mut b) {
+                            Some(q) if q > p + k => {
                                 iterations.push(b);
                                 p = q;
                             }
@@ -327,7 +352,7 @@ fn transcribe(
                         .ok_or("a repetition uses no variable that repeats")?;
                     for k in 0..count {
                         if k > 0
-                            && let Some(s) = &sep
+                            && let Some((s, _)) = &sep
                         {
                             let sep_ts: TokenStream = s.parse().map_err(|_| "a bad separator")?;
                             out.extend(sep_ts);

@@ -276,6 +276,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             Operand::Scalar(i) => i,
             _ => return Place::Value(Operand::Never),
         };
+        // A zero-sized array behind a reference is a place in memory like any other, but its
+        // pointer points to a byte (`layout.rs`): it has no elements to point into.
+        let zero_sized =
+            matches!(bt.kind(), TyKind::Array(..)) && matches!(self.repr(&bt, span), Repr::Zst);
+        let bp = if zero_sized { Place::Value(Operand::Zst) } else { bp };
         match (bt.kind(), &bp) {
             (
                 TyKind::Array(_, crate::ty::Const::Value(n)),
@@ -326,6 +331,24 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
 
     /// The base's elements as (pointer to the first, count).
     fn elements(&mut self, bp: &Place, bt: &Ty, span: Span) -> Option<(ValueId, ValueId)> {
+        if let TyKind::Array(elem, crate::ty::Const::Value(n)) = bt.kind()
+            && matches!(self.repr(bt, span), Repr::Zst)
+        {
+            // A zero-sized array has no memory of its own to point into: its elements start at
+            // its address, as a pointer to the element type (with the place's mutability).
+            let mutable = match bp {
+                Place::Mem(p) | Place::Value(Operand::Mem(p)) => {
+                    matches!(self.ty_of(*p), Type::Ptr { mutable: true, .. })
+                }
+                _ => false,
+            };
+            let (elem, n) = (elem.clone(), *n);
+            let address = self.address_of(bp, bt, mutable, span);
+            return match self.unsize(address, &elem, n, mutable, span) {
+                Operand::Fat(p, len) => Some((p, len)),
+                _ => None,
+            };
+        }
         match (bt.kind(), bp) {
             (
                 TyKind::Array(_, crate::ty::Const::Value(n)),

@@ -87,7 +87,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => {}
         }
-        let Some(pick) = self.probe_method(&rs, name, span) else {
+        let pick = match self.param_env_pick(receiver, &rs, name) {
+            Some(pick) => Some(pick),
+            None => self.probe_method(&rs, name, span),
+        };
+        let Some(pick) = pick else {
             // A closure stored in a field is called as `(s.f)(x)`, not `s.f(x)`.
             let shown = self.show(&rs);
             let mut d = Diagnostic::new(
@@ -296,6 +300,70 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ));
         }
         self.error(d);
+    }
+
+    /// The method a call on a parameter declared `T`, `&T` or `&mut T` gets from `T`'s
+    /// bounds, with the instance's `T` as `Self`. rustc checks a generic body once, its type
+    /// parameters opaque, so such a call is always the bound trait's method for `T` itself;
+    /// rkc checks each instance with `T` substituted, where auto-deref would first find the
+    /// method of what `T` points to (`t.code()` with `T = &u32` is `<&u32 as Code>::code`, which
+    /// may differ from `u32`'s). Only when exactly one bound trait has the method and it holds
+    /// for the substituted type; otherwise the ordinary probe decides.
+    fn param_env_pick(&mut self, receiver: ExprId, rs: &Ty, name: &str) -> Option<Pick> {
+        let (param, declared_ref) = self.generic_param_declared(receiver)?;
+        let candidates: Vec<(DefId, DefId)> = self
+            .param_bounds(param)
+            .into_iter()
+            .filter_map(|t| {
+                let m = self.tcx.items.assoc_item(t, name, false)?;
+                let is_fn = matches!(self.tcx.items.def(m).kind, DefKind::Fn { .. });
+                (is_fn && self.tcx.fn_sig(m).self_kind.is_some()).then_some((t, m))
+            })
+            .collect();
+        let [(t, m)] = candidates[..] else { return None };
+        // The adjustments rustc's probe makes from the declared type to the method's `self`:
+        // `T` borrowed for `&self`/`&mut self`, `&T` passed as it is, `&mut T` reborrowed.
+        let (derefs, autoref) = match (self.tcx.fn_sig(m).self_kind?, declared_ref) {
+            (SelfKind::Value, None) => (vec![], None),
+            (SelfKind::Ref, None) => (vec![], Some(false)),
+            (SelfKind::RefMut, None) => (vec![], Some(true)),
+            (SelfKind::Ref, Some(false)) | (SelfKind::RefMut, Some(true)) => (vec![], None),
+            (SelfKind::Ref, Some(true)) => (vec![Adjust::Deref], Some(false)),
+            _ => return None,
+        };
+        let step = match derefs.is_empty() {
+            true => rs.clone(),
+            false => match rs.kind() {
+                TyKind::Ref(inner, _) => self.shallow(inner),
+                _ => return None,
+            },
+        };
+        let adjusted = match autoref {
+            None => step,
+            Some(m) => Ty::reference(step, m),
+        };
+        let targs = self.fresh_args(t);
+        let mut full = targs.clone();
+        full.extend(self.fresh_args_own(m));
+        let xform = self.tcx.fn_sig(m).inputs.first()?.subst(&full);
+        let snapshot = self.infer.snapshot();
+        let obligations = self.obligations.len();
+        let fits = self.infer.unify(&xform, &adjusted).is_ok()
+            && !matches!(self.select(t, &targs, 0), Selection::None);
+        self.infer.rollback_to(snapshot);
+        self.obligations.truncate(obligations);
+        if !fits {
+            return None;
+        }
+        let _ = self.infer.unify(&xform, &adjusted);
+        Some(Pick {
+            method: m,
+            container_args: targs,
+            derefs,
+            autoref,
+            unsize: false,
+            trait_id: Some(t),
+        })
     }
 
     /// Fresh variables for a method's own parameters only.

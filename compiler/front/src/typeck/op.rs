@@ -276,22 +276,49 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// The type parameter an operand's declared type is, when the operand is a parameter of
     /// the function typed `T` or `&T` (`&mut T`): what rustc's generic check knows of it.
     pub(super) fn generic_param_operand(&self, e: ExprId) -> Option<u32> {
-        let ExprKind::Path(p) = &self.body.expr(e).kind else { return None };
-        let Some(crate::items::PathRes { res: crate::items::Res::Local(local), rest: 0, .. }) =
-            p.res
-        else {
-            return None;
-        };
-        let k = self.body.params.iter().position(|q| {
-            matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
-        })?;
-        let declared = self.tcx.fn_sig(self.def).inputs.get(k).cloned()?;
+        self.generic_param_declared(e).map(|(param, _)| param)
+    }
+
+    /// `generic_param_operand`'s parameter with how it is declared: `T` (`None`), `&T`
+    /// (`Some(false)`) or `&mut T` (`Some(true)`).
+    /// Also through explicit dereferences of such a parameter: `**self` in a method of
+    /// `impl<T> Trait for &T` is a `T`.
+    pub(super) fn generic_param_declared(&self, e: ExprId) -> Option<(u32, Option<bool>)> {
+        let declared = self.declared_generic_ty(e)?;
         match declared.kind() {
-            TyKind::Param(i) => Some(*i),
-            TyKind::Ref(inner, _) => match inner.kind() {
-                TyKind::Param(i) => Some(*i),
+            TyKind::Param(i) => Some((*i, None)),
+            TyKind::Ref(inner, m) => match inner.kind() {
+                TyKind::Param(i) => Some((*i, Some(*m))),
                 _ => None,
             },
+            _ => None,
+        }
+    }
+
+    /// The type a function parameter, or a dereference of one, has in the item's own
+    /// generic signature (before the instance's substitution).
+    fn declared_generic_ty(&self, e: ExprId) -> Option<Ty> {
+        match &self.body.expr(e).kind {
+            ExprKind::Path(p) => {
+                let Some(crate::items::PathRes {
+                    res: crate::items::Res::Local(local),
+                    rest: 0,
+                    ..
+                }) = p.res
+                else {
+                    return None;
+                };
+                let k = self.body.params.iter().position(|q| {
+                    matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
+                })?;
+                self.tcx.fn_sig(self.def).inputs.get(k).cloned()
+            }
+            ExprKind::Unary(crate::hir::UnOp::Deref, inner) => {
+                match self.declared_generic_ty(*inner)?.kind() {
+                    TyKind::Ref(t, _) => Some(t.clone()),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }

@@ -1,0 +1,119 @@
+//! Idioms of the seventh porting round (2026-12-07): a trait implemented for a type and for
+//! every reference to an implementor, called through generic functions (rustc takes `T`'s
+//! own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic function
+//! instantiated with a reference, `Option::as_deref_mut`, arrays of length zero (indexed
+//! behind a guard, sliced, iterated, through a const-generic helper), a `macro_rules!`
+//! repetition separated by `||`, and `rchunks_exact` with its remainder.
+use rkc_offload::prelude::*;
+
+trait Code {
+    fn code(&self) -> u32;
+}
+
+impl Code for u32 {
+    fn code(&self) -> u32 {
+        *self
+    }
+}
+
+impl<T: Code + ?Sized> Code for &T {
+    fn code(&self) -> u32 {
+        (**self).code().wrapping_add(1000)
+    }
+}
+
+fn via<T: Code>(t: T) -> u32 {
+    t.code()
+}
+
+fn via_ref<T: Code>(t: &T) -> u32 {
+    t.code()
+}
+
+#[derive(Clone, Copy)]
+struct Pair {
+    a: u32,
+    b: u32,
+}
+
+fn dup<T: Clone>(t: T) -> (T, T) {
+    (t.clone(), t)
+}
+
+#[offload_kernel]
+pub fn dispatch_through_refs(xs: *const [u32; 64], out: *mut [u32; 64]) {
+    // SAFETY: both pointers are mapped for the launch; the thread index is below 64.
+    unsafe {
+        let i = thread_idx_x() as usize;
+        let x = (*xs)[i] % 100_000;
+        let pair = Pair { a: x, b: i as u32 };
+        let (p, q) = dup(&pair);
+        let mut bumped = x;
+        let mut slot = Some(&mut bumped);
+        if let Some(v) = slot.as_deref_mut() {
+            *v += 3;
+        }
+        let seen = slot.as_deref().copied().unwrap_or(0);
+        (*out)[i] = via(x)
+            ^ via(&x).rotate_left(3)
+            ^ via(&&x).rotate_left(6)
+            ^ via_ref(&x).rotate_left(9)
+            ^ via_ref(&&x).rotate_left(12)
+            ^ (&&x).code().rotate_left(15)
+            ^ (p.a + q.b)
+            ^ seen.rotate_left(18)
+            ^ bumped;
+    }
+}
+
+fn first_or<const N: usize>(a: &[f32; N], k: usize) -> f32 {
+    if k < a.len() { a[k] } else { 1.5 }
+}
+
+fn dot<const N: usize>(a: &[f32; N], b: &[f32; N]) -> f32 {
+    let mut s = 0.0;
+    for k in 0..N {
+        s += a[k] * b[k];
+    }
+    s
+}
+
+macro_rules! out_of {
+    ($i:expr, $($s:expr),+) => {
+        $( $i >= $s.len() )||+
+    };
+}
+
+#[offload_kernel]
+pub fn zero_length_arrays(xs: &[f32], out: &mut [f32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    if out_of!(i, xs, out) {
+        return;
+    }
+    let empty: [f32; 0] = [];
+    let mut scratch: [f32; 0] = [];
+    scratch[..].fill(2.0);
+    let none: &[u32; 0] = &[];
+    let x = xs[i];
+    out[i] = first_or(&empty, i)
+        + first_or(&[x], i % 2)
+        + dot::<0>(&[], &[])
+        + dot(&[x, 2.0], &[0.5, x])
+        + empty.iter().sum::<f32>()
+        + empty[..].len() as f32
+        + none.iter().count() as f32
+        + empty.get(i).copied().unwrap_or(-1.0);
+}
+
+#[offload_kernel]
+pub fn chunks_from_the_end(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    let Some(o) = out.get_mut(i) else { return };
+    let size = i % 7 + 1;
+    let chunks = xs[..xs.len().min(i + 3)].rchunks_exact(size);
+    let rest = chunks.remainder().iter().fold(0u32, |a, v| a.rotate_left(5) ^ v);
+    let sums = chunks.clone().rev().map(|c| c.iter().fold(0u32, |a, v| a.wrapping_add(*v)));
+    *o = sums.fold(rest, |a, s| a.rotate_left(3) ^ s) ^ chunks.len() as u32;
+}
