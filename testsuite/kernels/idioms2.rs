@@ -1,9 +1,11 @@
 //! Idioms of the seventh porting round (2026-12-07): a trait implemented for a type and for
 //! every reference to an implementor, called through generic functions (rustc takes `T`'s
 //! own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic function
-//! instantiated with a reference, `Option::as_deref_mut`, arrays of length zero (indexed
+//! instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()` with
+//! `B = &u32`), `Option::as_deref_mut`, arrays of length zero (indexed
 //! behind a guard, sliced, iterated, through a const-generic helper), a `macro_rules!`
-//! repetition separated by `||`, and `rchunks_exact` with its remainder.
+//! repetition separated by `||`, `rchunks_exact` with its remainder, and a chain of twenty
+//! iterator adapters (whose type checking once took time exponential in its length).
 use rkc_offload::prelude::*;
 
 trait Code {
@@ -19,6 +21,12 @@ impl Code for u32 {
 impl<T: Code + ?Sized> Code for &T {
     fn code(&self) -> u32 {
         (**self).code().wrapping_add(1000)
+    }
+}
+
+impl<A: Code, B: Code> Code for (A, B) {
+    fn code(&self) -> u32 {
+        self.0.code() ^ self.1.code().rotate_left(1)
     }
 }
 
@@ -62,6 +70,7 @@ pub fn dispatch_through_refs(xs: *const [u32; 64], out: *mut [u32; 64]) {
             ^ (&&x).code().rotate_left(15)
             ^ (p.a + q.b)
             ^ seen.rotate_left(18)
+            ^ (x, &x).code().rotate_left(21)
             ^ bumped;
     }
 }
@@ -116,4 +125,35 @@ pub fn chunks_from_the_end(xs: &[u32], out: &mut [u32]) {
     let rest = chunks.remainder().iter().fold(0u32, |a, v| a.rotate_left(5) ^ v);
     let sums = chunks.clone().rev().map(|c| c.iter().fold(0u32, |a, v| a.wrapping_add(*v)));
     *o = sums.fold(rest, |a, s| a.rotate_left(3) ^ s) ^ chunks.len() as u32;
+}
+
+#[offload_kernel]
+pub fn long_chain(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: builtins only.
+    let i = unsafe { global_idx_x() };
+    let Some(o) = out.get_mut(i) else { return };
+    let n = xs.len().min(i % 9 + 4);
+    *o = xs[..n]
+        .iter()
+        .copied()
+        .map(|v| v.wrapping_mul(3))
+        .map(|v| v ^ 5)
+        .zip(xs.iter().rev())
+        .map(|(a, b)| a.wrapping_add(*b))
+        .enumerate()
+        .map(|(k, v)| v.rotate_left(k as u32))
+        .filter(|v| v % 3 != 1)
+        .map(|v| v.wrapping_mul(7))
+        .chain(xs.iter().copied().take(2))
+        .map(|v| v ^ 11)
+        .skip(1)
+        .map(|v| v.wrapping_add(13))
+        .zip(0u32..)
+        .map(|(v, k)| v ^ k)
+        .map(|v| v.wrapping_mul(17))
+        .map(|v| v >> 1)
+        .enumerate()
+        .map(|(k, v)| v.wrapping_sub(k as u32))
+        .map(|v| v | 1)
+        .fold(0u32, |a, v| a.rotate_left(5) ^ v);
 }

@@ -1479,6 +1479,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(idioms2::chunks_from_the_end),
         },
         Case {
+            file: "idioms2.rs",
+            kernel: "long_chain",
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(40), Input::Zeros(100)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms2::long_chain),
+        },
+        Case {
             file: "idioms.rs",
             kernel: "zipped",
             grid: [2, 1, 1],

@@ -281,8 +281,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
 
     /// `generic_param_operand`'s parameter with how it is declared: `T` (`None`), `&T`
     /// (`Some(false)`) or `&mut T` (`Some(true)`).
-    /// Also through explicit dereferences of such a parameter: `**self` in a method of
-    /// `impl<T> Trait for &T` is a `T`.
+    /// Also through explicit dereferences and fields of such a parameter: `**self` in a
+    /// method of `impl<T> Trait for &T` is a `T`.
     pub(super) fn generic_param_declared(&self, e: ExprId) -> Option<(u32, Option<bool>)> {
         let declared = self.declared_generic_ty(e)?;
         match declared.kind() {
@@ -316,6 +316,25 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             ExprKind::Unary(crate::hir::UnOp::Deref, inner) => {
                 match self.declared_generic_ty(*inner)?.kind() {
                     TyKind::Ref(t, _) => Some(t.clone()),
+                    _ => None,
+                }
+            }
+            // A field, through the references auto-deref goes through: `self.1` in a method
+            // of `impl<A, B> Trait for (A, B)` is a `B`.
+            ExprKind::Field(base, name) => {
+                let mut t = self.declared_generic_ty(*base)?;
+                while let TyKind::Ref(inner, _) = t.kind() {
+                    t = inner.clone();
+                }
+                match (t.kind(), name) {
+                    (TyKind::Tuple(ts), crate::hir::FieldName::Index(i)) => {
+                        ts.get(*i as usize).cloned()
+                    }
+                    (TyKind::Adt(def, args), _) => {
+                        let name = name.as_string();
+                        let k = self.tcx.items.fields(*def).iter().position(|f| f.name == name)?;
+                        Some(self.tcx.field_tys(*def).get(k)?.subst(args))
+                    }
                     _ => None,
                 }
             }

@@ -294,6 +294,17 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     args: targs.clone().into(),
                     assoc: *assoc,
                 };
+                // Settled now where it can be (a closure's `FnOnce::Output`, known once its
+                // body is checked): the impl's own arguments are then known, so that its
+                // selection is remembered. Left as an obligation, `Map<I, F>: Iterator` stayed
+                // undecided in `B`, and every adapter of a chain selected every one below it
+                // again, several times: exponential in the chain's length.
+                let settled = self.normalize_projection(&proj);
+                if let Some(t) = settled
+                    && self.infer.unify(&t, &ty).is_ok()
+                {
+                    continue;
+                }
                 self.obligations.push(Obligation::Projection { proj, ty, span: self.cur_span });
             }
         }
