@@ -346,16 +346,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         let mut full = targs.clone();
         full.extend(self.fresh_args_own(m));
         let xform = self.tcx.fn_sig(m).inputs.first()?.subst(&full);
-        let snapshot = self.infer.snapshot();
-        let obligations = self.obligations.len();
-        let fits = self.infer.unify(&xform, &adjusted).is_ok()
-            && !matches!(self.select(t, &targs, 0), Selection::None);
-        self.infer.rollback_to(snapshot);
-        self.obligations.truncate(obligations);
-        if !fits {
+        if !self.trait_method_fits(t, &targs, &xform, &adjusted) {
             return None;
         }
-        let _ = self.infer.unify(&xform, &adjusted);
         Some(Pick {
             method: m,
             container_args: targs,
@@ -364,6 +357,29 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             unsize: false,
             trait_id: Some(t),
         })
+    }
+
+    /// Whether trait `t`'s method, whose `self` type is `xform` under the trait's arguments
+    /// `targs`, takes the receiver `adjusted` and the trait holds for the `Self` that gives:
+    /// tried in a snapshot, so that a failed candidate leaves nothing behind; on success the
+    /// receiver is unified for real.
+    fn trait_method_fits(
+        &mut self,
+        t: DefId,
+        targs: &[GenericArg],
+        xform: &Ty,
+        adjusted: &Ty,
+    ) -> bool {
+        let snapshot = self.infer.snapshot();
+        let obligations = self.obligations.len();
+        let fits = self.infer.unify(xform, adjusted).is_ok()
+            && !matches!(self.select(t, targs, 0), Selection::None);
+        self.infer.rollback_to(snapshot);
+        self.obligations.truncate(obligations);
+        if fits {
+            let _ = self.infer.unify(xform, adjusted);
+        }
+        fits
     }
 
     /// Fresh variables for a method's own parameters only.
@@ -523,18 +539,9 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                     let mut full = targs.clone();
                     full.extend(self.fresh_args_own(*m));
                     let xform = self_param.subst(&full);
-                    // Whether the trait holds for the `Self` this receiver gives, tried in a
-                    // snapshot: a failed candidate leaves nothing behind.
-                    let snapshot = self.infer.snapshot();
-                    let obligations = self.obligations.len();
-                    let fits = self.infer.unify(&xform, &adjusted).is_ok()
-                        && !matches!(self.select(t, &targs, 0), Selection::None);
-                    self.infer.rollback_to(snapshot);
-                    self.obligations.truncate(obligations);
-                    if !fits {
+                    if !self.trait_method_fits(t, &targs, &xform, &adjusted) {
                         continue;
                     }
-                    let _ = self.infer.unify(&xform, &adjusted);
                     let _ = span;
                     return Some(Pick {
                         method: *m,
