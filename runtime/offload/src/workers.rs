@@ -1,7 +1,7 @@
 //! The host threads that run launches on the CPU: one pool, started at the first launch that
 //! needs it and kept for the process, shared by the host image and the simulator, so that a
 //! launch starts no thread (starting one per worker per launch cost more than a short
-//! kernel: 150–290 µs a one-block launch on the simulator, on 2 cores).
+//! kernel: 156–290 µs a one-block launch on the simulator, on 2 cores).
 
 use std::sync::OnceLock;
 

@@ -331,12 +331,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             (SelfKind::Ref, Some(true)) => (vec![Adjust::Deref], Some(false)),
             _ => return None,
         };
-        let step = match derefs.is_empty() {
-            true => rs.clone(),
-            false => match rs.kind() {
-                TyKind::Ref(inner, _) => self.shallow(inner),
-                _ => return None,
-            },
+        let step = if derefs.is_empty() {
+            rs.clone()
+        } else {
+            let TyKind::Ref(inner, _) = rs.kind() else { return None };
+            self.shallow(inner)
         };
         let adjusted = match autoref {
             None => step,
