@@ -67,15 +67,57 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// Snapshots the gpu-dialect MLIR and each target's lowered MLIR of every testsuite kernel.
+/// The kernel files whose target stages (the NVVM, ROCDL and host LLVM dialects) are
+/// snapshotted. Between them they use every construct that a target lowers in its own way: the
+/// thread and block positions (`grid2d`, `canonical`, `saxpy`), shared memory and barriers
+/// (`shared`, `block_algorithms`), atomics and their fence scopes, warp operations, the
+/// tensor-core and `cp.async` builtins, vector loads (`pointers`), the math library of each
+/// target (`math`, `ulps`), 16-bit floats, 128-bit integers, casts, printing, the panic
+/// report, calls, and slices. Every other file's target stages are built and verified by MLIR
+/// here too, assembled by ptxas and the LLVM tools in the tests below, and run by the
+/// conformance tests; what is rkc's own in them shows in their rk, rk-opt and gpu stages, which
+/// are snapshotted for every file. (Every file's target stages, 52 files in December 2026, came
+/// to 30 MB, half the repository, more than the GPU machine's copy of the tree allows.)
+const TARGET_SNAPSHOTS: &[&str] = &[
+    "arithmetic",
+    "atomics",
+    "block_algorithms",
+    "canonical",
+    "casts",
+    "device_functions",
+    "grid2d",
+    "halfs",
+    "math",
+    "panics",
+    "pointers",
+    "prints",
+    "saxpy",
+    "shared",
+    "slices",
+    "tensor",
+    "ulps",
+    "warp",
+    "wide",
+];
+
+/// Snapshots the rk, optimised rk and gpu-dialect MLIR of every testsuite kernel file, and each
+/// target's lowered MLIR of the files in [`TARGET_SNAPSHOTS`].
 #[test]
 fn mlir_stages_of_every_kernel() {
-    for file in kernel_files() {
+    let files = kernel_files();
+    for name in TARGET_SNAPSHOTS {
+        assert!(
+            files.iter().any(|f| f.file_stem().is_some_and(|s| s == *name)),
+            "{name} is in TARGET_SNAPSHOTS but not in testsuite/kernels"
+        );
+    }
+    for file in files {
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         let out = compile_file(&file, &options("sm_90,gfx942,host"));
         insta::assert_snapshot!(format!("{name}.rk"), out.rk);
         insta::assert_snapshot!(format!("{name}.rk-opt"), out.rk_optimized);
         insta::assert_snapshot!(format!("{name}.gpu"), out.gpu);
+        let snapshot_targets = TARGET_SNAPSHOTS.contains(&name.as_str());
         for t in &out.targets {
             // The host images of every x86-64 level share one lowered stage (only LLVM's CPU
             // differs after it): one snapshot, under the baseline's name.
@@ -86,7 +128,9 @@ fn mlir_stages_of_every_kernel() {
                 );
                 continue;
             }
-            insta::assert_snapshot!(format!("{name}.{}.{}", t.dialect, t.arch), t.lowered);
+            if snapshot_targets {
+                insta::assert_snapshot!(format!("{name}.{}.{}", t.dialect, t.arch), t.lowered);
+            }
         }
     }
 }
