@@ -2,10 +2,12 @@
 //! every reference to an implementor, called through generic functions (rustc takes `T`'s
 //! own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic function
 //! instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()` with
-//! `B = &u32`), `Option::as_deref_mut`, arrays of length zero (indexed
-//! behind a guard, sliced, iterated, through a const-generic helper), a `macro_rules!`
-//! repetition separated by `||`, `rchunks_exact` with its remainder, and a chain of twelve
-//! iterator adapters (whose type checking once took time exponential in its length).
+//! `B = &u32`) and an iterator's items (`x.code()` for `for x in it` with `I::Item: Code` is
+//! `<&u32 as Code>::code` when `it` iterates a slice), `Option::as_deref_mut`, arrays of
+//! length zero (indexed behind a guard, sliced, iterated, through a const-generic helper), a
+//! `macro_rules!` repetition separated by `||`, `rchunks_exact` with its remainder, and a
+//! chain of twelve iterator adapters (whose type checking once took time exponential in its
+//! length).
 use rkc_offload::prelude::*;
 
 trait Code {
@@ -72,6 +74,47 @@ pub fn dispatch_through_refs(xs: *const [u32; 64], out: *mut [u32; 64]) {
             ^ seen.rotate_left(18)
             ^ (x, &x).code().rotate_left(21)
             ^ bumped;
+    }
+}
+
+/// Codes of an iterator's items through their declared bound: for `slice::Iter<u32>` the items
+/// are `&u32`s and rustc calls `<&u32 as Code>::code`, also on a clone of one and on a `let`
+/// that rebinds one.
+fn item_codes<I: Iterator>(it: I) -> u32
+where
+    I::Item: Code + Clone,
+{
+    let mut s = 0u32;
+    for x in it {
+        let y = x.clone();
+        s = s.rotate_left(5) ^ y.code() ^ x.clone().code().rotate_left(2);
+    }
+    s
+}
+
+/// The same through `IntoIterator`'s `Item`.
+fn into_codes<I: IntoIterator>(it: I) -> u32
+where
+    I::Item: Code,
+{
+    let mut s = 0u32;
+    for x in it {
+        let z = x;
+        s = s.wrapping_mul(31).wrapping_add(z.code());
+    }
+    s
+}
+
+#[offload_kernel]
+pub fn dispatch_through_items(xs: &[u32], out: &mut [u32]) {
+    // SAFETY: reading the thread's index has no preconditions.
+    let i = unsafe { thread_idx_x() } as usize;
+    if let Some(o) = out.get_mut(i) {
+        let part = &xs[i % 8..i % 8 + 4];
+        *o = item_codes(part.iter())
+            ^ item_codes(part.iter().copied()).rotate_left(7)
+            ^ into_codes(part).rotate_left(13)
+            ^ into_codes([xs[i], 7]).rotate_left(19);
     }
 }
 

@@ -1460,6 +1460,16 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             file: "idioms2.rs",
+            kernel: "dispatch_through_items",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms2::dispatch_through_items),
+        },
+        Case {
+            file: "idioms2.rs",
             kernel: "zero_length_arrays",
             grid: [2, 1, 1],
             block: [64, 1, 1],

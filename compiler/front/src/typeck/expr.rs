@@ -58,6 +58,9 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub opaque_vars: Vec<Ty>,
     /// Trait selections of known types, already answered.
     pub selections: HashMap<(DefId, Vec<GenericArg>), super::traits::Selection>,
+    /// The declared generic types of method calls resolved through a receiver's declared
+    /// bounds (`param_env_pick`): `x.clone()` on an `I::Item` is an `I::Item` too.
+    pub declared_calls: HashMap<ExprId, Ty>,
 }
 
 /// Checks one body instance.
@@ -101,6 +104,7 @@ pub(super) fn check_body<'a>(
         reported_bounds: Default::default(),
         cur_span: Span::default(),
         selections: HashMap::new(),
+        declared_calls: HashMap::new(),
         checking_callee: false,
         opaque_vars: Vec::new(),
     };
@@ -167,6 +171,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             reported_bounds: Default::default(),
             cur_span: Span::default(),
             selections: HashMap::new(),
+            declared_calls: HashMap::new(),
             checking_callee: false,
             opaque_vars: Vec::new(),
         }

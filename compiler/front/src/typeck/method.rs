@@ -88,7 +88,10 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             _ => {}
         }
         let pick = match self.param_env_pick(receiver, &rs, name) {
-            Some(pick) => Some(pick),
+            Some(pick) => {
+                self.record_declared_call(e, receiver, &pick);
+                Some(pick)
+            }
             None => self.probe_method(&rs, name, span),
         };
         let Some(pick) = pick else {
@@ -307,12 +310,15 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// parameters opaque, so such a call is always the bound trait's method for `T` itself;
     /// rkc checks each instance with `T` substituted, where auto-deref would first find the
     /// method of what `T` points to (`t.code()` with `T = &u32` is `<&u32 as Code>::code`, which
-    /// may differ from `u32`'s). Only when exactly one bound trait has the method and it holds
-    /// for the substituted type; otherwise the ordinary probe decides.
+    /// may differ from `u32`'s). The same for a receiver declared as a projection with bounds:
+    /// `x.code()` for `for x in it` with `it: I` and `I::Item: Code` is `<I::Item as
+    /// Code>::code`, `<&u32 as Code>::code` when `it` is a `slice::Iter<u32>`. Only when exactly
+    /// one bound trait has the method and it holds for the substituted type; otherwise the
+    /// ordinary probe decides.
     fn param_env_pick(&mut self, receiver: ExprId, rs: &Ty, name: &str) -> Option<Pick> {
-        let (param, declared_ref) = self.generic_param_declared(receiver)?;
+        let (declared, declared_ref) = self.generic_declared(receiver)?;
         let candidates: Vec<(DefId, DefId)> = self
-            .param_bounds(param)
+            .declared_bounds(&declared)
             .into_iter()
             .filter_map(|t| {
                 let m = self.tcx.items.assoc_item(t, name, false)?;
@@ -356,6 +362,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             unsize: false,
             trait_id: Some(t),
         })
+    }
+
+    /// Remembers the declared type of a call that `param_env_pick` resolved, where it follows
+    /// from the declared receiver alone: a method of a trait with no parameters but `Self`,
+    /// with no generics of its own, returns its declared output with the receiver's declared
+    /// type as `Self` (`x.clone()` on an `I::Item` is an `I::Item`).
+    fn record_declared_call(&mut self, e: ExprId, receiver: ExprId, pick: &Pick) {
+        let Some((declared, _)) = self.generic_declared(receiver) else { return };
+        let own = self.tcx.items.generics(pick.method).map_or(0, |g| g.params.len());
+        if pick.container_args.len() != 1 || own != 0 {
+            return;
+        }
+        let output = self.tcx.fn_sig(pick.method).output.subst(&[GenericArg::Ty(declared)]);
+        self.declared_calls.insert(e, output);
     }
 
     /// Whether trait `t`'s method, whose `self` type is `xform` under the trait's arguments

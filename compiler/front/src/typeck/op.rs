@@ -295,8 +295,46 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         }
     }
 
+    /// `generic_param_declared` for any declared generic type: a type parameter, or a
+    /// projection such as `<I as Iterator>::Item` for the variable of `for x in it` with
+    /// `it: I`, with how it is declared (`T`, `&T` or `&mut T`).
+    pub(super) fn generic_declared(&self, e: ExprId) -> Option<(Ty, Option<bool>)> {
+        let declared = self.declared_generic_ty(e)?;
+        let generic = |t: &Ty| matches!(t.kind(), TyKind::Param(_) | TyKind::Projection(_));
+        match declared.kind() {
+            _ if generic(&declared) => Some((declared.clone(), None)),
+            TyKind::Ref(inner, m) if generic(inner) => Some((inner.clone(), Some(*m))),
+            _ => None,
+        }
+    }
+
+    /// The traits a declared generic type is bounded by: a type parameter's bounds
+    /// (`param_bounds`), or for a projection the where-clauses on it (`I::Item: Code`) and its
+    /// trait's bounds on the associated type (`type Item: Code`), with supertraits.
+    pub(super) fn declared_bounds(&self, declared: &Ty) -> Vec<DefId> {
+        let proj = match declared.kind() {
+            TyKind::Param(i) => return self.param_bounds(*i),
+            TyKind::Projection(p) => p,
+            _ => return Vec::new(),
+        };
+        let mut bounds: Vec<DefId> = self
+            .tcx
+            .predicates(self.def)
+            .iter()
+            .filter(|(t, _)| t == declared)
+            .map(|(_, b)| b.trait_id)
+            .collect();
+        for (t, b) in self.tcx.assoc_bounds(proj.trait_id).iter() {
+            if &t.subst(&proj.args) == declared {
+                bounds.push(b.trait_id);
+            }
+        }
+        self.tcx.with_supertraits(bounds)
+    }
+
     /// The type a function parameter, or a dereference of one, has in the item's own
-    /// generic signature (before the instance's substitution).
+    /// generic signature (before the instance's substitution); for the variable of a `for`
+    /// loop over such a parameter, the iterator's `Item`.
     fn declared_generic_ty(&self, e: ExprId) -> Option<Ty> {
         match &self.body.expr(e).kind {
             ExprKind::Path(p) => {
@@ -308,11 +346,30 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 else {
                     return None;
                 };
-                let k = self.body.params.iter().position(|q| {
-                    matches!(self.body.pat(q.pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local)
-                })?;
-                self.tcx.fn_sig(self.def).inputs.get(k).cloned()
+                let binds = |pat: crate::hir::PatId| matches!(self.body.pat(pat).kind, crate::hir::PatKind::Binding { local: b, sub: None, .. } if b.0 == local);
+                if let Some(k) = self.body.params.iter().position(|q| binds(q.pat)) {
+                    return self.tcx.fn_sig(self.def).inputs.get(k).cloned();
+                }
+                // A `for` loop's variable, or a `let` without a type that binds a value whose
+                // declared type is known.
+                self.body.exprs.iter().find_map(|x| match &x.kind {
+                    ExprKind::For { pat, iter, .. } if binds(*pat) => {
+                        self.declared_item(&self.declared_generic_ty(*iter)?)
+                    }
+                    ExprKind::Block(b) => b.stmts.iter().find_map(|st| match st {
+                        crate::hir::Stmt::Let {
+                            pat,
+                            ty: None,
+                            init: Some(init),
+                            els: None,
+                            ..
+                        } if binds(*pat) => self.declared_generic_ty(*init),
+                        _ => None,
+                    }),
+                    _ => None,
+                })
             }
+            ExprKind::MethodCall { .. } => self.declared_calls.get(&e).cloned(),
             ExprKind::Unary(crate::hir::UnOp::Deref, inner) => {
                 match self.declared_generic_ty(*inner)?.kind() {
                     TyKind::Ref(t, _) => Some(t.clone()),
@@ -340,6 +397,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// The `Item` of a type parameter bounded by `Iterator` (or only by `IntoIterator`): what
+    /// rustc's generic check knows of the variable of `for x in it` with `it` declared `I`.
+    fn declared_item(&self, iterable: &Ty) -> Option<Ty> {
+        let TyKind::Param(i) = iterable.kind() else { return None };
+        let bounds = self.param_bounds(*i);
+        let items = self.tcx.items;
+        let trait_id = [items.lang("Iterator")?, items.lang("IntoIterator")?]
+            .into_iter()
+            .find(|t| bounds.contains(t))?;
+        Some(Ty::new(TyKind::Projection(crate::ty::Projection {
+            trait_id,
+            args: vec![GenericArg::Ty(iterable.clone())].into(),
+            assoc: items.assoc_item(trait_id, "Item", true)?,
+        })))
     }
 
     /// The traits a type parameter of the current item is bounded by: its bounds and
