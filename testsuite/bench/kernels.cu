@@ -218,12 +218,14 @@ extern "C" __global__ void nbody(size_t n, const float* pos, size_t, float* acc,
 // launch gives HGEMM_STAGES * (HGEMM_TILE_A + HGEMM_TILE_B) * 2 = 75,776 bytes of dynamic
 // shared memory.
 #define HGEMM_STAGES 4
-#define HGEMM_ROW_A 40
-#define HGEMM_ROW_B 136
+#define HGEMM_BLOCK_M 128
 #define HGEMM_BLOCK_N 128
-#define HGEMM_THREADS 128
+#define HGEMM_WARPS_N 2
+#define HGEMM_THREADS (32 * (HGEMM_BLOCK_M / 64) * HGEMM_WARPS_N)
+#define HGEMM_ROW_A 40
+#define HGEMM_ROW_B (HGEMM_BLOCK_N + 8)
 #define HGEMM_NI 8
-#define HGEMM_TILE_A (128 * HGEMM_ROW_A)
+#define HGEMM_TILE_A (HGEMM_BLOCK_M * HGEMM_ROW_A)
 #define HGEMM_TILE_B (32 * HGEMM_ROW_B)
 __device__ __forceinline__ unsigned shared_address(const void* p) {
     unsigned r;
@@ -241,7 +243,7 @@ __device__ __forceinline__ void hgemm_stage(const unsigned short* a, const unsig
         unsigned short* ta = sa + s % HGEMM_STAGES * HGEMM_TILE_A;
         unsigned short* tb = sb + s % HGEMM_STAGES * HGEMM_TILE_B;
 #pragma unroll
-        for (size_t j = 0; j < 128 * 32 / 8 / HGEMM_THREADS; j++) {
+        for (size_t j = 0; j < HGEMM_BLOCK_M * 32 / 8 / HGEMM_THREADS; j++) {
             const size_t chunk = threadIdx.x + j * HGEMM_THREADS;
             const size_t ar = chunk / 4, ac = chunk % 4 * 8;
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(ta + ar * HGEMM_ROW_A + ac)),
@@ -265,8 +267,8 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
     unsigned short* sb = hgemm_shared + HGEMM_STAGES * HGEMM_TILE_A;
     const size_t t = threadIdx.x, warp = t / 32, lane = t % 32;
     const size_t g = lane / 4, tg = lane % 4;
-    const size_t wm = warp / 2 * 64, wn = warp % 2 * 64;
-    const size_t row = (size_t)blockIdx.y * 128, col = (size_t)blockIdx.x * HGEMM_BLOCK_N;
+    const size_t wm = warp / HGEMM_WARPS_N * 64, wn = warp % HGEMM_WARPS_N * 64;
+    const size_t row = (size_t)blockIdx.y * HGEMM_BLOCK_M, col = (size_t)blockIdx.x * HGEMM_BLOCK_N;
     float acc[4 * HGEMM_NI][4] = {};
     const size_t steps = k / 32;
 #pragma unroll
