@@ -862,7 +862,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         {
             d = d.help(format!("convert with `as {a}`"));
         }
-        self.error(d);
+        self.error(super::two_closures(d, &exp, &fnd));
     }
 
     /// The expression a block's value comes from, for pointing at it.

@@ -812,12 +812,16 @@ impl<'t, 'a> Tcx<'t, 'a> {
 pub fn mismatch(expected: &str, found: &str, span: Span) -> Diagnostic {
     let d = Diagnostic::new(RK_MISMATCHED_TYPES, "mismatched types")
         .at(span, format!("expected `{expected}`, found `{found}`"));
-    if expected == "{closure}" && found == "{closure}" {
-        // Two closures where one type is needed (an array of them, the arms of an `if`):
-        // rustc coerces closures that capture nothing to a function pointer there.
-        return d
-            .note("every closure has a type of its own; rustc would make these function pointers, which kernels cannot use (RK0101)")
-            .help("write one closure that chooses with a `match` or an `if` inside, or pass each closure to a generic function (`F: Fn(..)`)");
+    two_closures(d, expected, found)
+}
+
+/// The explanation for two closures where one type is needed (an array of them, the arms of an
+/// `if` or a `match`): rustc coerces closures that capture nothing to a function pointer there,
+/// which kernels cannot hold.
+pub fn two_closures(d: Diagnostic, expected: &str, found: &str) -> Diagnostic {
+    if expected != "{closure}" || found != "{closure}" {
+        return d;
     }
-    d
+    d.note("every closure has a type of its own; rustc makes closures that capture nothing function pointers here, which kernels cannot use (RK0101)")
+        .help("write one closure that chooses with a `match` or an `if` inside, or pass each closure to a generic function (`F: Fn(..)`)")
 }
