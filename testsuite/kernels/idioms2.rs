@@ -2,12 +2,12 @@
 //! every reference to an implementor, called through generic functions (rustc takes `T`'s
 //! own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic function
 //! instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()` with
-//! `B = &u32`) and an iterator's items (`x.code()` for `for x in it` with `I::Item: Code` is
-//! `<&u32 as Code>::code` when `it` iterates a slice), `Option::as_deref_mut`, arrays of
-//! length zero (indexed behind a guard, sliced, iterated, through a const-generic helper), a
-//! `macro_rules!` repetition separated by `||`, `rchunks_exact` with its remainder, and a
-//! chain of twelve iterator adapters (whose type checking once took time exponential in its
-//! length).
+//! `B = &u32`) and an iterator's items (`x.code()` for `for x in it`, in `it.map(|x| ..)` or
+//! after `while let Some(x) = it.next()` with `I::Item: Code` is `<&u32 as Code>::code` when
+//! `it` iterates a slice), `Option::as_deref_mut`, arrays of length zero (indexed behind a
+//! guard, sliced, iterated, through a const-generic helper), a `macro_rules!` repetition
+//! separated by `||`, `rchunks_exact` with its remainder, and a chain of twelve iterator
+//! adapters (whose type checking once took time exponential in its length).
 use rkc_offload::prelude::*;
 
 trait Code {
@@ -105,6 +105,27 @@ where
     s
 }
 
+/// The same through closures given the items (`map`, `fold`) and through `while let` on
+/// `next()`.
+fn closure_codes<I: Iterator + Clone>(it: I) -> u32
+where
+    I::Item: Code,
+{
+    let mapped: u32 = it.clone().map(|x| x.code()).fold(0, |s, c| s.rotate_left(3) ^ c);
+    let folded = it.clone().fold(0u32, |s, x| s.wrapping_mul(7) ^ x.code());
+    let mut it = it;
+    let mut stepped = 0u32;
+    while let Some(x) = it.next() {
+        stepped = stepped.rotate_left(9) ^ x.code();
+    }
+    mapped ^ folded.rotate_left(11) ^ stepped.rotate_left(22)
+}
+
+/// Items named through the iterator's binding (`Item = T`), whose bound is `T`'s.
+fn bound_codes<T: Code, I: Iterator<Item = T>>(it: I) -> u32 {
+    it.map(|x| x.code()).fold(5, u32::wrapping_add)
+}
+
 #[offload_kernel]
 pub fn dispatch_through_items(xs: &[u32], out: &mut [u32]) {
     // SAFETY: reading the thread's index has no preconditions.
@@ -114,7 +135,10 @@ pub fn dispatch_through_items(xs: &[u32], out: &mut [u32]) {
         *o = item_codes(part.iter())
             ^ item_codes(part.iter().copied()).rotate_left(7)
             ^ into_codes(part).rotate_left(13)
-            ^ into_codes([xs[i], 7]).rotate_left(19);
+            ^ into_codes([xs[i], 7]).rotate_left(19)
+            ^ closure_codes(part.iter()).rotate_left(23)
+            ^ closure_codes(part.iter().copied()).rotate_left(29)
+            ^ bound_codes(part.iter()).rotate_left(31);
     }
 }
 

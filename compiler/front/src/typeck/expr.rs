@@ -58,9 +58,10 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub opaque_vars: Vec<Ty>,
     /// Trait selections of known types, already answered.
     pub selections: HashMap<(DefId, Vec<GenericArg>), super::traits::Selection>,
-    /// The declared generic types of method calls resolved through a receiver's declared
-    /// bounds (`param_env_pick`): `x.clone()` on an `I::Item` is an `I::Item` too.
-    pub declared_calls: HashMap<ExprId, Ty>,
+    /// The method calls resolved through a receiver's declared bounds (`param_env_pick`) of a
+    /// trait with no parameters but `Self`: the method and the declared `Self`, from which
+    /// `declared.rs` derives the call's declared type and its closures' parameters'.
+    pub declared_calls: HashMap<ExprId, (DefId, Ty)>,
 }
 
 /// Checks one body instance.

@@ -364,18 +364,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
         })
     }
 
-    /// Remembers the declared type of a call that `param_env_pick` resolved, where it follows
-    /// from the declared receiver alone: a method of a trait with no parameters but `Self`,
-    /// with no generics of its own, returns its declared output with the receiver's declared
-    /// type as `Self` (`x.clone()` on an `I::Item` is an `I::Item`).
+    /// Remembers a call that `param_env_pick` resolved, with the receiver's declared type as
+    /// the method's `Self`, where the trait has no other parameters (see `declared.rs`).
     fn record_declared_call(&mut self, e: ExprId, receiver: ExprId, pick: &Pick) {
         let Some((declared, _)) = self.generic_declared(receiver) else { return };
-        let own = self.tcx.items.generics(pick.method).map_or(0, |g| g.params.len());
-        if pick.container_args.len() != 1 || own != 0 {
-            return;
+        if pick.container_args.len() == 1 {
+            self.declared_calls.insert(e, (pick.method, declared));
         }
-        let output = self.tcx.fn_sig(pick.method).output.subst(&[GenericArg::Ty(declared)]);
-        self.declared_calls.insert(e, output);
     }
 
     /// Whether trait `t`'s method, whose `self` type is `xform` under the trait's arguments

@@ -12,6 +12,7 @@
 
 mod closure;
 mod coerce;
+mod declared;
 mod exhaustive;
 mod expr;
 mod impls;
