@@ -48,6 +48,9 @@ pub mod collect;
 #[path = "../kernels/control.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod control;
+#[path = "../kernels/copies.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod copies;
 pub mod cuda;
 #[path = "../kernels/derefs.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
@@ -1457,6 +1460,26 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(idioms2::dispatch_through_refs),
+        },
+        Case {
+            file: "copies.rs",
+            kernel: "copies_outlive_borrows",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(copies::copies_outlive_borrows),
+        },
+        Case {
+            file: "copies.rs",
+            kernel: "copies_in_aggregates",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(384)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(copies::copies_in_aggregates),
         },
         Case {
             file: "idioms2.rs",

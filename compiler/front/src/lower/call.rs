@@ -451,6 +451,8 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             );
         }
         self.tables.insert(def, ptr);
+        // Nothing writes a table: an immutable binding of it needs no copy.
+        self.stable.insert(ptr);
         Some(ptr)
     }
 

@@ -645,8 +645,11 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             (Repr::Fat { .. }, Operand::Fat(..)) if !needs_mem && !def.mutable => {
                 LocalStore::Value(v.clone())
             }
-            // A temporary becomes the local; read-only data (a kernel's by-value parameter, a
-            // table) is the local of an immutable binding.
+            // A temporary becomes the local; memory that nothing writes while the function runs
+            // (`stable`: a read-only parameter, a table, an immutable local) is the local of an
+            // immutable binding. Other memory behind a shared reference is copied: the borrow
+            // may end and the memory change while the binding lives (`let a = *r; arr[0] = 7;`
+            // with `r = &arr` leaves `a` as it was).
             (Repr::Mem(t), Operand::Mem(p))
                 if self.fresh.contains(p) && self.ty_of(*p).pointee() == Some(t) =>
             {
@@ -656,6 +659,7 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
             (Repr::Mem(t), Operand::Mem(p))
                 if !def.mutable
                     && !needs_mem
+                    && self.stable.contains(p)
                     && matches!(self.ty_of(*p), Type::Ptr { mutable: false, ref pointee } if **pointee == *t) =>
             {
                 LocalStore::Mem(*p)
