@@ -105,12 +105,13 @@ where
     s
 }
 
-/// The same through closures given the items (`map`, `fold`) and through `while let` on
-/// `next()`.
+/// The same through closures given the items (`map`, `fold`, `find`, an `Option`'s `map_or`),
+/// through `while let` on `next()`, and on an `Option`'s item (`unwrap_or_else`).
 fn closure_codes<I: Iterator + Clone>(it: I) -> u32
 where
     I::Item: Code,
 {
+    let it0 = it.clone();
     let mapped: u32 = it.clone().map(|x| x.code()).fold(0, |s, c| s.rotate_left(3) ^ c);
     let folded = it.clone().fold(0u32, |s, x| s.wrapping_mul(7) ^ x.code());
     let mut it = it;
@@ -118,7 +119,15 @@ where
     while let Some(x) = it.next() {
         stepped = stepped.rotate_left(9) ^ x.code();
     }
-    mapped ^ folded.rotate_left(11) ^ stepped.rotate_left(22)
+    let first = it0.clone().next().map_or(1, |x| x.code());
+    let last = it0.clone().last().unwrap_or_else(|| panic!("no items")).code();
+    let found = it0.clone().find(|x| x.code() % 2 == 0).map(|x| x.code()).unwrap_or(3);
+    mapped
+        ^ folded.rotate_left(11)
+        ^ stepped.rotate_left(22)
+        ^ first
+        ^ last.rotate_left(4)
+        ^ found.rotate_left(15)
 }
 
 /// Items named through the iterator's binding (`Item = T`), whose bound is `T`'s.

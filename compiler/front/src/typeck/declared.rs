@@ -73,9 +73,8 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.declared_local(local)
             }
             ExprKind::MethodCall { .. } => {
-                let (method, self_ty) = self.declared_calls.get(&e)?;
-                let output =
-                    self.tcx.fn_sig(*method).output.subst(&[GenericArg::Ty(self_ty.clone())]);
+                let (method, args) = self.declared_calls.get(&e)?;
+                let output = self.tcx.fn_sig(*method).output.subst(args);
                 (!output.has_error()).then(|| self.declared_normalize(&output))
             }
             ExprKind::Unary(crate::hir::UnOp::Deref, inner) => {
@@ -214,7 +213,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             }
             _ => None,
         })?;
-        let (method, self_ty) = self.declared_calls.get(&call)?;
+        let (method, args) = self.declared_calls.get(&call)?;
         let sig = self.tcx.fn_sig(*method);
         // The method's inputs begin with `self`.
         let TyKind::Param(f) = sig.inputs.get(k + 1)?.kind() else { return None };
@@ -229,8 +228,45 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 _ => None,
             }
         })?;
-        let param = self.declared_normalize(&param.subst(&[GenericArg::Ty(self_ty.clone())]));
+        let param = self.declared_normalize(&param.subst(args));
         (!param.has_error()).then_some(param)
+    }
+
+    /// Remembers a call of an inherent method that the probe found, when the receiver's
+    /// declared type (through references) is the impl's type with declared generic types for
+    /// its parameters: `it.next().unwrap()` is `Option<T>::unwrap` with `T = I::Item`, so the
+    /// call is an `I::Item`, and the closure of `.map_or(0, |x| ..)` takes one.
+    pub(super) fn record_declared_inherent_call(
+        &mut self,
+        e: ExprId,
+        receiver: ExprId,
+        pick: &super::method::Pick,
+    ) {
+        if pick.trait_id.is_some() {
+            return;
+        }
+        let crate::items::Container::Impl(imp) = self.tcx.items.container(pick.method) else {
+            return;
+        };
+        let Some(mut declared) = self.declared_generic_ty(receiver) else { return };
+        let header = self.tcx.impl_header(imp);
+        while let TyKind::Ref(inner, _) = declared.kind() {
+            if matches!(header.self_ty.kind(), TyKind::Ref(..)) {
+                break;
+            }
+            declared = inner.clone();
+        }
+        if !declared.has_params() && !declared.has_projections() {
+            return;
+        }
+        let mut args = vec![None; pick.container_args.len()];
+        if !match_params(&header.self_ty, &declared, &mut args) {
+            return;
+        }
+        let Some(args) = args.into_iter().map(|a| a.map(GenericArg::Ty)).collect() else {
+            return;
+        };
+        self.declared_calls.insert(e, (pick.method, args));
     }
 
     /// The `Item` of a type parameter bounded by `Iterator` (or only by `IntoIterator`): what
@@ -272,5 +308,32 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             },
             &mut |c| c.clone(),
         )
+    }
+}
+
+/// Matches an impl's type, whose type parameters are its generics, against a declared type,
+/// filling in each parameter's declared type; false where their shapes differ.
+fn match_params(pattern: &Ty, declared: &Ty, out: &mut [Option<Ty>]) -> bool {
+    match (pattern.kind(), declared.kind()) {
+        (TyKind::Param(i), _) => match out.get_mut(*i as usize) {
+            Some(slot @ None) => {
+                *slot = Some(declared.clone());
+                true
+            }
+            Some(Some(known)) => known == declared,
+            None => false,
+        },
+        (TyKind::Adt(a, pa), TyKind::Adt(b, da)) if a == b && pa.len() == da.len() => {
+            pa.iter().zip(da.iter()).all(|(p, d)| match (p.ty(), d.ty()) {
+                (Some(p), Some(d)) => match_params(p, d, out),
+                _ => p == d,
+            })
+        }
+        (TyKind::Ref(p, m), TyKind::Ref(d, n)) if m == n => match_params(p, d, out),
+        (TyKind::Slice(p), TyKind::Slice(d)) => match_params(p, d, out),
+        (TyKind::Tuple(ps), TyKind::Tuple(ds)) if ps.len() == ds.len() => {
+            ps.iter().zip(ds).all(|(p, d)| match_params(p, d, out))
+        }
+        _ => pattern == declared,
     }
 }

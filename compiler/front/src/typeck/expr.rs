@@ -58,10 +58,11 @@ pub(super) struct FnCtxt<'c, 't, 'a> {
     pub opaque_vars: Vec<Ty>,
     /// Trait selections of known types, already answered.
     pub selections: HashMap<(DefId, Vec<GenericArg>), super::traits::Selection>,
-    /// The method calls resolved through a receiver's declared bounds (`param_env_pick`) of a
-    /// trait with no parameters but `Self`: the method and the declared `Self`, from which
-    /// `declared.rs` derives the call's declared type and its closures' parameters'.
-    pub declared_calls: HashMap<ExprId, (DefId, Ty)>,
+    /// The method calls whose container's arguments are known as declared generic types (see
+    /// `declared.rs`): the method and those arguments (a bound trait's `Self`, or an inherent
+    /// impl's parameters), from which the call's declared type and its closures' parameters'
+    /// follow.
+    pub declared_calls: HashMap<ExprId, (DefId, Vec<GenericArg>)>,
 }
 
 /// Checks one body instance.

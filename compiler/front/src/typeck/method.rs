@@ -92,7 +92,13 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
                 self.record_declared_call(e, receiver, &pick);
                 Some(pick)
             }
-            None => self.probe_method(&rs, name, span),
+            None => {
+                let pick = self.probe_method(&rs, name, span);
+                if let Some(pick) = &pick {
+                    self.record_declared_inherent_call(e, receiver, pick);
+                }
+                pick
+            }
         };
         let Some(pick) = pick else {
             // A closure stored in a field is called as `(s.f)(x)`, not `s.f(x)`.
@@ -369,7 +375,7 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     fn record_declared_call(&mut self, e: ExprId, receiver: ExprId, pick: &Pick) {
         let Some((declared, _)) = self.generic_declared(receiver) else { return };
         if pick.container_args.len() == 1 {
-            self.declared_calls.insert(e, (pick.method, declared));
+            self.declared_calls.insert(e, (pick.method, vec![GenericArg::Ty(declared)]));
         }
     }
 
