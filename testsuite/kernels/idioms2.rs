@@ -1,11 +1,13 @@
-//! Idioms of the seventh porting round (2026-12-07): a trait implemented for a type and for
-//! every reference to an implementor, called through generic functions (rustc takes `T`'s
-//! own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic function
-//! instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()` with
-//! `B = &u32`) and an iterator's items (`x.code()` for `for x in it`, in `it.map(|x| ..)` or
-//! after `while let Some(x) = it.next()` with `I::Item: Code` is `<&u32 as Code>::code` when
-//! `it` iterates a slice), `Option::as_deref_mut`, arrays of length zero (indexed behind a
-//! guard, sliced, iterated, through a const-generic helper), a `macro_rules!` repetition
+//! Idioms of the seventh and eighth porting rounds (2026-12-07): a trait implemented for a
+//! type and for every reference to an implementor, called through generic functions (rustc
+//! takes `T`'s own impl, `&u32`'s, not `u32`'s through auto-deref), `Clone` through a generic
+//! function instantiated with a reference, a tuple's impl calling its fields' (`self.1.code()`
+//! with `B = &u32`) and an iterator's items (`x.code()` for `for x in it`, in `it.map(|x| ..)`,
+//! after `while let Some(x) = it.next()` or on `it.next().unwrap()` with `I::Item: Code` is
+//! `<&u32 as Code>::code` when `it` iterates a slice; `into()` on such an item takes the
+//! where-clause's target), an item of an associated type named through a qualified path
+//! (`<T as Shape>::Out::from`), `Option::as_deref_mut`, arrays of length zero (indexed behind
+//! a guard, sliced, iterated, through a const-generic helper), a `macro_rules!` repetition
 //! separated by `||`, `rchunks_exact` with its remainder, and a chain of twelve iterator
 //! adapters (whose type checking once took time exponential in its length).
 use rkc_offload::prelude::*;
@@ -135,6 +137,33 @@ fn bound_codes<T: Code, I: Iterator<Item = T>>(it: I) -> u32 {
     it.map(|x| x.code()).fold(5, u32::wrapping_add)
 }
 
+/// The product of the first two items through the where-clause's `Into<f64>`, which decides
+/// what `into()` makes (rustc's candidate from the clause).
+fn first_product<I: Iterator>(mut it: I) -> f64
+where
+    I::Item: Into<f64>,
+{
+    let x = it.next().unwrap();
+    let y = it.next().unwrap();
+    x.into() * y.into()
+}
+
+pub trait Shape {
+    type Out: Default + Into<u32> + From<u8>;
+}
+
+pub struct Narrow;
+
+impl Shape for Narrow {
+    type Out = u16;
+}
+
+/// An item of an associated type named through a qualified path:
+/// `<T as Shape>::Out::from(..)`.
+fn through_assoc<T: Shape>(b: u8) -> u32 {
+    <T as Shape>::Out::from(b).into() + <T as Shape>::Out::default().into()
+}
+
 #[offload_kernel]
 pub fn dispatch_through_items(xs: &[u32], out: &mut [u32]) {
     // SAFETY: reading the thread's index has no preconditions.
@@ -147,7 +176,9 @@ pub fn dispatch_through_items(xs: &[u32], out: &mut [u32]) {
             ^ into_codes([xs[i], 7]).rotate_left(19)
             ^ closure_codes(part.iter()).rotate_left(23)
             ^ closure_codes(part.iter().copied()).rotate_left(29)
-            ^ bound_codes(part.iter()).rotate_left(31);
+            ^ bound_codes(part.iter()).rotate_left(31)
+            ^ first_product(part.iter().map(|&v| (v % 1000) as f32)) as u32
+            ^ through_assoc::<Narrow>(xs[i] as u8).rotate_left(8);
     }
 }
 

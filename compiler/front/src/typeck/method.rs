@@ -354,6 +354,20 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             Some(m) => Ty::reference(step, m),
         };
         let targs = self.fresh_args(t);
+        // The trait's other arguments are the where-clause's, when one clause names the trait
+        // for the declared type (`I::Item: Into<f64>` makes `x.into()` an `f64`), as rustc's
+        // candidate from the clause has them.
+        let preds = self.tcx.predicates(self.def);
+        let clauses: Vec<_> =
+            preds.iter().filter(|(ty, b)| *ty == declared && b.trait_id == t).collect();
+        if let [(_, clause)] = clauses[..] {
+            for (fresh, arg) in targs.iter().zip(&clause.args).skip(1) {
+                if let (Some(fresh), Some(arg)) = (fresh.ty(), arg.ty()) {
+                    let arg = self.normalize(&arg.subst(&self.args));
+                    let _ = self.infer.unify(fresh, &arg);
+                }
+            }
+        }
         let mut full = targs.clone();
         full.extend(self.fresh_args_own(m));
         let xform = self.tcx.fn_sig(m).inputs.first()?.subst(&full);

@@ -253,6 +253,33 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             );
             return Ty::error();
         };
+        let mut targs = self.own_args(t, &segs[q.position - 1].arguments, p.scope);
+        targs.insert(0, GenericArg::Ty(self_ty));
+        // `<T as Trait>::Assoc::item`: the item of the associated type, as in
+        // `<T as Shape>::Out::default()`.
+        if segs.len() == q.position + 2 {
+            let assoc_name = segs[q.position].ident.to_string();
+            let Some(assoc) = self.tcx.items.assoc_item(t, &assoc_name, true) else {
+                self.error(
+                    Diagnostic::new(
+                        RK_UNKNOWN_NAME,
+                        format!(
+                            "cannot find associated type `{assoc_name}` in trait `{}`",
+                            self.tcx.items.name(t)
+                        ),
+                    )
+                    .at(span, "not found"),
+                );
+                return Ty::error();
+            };
+            self.obligations.push(Obligation::Trait { trait_id: t, args: targs.clone(), span });
+            let projected = self.normalize(&Ty::new(TyKind::Projection(crate::ty::Projection {
+                trait_id: t,
+                args: targs.into(),
+                assoc,
+            })));
+            return self.assoc_value(e, projected, &name, &last.arguments, p.scope, span, None);
+        }
         let Some(item) = self.tcx.items.assoc_item(t, &name, false) else {
             self.error(
                 Diagnostic::new(
@@ -263,8 +290,6 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             );
             return Ty::error();
         };
-        let mut targs = self.own_args(t, &segs[q.position - 1].arguments, p.scope);
-        targs.insert(0, GenericArg::Ty(self_ty));
         self.obligations.push(Obligation::Trait { trait_id: t, args: targs.clone(), span });
         self.item_value(e, item, targs, &last.arguments, p.scope, span)
     }
