@@ -51,6 +51,9 @@ pub mod control;
 #[path = "../kernels/copies.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod copies;
+#[path = "../kernels/core_gaps.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod core_gaps;
 pub mod cuda;
 #[path = "../kernels/derefs.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
@@ -1480,6 +1483,56 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(copies::copies_in_aggregates),
+        },
+        Case {
+            file: "core_gaps.rs",
+            kernel: "double_ended_adapters",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(72), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(core_gaps::double_ended_adapters),
+        },
+        Case {
+            file: "core_gaps.rs",
+            kernel: "result_iterators",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(68), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(core_gaps::result_iterators),
+        },
+        Case {
+            file: "core_gaps.rs",
+            kernel: "integer_gaps",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(core_gaps::integer_gaps),
+        },
+        Case {
+            file: "core_gaps.rs",
+            kernel: "saturating_math",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(66), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(core_gaps::saturating_math),
+        },
+        Case {
+            file: "core_gaps.rs",
+            kernel: "discriminants",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(70), Input::Zeros(512)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(core_gaps::discriminants),
         },
         Case {
             file: "idioms2.rs",

@@ -29,6 +29,10 @@ extern "rkc-intrinsic" {
     pub fn black_box<T>(x: T) -> T;
     /// A copy of the value behind a reference (`Clone` of a `Copy` type).
     pub fn copy<T>(x: &T) -> T;
+    /// The discriminant of the enum value `v` points at, as an `i128` (a `u128` above
+    /// `i128::MAX` keeps its bits), so that any enum's discriminants fit one type; 0 for a
+    /// value of any other type, as rustc's `discriminant_value` gives.
+    pub fn discriminant_value<T>(v: *const T) -> i128;
 
     // The operations of `rk.math`, on the operand's type.
     pub fn math_sqrt<T>(x: T) -> T;

@@ -425,7 +425,7 @@ pub trait Iterator {
     where
         Self: Sized,
     {
-        FlatMap { iter: self, f, front: None }
+        FlatMap { iter: self, f, front: None, back: None }
     }
 
     fn flatten(self) -> Flatten<Self, <Self::Item as IntoIterator>::IntoIter>
@@ -433,7 +433,7 @@ pub trait Iterator {
         Self: Sized,
         Self::Item: IntoIterator,
     {
-        Flatten { iter: self, front: None }
+        Flatten { iter: self, front: None, back: None }
     }
 
     fn cycle(self) -> Cycle<Self>
@@ -617,6 +617,23 @@ pub trait DoubleEndedIterator: Iterator {
             accum = f(accum, x);
         }
         accum
+    }
+
+    /// `try_fold` from the back: stops at the first `None`, `Err` or `ControlFlow::Break`
+    /// the closure returns, and returns it; else the last accumulator, wrapped.
+    fn try_rfold<B, F: FnMut(B, Self::Item) -> R, R: Try<Output = B>>(&mut self, init: B, f: F) -> R
+    where
+        Self: Sized,
+    {
+        let mut f = f;
+        let mut accum = init;
+        while let Some(x) = self.next_back() {
+            match f(accum, x).branch() {
+                ControlFlow::Continue(c) => accum = c,
+                ControlFlow::Break(r) => return R::from_residual(r),
+            }
+        }
+        R::from_output(accum)
     }
 
     fn rfind<P: FnMut(&Self::Item) -> bool>(&mut self, predicate: P) -> Option<Self::Item>
@@ -942,6 +959,17 @@ impl<B, I: Iterator, F: FnMut(I::Item) -> Option<B>> Iterator for FilterMap<I, F
     }
 }
 
+impl<B, I: DoubleEndedIterator, F: FnMut(I::Item) -> Option<B>> DoubleEndedIterator for FilterMap<I, F> {
+    fn next_back(&mut self) -> Option<B> {
+        while let Some(x) = self.iter.next_back() {
+            if let Some(y) = (self.f)(x) {
+                return Some(y);
+            }
+        }
+        None
+    }
+}
+
 /// `Iterator::enumerate`.
 #[derive(Clone)]
 pub struct Enumerate<I> {
@@ -1060,12 +1088,15 @@ impl<A: DoubleEndedIterator, B: DoubleEndedIterator<Item = A::Item>> DoubleEnded
     }
 }
 
-/// `Iterator::flat_map`: the iterator each item maps to, drained in turn.
+/// `Iterator::flat_map`: the iterator each item maps to, drained in turn. `front` is the
+/// inner iterator `next` drains and `back` the one `next_back` drains: when the outer
+/// iterator is done, each side goes on into the other's, as core's does.
 #[derive(Clone)]
 pub struct FlatMap<I, U, F> {
     iter: I,
     f: F,
     front: Option<U>,
+    back: Option<U>,
 }
 
 impl<I: Iterator, U: Iterator, F: FnMut(I::Item) -> V, V: IntoIterator<IntoIter = U, Item = U::Item>> Iterator for FlatMap<I, U, F> {
@@ -1081,17 +1112,36 @@ impl<I: Iterator, U: Iterator, F: FnMut(I::Item) -> V, V: IntoIterator<IntoIter 
             }
             match self.iter.next() {
                 Some(x) => self.front = Some((self.f)(x).into_iter()),
-                None => return None,
+                None => return next_or_clear(&mut self.back),
             }
         }
     }
 }
 
-/// `Iterator::flatten`: each item's iterator, drained in turn.
+impl<I: DoubleEndedIterator, U: DoubleEndedIterator, F: FnMut(I::Item) -> V, V: IntoIterator<IntoIter = U, Item = U::Item>> DoubleEndedIterator for FlatMap<I, U, F> {
+    fn next_back(&mut self) -> Option<U::Item> {
+        loop {
+            if let Some(inner) = &mut self.back {
+                match inner.next_back() {
+                    None => self.back = None,
+                    item => return item,
+                }
+            }
+            match self.iter.next_back() {
+                Some(x) => self.back = Some((self.f)(x).into_iter()),
+                None => return next_back_or_clear(&mut self.front),
+            }
+        }
+    }
+}
+
+/// `Iterator::flatten`: each item's iterator, drained in turn, from the front and from the
+/// back as `FlatMap`'s.
 #[derive(Clone)]
 pub struct Flatten<I, U> {
     iter: I,
     front: Option<U>,
+    back: Option<U>,
 }
 
 impl<I: Iterator, U: Iterator> Iterator for Flatten<I, U>
@@ -1110,10 +1160,54 @@ where
             }
             match self.iter.next() {
                 Some(x) => self.front = Some(x.into_iter()),
-                None => return None,
+                None => return next_or_clear(&mut self.back),
             }
         }
     }
+}
+
+impl<I: DoubleEndedIterator, U: DoubleEndedIterator> DoubleEndedIterator for Flatten<I, U>
+where
+    I::Item: IntoIterator<IntoIter = U, Item = U::Item>,
+{
+    fn next_back(&mut self) -> Option<U::Item> {
+        loop {
+            if let Some(inner) = &mut self.back {
+                match inner.next_back() {
+                    None => self.back = None,
+                    item => return item,
+                }
+            }
+            match self.iter.next_back() {
+                Some(x) => self.back = Some(x.into_iter()),
+                None => return next_back_or_clear(&mut self.front),
+            }
+        }
+    }
+}
+
+/// The next item of the inner iterator the other end of a `FlatMap` or `Flatten` has begun,
+/// once the outer iterator is done; the inner iterator is dropped when it has no more.
+fn next_or_clear<U: Iterator>(inner: &mut Option<U>) -> Option<U::Item> {
+    let item = match inner {
+        Some(it) => it.next(),
+        None => return None,
+    };
+    if item.is_none() {
+        *inner = None;
+    }
+    item
+}
+
+fn next_back_or_clear<U: DoubleEndedIterator>(inner: &mut Option<U>) -> Option<U::Item> {
+    let item = match inner {
+        Some(it) => it.next_back(),
+        None => return None,
+    };
+    if item.is_none() {
+        *inner = None;
+    }
+    item
 }
 
 /// `Iterator::cycle`: the iterator again from a copy of its start, forever (or never, when
@@ -1405,6 +1499,19 @@ impl<I: Iterator> Iterator for Fuse<I> {
     }
 }
 
+impl<I: DoubleEndedIterator> DoubleEndedIterator for Fuse<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        let item = match &mut self.iter {
+            Some(it) => it.next_back(),
+            None => return None,
+        };
+        if item.is_none() {
+            self.iter = None;
+        }
+        item
+    }
+}
+
 /// `Iterator::inspect`.
 #[derive(Clone)]
 pub struct Inspect<I, F> {
@@ -1417,6 +1524,14 @@ impl<I: Iterator, F: FnMut(&I::Item)> Iterator for Inspect<I, F> {
 
     fn next(&mut self) -> Option<I::Item> {
         let x = self.iter.next()?;
+        (self.f)(&x);
+        Some(x)
+    }
+}
+
+impl<I: DoubleEndedIterator, F: FnMut(&I::Item)> DoubleEndedIterator for Inspect<I, F> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        let x = self.iter.next_back()?;
         (self.f)(&x);
         Some(x)
     }
@@ -1436,6 +1551,21 @@ impl<I: Iterator> Iterator for Peekable<I> {
         match self.peeked.take() {
             Some(v) => v,
             None => self.iter.next(),
+        }
+    }
+}
+
+/// A peeked item is the front one, so it comes last from the back: after every other item,
+/// when it is taken, the peek is left as one that met the end (`Some(None)`), as core's is.
+impl<I: DoubleEndedIterator> DoubleEndedIterator for Peekable<I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        match self.peeked {
+            Some(Some(_)) => match self.iter.next_back() {
+                None => self.peeked.replace(None).flatten(),
+                item => item,
+            },
+            Some(None) => None,
+            None => self.iter.next_back(),
         }
     }
 }

@@ -38,6 +38,36 @@ pub fn take<T: Default>(dest: &mut T) -> T {
     replace(dest, T::default())
 }
 
+/// Which variant of an enum a value is, as `core::mem::discriminant` gives it: two values
+/// of one enum have equal `Discriminant`s when they are of the same variant, whatever their
+/// fields hold.
+pub struct Discriminant<T> {
+    value: i128,
+    marker: crate::marker::PhantomData<T>,
+}
+
+/// Written out, not derived: a derive would ask `T: Clone` (and `T: PartialEq`), which core's
+/// `Discriminant` does not, since it copies and compares the discriminant only.
+impl<T> Clone for Discriminant<T> {
+    fn clone(&self) -> Discriminant<T> {
+        Discriminant { value: self.value, marker: crate::marker::PhantomData }
+    }
+}
+
+impl<T> Copy for Discriminant<T> {}
+
+impl<T> crate::cmp::PartialEq for Discriminant<T> {
+    fn eq(&self, rhs: &Discriminant<T>) -> bool {
+        self.value == rhs.value
+    }
+}
+
+impl<T> crate::cmp::Eq for Discriminant<T> {}
+
+pub const fn discriminant<T>(v: &T) -> Discriminant<T> {
+    Discriminant { value: intrinsics::discriminant_value::<T>(v), marker: crate::marker::PhantomData }
+}
+
 pub fn drop<T>(_x: T) {}
 
 pub fn forget<T>(_t: T) {}

@@ -267,6 +267,12 @@ impl $T {
         }
     }
 
+    /// Only `MIN / -1` overflows, to `MAX`; a zero divisor still panics.
+    #[track_caller]
+    pub const fn saturating_div(self, rhs: $T) -> $T {
+        if self.div_overflows(rhs) { <$T>::MAX } else { self / rhs }
+    }
+
     pub const fn saturating_pow(self, exp: u32) -> $T {
         match self.checked_pow(exp) {
             Some(x) => x,
@@ -308,7 +314,27 @@ impl $T {
         n
     }
 
+    pub const fn checked_ilog10(self) -> Option<u32> {
+        self.checked_ilog(10)
+    }
+
+    /// `None` where `ilog` panics: a value that is not positive, or a base below 2.
+    pub const fn checked_ilog(self, base: $T) -> Option<u32> {
+        if self <= 0 || base < 2 {
+            return None;
+        }
+        let mut n = 0;
+        let mut v = self;
+        while v >= base {
+            v = v / base;
+            n += 1;
+        }
+        Some(n)
+    }
+
     pub const fn ilog(self, base: $T) -> u32 {
+        // std checks the base first; a base below 2 would never end the division below.
+        assert!(base >= 2, "base of integer logarithm must be at least 2");
         assert!(self > 0, "argument of integer logarithm must be positive");
         let mut n = 0;
         let mut v = self;
@@ -658,6 +684,10 @@ impl $T {
     pub const fn isqrt(self) -> $T {
         assert!(self >= 0, "argument of integer square root cannot be negative");
         (self as $U).isqrt() as $T
+    }
+
+    pub const fn checked_isqrt(self) -> Option<$T> {
+        if self < 0 { None } else { Some((self as $U).isqrt() as $T) }
     }
 
     pub const fn cast_unsigned(self) -> $U {
@@ -1188,3 +1218,196 @@ impl<T: Copy + crate::ops::Shr<u32, Output = T>> crate::ops::ShrAssign<usize> fo
         self.0 = self.0 >> (rhs as u32);
     }
 }
+
+/// Arithmetic that stops at the type's bounds, as `core::num::Saturating`: `Saturating(a) +
+/// Saturating(b)` is `a.saturating_add(b)`. The saturating methods are each integer type's
+/// own, so the operators are written for each type, not once over `T` as `Wrapping`'s are;
+/// division saturates only at `MIN / -1` and panics on a zero divisor, and the remainder and
+/// the bit operations are the plain ones. There are no shifts: core's are not stable.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct Saturating<T>(pub T);
+
+//@ for $T in u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize
+impl Saturating<$T> {
+    pub const MIN: Saturating<$T> = Saturating(<$T>::MIN);
+    pub const MAX: Saturating<$T> = Saturating(<$T>::MAX);
+    pub const BITS: u32 = $BITS;
+}
+
+impl crate::ops::Add for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn add(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0.saturating_add(rhs.0))
+    }
+}
+
+impl crate::ops::Sub for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn sub(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0.saturating_sub(rhs.0))
+    }
+}
+
+impl crate::ops::Mul for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn mul(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0.saturating_mul(rhs.0))
+    }
+}
+
+impl crate::ops::Div for Saturating<$T> {
+    type Output = Saturating<$T>;
+    #[track_caller]
+    fn div(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0.saturating_div(rhs.0))
+    }
+}
+
+impl crate::ops::Rem for Saturating<$T> {
+    type Output = Saturating<$T>;
+    #[track_caller]
+    fn rem(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0 % rhs.0)
+    }
+}
+
+impl crate::ops::Not for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn not(self) -> Saturating<$T> {
+        Saturating(!self.0)
+    }
+}
+
+impl crate::ops::BitXor for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn bitxor(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0 ^ rhs.0)
+    }
+}
+
+impl crate::ops::BitAnd for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn bitand(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0 & rhs.0)
+    }
+}
+
+impl crate::ops::BitOr for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn bitor(self, rhs: Saturating<$T>) -> Saturating<$T> {
+        Saturating(self.0 | rhs.0)
+    }
+}
+
+impl crate::ops::AddAssign for Saturating<$T> {
+    fn add_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self + rhs;
+    }
+}
+
+impl crate::ops::SubAssign for Saturating<$T> {
+    fn sub_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self - rhs;
+    }
+}
+
+impl crate::ops::MulAssign for Saturating<$T> {
+    fn mul_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self * rhs;
+    }
+}
+
+impl crate::ops::DivAssign for Saturating<$T> {
+    #[track_caller]
+    fn div_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self / rhs;
+    }
+}
+
+impl crate::ops::RemAssign for Saturating<$T> {
+    #[track_caller]
+    fn rem_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self % rhs;
+    }
+}
+
+impl crate::ops::BitXorAssign for Saturating<$T> {
+    fn bitxor_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self ^ rhs;
+    }
+}
+
+impl crate::ops::BitAndAssign for Saturating<$T> {
+    fn bitand_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self & rhs;
+    }
+}
+
+impl crate::ops::BitOrAssign for Saturating<$T> {
+    fn bitor_assign(&mut self, rhs: Saturating<$T>) {
+        *self = *self | rhs;
+    }
+}
+
+/// `x += 5` on a `Saturating<u8>`: the plain integer as the right operand of an assignment.
+impl crate::ops::AddAssign<$T> for Saturating<$T> {
+    fn add_assign(&mut self, rhs: $T) {
+        *self = *self + Saturating(rhs);
+    }
+}
+
+impl crate::ops::SubAssign<$T> for Saturating<$T> {
+    fn sub_assign(&mut self, rhs: $T) {
+        *self = *self - Saturating(rhs);
+    }
+}
+
+impl crate::ops::MulAssign<$T> for Saturating<$T> {
+    fn mul_assign(&mut self, rhs: $T) {
+        *self = *self * Saturating(rhs);
+    }
+}
+
+impl crate::ops::DivAssign<$T> for Saturating<$T> {
+    #[track_caller]
+    fn div_assign(&mut self, rhs: $T) {
+        *self = *self / Saturating(rhs);
+    }
+}
+
+impl crate::ops::RemAssign<$T> for Saturating<$T> {
+    #[track_caller]
+    fn rem_assign(&mut self, rhs: $T) {
+        *self = *self % Saturating(rhs);
+    }
+}
+
+impl crate::ops::BitXorAssign<$T> for Saturating<$T> {
+    fn bitxor_assign(&mut self, rhs: $T) {
+        *self = *self ^ Saturating(rhs);
+    }
+}
+
+impl crate::ops::BitAndAssign<$T> for Saturating<$T> {
+    fn bitand_assign(&mut self, rhs: $T) {
+        *self = *self & Saturating(rhs);
+    }
+}
+
+impl crate::ops::BitOrAssign<$T> for Saturating<$T> {
+    fn bitor_assign(&mut self, rhs: $T) {
+        *self = *self | Saturating(rhs);
+    }
+}
+//@ end
+
+//@ for $T in i8 i16 i32 i64 i128 isize
+/// `-Saturating(MIN)` is `MAX`.
+impl crate::ops::Neg for Saturating<$T> {
+    type Output = Saturating<$T>;
+    fn neg(self) -> Saturating<$T> {
+        Saturating(self.0.saturating_neg())
+    }
+}
+//@ end

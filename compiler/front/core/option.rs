@@ -215,6 +215,19 @@ impl<T> Option<T> {
         }
     }
 
+    pub fn get_or_insert_default(&mut self) -> &mut T
+    where
+        T: Default,
+    {
+        if let None = *self {
+            *self = Some(T::default());
+        }
+        match self {
+            Some(v) => v,
+            None => crate::intrinsics::unreachable(),
+        }
+    }
+
     pub fn get_or_insert_with<F: FnOnce() -> T>(&mut self, f: F) -> &mut T {
         if let None = *self {
             *self = Some(f());
@@ -360,6 +373,13 @@ impl<'a, T> Iterator for Iter<'a, T> {
     }
 }
 
+/// One item or none: the back is the front.
+impl<'a, T> DoubleEndedIterator for Iter<'a, T> {
+    fn next_back(&mut self) -> Option<&'a T> {
+        self.inner.take()
+    }
+}
+
 impl<'a, T> IntoIterator for &'a Option<T> {
     type Item = &'a T;
     type IntoIter = Iter<'a, T>;
@@ -382,6 +402,12 @@ impl<'a, T> Iterator for IterMut<'a, T> {
     }
 }
 
+impl<'a, T> DoubleEndedIterator for IterMut<'a, T> {
+    fn next_back(&mut self) -> Option<&'a mut T> {
+        self.inner.take()
+    }
+}
+
 impl<'a, T> IntoIterator for &'a mut Option<T> {
     type Item = &'a mut T;
     type IntoIter = IterMut<'a, T>;
@@ -400,6 +426,12 @@ impl<T> Iterator for IntoIter<T> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
+        self.inner.take()
+    }
+}
+
+impl<T> DoubleEndedIterator for IntoIter<T> {
+    fn next_back(&mut self) -> Option<T> {
         self.inner.take()
     }
 }

@@ -97,6 +97,13 @@ impl<T, E> Result<T, E> {
         self
     }
 
+    pub fn inspect_err<F: FnOnce(&E)>(self, f: F) -> Result<T, E> {
+        if let Err(ref e) = self {
+            f(e);
+        }
+        self
+    }
+
     pub fn and<U>(self, res: Result<U, E>) -> Result<U, E> {
         match self {
             Ok(_) => res,
@@ -179,6 +186,15 @@ impl<T, E> Result<T, E> {
             Err(_) => crate::intrinsics::unreachable(),
         }
     }
+
+    /// The `Ok` value, as an iterator of one item or none.
+    pub fn iter(&self) -> crate::result::Iter<'_, T> {
+        Iter { inner: self.as_ref().ok() }
+    }
+
+    pub fn iter_mut(&mut self) -> crate::result::IterMut<'_, T> {
+        IterMut { inner: self.as_mut().ok() }
+    }
 }
 
 impl<T: Copy, E> Result<&T, E> {
@@ -197,5 +213,90 @@ impl<T, E> Result<Option<T>, E> {
             Ok(None) => None,
             Err(e) => Some(Err(e)),
         }
+    }
+}
+
+/// The iterator of `Result::iter`: the `Ok` value, if any.
+pub struct Iter<'a, T> {
+    inner: Option<&'a T>,
+}
+
+impl<'a, T> Iterator for Iter<'a, T> {
+    type Item = &'a T;
+
+    fn next(&mut self) -> Option<&'a T> {
+        self.inner.take()
+    }
+}
+
+/// One item or none: the back is the front.
+impl<'a, T> DoubleEndedIterator for Iter<'a, T> {
+    fn next_back(&mut self) -> Option<&'a T> {
+        self.inner.take()
+    }
+}
+
+impl<'a, T, E> IntoIterator for &'a Result<T, E> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+/// The iterator of `Result::iter_mut`.
+pub struct IterMut<'a, T> {
+    inner: Option<&'a mut T>,
+}
+
+impl<'a, T> Iterator for IterMut<'a, T> {
+    type Item = &'a mut T;
+
+    fn next(&mut self) -> Option<&'a mut T> {
+        self.inner.take()
+    }
+}
+
+impl<'a, T> DoubleEndedIterator for IterMut<'a, T> {
+    fn next_back(&mut self) -> Option<&'a mut T> {
+        self.inner.take()
+    }
+}
+
+impl<'a, T, E> IntoIterator for &'a mut Result<T, E> {
+    type Item = &'a mut T;
+    type IntoIter = IterMut<'a, T>;
+
+    fn into_iter(self) -> IterMut<'a, T> {
+        self.iter_mut()
+    }
+}
+
+/// The iterator of a `Result` by value: the `Ok` value, if any.
+pub struct IntoIter<T> {
+    inner: Option<T>,
+}
+
+impl<T> Iterator for IntoIter<T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.inner.take()
+    }
+}
+
+impl<T> DoubleEndedIterator for IntoIter<T> {
+    fn next_back(&mut self) -> Option<T> {
+        self.inner.take()
+    }
+}
+
+impl<T, E> IntoIterator for Result<T, E> {
+    type Item = T;
+    type IntoIter = IntoIter<T>;
+
+    fn into_iter(self) -> IntoIter<T> {
+        IntoIter { inner: self.ok() }
     }
 }

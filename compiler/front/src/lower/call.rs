@@ -533,6 +533,33 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let v = self.read_place(&place, &t, span);
                 self.owned(v, &t, span)
             }
+            // `mem::discriminant`: the enum's tag, read as `variant_test` reads it (the value of
+            // a fieldless enum, field 0 of a data enum's struct), widened to `i128`; 0 for a
+            // type that is no enum, as rustc's `discriminant_value` gives.
+            "discriminant_value" => {
+                let t = ty_arg(0);
+                let i128_ty = IntTy::I128;
+                let is_enum = matches!(t.kind(), TyKind::Adt(d, _)
+                    if matches!(self.tcx.items.def(*d).kind, DefKind::Enum { .. }));
+                let layout =
+                    if is_enum { self.mono.layouts.layout(self.tcx, &t).ok() } else { None };
+                let Some(layout) = layout.filter(|l| !l.variants.is_empty()) else {
+                    return Operand::Scalar(self.const_int(0, i128_ty, span));
+                };
+                let Some(p) = args.into_iter().next() else { return Operand::Never };
+                let place = self.deref_operand(p, &t);
+                let tag = if layout.fieldless {
+                    match self.read_place(&place, &t, span) {
+                        Operand::Scalar(v) => v,
+                        _ => return Operand::Never,
+                    }
+                } else {
+                    let Place::Mem(m) = place else { return Operand::Never };
+                    let tp = self.field_ptr(m, 0, span);
+                    self.load(tp, span)
+                };
+                Operand::Scalar(self.cast(tag, Type::Int(i128_ty), span))
+            }
             "write" => {
                 let t = ty_arg(0);
                 let mut it = args.into_iter();
