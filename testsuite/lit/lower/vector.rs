@@ -35,14 +35,14 @@ fn copy4(i: usize, a: &[[f32; 4]], c: &mut [[f32; 4]]) {
 // CHECK-NEXT:       %v2 = llvm.getelementptr %v1[0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:       %v5 = llvm.getelementptr %v4[0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK-NEXT:       %v7 = llvm.getelementptr inbounds %v2[%v0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       %v8 = arith.constant 3 : i64
-// CHECK-NEXT:       %v10 = llvm.getelementptr inbounds %v7[%v8] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v12 = arith.constant 2 : i64
-// CHECK-NEXT:       %v14 = llvm.getelementptr inbounds %v7[%v12] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v16 = arith.constant 1 : i64
-// CHECK-NEXT:       %v18 = llvm.getelementptr inbounds %v7[%v16] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v20 = arith.constant 0 : i64
-// CHECK-NEXT:       %v22 = llvm.getelementptr inbounds %v7[%v20] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v9 = arith.constant 0 : i64
+// CHECK-NEXT:       %v10 = llvm.getelementptr inbounds %v7[%v9] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v13 = arith.constant 1 : i64
+// CHECK-NEXT:       %v14 = llvm.getelementptr inbounds %v7[%v13] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v17 = arith.constant 2 : i64
+// CHECK-NEXT:       %v18 = llvm.getelementptr inbounds %v7[%v17] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v21 = arith.constant 3 : i64
+// CHECK-NEXT:       %v22 = llvm.getelementptr inbounds %v7[%v21] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:       %t8 = llvm.ptrtoint %v2 : !llvm.ptr to i64
 // CHECK-NEXT:       %t9 = llvm.mlir.constant(15 : i64) : i64
 // CHECK-NEXT:       %t10 = llvm.and %t8, %t9 : i64
@@ -78,16 +78,16 @@ fn copy4(i: usize, a: &[[f32; 4]], c: &mut [[f32; 4]]) {
 // CHECK-NEXT:       %t36 = llvm.getelementptr inbounds %v7[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
 // CHECK-NEXT:       %t37 = llvm.load %t36 {alignment = 4 : i64} : !llvm.ptr -> f32
 // CHECK-NEXT:       cf.br ^bb7(%t31, %t33, %t35, %t37 : f32, f32, f32, f32)
-// CHECK-NEXT:     ^bb7(%v23: f32, %v19: f32, %v15: f32, %v11: f32):
-// CHECK-NEXT:       %v33 = llvm.getelementptr inbounds %v5[%v0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       %v34 = arith.constant 0 : i64
-// CHECK-NEXT:       %v36 = llvm.getelementptr inbounds %v33[%v34] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v38 = arith.constant 1 : i64
-// CHECK-NEXT:       %v40 = llvm.getelementptr inbounds %v33[%v38] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v42 = arith.constant 2 : i64
-// CHECK-NEXT:       %v44 = llvm.getelementptr inbounds %v33[%v42] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %v46 = arith.constant 3 : i64
-// CHECK-NEXT:       %v48 = llvm.getelementptr inbounds %v33[%v46] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:     ^bb7(%v12: f32, %v16: f32, %v20: f32, %v24: f32):
+// CHECK-NEXT:       %v50 = llvm.getelementptr inbounds %v5[%v0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK-NEXT:       %v51 = arith.constant 0 : i64
+// CHECK-NEXT:       %v53 = llvm.getelementptr inbounds %v50[%v51] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v55 = arith.constant 1 : i64
+// CHECK-NEXT:       %v57 = llvm.getelementptr inbounds %v50[%v55] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v59 = arith.constant 2 : i64
+// CHECK-NEXT:       %v61 = llvm.getelementptr inbounds %v50[%v59] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK-NEXT:       %v63 = arith.constant 3 : i64
+// CHECK-NEXT:       %v65 = llvm.getelementptr inbounds %v50[%v63] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:       %t38 = llvm.ptrtoint %v5 : !llvm.ptr to i64
 // CHECK-NEXT:       %t39 = llvm.mlir.constant(15 : i64) : i64
 // CHECK-NEXT:       %t40 = llvm.and %t38, %t39 : i64
@@ -100,21 +100,21 @@ fn copy4(i: usize, a: &[[f32; 4]], c: &mut [[f32; 4]]) {
 // CHECK-NEXT:       %t45 = llvm.mlir.constant(2 : i64) : i64
 // CHECK-NEXT:       %t46 = llvm.mlir.constant(3 : i64) : i64
 // CHECK-NEXT:       %t47 = llvm.mlir.undef : vector<4xf32>
-// CHECK-NEXT:       %t48 = llvm.insertelement %v11, %t47[%t43 : i64] : vector<4xf32>
-// CHECK-NEXT:       %t49 = llvm.insertelement %v15, %t48[%t44 : i64] : vector<4xf32>
-// CHECK-NEXT:       %t50 = llvm.insertelement %v19, %t49[%t45 : i64] : vector<4xf32>
-// CHECK-NEXT:       %t51 = llvm.insertelement %v23, %t50[%t46 : i64] : vector<4xf32>
-// CHECK-NEXT:       llvm.store %t51, %v33 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
+// CHECK-NEXT:       %t48 = llvm.insertelement %v24, %t47[%t43 : i64] : vector<4xf32>
+// CHECK-NEXT:       %t49 = llvm.insertelement %v20, %t48[%t44 : i64] : vector<4xf32>
+// CHECK-NEXT:       %t50 = llvm.insertelement %v16, %t49[%t45 : i64] : vector<4xf32>
+// CHECK-NEXT:       %t51 = llvm.insertelement %v12, %t50[%t46 : i64] : vector<4xf32>
+// CHECK-NEXT:       llvm.store %t51, %v50 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr
 // CHECK-NEXT:       cf.br ^bb10
 // CHECK-NEXT:     ^bb9:
-// CHECK-NEXT:       %t52 = llvm.getelementptr inbounds %v33[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       llvm.store %v11, %t52 {alignment = 4 : i64} : f32, !llvm.ptr
-// CHECK-NEXT:       %t53 = llvm.getelementptr inbounds %v33[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       llvm.store %v15, %t53 {alignment = 4 : i64} : f32, !llvm.ptr
-// CHECK-NEXT:       %t54 = llvm.getelementptr inbounds %v33[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       llvm.store %v19, %t54 {alignment = 4 : i64} : f32, !llvm.ptr
-// CHECK-NEXT:       %t55 = llvm.getelementptr inbounds %v33[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
-// CHECK-NEXT:       llvm.store %v23, %t55 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       %t52 = llvm.getelementptr inbounds %v50[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK-NEXT:       llvm.store %v24, %t52 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       %t53 = llvm.getelementptr inbounds %v50[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK-NEXT:       llvm.store %v20, %t53 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       %t54 = llvm.getelementptr inbounds %v50[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK-NEXT:       llvm.store %v16, %t54 {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       %t55 = llvm.getelementptr inbounds %v50[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<4 x f32>
+// CHECK-NEXT:       llvm.store %v12, %t55 {alignment = 4 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       cf.br ^bb10
 // CHECK-NEXT:     ^bb10:
 // CHECK-NEXT:       gpu.return
