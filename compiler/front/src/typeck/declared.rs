@@ -60,6 +60,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
     /// The type an expression has in the item's own generic signature, before the instance's
     /// substitution, where the syntax says (see the module's comment).
     pub(super) fn declared_generic_ty(&self, e: ExprId) -> Option<Ty> {
+        // A body without generic arguments declares nothing generic, and the search for a
+        // local's binding below scans the whole body: kernels, the largest bodies, skip it.
+        if self.args.is_empty() {
+            return None;
+        }
         match &self.body.expr(e).kind {
             ExprKind::Path(p) => {
                 let Some(crate::items::PathRes {
