@@ -467,6 +467,167 @@ unsafe fn hgemm_step(
     }
 }
 
+/// Rows of `c` one block of `hgemm_wgmma` computes: 64 for each of its warpgroups.
+pub const WGMMA_BLOCK_M: usize = 128;
+/// Columns of `c` one block of `hgemm_wgmma` computes: one warpgroup multiply's width.
+pub const WGMMA_BLOCK_N: usize = 256;
+/// Columns of `a` (rows of `b`) one step of `hgemm_wgmma` stages: four 16-deep multiplies.
+pub const WGMMA_STEP: usize = 64;
+/// How many steps' tiles `hgemm_wgmma` keeps in shared memory: the one the tensor cores read,
+/// the one the previous step's multiplies may still read, and the copies of the next two.
+pub const WGMMA_STAGES: usize = 4;
+/// The threads of one block of `hgemm_wgmma`: two warpgroups.
+pub const WGMMA_THREADS: usize = 128 * WGMMA_BLOCK_M / 64;
+/// The elements of one stage of each staged tile.
+const WGMMA_TILE_A: usize = WGMMA_BLOCK_M * WGMMA_STEP;
+const WGMMA_TILE_B: usize = WGMMA_STEP * WGMMA_BLOCK_N;
+/// The dynamic shared memory `hgemm_wgmma` needs (`dyn_cache`): 196,608 bytes.
+pub const WGMMA_SHARED_BYTES: usize = WGMMA_STAGES * (WGMMA_TILE_A + WGMMA_TILE_B) * 2;
+
+/// `c = a·b` as `hgemm` computes it, on Hopper's warpgroup multiplies (`wgmma`, sm_90; other
+/// targets compute the same with loads and arithmetic): `n` a multiple of 256, `k` of 64,
+/// 128 rows per block. Each step's 128×64 tile of `a` and 64×256 tile of `b` are copied into
+/// shared memory by `cp_async`, two steps ahead, in the layout the multiplies read (8×8 core
+/// matrices of 128 contiguous bytes). Each warpgroup multiplies its 64 rows of the tile by the
+/// whole of `b`'s as four multiplies of 64×256×16, whose 128 accumulators per thread stay in
+/// registers; they run while the next step's copies land, and the barrier of each step both
+/// publishes its tiles and tells every thread that the stage the next copies overwrite, read
+/// two steps before, has been read (each warpgroup waits for all but its last batch).
+#[offload_kernel]
+pub fn hgemm_wgmma(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
+    // SAFETY: each thread copies its own chunks of the tiles; the waits, the proxy fence and
+    // the barrier at the top of each step order the copies before the multiplies' reads and
+    // those reads before the copies that later overwrite their stage; every thread of each
+    // warpgroup reaches every multiply. The launch gives `WGMMA_SHARED_BYTES` of dynamic
+    // shared memory and 256 threads.
+    unsafe {
+        let sa = dynamic_shared::<f16>();
+        let sb = sa.add(WGMMA_STAGES * WGMMA_TILE_A);
+        let t = thread_idx_x() as usize;
+        let group = t / 128;
+        let tiles = WgmmaTiles {
+            a,
+            b,
+            n,
+            k,
+            row: block_idx_y() as usize * WGMMA_BLOCK_M,
+            col: block_idx_x() as usize * WGMMA_BLOCK_N,
+        };
+        let mut acc = [0.0f32; WGMMA_BLOCK_N / 2];
+        let steps = k / WGMMA_STEP;
+        for s in 0..WGMMA_STAGES - 2 {
+            if s < steps {
+                tiles.copy(s, sa, sb);
+            }
+            cp_async_commit();
+        }
+        // As in `hgemm`: two loops, so that the first one's bounds prove the copies' indices.
+        let steady = steps - steps.min(WGMMA_STAGES - 2);
+        for s in 0..steady {
+            cp_async_wait::<{ WGMMA_STAGES - 3 }>();
+            fence_proxy_async();
+            sync_threads();
+            tiles.copy(s + WGMMA_STAGES - 2, sa, sb);
+            cp_async_commit();
+            acc = wgmma_step(acc, sa, sb, s % WGMMA_STAGES, group);
+        }
+        for s in steady..steps {
+            cp_async_wait::<{ WGMMA_STAGES - 3 }>();
+            fence_proxy_async();
+            sync_threads();
+            cp_async_commit();
+            acc = wgmma_step(acc, sa, sb, s % WGMMA_STAGES, group);
+        }
+        wgmma_wait::<0>();
+        let (warp, lane) = (t % 128 / 32, t % 32);
+        let r0 = tiles.row + group * 64 + warp * 16 + lane / 4;
+        for j in 0..WGMMA_BLOCK_N / 8 {
+            let at = r0 * n + tiles.col + j * 8 + lane % 4 * 2;
+            c[at] = acc[4 * j];
+            c[at + 1] = acc[4 * j + 1];
+            c[at + 8 * n] = acc[4 * j + 2];
+            c[at + 8 * n + 1] = acc[4 * j + 3];
+        }
+    }
+}
+
+/// One step of `hgemm_wgmma`'s warpgroup: the products of ring stage `stage`'s tiles added to
+/// its accumulators, as one batch of four multiplies, then a wait for the previous batch.
+///
+/// # Safety
+///
+/// `sa` and `sb` are `hgemm_wgmma`'s rings, the stage's copies landed, fenced and published.
+unsafe fn wgmma_step(
+    mut acc: [f32; WGMMA_BLOCK_N / 2],
+    sa: *mut f16,
+    sb: *mut f16,
+    stage: usize,
+    group: usize,
+) -> [f32; WGMMA_BLOCK_N / 2] {
+    // SAFETY: the caller's promise; every thread of the warpgroup reaches each multiply.
+    unsafe {
+        let ta = sa.add(stage * WGMMA_TILE_A + group * 64 * WGMMA_STEP) as *const f16;
+        let tb = sb.add(stage * WGMMA_TILE_B) as *const f16;
+        wgmma_fence();
+        for kk in 0..WGMMA_STEP / 16 {
+            // Two core matrices of `a` along k (64 elements apart), row groups a step's
+            // eight core matrices apart; of `b`, two k groups of a whole row of core matrices.
+            acc = wgmma_m64n256k16_f16(
+                ta.add(kk * 128),
+                64,
+                WGMMA_STEP * 8,
+                tb.add(kk * 2 * WGMMA_BLOCK_N * 8),
+                WGMMA_BLOCK_N * 8,
+                64,
+                acc,
+            );
+        }
+        wgmma_commit();
+        wgmma_wait::<1>();
+        acc
+    }
+}
+
+/// Where a block of `hgemm_wgmma` reads its tiles.
+struct WgmmaTiles<'a> {
+    a: &'a [f16],
+    b: &'a [f16],
+    n: usize,
+    k: usize,
+    row: usize,
+    col: usize,
+}
+
+impl WgmmaTiles<'_> {
+    /// Starts the copies of step `s`'s tiles into their stage of the rings, in 16-byte
+    /// chunks, each one row of a core matrix; eight consecutive threads fill one core matrix,
+    /// so that each phase of a warp's shared-memory writes covers 128 contiguous bytes.
+    unsafe fn copy(&self, s: usize, sa: *mut f16, sb: *mut f16) {
+        unsafe {
+            let t = thread_idx_x() as usize;
+            let k0 = s * WGMMA_STEP;
+            let ta = sa.add(s % WGMMA_STAGES * WGMMA_TILE_A);
+            let tb = sb.add(s % WGMMA_STAGES * WGMMA_TILE_B);
+            for j in 0..WGMMA_TILE_A / 8 / WGMMA_THREADS {
+                let p = t + j * WGMMA_THREADS;
+                let (r8, c8, group) = (p % 8, p / 8 % (WGMMA_STEP / 8), p / WGMMA_STEP);
+                let from =
+                    &self.a[(self.row + group * 8 + r8) * self.k + k0 + c8 * 8] as *const f16;
+                let to = ta.add(group * WGMMA_STEP * 8 + c8 * 64 + r8 * 8);
+                cp_async(to as *mut [f16; 8], from as *const [f16; 8]);
+            }
+            for j in 0..WGMMA_TILE_B / 8 / WGMMA_THREADS {
+                let p = t + j * WGMMA_THREADS;
+                let (k8, n8, group) = (p % 8, p / 8 % (WGMMA_BLOCK_N / 8), p / WGMMA_BLOCK_N);
+                let from =
+                    &self.b[(k0 + group * 8 + k8) * self.n + self.col + n8 * 8] as *const f16;
+                let to = tb.add(group * WGMMA_BLOCK_N * 8 + n8 * 64 + k8 * 8);
+                cp_async(to as *mut [f16; 8], from as *const [f16; 8]);
+            }
+        }
+    }
+}
+
 /// Where a block reads its tiles: the matrices, their widths and the block's first row and
 /// column of `c`.
 struct HgemmTiles<'a> {

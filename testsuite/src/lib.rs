@@ -192,6 +192,9 @@ pub mod vectors;
 #[path = "../kernels/warp.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod warp;
+#[path = "../kernels/warpgroup.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod warpgroup;
 #[path = "../kernels/wide.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod wide;
@@ -1388,6 +1391,39 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(tensor::hgemm_async),
+        },
+        Case {
+            file: "warpgroup.rs",
+            kernel: "wgmma_gemm",
+            grid: [2, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(48),
+                Input::Scalar(128),
+                Input::SmallIntegers(128 * 48),
+                Input::SmallIntegers(48 * 128),
+                Input::Zeros(128 * 128),
+            ]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(warpgroup::wgmma_gemm),
+        },
+        Case {
+            file: "warpgroup.rs",
+            kernel: "wgmma_pipelined",
+            grid: [2, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(96),
+                Input::Scalar(256),
+                Input::SmallIntegers(128 * 96),
+                Input::SmallIntegers(96 * 256),
+                Input::Zeros(128 * 256),
+            ]),
+            gpu_ulps: 0,
+            // Two stages of 64×32 and 32×128 bf16.
+            dyn_cache: 2 * (64 * 32 + 32 * 128) * 2,
+            simulate: sim!(warpgroup::wgmma_pipelined),
         },
         Case {
             file: "wide.rs",

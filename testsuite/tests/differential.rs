@@ -56,19 +56,25 @@ fn interpreter_agrees_with_rustc_on_every_kernel() {
         {
             panic!("{}: rustc and the interpreter (after passes) disagree: {e}", case.kernel);
         }
-        // Warp matrix multiplies and their fragment loads: the rewrite that targets without
-        // the instructions run must compute what the interpreter's `rk.mma` and `rk.ldmatrix`
-        // do, bit for bit.
-        if rkc_rk::passes::has_mma(&inlined) || rkc_rk::passes::has_ldmatrix(&inlined) {
+        // Warp and warpgroup matrix multiplies and their fragment loads: the rewrites that
+        // targets without the instructions run must compute what the interpreter's `rk.mma`,
+        // `rk.ldmatrix` and `rk.wgmma` do, bit for bit.
+        let (mma, wgmma) = (
+            rkc_rk::passes::has_mma(&inlined) || rkc_rk::passes::has_ldmatrix(&inlined),
+            rkc_rk::passes::has_wgmma(&inlined),
+        );
+        if mma || wgmma {
             let mut expanded = inlined.clone();
+            rkc_rk::passes::expand_wgmma(&mut expanded);
             rkc_rk::passes::without_sm80(&mut expanded);
             assert!(!rkc_rk::passes::uses_sm80(&expanded), "{}", case.kernel);
+            assert!(!rkc_rk::passes::has_wgmma(&expanded), "{}", case.kernel);
             rkc_rk::verify(&expanded)
                 .unwrap_or_else(|e| panic!("{}: without_sm80 broke the module: {e}", case.kernel));
             let out = run_interpreter(&expanded, case, &inputs);
             if let Err(e) = same(&reference, &out, &elems) {
                 panic!(
-                    "{}: rustc and the interpreter (mma and ldmatrix expanded) disagree: {e}",
+                    "{}: rustc and the interpreter (mma, ldmatrix and wgmma expanded) disagree: {e}",
                     case.kernel
                 );
             }

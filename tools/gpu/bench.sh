@@ -9,7 +9,7 @@ echo "# rkc vs nvcc on the GPU, $(date -u +%Y-%m-%dT%H:%MZ), commit $(cat .devic
 echo
 nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.max.sm,clocks.max.mem --format=csv,noheader
 "$NVCC" --version | tail -2
-"$NVCC" -O3 -arch=sm_90 -cubin -o .device/bench/nvcc.cubin .device/bench/kernels.cu
+"$NVCC" -O3 -gencode arch=compute_90a,code=sm_90a -cubin -o .device/bench/nvcc.cubin .device/bench/kernels.cu
 # cuBLAS, the GEMM rows' reference, is loaded at run time (cudarc): the toolkit's copy, else the
 # one a Python wheel installed.
 CUBLAS=$(find /usr/local/cuda/lib64 /usr/local/cuda/targets /usr/lib/x86_64-linux-gnu /usr/local/lib \
@@ -31,4 +31,9 @@ done
 for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
     sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun hgemm "$cubin")
     echo "hgemm in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bHMMA' <<<"$sass") HMMA, $(grep -cE '\bLDGSTS' <<<"$sass") LDGSTS, $(grep -cE '\bLDSM' <<<"$sass") LDSM"
+done
+# The warpgroup HGEMM: local memory, warpgroup multiplies (HGMMA) and the asynchronous copies.
+for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
+    sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun hgemm_wgmma "$cubin")
+    echo "hgemm_wgmma in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bHGMMA' <<<"$sass") HGMMA, $(grep -cE '\bLDGSTS' <<<"$sass") LDGSTS, $(grep -cE 'WARPSYNC|BSSY' <<<"$sass") WARPSYNC/BSSY"
 done

@@ -277,31 +277,30 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         // The host stage finds out whether compiler-rt is there.
         compiler_rt: false,
     };
-    // Kernels with warp matrix multiplies (`rk.mma`) or asynchronous copies need a second text
-    // for the GPU targets without those sm_80 instructions: the module with them rewritten
-    // into shuffles, arithmetic, loads and stores (`without_sm80`), which compute the same
-    // results. The first text is the instructions', unless no target has them. The host stage
-    // rewrites on its own.
-    let gpus = || options.targets.iter().filter(|t| t.kind() != TargetKind::Host);
-    let uses_sm80 = rkc_rk::passes::uses_sm80(verified.module());
-    let (native, portable) = (
-        uses_sm80 && gpus().any(|t| t.has_sm80_instructions()),
-        uses_sm80 && gpus().any(|t| !t.has_sm80_instructions()),
-    );
-    let expanded = if portable {
-        let mut m = verified.module().clone();
-        rkc_rk::passes::without_sm80(&mut m);
-        Some(m)
-    } else {
-        None
+    // A GPU target that lacks instructions the module uses takes a text with them rewritten
+    // into ordinary rk that computes the same results: Hopper's warpgroup multiplies
+    // (`rk.wgmma`, native on sm_90 only) by `expand_wgmma`, warp matrix multiplies and
+    // asynchronous copies (native from sm_80) by `without_sm80`. Each distinct rewrite the
+    // targets need is lowered once; the first text (the `rkc-lower (gpu)` stage) is the one
+    // with the fewest rewrites. The host stage rewrites on its own.
+    let module = verified.module();
+    let (uses_wgmma, uses_sm80) =
+        (rkc_rk::passes::has_wgmma(module), rkc_rk::passes::uses_sm80(module));
+    let rewrite = |t: &dyn Target| Rewrite {
+        wgmma: uses_wgmma && !t.has_wgmma(),
+        sm80: uses_sm80 && !t.has_sm80_instructions(),
     };
-    let expanded = match &expanded {
-        Some(m) => Some(
-            rkc_rk::verify(m)
-                .map_err(|e| internal("without_sm80 produced invalid rk", e.to_string()))?,
-        ),
-        None => None,
-    };
+    let mut rewrites: Vec<Rewrite> = options
+        .targets
+        .iter()
+        .filter(|t| t.kind() != TargetKind::Host)
+        .map(|t| rewrite(t.as_ref()))
+        .collect();
+    rewrites.sort_by_key(|r| (u8::from(r.wgmma) + u8::from(r.sm80), r.sm80));
+    rewrites.dedup();
+    if rewrites.is_empty() {
+        rewrites.push(Rewrite::default());
+    }
     let mlir = mlir::Mlir::new(options.print_ir_after_all);
     let lower_text =
         |module: &rkc_rk::Verified<'_>, stage: &str| -> Result<(String, String), Error> {
@@ -312,15 +311,35 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             let printed = mlir::Mlir::print(&parsed, options.debug_info);
             Ok((text, printed))
         };
-    let (gpu_text, gpu) = match &expanded {
-        Some(e) if !native => lower_text(e, "rkc-lower (gpu)")?,
-        _ => lower_text(&verified, "rkc-lower (gpu)")?,
+    let mut lowered: Vec<(Rewrite, String, String)> = Vec::with_capacity(rewrites.len());
+    for (k, r) in rewrites.iter().enumerate() {
+        let stage = match (k, r.sm80, r.wgmma) {
+            (0, ..) => "rkc-lower (gpu)",
+            (_, true, _) => "rkc-lower (gpu, without sm_80)",
+            _ => "rkc-lower (gpu, without sm_90a)",
+        };
+        let (text, printed) = if r.wgmma || r.sm80 {
+            let mut m = module.clone();
+            if r.wgmma {
+                rkc_rk::passes::expand_wgmma(&mut m);
+            }
+            if r.sm80 {
+                rkc_rk::passes::without_sm80(&mut m);
+            }
+            let checked = rkc_rk::verify(&m)
+                .map_err(|e| internal("a rewrite produced invalid rk", e.to_string()))?;
+            lower_text(&checked, stage)?
+        } else {
+            lower_text(&verified, stage)?
+        };
+        lowered.push((*r, text, printed));
+    }
+    let gpu_text = lowered[0].1.clone();
+    let texts = GpuTexts {
+        texts: lowered.iter().map(|(r, _, printed)| (*r, printed.as_str())).collect(),
+        rewrite: &rewrite,
+        wgmma: uses_wgmma,
     };
-    let portable_gpu = match &expanded {
-        Some(e) if native => Some(lower_text(e, "rkc-lower (gpu, without sm_80)")?.1),
-        _ => None,
-    };
-    let texts = GpuTexts { native: &gpu, portable: portable_gpu.as_deref() };
     timed(&mut timings, "lower", t);
 
     let scratch = Scratch::new().map_err(|e| {
@@ -380,8 +399,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     // toolkit: MLIR's serialiser reads and links libdevice whenever it has one, which cost
     // 2-3 ms per NVIDIA target of every compilation.
     let calls_libdevice = |text: &str| text.contains("= math.") || text.contains("= arith.remf");
-    let needs_libdevice =
-        calls_libdevice(&gpu) || portable_gpu.as_deref().is_some_and(calls_libdevice);
+    let needs_libdevice = texts.texts.iter().any(|(_, text)| calls_libdevice(text));
     let cuda_toolkit = tools::find_cuda_toolkit().filter(|_| needs_libdevice);
     if cuda_toolkit.is_none()
         && needs_libdevice
@@ -416,7 +434,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
             ptxas: ptxas.as_deref(),
             scratch: &scratch.0,
         };
-        let gpu = gpu_targets(&mlir, texts, &chosen, tools, options, &mut timings, &mut warnings);
+        let gpu = gpu_targets(&mlir, &texts, &chosen, tools, options, &mut timings, &mut warnings);
         let hosts: Vec<_> = hosts
             .into_iter()
             .map(|host| match host {
@@ -445,7 +463,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         rk_optimized,
         dot_calls,
         dot_cfgs,
-        gpu,
+        gpu: lowered.swap_remove(0).2,
         targets,
         kernels,
         fatbin,
@@ -454,21 +472,30 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
     })
 }
 
-/// The gpu-stage texts: `native` for every target, except that the targets without sm_80's
-/// warp matrix and asynchronous copy instructions take `portable` where there is one (see
-/// `compile`).
-#[derive(Clone, Copy)]
+/// What a GPU target's text has rewritten (see `compile`): Hopper's warpgroup multiplies, and
+/// the sm_80 instructions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rewrite {
+    wgmma: bool,
+    sm80: bool,
+}
+
+/// The gpu-stage texts, one for each rewrite some target needs.
+#[derive(Clone)]
 struct GpuTexts<'t> {
-    native: &'t str,
-    portable: Option<&'t str>,
+    texts: Vec<(Rewrite, &'t str)>,
+    rewrite: &'t (dyn Fn(&dyn Target) -> Rewrite + Sync),
+    /// Whether the module has warpgroup multiplies.
+    wgmma: bool,
 }
 
 impl<'t> GpuTexts<'t> {
-    fn for_target(self, target: &dyn Target) -> &'t str {
-        match self.portable {
-            Some(text) if !target.has_sm80_instructions() => text,
-            _ => self.native,
-        }
+    /// The target's text, and whether it holds warpgroup multiplies (which need the
+    /// architecture-specific sm_90a).
+    fn for_target(&self, target: &dyn Target) -> (&'t str, bool) {
+        let want = (self.rewrite)(target);
+        let text = self.texts.iter().find(|(r, _)| *r == want).map_or(self.texts[0].1, |t| t.1);
+        (text, self.wgmma && !want.wgmma)
     }
 }
 
@@ -501,7 +528,7 @@ impl<'p> TargetTools<'p> {
 /// that order) is the one returned, as sequentially.
 fn gpu_targets(
     mlir: &mlir::Mlir,
-    texts: GpuTexts<'_>,
+    texts: &GpuTexts<'_>,
     chosen: &[&dyn Target],
     tools: TargetTools<'_>,
     options: &Options,
@@ -557,7 +584,7 @@ fn gpu_targets(
 /// target's ptxas runs while the other targets compile.
 fn gpu_target(
     mlir: &mlir::Mlir,
-    gpu: &str,
+    (gpu, wgmma): (&str, bool),
     target: &dyn Target,
     tools: TargetTools<'_>,
     options: &Options,
@@ -568,9 +595,17 @@ fn gpu_target(
     let t = Instant::now();
     let mut module =
         mlir.parse(&rkc_lower::specialize(gpu, target), "lower").map_err(mlir_error)?;
+    // Warpgroup multiplies are an architecture-specific feature: the module is compiled for
+    // sm_90a (PTX and cubin), which loads on the same GPUs as sm_90, and the image keeps the
+    // target's name.
+    let hopper = wgmma.then(|| rkc_lower::Nvvm { chip: "sm_90a".into() });
+    let compiled: &dyn Target = match &hopper {
+        Some(h) => h,
+        None => target,
+    };
     mlir.run(
         &mut module,
-        &target.lowering_pipeline(options.opt_level, options.fast_math),
+        &compiled.lowering_pipeline(options.opt_level, options.fast_math),
         target.dialect(),
     )
     .map_err(mlir_error)?;
@@ -626,7 +661,7 @@ fn gpu_target(
             Some(ptxas) => {
                 let t = Instant::now();
                 let cubin =
-                    cubin(ptxas, &assembly, target.arch(), options, tools.scratch, warnings)?;
+                    cubin(ptxas, &assembly, compiled.arch(), options, tools.scratch, warnings)?;
                 timed(timings, &format!("binary {}", target.arch()), t);
                 cubin
             }

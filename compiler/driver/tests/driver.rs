@@ -160,8 +160,15 @@ fn ptxas_accepts_every_ptx() {
         for t in &out.targets {
             let ptx = dir.join(format!("{}.ptx", t.arch));
             std::fs::write(&ptx, &t.assembly).unwrap();
+            // The PTX's own target: sm_90a for an sm_90 image with warpgroup multiplies.
+            let text = String::from_utf8_lossy(&t.assembly);
+            let target = text
+                .lines()
+                .find_map(|l| l.strip_prefix(".target "))
+                .map_or(t.arch.clone(), |a| a.trim().to_string());
+            assert!(target == t.arch || target == format!("{}a", t.arch), "{} is {target}", t.arch);
             run(Command::new(&ptxas)
-                .arg(format!("-arch={}", t.arch))
+                .arg(format!("-arch={target}"))
                 .arg(&ptx)
                 .arg("-o")
                 .arg(dir.join("out.cubin")));

@@ -47,6 +47,16 @@ extern "rkc-intrinsic" {
     pub fn cp_async<T>(dst: *mut T, src: *const T);
     pub fn cp_async_commit();
     pub fn cp_async_wait<const N: usize>();
+    pub fn wgmma_m64n64k16_f16(a: *const f16, a_k: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 32]) -> [f32; 32];
+    pub fn wgmma_m64n128k16_f16(a: *const f16, a_k: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 64]) -> [f32; 64];
+    pub fn wgmma_m64n256k16_f16(a: *const f16, a_k: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 128]) -> [f32; 128];
+    pub fn wgmma_m64n64k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 32]) -> [f32; 32];
+    pub fn wgmma_m64n128k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 64]) -> [f32; 64];
+    pub fn wgmma_m64n256k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 128]) -> [f32; 128];
+    pub fn fence_proxy_async();
+    pub fn wgmma_fence();
+    pub fn wgmma_commit();
+    pub fn wgmma_wait<const N: usize>();
 }
 
 // The fragments of `mma_m16n8k16_*` in PTX's layouts (lane `l` is thread `l % 4` of group

@@ -684,6 +684,8 @@ impl<'f> FuncEmitter<'f> {
             // In a block function, the block computes it between stretches (`host::Block`).
             OpKind::Mma(_) if self.block_fn.is_some() => {}
             OpKind::Mma(t) => self.mma(*t, op),
+            OpKind::Wgmma { ty, n } => self.wgmma(*ty, *n, op),
+            OpKind::WgmmaSync(s) => self.wgmma_sync(*s),
             OpKind::CopyAsync => self.copy_async(op),
             OpKind::LdMatrix(m) => self.ldmatrix(*m, op),
             OpKind::AsyncCommit => self.line("nvvm.cp.async.commit.group".into()),

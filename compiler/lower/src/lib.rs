@@ -78,14 +78,17 @@ pub fn lower(module: &Verified<'_>, options: &LowerOptions) -> Result<String, Lo
 pub fn lower_host(module: &Verified<'_>, options: &LowerOptions) -> Result<HostModule, LowerError> {
     refuse_calls(module)?;
     // The host image copies at once and loads matrix fragments element by element:
-    // asynchronous copies become loads and stores, `rk.ldmatrix` loads (warp matrix
-    // multiplies are computed by the block functions themselves).
+    // asynchronous copies become loads and stores, `rk.ldmatrix` loads, warpgroup multiplies
+    // loads and arithmetic (warp matrix multiplies are computed by the block functions
+    // themselves).
     let copied;
     let m = module.module();
-    let rk = if rkc_rk::passes::has_async_copies(m) || rkc_rk::passes::has_ldmatrix(m) {
+    let passes = || rkc_rk::passes::has_async_copies(m) || rkc_rk::passes::has_ldmatrix(m);
+    let rk = if passes() || rkc_rk::passes::has_wgmma(m) {
         let mut m = m.clone();
         rkc_rk::passes::expand_async_copies(&mut m);
         rkc_rk::passes::expand_ldmatrix(&mut m);
+        rkc_rk::passes::expand_wgmma(&mut m);
         copied = m;
         &copied
     } else {

@@ -57,6 +57,12 @@ pub trait Target: fmt::Debug + Send + Sync {
     fn has_sm80_instructions(&self) -> bool {
         false
     }
+    /// Whether the target has Hopper's warpgroup multiply (`wgmma.mma_async`, which
+    /// `rk.wgmma` lowers to): NVIDIA's sm_90, compiled as sm_90a where a kernel uses it. The
+    /// other targets take `rkc_rk::passes::expand_wgmma`'s rewrite.
+    fn has_wgmma(&self) -> bool {
+        false
+    }
     /// The assembly name of the register that holds a position value (`block_id` or
     /// `thread_id`, and a dimension), where the target can read it afresh at any point: the
     /// panic block reads the position there (see `rkc_lower::specialize`). `None` where the
@@ -184,6 +190,9 @@ impl Target for Nvvm {
         let digits: String =
             self.chip.trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
         digits.parse::<u32>().is_ok_and(|n| n >= 80)
+    }
+    fn has_wgmma(&self) -> bool {
+        matches!(self.chip.as_str(), "sm_90" | "sm_90a")
     }
     fn position_register(&self, op: &str, dim: &str) -> Option<String> {
         let name = match op {

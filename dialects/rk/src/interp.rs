@@ -169,7 +169,7 @@ pub fn synchronises<'m>(module: &'m Module, func: &'m Func, seen: &mut Vec<&'m s
         region.ops.iter().any(|op| match &op.kind {
             OpKind::Barrier => true,
             OpKind::Warp(w) if w.exchanges() => true,
-            OpKind::Mma(_) => true,
+            OpKind::Mma(_) | OpKind::Wgmma { .. } => true,
             OpKind::Call { callee } => {
                 module.func(callee).is_some_and(|f| synchronises(module, f, seen))
             }
@@ -563,6 +563,57 @@ impl<'a, 'm> Machine<'a, 'm> {
         Ok(rkc_simt::mma::mma(ty, &a, &b, c, lane))
     }
 
+    /// The warpgroup's matrix multiply-accumulate: after the checks the simulator makes and one
+    /// exchange of the warp (every lane must reach it), this thread's `D` by `rkc_simt::wgmma`,
+    /// reading the tiles' elements from memory.
+    fn wgmma(
+        &mut self,
+        ty: crate::MmaType,
+        n: usize,
+        op: &'m Op,
+        operands: &[Bits],
+    ) -> Result<Vec<f32>, InterpError> {
+        let linear = self.linear_thread();
+        let Some(sync) = self.sync else {
+            return Err(InterpError::Malformed(
+                "a warp operation in a kernel run thread by thread".into(),
+            ));
+        };
+        let threads: u32 = self.launched.launch.block.iter().product();
+        if !(threads as usize).is_multiple_of(rkc_simt::wgmma::THREADS) {
+            return Err(self.panic(rkc_simt::wgmma::PARTIAL_WARPGROUP.to_string(), op.loc));
+        }
+        let (a, b) = (operands[0] as u64, operands[3] as u64);
+        if !((a | b) & OFFSET_MASK).is_multiple_of(16) {
+            return Err(self.panic(rkc_simt::wgmma::MISALIGNED_TILE.to_string(), op.loc));
+        }
+        let strides = [1, 2, 4, 5].map(|i| operands[i] as usize);
+        if !rkc_simt::wgmma::strides_ok(strides) {
+            return Err(self.panic(rkc_simt::wgmma::BAD_STRIDES.to_string(), op.loc));
+        }
+        sync.exchange(linear, 0).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
+        let elem = match ty {
+            crate::MmaType::F16 => Type::Float(crate::FloatTy::F16),
+            crate::MmaType::Bf16 => Type::Float(crate::FloatTy::Bf16),
+        };
+        // The first failed read stops the multiply; the closures cannot return it themselves.
+        let failed = std::cell::RefCell::new(None);
+        let read = |base: u64, o: usize| {
+            let at = base.wrapping_add(2 * o as u64);
+            self.load(at, &elem, op.loc).unwrap_or_else(|e| {
+                failed.borrow_mut().get_or_insert(e);
+                0
+            }) as u16
+        };
+        let d: Vec<f32> = operands[6..].iter().map(|&x| f32::from_bits(x as u32)).collect();
+        let t = linear % rkc_simt::wgmma::THREADS;
+        let out = rkc_simt::wgmma::wgmma(ty, n, t, strides, |o| read(a, o), |o| read(b, o), &d);
+        match failed.into_inner() {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
     fn atomic(
         &mut self,
         address: u64,
@@ -792,7 +843,15 @@ impl<'a, 'm> Machine<'a, 'm> {
                 memory[db][dof..dof + size as usize].copy_from_slice(&bytes);
                 None
             }
-            OpKind::AsyncCommit | OpKind::AsyncWait { .. } => None,
+            OpKind::AsyncCommit | OpKind::AsyncWait { .. } | OpKind::WgmmaSync(_) => None,
+            OpKind::Wgmma { ty, n } => {
+                let operands: Vec<Bits> = (0..6 + *n as usize / 2).map(arg).collect();
+                let d = self.wgmma(*ty, *n as usize, op, &operands)?;
+                for (r, x) in op.results.iter().zip(d) {
+                    values[r.0 as usize] = Bits::from(x.to_bits());
+                }
+                return Ok(None);
+            }
             OpKind::LdMatrix(m) => {
                 let elem = self.ty(func, op.operands[0])?.pointee().cloned().unwrap_or(Type::Unit);
                 let (tile, stride) = (arg(0) as u64, arg(1) as u64);

@@ -197,6 +197,36 @@ impl MatrixOperand {
     }
 }
 
+/// The orderings around warpgroup matrix multiplies (`rk.wgmma_sync`): Hopper's fences and
+/// groups for `wgmma.mma_async`, which run asynchronously on a GPU. The CPU executors compute
+/// each `rk.wgmma` at once and need none of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WgmmaSync {
+    /// Orders the thread's earlier writes of shared memory before the tensor cores' reads
+    /// (`fence.proxy.async.shared::cta`).
+    ProxyFence,
+    /// Orders the thread's earlier uses of `D`'s registers before the next multiply
+    /// (`wgmma.fence.sync.aligned`); every thread of the warpgroup must reach it.
+    Fence,
+    /// Closes the warpgroup's batch of multiplies (`wgmma.commit_group.sync.aligned`).
+    Commit,
+    /// Waits until at most `pending` committed batches are still running
+    /// (`wgmma.wait_group.sync.aligned`).
+    Wait(u32),
+}
+
+impl WgmmaSync {
+    /// The ordering's name in rk's text (a wait's count follows it).
+    pub fn name(self) -> &'static str {
+        match self {
+            WgmmaSync::ProxyFence => "proxy_fence",
+            WgmmaSync::Fence => "fence",
+            WgmmaSync::Commit => "commit",
+            WgmmaSync::Wait(_) => "wait",
+        }
+    }
+}
+
 /// A warp operation (`rk.warp`): warps are 32 lanes on every target (see `rkc_simt`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WarpOp {
@@ -368,6 +398,18 @@ pub enum OpKind {
     /// (`.x4`, and `.x2.trans` for `B`), where every lane of the warp must give the same tile
     /// and stride, and each row of the tile must start 16-byte aligned.
     LdMatrix(MatrixOperand),
+    /// The warpgroup's matrix multiply-accumulate on one 64×N×16 tile (`rk.wgmma f16 128`;
+    /// Hopper's `wgmma.mma_async`, sm_90a): the operands are the tiles `a` and `b` in shared
+    /// memory (`*const T` of the type named), their four strides in elements (`usize`: `a_k`,
+    /// `a_m`, `b_k`, `b_n`) and the thread's `n / 2` `f32` of `D`; the results are its `n / 2`
+    /// `f32` of `D` after the multiply. Layouts and the rounding rule are `rkc_simt::wgmma`'s.
+    /// Every thread of the warpgroup must reach it.
+    Wgmma {
+        ty: rkc_simt::mma::MmaType,
+        n: u32,
+    },
+    /// An ordering around `rk.wgmma`s (see [`WgmmaSync`]).
+    WgmmaSync(WgmmaSync),
     /// Starts an asynchronous copy of the 4, 8 or 16 bytes of a `T` from global memory into
     /// shared memory (`rk.copy_async %dst, %src : *mut T`; `cp.async` on NVIDIA from sm_80): the
     /// destination's bytes are defined once an `rk.async_wait` has seen the copy's group
@@ -459,6 +501,8 @@ impl OpKind {
             OpKind::Warp(_) => "warp",
             OpKind::Mma(_) => "mma",
             OpKind::LdMatrix(_) => "ldmatrix",
+            OpKind::Wgmma { .. } => "wgmma",
+            OpKind::WgmmaSync(_) => "wgmma_sync",
             OpKind::CopyAsync => "copy_async",
             OpKind::AsyncCommit => "async_commit",
             OpKind::AsyncWait { .. } => "async_wait",

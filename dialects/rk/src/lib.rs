@@ -107,11 +107,12 @@ pub mod verify;
 
 pub use ir::{
     AtomicOp, BinOp, CmpOp, Dim, FenceScope, Func, Geometry, Literal, Loc, LoopHint, MatrixOperand,
-    Module, Op, OpKind, Param, ReduceOp, Region, Table, ValueId, WarpOp,
+    Module, Op, OpKind, Param, ReduceOp, Region, Table, ValueId, WarpOp, WgmmaSync,
 };
 pub use parse::{ParseError, parse_module};
 pub use print::print_module;
 pub use rkc_simt::mma::{self, MmaType};
+pub use rkc_simt::wgmma;
 pub use rkc_simt::{MISALIGNED_LDMATRIX, ShuffleMode, WARP_SIZE, misaligned_async_copy};
 pub use types::{FloatTy, IntTy, Type};
 pub use verify::{Verified, VerifyError, verify};

@@ -639,6 +639,34 @@ impl Parser {
                 let ops = self.operands(func)?;
                 (OpKind::Mma(t), ops, vec![Type::F32; 4])
             }
+            "wgmma" => {
+                // `%d0, ..., %d63 = rk.wgmma f16 128 %a, %a_k, %a_m, %b, %b_k, %b_n, %d0, ...`:
+                // D is `n / 2` `f32`.
+                let name = self.ident()?;
+                let Some(t) = crate::MmaType::ALL.into_iter().find(|t| t.name() == name) else {
+                    return self.error(format!("unknown matrix element type `{name}`"));
+                };
+                let n = u32::try_from(self.int()?).or_else(|_| self.error("bad tile width"))?;
+                if !rkc_simt::wgmma::WIDTHS.contains(&(n as usize)) {
+                    return self
+                        .error(format!("`rk.wgmma` tiles are 64, 128 or 256 wide, not {n}"));
+                }
+                let ops = self.operands(func)?;
+                (OpKind::Wgmma { ty: t, n }, ops, vec![Type::F32; n as usize / 2])
+            }
+            "wgmma_sync" => {
+                let name = self.ident()?;
+                let sync = match name.as_str() {
+                    "proxy_fence" => crate::WgmmaSync::ProxyFence,
+                    "fence" => crate::WgmmaSync::Fence,
+                    "commit" => crate::WgmmaSync::Commit,
+                    "wait" => crate::WgmmaSync::Wait(
+                        u32::try_from(self.int()?).or_else(|_| self.error("bad group count"))?,
+                    ),
+                    _ => return self.error(format!("unknown wgmma ordering `{name}`")),
+                };
+                (OpKind::WgmmaSync(sync), vec![], vec![])
+            }
             "ldmatrix" => {
                 // `%f0, ..., %f7 = rk.ldmatrix a %tile, %stride : *const f16`: the fragment's
                 // elements are the pointee's type, eight for `a` and four for `b`.

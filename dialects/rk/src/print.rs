@@ -230,6 +230,15 @@ impl Printer<'_> {
             OpKind::Mma(t) => {
                 let _ = write!(line, " {} {operands}", t.name());
             }
+            OpKind::Wgmma { ty, n } => {
+                let _ = write!(line, " {} {n} {operands}", ty.name());
+            }
+            OpKind::WgmmaSync(sync) => {
+                let _ = write!(line, " {}", sync.name());
+                if let crate::WgmmaSync::Wait(pending) = sync {
+                    let _ = write!(line, " {pending}");
+                }
+            }
             OpKind::LdMatrix(m) => {
                 let ty = op.operands.first().map(|v| self.ty(*v)).unwrap_or_default();
                 let _ = write!(line, " {} {operands} : {ty}", m.name());

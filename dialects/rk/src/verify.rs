@@ -476,9 +476,11 @@ impl Checker<'_> {
                     return Err(self.err(op, "its operands do not match the loop's results"));
                 }
             }
-            OpKind::Barrier | OpKind::Fence(_) | OpKind::AsyncCommit | OpKind::AsyncWait { .. } => {
-                self.expect_counts(op, 0, 0)?
-            }
+            OpKind::Barrier
+            | OpKind::Fence(_)
+            | OpKind::AsyncCommit
+            | OpKind::AsyncWait { .. }
+            | OpKind::WgmmaSync(_) => self.expect_counts(op, 0, 0)?,
             OpKind::CopyAsync => {
                 self.expect_counts(op, 2, 0)?;
                 let ok = match (operand(0), operand(1)) {
@@ -547,6 +549,30 @@ impl Checker<'_> {
                         format!(
                             "`rk.mma {}` takes 12 `{element}` and 4 `f32`, giving 4 `f32`",
                             t.name()
+                        ),
+                    ));
+                }
+            }
+            OpKind::Wgmma { ty, n } => {
+                let d = *n as usize / 2;
+                self.expect_counts(op, 6 + d, d)?;
+                let element = match ty {
+                    crate::MmaType::F16 => Type::Float(crate::FloatTy::F16),
+                    crate::MmaType::Bf16 => Type::Float(crate::FloatTy::Bf16),
+                };
+                let tile = |t: Type| matches!(t, Type::Ptr { pointee, .. } if *pointee == element);
+                let ok = rkc_simt::wgmma::WIDTHS.contains(&(*n as usize))
+                    && tile(operand(0))
+                    && tile(operand(3))
+                    && [1, 2, 4, 5].iter().all(|&i| operand(i) == Type::USIZE)
+                    && (6..6 + d).all(|i| operand(i) == Type::F32)
+                    && op.results.iter().all(|r| *self.ty(*r) == Type::F32);
+                if !ok {
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "`rk.wgmma {} {n}` takes two pointers to `{element}`, each with two `usize` strides, and {d} `f32`, giving {d} `f32`",
+                            ty.name()
                         ),
                     ));
                 }

@@ -898,6 +898,147 @@ unsafe fn fragment<T: Copy, const N: usize>(
     })
 }
 
+/// The warpgroup's matrix multiply-accumulate on a 64×N×16 tile, `D = A·B + D`, with `A`
+/// (64×16) at `a` and `B` (16×N) at `b` in shared memory: Hopper's `wgmma.mma_async`
+/// (`m64nNk16.f32`, f16 or bf16 inputs), which rkc compiles to the instruction on sm_90a and
+/// to loads and arithmetic on every other target. The tiles are in the canonical layouts
+/// without swizzling, made of 8×8 core matrices of 128 contiguous bytes, placed by the strides
+/// in elements: `A[m][k]` at `a[(m % 8) * 8 + k % 8 + (k / 8) * a_k + (m / 8) * a_m]`,
+/// `B[k][n]` at `b[(k % 8) * 8 + n % 8 + (k / 8) * b_k + (n / 8) * b_n]`. The four warps of
+/// an aligned group of four (thread `t`'s index in it `t % 128`) hold `D`'s 64 rows, 16 each,
+/// in `mma_m16n8k16_f16`'s `C` layout repeated over the `N / 8` column blocks
+/// (`rkc_simt::wgmma::d_index`). Each element is `D` plus the sixteen products added in order
+/// in `f64` and rounded once, as for [`mma_m16n8k16_f16`].
+///
+/// On a GPU the instruction runs asynchronously: call [`wgmma_fence`] before the first of a
+/// batch, [`wgmma_commit`] after it, and read `D` (or change the tiles) only after a
+/// [`wgmma_wait`] has seen the batch complete. Shared memory written by the threads or by
+/// [`cp_async`] must be made visible to it by [`fence_proxy_async`] and a barrier first. The
+/// CPU executors compute `D` at once.
+///
+/// # Safety
+///
+/// Every thread of the warpgroup must call it with the same tiles and strides; the tiles must
+/// be in shared memory and start at multiples of 16 bytes, and the strides be multiples of 8
+/// below 131072 (checked: a violation panics, as rkc's compilation does).
+#[cfg(feature = "half")]
+#[track_caller]
+pub unsafe fn wgmma_m64n64k16_f16(
+    a: *const half::f16,
+    a_k: usize,
+    a_m: usize,
+    b: *const half::f16,
+    b_k: usize,
+    b_n: usize,
+    d: [f32; 32],
+) -> [f32; 32] {
+    // SAFETY: the caller's contract.
+    unsafe { wgmma(rkc_simt::mma::MmaType::F16, a.cast(), b.cast(), [a_k, a_m, b_k, b_n], d) }
+}
+
+macro_rules! wgmma_variants {
+    ($($name:ident, $elem:ty, $ty:ident, $n:literal;)*) => {$(
+        #[doc = concat!("[`wgmma_m64n64k16_f16`] with ", stringify!($elem), " tiles and a ", stringify!($n), "-column `D`.")]
+        ///
+        /// # Safety
+        ///
+        /// As for [`wgmma_m64n64k16_f16`].
+        #[cfg(feature = "half")]
+        #[track_caller]
+        pub unsafe fn $name(
+            a: *const $elem,
+            a_k: usize,
+            a_m: usize,
+            b: *const $elem,
+            b_k: usize,
+            b_n: usize,
+            d: [f32; $n / 2],
+        ) -> [f32; $n / 2] {
+            // SAFETY: the caller's contract.
+            unsafe { wgmma(rkc_simt::mma::MmaType::$ty, a.cast(), b.cast(), [a_k, a_m, b_k, b_n], d) }
+        }
+    )*};
+}
+
+wgmma_variants! {
+    wgmma_m64n128k16_f16, half::f16, F16, 128;
+    wgmma_m64n256k16_f16, half::f16, F16, 256;
+    wgmma_m64n64k16_bf16, half::bf16, Bf16, 64;
+    wgmma_m64n128k16_bf16, half::bf16, Bf16, 128;
+    wgmma_m64n256k16_bf16, half::bf16, Bf16, 256;
+}
+
+/// This thread's `D` of a warpgroup matrix multiply, read from the tiles one element at a
+/// time, after one exchange of the warp (every lane must reach it, as the instruction needs).
+#[cfg(feature = "half")]
+#[track_caller]
+unsafe fn wgmma<const H: usize>(
+    ty: rkc_simt::mma::MmaType,
+    a: *const u16,
+    b: *const u16,
+    strides: [usize; 4],
+    d: [f32; H],
+) -> [f32; H] {
+    let builtin = "wgmma";
+    let p = position(builtin);
+    let threads = p.block_dim.iter().map(|&d| d as usize).product::<usize>();
+    assert!(
+        threads.is_multiple_of(rkc_simt::wgmma::THREADS),
+        "{}",
+        rkc_simt::wgmma::PARTIAL_WARPGROUP
+    );
+    assert!((a as usize | b as usize).is_multiple_of(16), "{}", rkc_simt::wgmma::MISALIGNED_TILE);
+    assert!(rkc_simt::wgmma::strides_ok(strides), "{}", rkc_simt::wgmma::BAD_STRIDES);
+    let t = linear_thread(p) % rkc_simt::wgmma::THREADS;
+    exchange(builtin, 0);
+    // SAFETY: the caller's contract: the tiles hold every element the strides place.
+    let out = rkc_simt::wgmma::wgmma(
+        ty,
+        2 * H,
+        t,
+        strides,
+        |o| unsafe { a.add(o).read() },
+        |o| unsafe { b.add(o).read() },
+        &d,
+    );
+    std::array::from_fn(|i| out[i])
+}
+
+/// Orders the thread's earlier writes of shared memory (its stores and its completed
+/// [`cp_async`] copies) before the tensor cores' reads of [`wgmma_m64n64k16_f16`]
+/// (`fence.proxy.async.shared::cta`): each writer calls it, then a barrier, then the
+/// multiplies. Nothing on the CPU.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn fence_proxy_async() {}
+
+/// Orders the thread's earlier accesses of `D`'s registers before the next warpgroup
+/// multiply (`wgmma.fence.sync.aligned`): called by every thread of the warpgroup before a
+/// batch of [`wgmma_m64n64k16_f16`]. Nothing on the CPU, which computes at once.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn wgmma_fence() {}
+
+/// Closes the batch of the warpgroup's multiplies started since the last one
+/// (`wgmma.commit_group.sync.aligned`).
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn wgmma_commit() {}
+
+/// Waits until at most `N` of the warpgroup's committed batches are still running
+/// (`wgmma.wait_group.sync.aligned N`): their `D`s are then defined and their tiles free.
+///
+/// # Safety
+///
+/// Only meaningful inside a kernel.
+pub unsafe fn wgmma_wait<const N: usize>() {}
+
 /// Starts an asynchronous copy of the `T` at `src` (global memory) into `dst` (shared memory),
 /// CUDA's `cp.async` (NVIDIA from sm_80; elsewhere rkc compiles a plain copy). `T` is 4, 8 or
 /// 16 bytes, and both addresses are aligned to its size (checked: a misaligned copy panics).

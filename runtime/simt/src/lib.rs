@@ -24,6 +24,7 @@
 //! no group can complete, the block is stuck, and every waiter gets [`Stuck`] instead.
 
 pub mod mma;
+pub mod wgmma;
 
 /// The panic message of an `ldmatrix` whose rows do not all start 16-byte aligned (which
 /// faults on a GPU): rkc's compiled check and the simulator's say the same.

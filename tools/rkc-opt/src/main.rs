@@ -17,7 +17,7 @@ use std::process::ExitCode;
 struct Cli {
     /// A kernel file (.rs) or rk text (.rk); `-` reads rk text from stdin.
     input: String,
-    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-async-copies, expand-ldmatrix.
+    /// Comma-separated rk passes to run, in order: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-wgmma, expand-async-copies, expand-ldmatrix.
     #[arg(long, value_delimiter = ',')]
     passes: Vec<String>,
     /// What to print: rk (default), gpu, host (the host image's text before MLIR parses it,
@@ -67,6 +67,9 @@ fn run(cli: &Cli) -> Result<String, String> {
             "expand-mma" => {
                 rkc_rk::passes::expand_mma(&mut module);
             }
+            "expand-wgmma" => {
+                rkc_rk::passes::expand_wgmma(&mut module);
+            }
             "expand-async-copies" => {
                 rkc_rk::passes::expand_async_copies(&mut module);
             }
@@ -81,7 +84,7 @@ fn run(cli: &Cli) -> Result<String, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown pass `{other}`; passes: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-async-copies, expand-ldmatrix"
+                    "unknown pass `{other}`; passes: inline, simplify, unroll, unroll-steps, version, expand-mma, expand-wgmma, expand-async-copies, expand-ldmatrix"
                 ));
             }
         }

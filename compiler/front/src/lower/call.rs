@@ -11,6 +11,7 @@ use crate::ty::{Const, GenericArg};
 use crate::typeck::Callee;
 use rkc_rk::{
     AtomicOp, Dim, FenceScope, Geometry, MatrixOperand, MmaType, ReduceOp, ShuffleMode, WarpOp,
+    WgmmaSync,
 };
 
 impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
@@ -791,6 +792,93 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                     self.store(x, e, span);
                 }
                 Operand::Mem(out)
+            }
+            _ if name.starts_with("wgmma_m64n") => {
+                // `wgmma_m64n{64,128,256}k16_{f16,bf16}(a, a_k, a_m, b, b_k, b_n, d)`.
+                let Some((n, ty)) =
+                    name["wgmma_m64n".len()..].split_once("k16_").and_then(|(n, t)| {
+                        let ty = MmaType::ALL.into_iter().find(|m| m.name() == t)?;
+                        Some((n.parse::<u32>().ok()?, ty))
+                    })
+                else {
+                    return Operand::Never;
+                };
+                let [a, a_k, a_m, b, b_k, b_n] = sargs[..] else { return Operand::Never };
+                let Some(Operand::Mem(d_in)) = args.get(6) else { return Operand::Never };
+                // The checks the simulator makes, in its order: whole warpgroups, tiles
+                // 16-byte aligned (the descriptors drop an address's low four bits), strides
+                // that the descriptors' fields hold.
+                let mut threads = None;
+                for dim in [Dim::X, Dim::Y, Dim::Z] {
+                    let d =
+                        self.op1(OpKind::Geometry(Geometry::BlockDim, dim), &[], Type::U32, span);
+                    let d = self.cast(d, Type::USIZE, span);
+                    threads = Some(match threads {
+                        Some(t) => self.bin(BinOp::Mul, t, d, span),
+                        None => d,
+                    });
+                }
+                let mask = self.const_usize(127, span);
+                let partial = self.bin(BinOp::And, threads.unwrap_or(mask), mask, span);
+                let zero = self.const_usize(0, span);
+                let whole = self.cmp(CmpOp::Eq, partial, zero, span);
+                self.assert_with(whole, rkc_rk::wgmma::PARTIAL_WARPGROUP, None, span);
+                self.assert_aligned(&[a, b], 16, rkc_rk::wgmma::MISALIGNED_TILE, span);
+                // A multiple of 8 below 2^17 has no bits outside `0x1fff8`.
+                let mut bits = a_k;
+                for s in [a_m, b_k, b_n] {
+                    bits = self.bin(BinOp::Or, bits, s, span);
+                }
+                let outside = self.const_usize(!0x1fff8, span);
+                let bad = self.bin(BinOp::And, bits, outside, span);
+                let zero = self.const_usize(0, span);
+                let ok = self.cmp(CmpOp::Eq, bad, zero, span);
+                self.assert_with(ok, rkc_rk::wgmma::BAD_STRIDES, None, span);
+                let half = n as u64 / 2;
+                let mut operands = vec![a, a_k, a_m, b, b_k, b_n];
+                for k in 0..half {
+                    let i = self.const_usize(k, span);
+                    let e = self.elem_ptr(*d_in, i, span);
+                    operands.push(self.load(e, span));
+                }
+                let d: Vec<ValueId> = (0..half).map(|_| self.new_value(Type::F32)).collect();
+                let loc = self.loc(span);
+                self.push_op(OpKind::Wgmma { ty, n }, operands, d.clone(), Vec::new(), loc);
+                let out = self.local(Type::Array { elem: Box::new(Type::F32), len: half }, span);
+                for (k, x) in d.into_iter().enumerate() {
+                    let i = self.const_usize(k as u64, span);
+                    let e = self.elem_ptr(out, i, span);
+                    self.store(x, e, span);
+                }
+                Operand::Mem(out)
+            }
+            "fence_proxy_async" | "wgmma_fence" | "wgmma_commit" => {
+                let sync = match name {
+                    "fence_proxy_async" => WgmmaSync::ProxyFence,
+                    "wgmma_fence" => WgmmaSync::Fence,
+                    _ => WgmmaSync::Commit,
+                };
+                self.op0(OpKind::WgmmaSync(sync), &[], span);
+                Operand::Zst
+            }
+            "wgmma_wait" => {
+                let pending = match targs.first() {
+                    Some(GenericArg::Const(Const::Value(n))) => *n,
+                    _ => 0,
+                };
+                // The count is an immediate of at most 7 in the instruction.
+                let Some(pending) = u32::try_from(pending).ok().filter(|&n| n <= 7) else {
+                    self.error(
+                        Diagnostic::new(
+                            RK_UNSUPPORTED_TYPE,
+                            format!("`wgmma_wait::<{pending}>` waits for too many batches"),
+                        )
+                        .at(span, "the count of pending batches is at most 7"),
+                    );
+                    return Operand::Zst;
+                };
+                self.op0(OpKind::WgmmaSync(WgmmaSync::Wait(pending)), &[], span);
+                Operand::Zst
             }
             "mma_ldmatrix_a" | "mma_ldmatrix_b" => {
                 let m = if name.ends_with('a') { MatrixOperand::A } else { MatrixOperand::B };

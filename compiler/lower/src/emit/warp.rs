@@ -412,6 +412,91 @@ impl FuncEmitter<'_> {
         cast
     }
 
+    /// `rk.wgmma`: Hopper's `wgmma.mma_async.sync.aligned.m64nNk16.f32` (sm_90a; the driver
+    /// gives the other targets a module whose `rk.wgmma`s `expand_wgmma` has expanded). Each
+    /// tile becomes a matrix descriptor: its shared-memory address and its two strides in
+    /// units of 16 bytes, no swizzling. `A` is K-major (`imm-trans-a` 0), `B` N-major, the
+    /// transposed layout (`imm-trans-b` 1); for both, the descriptor's leading byte offset is
+    /// the stride between core matrices along `k`, and its stride byte offset the one along
+    /// `m` or `n` (measured on an H100: the other assignment reads elsewhere, or faults). The
+    /// instruction reads and writes `D` in place, so each output register is tied to its
+    /// input.
+    pub(super) fn wgmma(&mut self, ty: rkc_rk::MmaType, n: u32, op: &Op) {
+        let half = n as usize / 2;
+        let a = self.descriptor(op.operands[0], op.operands[1], op.operands[2]);
+        let b = self.descriptor(op.operands[3], op.operands[4], op.operands[5]);
+        let one = self.constant_i32(1);
+        let outputs: Vec<String> = (0..half).map(|i| format!("${i}")).collect();
+        let elem = ty.name();
+        let asm = format!(
+            "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{elem}.{elem} {{{}}}, ${}, ${}, p, 1, 1, 0, 1; }}",
+            half + 2,
+            outputs.join(", "),
+            half,
+            half + 1,
+        );
+        let mut constraints: Vec<String> = (0..half).map(|_| "=f".to_string()).collect();
+        constraints.extend(["l".into(), "l".into(), "r".into()]);
+        constraints.extend((0..half).map(|i| i.to_string()));
+        let d: Vec<String> = op.operands[6..].iter().map(|x| v(*x)).collect();
+        let f32s = vec!["f32"; half].join(", ");
+        let result_ty = format!("!llvm.struct<({f32s})>");
+        let out = self.temp();
+        self.line(format!(
+            "{out} = llvm.inline_asm has_side_effects \"{asm}\", \"{}\" {a}, {b}, {one}, {} : (i64, i64, i32, {f32s}) -> {result_ty}",
+            constraints.join(","),
+            d.join(", ")
+        ));
+        for (i, r) in op.results.iter().enumerate() {
+            self.line(format!("{} = llvm.extractvalue {out}[{i}] : {result_ty}", v(*r)));
+        }
+    }
+
+    /// A warpgroup multiply's matrix descriptor (PTX's layout without swizzling): bits 0–13
+    /// the tile's shared-memory address, 16–29 the leading dimension's byte offset, 32–45 the
+    /// stride dimension's, each over 16. The strides are in two-byte elements; the front end
+    /// has checked that they are multiples of eight below 2^17 and the address aligned.
+    fn descriptor(&mut self, tile: ValueId, leading: ValueId, stride: ValueId) -> String {
+        let shared = self.shared_pointer(tile);
+        let (address, wide) = (self.temp(), self.temp());
+        self.line(format!("{address} = llvm.ptrtoint {shared} : !llvm.ptr<3> to i32"));
+        self.line(format!("{wide} = arith.extui {address} : i32 to i64"));
+        let (c4, c3, c16, c32, mask) =
+            (self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
+        self.line(format!("{c4} = arith.constant 4 : i64"));
+        self.line(format!("{c3} = arith.constant 3 : i64"));
+        self.line(format!("{c16} = arith.constant 16 : i64"));
+        self.line(format!("{c32} = arith.constant 32 : i64"));
+        self.line(format!("{mask} = arith.constant 16383 : i64"));
+        let (units, field) = (self.temp(), self.temp());
+        self.line(format!("{units} = arith.shrui {wide}, {c4} : i64"));
+        self.line(format!("{field} = arith.andi {units}, {mask} : i64"));
+        // A stride of `s` elements is `2s` bytes, `s / 8` units of 16 bytes.
+        let mut desc = field;
+        for (s, shift) in [(leading, &c16), (stride, &c32)] {
+            let (u, placed, sum) = (self.temp(), self.temp(), self.temp());
+            self.line(format!("{u} = arith.shrui {}, {c3} : i64", v(s)));
+            self.line(format!("{placed} = arith.shli {u}, {shift} : i64"));
+            self.line(format!("{sum} = arith.ori {desc}, {placed} : i64"));
+            desc = sum;
+        }
+        desc
+    }
+
+    /// `rk.wgmma_sync`: the fences and group instructions around warpgroup multiplies, as
+    /// inline PTX that clobbers memory, so that no load or store moves across them.
+    pub(super) fn wgmma_sync(&mut self, sync: rkc_rk::WgmmaSync) {
+        let asm = match sync {
+            rkc_rk::WgmmaSync::ProxyFence => "fence.proxy.async.shared::cta;".to_string(),
+            rkc_rk::WgmmaSync::Fence => "wgmma.fence.sync.aligned;".to_string(),
+            rkc_rk::WgmmaSync::Commit => "wgmma.commit_group.sync.aligned;".to_string(),
+            rkc_rk::WgmmaSync::Wait(n) => format!("wgmma.wait_group.sync.aligned {n};"),
+        };
+        self.line(format!(
+            "llvm.inline_asm has_side_effects \"{asm}\", \"~{{memory}}\" : () -> ()"
+        ));
+    }
+
     pub(super) fn dyn_shared(&mut self, op: &Op) {
         self.globals.push(format!(
             "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<0 x i8>\n"

@@ -76,6 +76,10 @@ fn walk(
                 // The index operand is a scalar; a pointer cannot be one.
             }
             OpKind::Load | OpKind::LdMatrix(_) => mark(op.operands[0], ParamAccess::Read),
+            OpKind::Wgmma { .. } => {
+                mark(op.operands[0], ParamAccess::Read);
+                mark(op.operands[3], ParamAccess::Read);
+            }
             OpKind::CopyAsync => {
                 mark(op.operands[0], ParamAccess::Write);
                 mark(op.operands[1], ParamAccess::Read);

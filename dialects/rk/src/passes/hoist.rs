@@ -59,6 +59,8 @@ fn is_anchor(func: &Func, op: &Op) -> bool {
         | OpKind::Warp(_)
         | OpKind::Mma(_)
         | OpKind::LdMatrix(_)
+        | OpKind::Wgmma { .. }
+        | OpKind::WgmmaSync(_)
         | OpKind::CopyAsync
         | OpKind::AsyncCommit
         | OpKind::AsyncWait { .. }

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod async_copy;
 pub mod expand_mma;
+pub mod expand_wgmma;
 pub mod forward;
 pub mod hoist;
 pub mod inline;
@@ -16,6 +17,7 @@ pub mod version;
 pub use access::{access_of_params, offsets_past_pointee};
 pub use async_copy::{expand_async_copies, has_async_copies};
 pub use expand_mma::{expand_mma, has_mma};
+pub use expand_wgmma::{expand_wgmma, has_wgmma};
 pub use ldmatrix::{expand_ldmatrix, has_ldmatrix};
 
 /// Whether an op of the module, at any depth, satisfies `pred`.

@@ -191,6 +191,7 @@ impl Analysis {
             OpKind::Warp(_)
             | OpKind::Mma(_)
             | OpKind::LdMatrix(_)
+            | OpKind::Wgmma { .. }
             | OpKind::Atomic(_)
             | OpKind::AtomicCas => true,
             OpKind::Local => {

@@ -216,7 +216,7 @@ fn constant_trips(
         }
     }
     let size = count_ops(body);
-    for trips in 0..MAX_TRIPS {
+    for trips in 0..=MAX_TRIPS {
         if trips * size > MAX_UNROLLED_OPS {
             return None;
         }

@@ -1127,6 +1127,9 @@ fn synchronisation(region: &Region) -> Option<Sync> {
             OpKind::Warp(w) if w.exchanges() => sync = sync.max(Sync::Warp),
             // `ldmatrix` is per lane on the CPU, but on the GPU every lane must execute it.
             OpKind::Mma(_) | OpKind::LdMatrix(_) => sync = sync.max(Sync::Warp),
+            // A warpgroup is four warps: the block's threads are the smallest unit this knows
+            // that holds it.
+            OpKind::Wgmma { .. } | OpKind::WgmmaSync(_) => sync = Sync::Block,
             _ => {}
         }
         for r in &op.regions {
