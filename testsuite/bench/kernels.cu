@@ -327,34 +327,36 @@ extern "C" __global__ void hgemm(size_t n, size_t k, const unsigned short* a, si
     }
 }
 
-// hgemm_wgmma: the tiling of kernels.rs's hgemm_wgmma (128×256 block tiles, 64-wide k steps,
-// two warpgroups each multiplying its 64 rows by the whole 256 columns with four
-// wgmma.mma_async of 64×256×16 a step, the tiles copied by cp.async two steps ahead into a
-// ring of four stages, in the core-matrix layout the descriptors describe without swizzling),
-// written with inline PTX. Needs sm_90a; the launch gives WGMMA_SHARED_BYTES = 196,608 bytes of
-// dynamic shared memory and WGMMA_THREADS threads.
+// hgemm_wgmma: the tiling of kernels.rs's hgemm_wgmma (128×128 block tiles, 64-wide k steps,
+// two warpgroups each multiplying its 64 rows by the 128 columns with four wgmma.mma_async of
+// 64×128×16 a step, the tiles copied by cp.async four steps ahead into a ring of six stages, in
+// the layout with 128-byte swizzling: rows of 128 bytes whose 16-byte chunks are permuted by
+// the row's index), written with inline PTX. Needs sm_90a; the launch gives
+// WGMMA_SHARED_BYTES = 196,608 bytes of dynamic shared memory and WGMMA_THREADS threads.
 #define WGMMA_BLOCK_M 128
-#define WGMMA_BLOCK_N 256
+#define WGMMA_BLOCK_N 128
 #define WGMMA_STEP 64
-#define WGMMA_STAGES 4
+#define WGMMA_STAGES 6
 #define WGMMA_THREADS (128 * WGMMA_BLOCK_M / 64)
 #define WGMMA_TILE_A (WGMMA_BLOCK_M * WGMMA_STEP)
 #define WGMMA_TILE_B (WGMMA_STEP * WGMMA_BLOCK_N)
-// One warpgroup multiply of 64×256×16 (`wgmma.mma_async`, sm_90a): the 128 accumulators of
-// the thread, and the two tiles' matrix descriptors.
-__device__ __forceinline__ void wgmma_m64n256k16(float* d, unsigned long long da, unsigned long long db) {
+#define WGMMA_B_BLOCK (WGMMA_STEP * 64)
+
+// One warpgroup multiply of 64×128×16 (`wgmma.mma_async`, sm_90a): the 64 accumulators of the
+// thread, and the two tiles' matrix descriptors.
+__device__ __forceinline__ void wgmma_m64n128k16(float* d, unsigned long long da, unsigned long long db) {
     asm volatile(
-        "{ .reg .pred p; setp.ne.b32 p, %130, 0; wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
-        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, 1; }"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        "{ .reg .pred p; setp.ne.b32 p, %66, 0; wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 1; }"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
         : "l"(da), "l"(db), "r"(1));
 }
 
-// A tile's matrix descriptor: its shared address, the leading and stride byte offsets, each over
-// 16, no swizzling.
+// A swizzled tile's matrix descriptor: its shared address, the leading and stride byte
+// offsets, each over 16, and layout type 1 (128-byte swizzling) in bits 62-63.
 __device__ __forceinline__ unsigned long long wgmma_descriptor(const void* tile, unsigned leading, unsigned stride) {
     return (unsigned long long)((shared_address(tile) & 0x3FFFF) >> 4) | (unsigned long long)(leading >> 4) << 16 |
-           (unsigned long long)(stride >> 4) << 32;
+           (unsigned long long)(stride >> 4) << 32 | 1ull << 62;
 }
 
 __device__ __forceinline__ void wgmma_stage(const unsigned short* a, const unsigned short* b, size_t n, size_t k,
@@ -367,18 +369,18 @@ __device__ __forceinline__ void wgmma_stage(const unsigned short* a, const unsig
 #pragma unroll
         for (size_t j = 0; j < WGMMA_TILE_A / 8 / WGMMA_THREADS; j++) {
             const size_t p = t + j * WGMMA_THREADS;
-            const size_t r8 = p % 8, c8 = p / 8 % (WGMMA_STEP / 8), group = p / WGMMA_STEP;
+            const size_t r = p / 8, chunk = p % 8;
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
-                             shared_address(ta + group * WGMMA_STEP * 8 + c8 * 64 + r8 * 8)),
-                         "l"(a + (row + group * 8 + r8) * k + k0 + c8 * 8));
+                             shared_address(ta + r * 64 + (chunk ^ r % 8) * 8)),
+                         "l"(a + (row + r) * k + k0 + chunk * 8));
         }
 #pragma unroll
         for (size_t j = 0; j < WGMMA_TILE_B / 8 / WGMMA_THREADS; j++) {
             const size_t p = t + j * WGMMA_THREADS;
-            const size_t k8 = p % 8, n8 = p / 8 % (WGMMA_BLOCK_N / 8), group = p / WGMMA_BLOCK_N;
+            const size_t chunk = p % 8, block = p / 8 % (WGMMA_BLOCK_N / 64), r = p / (WGMMA_BLOCK_N / 8);
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
-                             shared_address(tb + group * WGMMA_BLOCK_N * 8 + n8 * 64 + k8 * 8)),
-                         "l"(b + (k0 + group * 8 + k8) * n + col + n8 * 8));
+                             shared_address(tb + block * WGMMA_B_BLOCK + r * 64 + (chunk ^ r % 8) * 8)),
+                         "l"(b + (k0 + r) * n + col + block * 64 + chunk * 8));
         }
     }
     asm volatile("cp.async.commit_group;");
@@ -387,7 +389,7 @@ __device__ __forceinline__ void wgmma_stage(const unsigned short* a, const unsig
 extern "C" __global__ void __launch_bounds__(WGMMA_THREADS) hgemm_wgmma(size_t n, size_t k, const unsigned short* a,
                                                                         size_t, const unsigned short* b, size_t,
                                                                         float* c, size_t) {
-    extern __shared__ __align__(128) unsigned short wgmma_shared[];
+    extern __shared__ __align__(1024) unsigned short wgmma_shared[];
     unsigned short* sa = wgmma_shared;
     unsigned short* sb = wgmma_shared + WGMMA_STAGES * WGMMA_TILE_A;
     const size_t t = threadIdx.x, group = t / 128;
@@ -408,11 +410,10 @@ extern "C" __global__ void __launch_bounds__(WGMMA_THREADS) hgemm_wgmma(size_t n
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
         for (int kk = 0; kk < WGMMA_STEP / 16; kk++) {
-            // The leading byte offsets are along k, the stride byte offsets along m or n: for a
-            // (K-major) 128 bytes and a step's eight core matrices, for b (N-major) a whole row
-            // of core matrices and 128 bytes.
-            wgmma_m64n256k16(acc, wgmma_descriptor(ta + kk * 128, 128, WGMMA_STEP * 16),
-                             wgmma_descriptor(tb + kk * 2 * WGMMA_BLOCK_N * 8, WGMMA_BLOCK_N * 16, 128));
+            // a: 32 bytes along its rows, leading offset unused, atoms 1024 bytes apart; b: 16
+            // rows down, leading offset between 64-column blocks, atoms 1024 bytes apart.
+            wgmma_m64n128k16(acc, wgmma_descriptor(ta + kk * 16, 16, 1024),
+                             wgmma_descriptor(tb + kk * 16 * 64, WGMMA_B_BLOCK * 2, 1024));
         }
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
         asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");

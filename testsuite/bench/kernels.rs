@@ -467,39 +467,45 @@ unsafe fn hgemm_step(
     }
 }
 
-/// Rows of `c` one block of `hgemm_wgmma` computes: 64 for each of its warpgroups.
+/// Rows of `c` one block of `hgemm_wgmma` computes: 64 for each of its two warpgroups.
 pub const WGMMA_BLOCK_M: usize = 128;
-/// Columns of `c` one block of `hgemm_wgmma` computes: one warpgroup multiply's width.
-pub const WGMMA_BLOCK_N: usize = 256;
-/// Columns of `a` (rows of `b`) one step of `hgemm_wgmma` stages: four 16-deep multiplies.
+/// Columns of `c` one block of `hgemm_wgmma` computes: one warpgroup multiply's width, two
+/// 64-column blocks of the swizzled layout.
+pub const WGMMA_BLOCK_N: usize = 128;
+/// Columns of `a` (rows of `b`) one step of `hgemm_wgmma` stages: one 128-byte row of `a`'s
+/// swizzled tile, four 16-deep multiplies.
 pub const WGMMA_STEP: usize = 64;
 /// How many steps' tiles `hgemm_wgmma` keeps in shared memory: the one the tensor cores read,
-/// the one the previous step's multiplies may still read, and the copies of the next two.
-pub const WGMMA_STAGES: usize = 4;
+/// the one the previous step's multiplies may still read, and the copies of the next four.
+pub const WGMMA_STAGES: usize = 6;
 /// The threads of one block of `hgemm_wgmma`: two warpgroups.
 pub const WGMMA_THREADS: usize = 128 * WGMMA_BLOCK_M / 64;
-/// The elements of one stage of each staged tile.
+/// The elements of one stage of each staged tile, and of one 64-column block of `b`'s.
 const WGMMA_TILE_A: usize = WGMMA_BLOCK_M * WGMMA_STEP;
 const WGMMA_TILE_B: usize = WGMMA_STEP * WGMMA_BLOCK_N;
+const WGMMA_B_BLOCK: usize = WGMMA_STEP * 64;
 /// The dynamic shared memory `hgemm_wgmma` needs (`dyn_cache`): 196,608 bytes.
 pub const WGMMA_SHARED_BYTES: usize = WGMMA_STAGES * (WGMMA_TILE_A + WGMMA_TILE_B) * 2;
 
 /// `c = a·b` as `hgemm` computes it, on Hopper's warpgroup multiplies (`wgmma`, sm_90; other
-/// targets compute the same with loads and arithmetic): `n` a multiple of 256, `k` of 64,
-/// 128 rows per block. Each step's 128×64 tile of `a` and 64×256 tile of `b` are copied into
-/// shared memory by `cp_async`, two steps ahead, in the layout the multiplies read (8×8 core
-/// matrices of 128 contiguous bytes). Each warpgroup multiplies its 64 rows of the tile by the
-/// whole of `b`'s as four multiplies of 64×256×16, whose 128 accumulators per thread stay in
-/// registers; they run while the next step's copies land, and the barrier of each step both
-/// publishes its tiles and tells every thread that the stage the next copies overwrite, read
-/// two steps before, has been read (each warpgroup waits for all but its last batch).
+/// targets compute the same with loads and arithmetic): `n` a multiple of 128, `k` of 64,
+/// 128 rows per block. Each step's 128×64 tile of `a` and 64×128 tile of `b` are copied into
+/// shared memory by `cp_async`, four steps ahead, in the layout with 128-byte swizzling that
+/// the tensor cores read without bank conflicts: rows of 128 bytes (64 elements: a row of
+/// `a`'s tile, or a `k` row of one of `b`'s two 64-column blocks) whose eight 16-byte chunks
+/// are permuted by the row's index (`chunk ^ row % 8`). Each warpgroup multiplies its 64 rows
+/// by all 128 columns as four multiples of 64×128×16 a step, whose 64 accumulators per thread
+/// stay in registers; they run while the next steps' copies land, and the barrier of each
+/// step both publishes its tiles and tells every thread that the stage the next copies
+/// overwrite, read two steps before, has been read (each warpgroup waits for all but its last
+/// batch).
 #[offload_kernel]
 pub fn hgemm_wgmma(n: usize, k: usize, a: &[f16], b: &[f16], c: &mut [f32]) {
     // SAFETY: each thread copies its own chunks of the tiles; the waits, the proxy fence and
     // the barrier at the top of each step order the copies before the multiplies' reads and
     // those reads before the copies that later overwrite their stage; every thread of each
     // warpgroup reaches every multiply. The launch gives `WGMMA_SHARED_BYTES` of dynamic
-    // shared memory and 256 threads.
+    // shared memory (1024-byte aligned, as the swizzled tiles need) and 256 threads.
     unsafe {
         let sa = dynamic_shared::<f16>();
         let sb = sa.add(WGMMA_STAGES * WGMMA_TILE_A);
@@ -570,15 +576,16 @@ unsafe fn wgmma_step(
         let tb = sb.add(stage * WGMMA_TILE_B) as *const f16;
         wgmma_fence();
         for kk in 0..WGMMA_STEP / 16 {
-            // Two core matrices of `a` along k (64 elements apart), row groups a step's
-            // eight core matrices apart; of `b`, two k groups of a whole row of core matrices.
-            acc = wgmma_m64n256k16_f16(
-                ta.add(kk * 128),
-                64,
-                WGMMA_STEP * 8,
-                tb.add(kk * 2 * WGMMA_BLOCK_N * 8),
-                WGMMA_BLOCK_N * 8,
-                64,
+            // `a`: sixteen elements further along its rows, atoms of eight rows 512 elements
+            // apart; `b`: sixteen rows further down, atoms 512 apart, 64-column blocks a
+            // block apart.
+            acc = wgmma_sw128_m64n128k16_f16(
+                ta,
+                kk * 16,
+                8 * WGMMA_STEP,
+                tb.add(kk * 16 * 64),
+                8 * 64,
+                WGMMA_B_BLOCK,
                 acc,
             );
         }
@@ -600,8 +607,9 @@ struct WgmmaTiles<'a> {
 
 impl WgmmaTiles<'_> {
     /// Starts the copies of step `s`'s tiles into their stage of the rings, in 16-byte
-    /// chunks, each one row of a core matrix; eight consecutive threads fill one core matrix,
-    /// so that each phase of a warp's shared-memory writes covers 128 contiguous bytes.
+    /// chunks: eight consecutive threads copy one 128-byte row, each chunk to its swizzled
+    /// place in the row, so that each phase of a warp's shared-memory writes covers one row
+    /// and each eight threads read 128 contiguous bytes of global memory.
     unsafe fn copy(&self, s: usize, sa: *mut f16, sb: *mut f16) {
         unsafe {
             let t = thread_idx_x() as usize;
@@ -610,18 +618,18 @@ impl WgmmaTiles<'_> {
             let tb = sb.add(s % WGMMA_STAGES * WGMMA_TILE_B);
             for j in 0..WGMMA_TILE_A / 8 / WGMMA_THREADS {
                 let p = t + j * WGMMA_THREADS;
-                let (r8, c8, group) = (p % 8, p / 8 % (WGMMA_STEP / 8), p / WGMMA_STEP);
-                let from =
-                    &self.a[(self.row + group * 8 + r8) * self.k + k0 + c8 * 8] as *const f16;
-                let to = ta.add(group * WGMMA_STEP * 8 + c8 * 64 + r8 * 8);
+                let (r, chunk) = (p / 8, p % 8);
+                let from = &self.a[(self.row + r) * self.k + k0 + chunk * 8] as *const f16;
+                let to = ta.add(r * 64 + (chunk ^ r % 8) * 8);
                 cp_async(to as *mut [f16; 8], from as *const [f16; 8]);
             }
             for j in 0..WGMMA_TILE_B / 8 / WGMMA_THREADS {
                 let p = t + j * WGMMA_THREADS;
-                let (k8, n8, group) = (p % 8, p / 8 % (WGMMA_BLOCK_N / 8), p / WGMMA_BLOCK_N);
+                let (chunk, block, r) =
+                    (p % 8, p / 8 % (WGMMA_BLOCK_N / 64), p / (WGMMA_BLOCK_N / 8));
                 let from =
-                    &self.b[(k0 + group * 8 + k8) * self.n + self.col + n8 * 8] as *const f16;
-                let to = tb.add(group * WGMMA_BLOCK_N * 8 + n8 * 64 + k8 * 8);
+                    &self.b[(k0 + r) * self.n + self.col + block * 64 + chunk * 8] as *const f16;
+                let to = tb.add(block * WGMMA_B_BLOCK + r * 64 + (chunk ^ r % 8) * 8);
                 cp_async(to as *mut [f16; 8], from as *const [f16; 8]);
             }
         }

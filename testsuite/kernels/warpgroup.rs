@@ -110,3 +110,43 @@ pub fn wgmma_pipelined(k: usize, n: usize, a: &[bf16], b: &[bf16], d: &mut [f32]
         d[(row + r) * n + col + c] = x;
     }
 }
+
+/// `d = a·b` in f16 with f32 accumulation, as `wgmma_gemm`, on tiles with 128-byte swizzling:
+/// each 64-wide step of `k` stages 64×64 of `a` (rows of 128 bytes) and 64×64 of `b` (one
+/// 64-column block) in dynamic shared memory, each row's 16-byte chunks permuted by the row's
+/// index, then multiplies them as four 16-deep steps along the rows.
+#[offload_kernel]
+pub fn wgmma_swizzled(k: usize, n: usize, a: &[f16], b: &[f16], d: &mut [f32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let row = unsafe { block_idx_y() } as usize * 64;
+    let col = unsafe { block_idx_x() } as usize * 64;
+    let s = unsafe { dynamic_shared::<f16>() };
+    let mut acc = [0.0f32; 32];
+    for k0 in (0..k).step_by(64) {
+        for j in 0..32 {
+            let e = t + 128 * j;
+            let (r, c) = (e / 64, e % 64);
+            let at = r * 64 + (c / 8 ^ r % 8) * 8 + c % 8;
+            unsafe {
+                *s.add(at) = a[(row + r) * k + k0 + c];
+                *s.add(4096 + at) = b[(k0 + r) * n + col + c];
+            }
+        }
+        unsafe {
+            fence_proxy_async();
+            sync_threads();
+            wgmma_fence();
+            for kk in 0..4 {
+                let tb = s.add(4096 + kk * 1024) as *const f16;
+                acc = wgmma_sw128_m64n64k16_f16(s as *const f16, kk * 16, 512, tb, 512, 4096, acc);
+            }
+            wgmma_commit();
+            wgmma_wait::<0>();
+            sync_threads();
+        }
+    }
+    for (i, x) in acc.into_iter().enumerate() {
+        let (r, c) = d_at(t, i);
+        d[(row + r) * n + col + c] = x;
+    }
+}

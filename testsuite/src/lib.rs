@@ -1426,6 +1426,23 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(warpgroup::wgmma_pipelined),
         },
         Case {
+            file: "warpgroup.rs",
+            kernel: "wgmma_swizzled",
+            grid: [2, 2, 1],
+            block: [128, 1, 1],
+            inputs: Some(vec![
+                Input::Scalar(128),
+                Input::Scalar(128),
+                Input::SmallIntegers(128 * 128),
+                Input::SmallIntegers(128 * 128),
+                Input::Zeros(128 * 128),
+            ]),
+            gpu_ulps: 0,
+            // The two 64×64 f16 tiles.
+            dyn_cache: 2 * 64 * 64 * 2,
+            simulate: sim!(warpgroup::wgmma_swizzled),
+        },
+        Case {
             file: "wide.rs",
             kernel: "wide_integers",
             grid: [1, 1, 1],

@@ -497,3 +497,53 @@ fn warp_matrix_kernels_compute_the_matrix_product() {
         }
     }
 }
+
+/// The warpgroup kernels compute `a·b`: their tiles' layouts in the kernel file agree with the
+/// ones `rkc_simt::wgmma` defines (which the executors above share, and which the GPU
+/// conformance run holds to the tensor cores), checked here against the product itself.
+#[test]
+fn warpgroup_kernels_compute_the_product() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels");
+    let source = std::fs::read_to_string(dir.join("warpgroup.rs")).unwrap();
+    let module = rkc_front::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
+    let cases: Vec<Case> = cases().into_iter().filter(|c| c.file == "warpgroup.rs").collect();
+    assert_eq!(cases.len(), 3);
+    for case in &cases {
+        let inputs = inputs_for(case, &module);
+        let (k, n) = match (&inputs[0], &inputs[1]) {
+            (rkc_rk::interp::Arg::Scalar(k), rkc_rk::interp::Arg::Scalar(n)) => {
+                (*k as usize, *n as usize)
+            }
+            _ => panic!("{}: k and n come first", case.kernel),
+        };
+        // f16 and bf16 inputs, each element's value exactly.
+        let bf16 = case.kernel == "wgmma_pipelined";
+        let values = |bytes: &[u8]| -> Vec<f64> {
+            bytes
+                .chunks(2)
+                .map(|h| {
+                    let bits = u16::from_le_bytes([h[0], h[1]]);
+                    if bf16 {
+                        f64::from(half::bf16::from_bits(bits).to_f32())
+                    } else {
+                        f64::from(half::f16::from_bits(bits).to_f32())
+                    }
+                })
+                .collect()
+        };
+        let buffers = buffers(&inputs);
+        let (a, b) = (values(&buffers[0]), values(&buffers[1]));
+        let m = a.len() / k;
+        let Outcome::Buffers(out) = run_interpreter(&module, case, &inputs) else {
+            panic!("{}: the interpreter did not finish", case.kernel)
+        };
+        let d: Vec<f32> =
+            out[2].chunks(4).map(|x| f32::from_le_bytes([x[0], x[1], x[2], x[3]])).collect();
+        for r in 0..m {
+            for c in 0..n {
+                let want: f64 = (0..k).map(|i| a[r * k + i] * b[i * n + c]).sum();
+                assert_eq!(f64::from(d[r * n + c]), want, "{}: d[{r}][{c}]", case.kernel);
+            }
+        }
+    }
+}

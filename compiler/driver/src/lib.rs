@@ -276,6 +276,7 @@ pub fn compile(source: &str, options: &Options) -> Result<Output, Error> {
         debug_file: options.debug_info.then(|| options.source_name.clone()),
         // The host stage finds out whether compiler-rt is there.
         compiler_rt: false,
+        swizzled_tiles: rkc_rk::passes::has_swizzled_wgmma(verified.module()),
     };
     // A GPU target that lacks instructions the module uses takes a text with them rewritten
     // into ordinary rk that computes the same results: Hopper's warpgroup multiplies

@@ -53,6 +53,12 @@ extern "rkc-intrinsic" {
     pub fn wgmma_m64n64k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 32]) -> [f32; 32];
     pub fn wgmma_m64n128k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 64]) -> [f32; 64];
     pub fn wgmma_m64n256k16_bf16(a: *const bf16, a_k: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 128]) -> [f32; 128];
+    pub fn wgmma_sw128_m64n64k16_f16(a: *const f16, a_k0: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 32]) -> [f32; 32];
+    pub fn wgmma_sw128_m64n128k16_f16(a: *const f16, a_k0: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 64]) -> [f32; 64];
+    pub fn wgmma_sw128_m64n256k16_f16(a: *const f16, a_k0: usize, a_m: usize, b: *const f16, b_k: usize, b_n: usize, d: [f32; 128]) -> [f32; 128];
+    pub fn wgmma_sw128_m64n64k16_bf16(a: *const bf16, a_k0: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 32]) -> [f32; 32];
+    pub fn wgmma_sw128_m64n128k16_bf16(a: *const bf16, a_k0: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 64]) -> [f32; 64];
+    pub fn wgmma_sw128_m64n256k16_bf16(a: *const bf16, a_k0: usize, a_m: usize, b: *const bf16, b_k: usize, b_n: usize, d: [f32; 128]) -> [f32; 128];
     pub fn fence_proxy_async();
     pub fn wgmma_fence();
     pub fn wgmma_commit();

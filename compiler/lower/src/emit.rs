@@ -684,7 +684,7 @@ impl<'f> FuncEmitter<'f> {
             // In a block function, the block computes it between stretches (`host::Block`).
             OpKind::Mma(_) if self.block_fn.is_some() => {}
             OpKind::Mma(t) => self.mma(*t, op),
-            OpKind::Wgmma { ty, n } => self.wgmma(*ty, *n, op),
+            OpKind::Wgmma { ty, n, swizzle } => self.wgmma(*ty, *n, *swizzle, op),
             OpKind::WgmmaSync(s) => self.wgmma_sync(*s),
             OpKind::CopyAsync => self.copy_async(op),
             OpKind::LdMatrix(m) => self.ldmatrix(*m, op),
@@ -708,8 +708,10 @@ impl<'f> FuncEmitter<'f> {
                 };
                 let name = format!("shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                 let array = format!("!llvm.array<{len} x {elem}>");
+                let bytes = ty.pointee().map_or(0, Type::size_of);
+                let align = if self.options.swizzled_tiles && bytes >= 1024 { 1024 } else { 16 };
                 self.globals.push(format!(
-                    "    llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = 16 : i64}} : {array} {{\n      %0 = llvm.mlir.undef : {array}\n      llvm.return %0 : {array}\n    }}\n"
+                    "    llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = {align} : i64}} : {array} {{\n      %0 = llvm.mlir.undef : {array}\n      llvm.return %0 : {array}\n    }}\n"
                 ));
                 let twin = shared_twin(op.results[0]);
                 self.line(format!("{twin} = llvm.mlir.addressof @{name} : !llvm.ptr<3>"));

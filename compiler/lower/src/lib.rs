@@ -40,11 +40,24 @@ pub struct LowerOptions {
     /// the kernels whose x86-64 code calls them (16-bit floats, 128-bit division, conversions
     /// between 128-bit integers and floats) are in the image instead of left out.
     pub compiler_rt: bool,
+    /// The module has swizzled warpgroup multiplies (`rk.wgmma ... sw128`), whose tiles must
+    /// start at multiples of 1024 bytes of shared memory: the dynamic shared memory and every
+    /// shared array of 1024 bytes or more are then 1024-byte aligned on the GPU, as the
+    /// interpreter's buffers and the simulator's are, so that the same tiles pass the same
+    /// checks everywhere. Only then: the padding would cost other kernels shared memory (the
+    /// mma.sync HGEMM fits three blocks to a multiprocessor with 768 bytes to spare).
+    pub swizzled_tiles: bool,
 }
 
 impl Default for LowerOptions {
     fn default() -> Self {
-        LowerOptions { bounds_checks: true, fast_math: false, debug_file: None, compiler_rt: false }
+        LowerOptions {
+            bounds_checks: true,
+            fast_math: false,
+            debug_file: None,
+            compiler_rt: false,
+            swizzled_tiles: false,
+        }
     }
 }
 

@@ -570,6 +570,7 @@ impl<'a, 'm> Machine<'a, 'm> {
         &mut self,
         ty: crate::MmaType,
         n: usize,
+        swizzle: rkc_simt::wgmma::Swizzle,
         op: &'m Op,
         operands: &[Bits],
     ) -> Result<Vec<f32>, InterpError> {
@@ -584,12 +585,15 @@ impl<'a, 'm> Machine<'a, 'm> {
             return Err(self.panic(rkc_simt::wgmma::PARTIAL_WARPGROUP.to_string(), op.loc));
         }
         let (a, b) = (operands[0] as u64, operands[3] as u64);
-        if !((a | b) & OFFSET_MASK).is_multiple_of(16) {
-            return Err(self.panic(rkc_simt::wgmma::MISALIGNED_TILE.to_string(), op.loc));
+        // Buffers start 1024-byte aligned here, as the GPU's shared memory does where a
+        // module has swizzled multiplies (`LowerOptions::swizzled_tiles`).
+        let (misaligned, align, bad) = rkc_simt::wgmma::checks(swizzle);
+        if !((a | b) & OFFSET_MASK).is_multiple_of(align) {
+            return Err(self.panic(misaligned.to_string(), op.loc));
         }
         let strides = [1, 2, 4, 5].map(|i| operands[i] as usize);
-        if !rkc_simt::wgmma::strides_ok(strides) {
-            return Err(self.panic(rkc_simt::wgmma::BAD_STRIDES.to_string(), op.loc));
+        if !rkc_simt::wgmma::strides_ok(strides, swizzle) {
+            return Err(self.panic(bad.to_string(), op.loc));
         }
         sync.exchange(linear, 0).map_err(|stuck| self.panic(stuck.to_string(), op.loc))?;
         let elem = match ty {
@@ -607,7 +611,8 @@ impl<'a, 'm> Machine<'a, 'm> {
         };
         let d: Vec<f32> = operands[6..].iter().map(|&x| f32::from_bits(x as u32)).collect();
         let t = linear % rkc_simt::wgmma::THREADS;
-        let out = rkc_simt::wgmma::wgmma(ty, n, t, strides, |o| read(a, o), |o| read(b, o), &d);
+        let out =
+            rkc_simt::wgmma::wgmma(ty, n, swizzle, t, strides, |o| read(a, o), |o| read(b, o), &d);
         match failed.into_inner() {
             Some(e) => Err(e),
             None => Ok(out),
@@ -844,9 +849,9 @@ impl<'a, 'm> Machine<'a, 'm> {
                 None
             }
             OpKind::AsyncCommit | OpKind::AsyncWait { .. } | OpKind::WgmmaSync(_) => None,
-            OpKind::Wgmma { ty, n } => {
+            OpKind::Wgmma { ty, n, swizzle } => {
                 let operands: Vec<Bits> = (0..6 + *n as usize / 2).map(arg).collect();
-                let d = self.wgmma(*ty, *n as usize, op, &operands)?;
+                let d = self.wgmma(*ty, *n as usize, *swizzle, op, &operands)?;
                 for (r, x) in op.results.iter().zip(d) {
                     values[r.0 as usize] = Bits::from(x.to_bits());
                 }

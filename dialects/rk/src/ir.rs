@@ -398,15 +398,17 @@ pub enum OpKind {
     /// (`.x4`, and `.x2.trans` for `B`), where every lane of the warp must give the same tile
     /// and stride, and each row of the tile must start 16-byte aligned.
     LdMatrix(MatrixOperand),
-    /// The warpgroup's matrix multiply-accumulate on one 64×N×16 tile (`rk.wgmma f16 128`;
-    /// Hopper's `wgmma.mma_async`, sm_90a): the operands are the tiles `a` and `b` in shared
-    /// memory (`*const T` of the type named), their four strides in elements (`usize`: `a_k`,
-    /// `a_m`, `b_k`, `b_n`) and the thread's `n / 2` `f32` of `D`; the results are its `n / 2`
-    /// `f32` of `D` after the multiply. Layouts and the rounding rule are `rkc_simt::wgmma`'s.
-    /// Every thread of the warpgroup must reach it.
+    /// The warpgroup's matrix multiply-accumulate on one 64×N×16 tile (`rk.wgmma f16 128`,
+    /// `rk.wgmma f16 256 sw128`; Hopper's `wgmma.mma_async`, sm_90a): the operands are the
+    /// tiles `a` and `b` in shared memory (`*const T` of the type named), the layout's four
+    /// parameters in elements (`usize`: `a_k`, `a_m`, `b_k`, `b_n` without swizzling, `a_k0`,
+    /// `a_m`, `b_k`, `b_n` with it) and the thread's `n / 2` `f32` of `D`; the results are its
+    /// `n / 2` `f32` of `D` after the multiply. Layouts and the rounding rule are
+    /// `rkc_simt::wgmma`'s. Every thread of the warpgroup must reach it.
     Wgmma {
         ty: rkc_simt::mma::MmaType,
         n: u32,
+        swizzle: rkc_simt::wgmma::Swizzle,
     },
     /// An ordering around `rk.wgmma`s (see [`WgmmaSync`]).
     WgmmaSync(WgmmaSync),

@@ -651,8 +651,14 @@ impl Parser {
                     return self
                         .error(format!("`rk.wgmma` tiles are 64, 128 or 256 wide, not {n}"));
                 }
+                let swizzle = if self.is_keyword("sw128") {
+                    self.keyword("sw128")?;
+                    rkc_simt::wgmma::Swizzle::B128
+                } else {
+                    rkc_simt::wgmma::Swizzle::None
+                };
                 let ops = self.operands(func)?;
-                (OpKind::Wgmma { ty: t, n }, ops, vec![Type::F32; n as usize / 2])
+                (OpKind::Wgmma { ty: t, n, swizzle }, ops, vec![Type::F32; n as usize / 2])
             }
             "wgmma_sync" => {
                 let name = self.ident()?;

@@ -230,8 +230,12 @@ impl Printer<'_> {
             OpKind::Mma(t) => {
                 let _ = write!(line, " {} {operands}", t.name());
             }
-            OpKind::Wgmma { ty, n } => {
-                let _ = write!(line, " {} {n} {operands}", ty.name());
+            OpKind::Wgmma { ty, n, swizzle } => {
+                let _ = write!(line, " {} {n}", ty.name());
+                if *swizzle != rkc_simt::wgmma::Swizzle::None {
+                    let _ = write!(line, " {}", swizzle.name());
+                }
+                let _ = write!(line, " {operands}");
             }
             OpKind::WgmmaSync(sync) => {
                 let _ = write!(line, " {}", sync.name());

@@ -553,7 +553,7 @@ impl Checker<'_> {
                     ));
                 }
             }
-            OpKind::Wgmma { ty, n } => {
+            OpKind::Wgmma { ty, n, .. } => {
                 let d = *n as usize / 2;
                 self.expect_counts(op, 6 + d, d)?;
                 let element = match ty {

@@ -18,7 +18,21 @@
 //! - `A[m][k]` is at `a + (m % 8) * 8 + k % 8 + (k / 8) * a_k + (m / 8) * a_m`;
 //! - `B[k][n]` is at `b + (k % 8) * 8 + n % 8 + (k / 8) * b_k + (n / 8) * b_n`.
 //!
-//! ([`a_offset`], [`b_offset`].) Each element of `D` is computed as `rkc_simt::mma` computes
+//! ([`a_offset`], [`b_offset`].) With 128-byte swizzling ([`Swizzle::B128`], the layout that
+//! reads shared memory without bank conflicts and runs about three times as fast on an H100),
+//! `A`'s rows are 128 bytes (64 `k`) and `B`'s 64-column blocks are rows of 128 bytes, eight
+//! rows an atom of 1024 bytes, the tile 1024-byte aligned; the 16-byte chunk `c` of row `r` of
+//! an atom is stored at chunk `c ^ (r % 8)`. The four parameters are then `a_k0` (the first
+//! `k` of the multiply in `A`'s rows: 0, 16, 32 or 48), `a_m` (between atoms down `m`), `b_k`
+//! (between atoms down `k`) and `b_n` (between 64-column blocks), in elements:
+//!
+//! - `A[m][k]` is at byte `(m % 8) * 128 + (m / 8) * 2 a_m + 2 (a_k0 + k)`, swizzled;
+//! - `B[k][n]` is at byte `(k % 8) * 128 + (k / 8) * 2 b_k + 2 (n % 64) + (n / 64) * 2 b_n`,
+//!   swizzled;
+//!
+//! where swizzling a byte offset `o` is `o ^ (((o >> 7) & 7) << 4)` (the instruction applies
+//! it to the shared address, which the tile's alignment makes the same). Each element of `D`
+//! is computed as `rkc_simt::mma` computes
 //! `mma.m16n8k16`'s: `D`'s value plus the sixteen products (exact in `f64`), added one after
 //! another in `k`'s order in `f64`, then rounded once to `f32`. The tensor cores add in their
 //! own way; they agree exactly where the sums are exact in `f32`.
@@ -57,33 +71,96 @@ pub fn d_index(t: usize, i: usize) -> (usize, usize) {
     (row, col)
 }
 
-/// The element offset of `A[m][k]` from the tile's start (see the module's documentation).
-pub fn a_offset(m: usize, k: usize, a_k: usize, a_m: usize) -> usize {
-    (m % 8) * 8 + k % 8 + (k / 8) * a_k + (m / 8) * a_m
+/// How the tiles' elements are placed in shared memory (see the module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Swizzle {
+    /// Core matrices of 128 contiguous bytes, placed by two strides per tile.
+    None,
+    /// Rows of 128 bytes in atoms of eight, each row's 16-byte chunks permuted.
+    B128,
 }
 
-/// The element offset of `B[k][n]` from the tile's start (see the module's documentation).
-pub fn b_offset(k: usize, n: usize, b_k: usize, b_n: usize) -> usize {
-    (k % 8) * 8 + n % 8 + (k / 8) * b_k + (n / 8) * b_n
+impl Swizzle {
+    /// The layout's name in rk's text and in the builtins' names (`None` has none).
+    pub fn name(self) -> &'static str {
+        match self {
+            Swizzle::None => "",
+            Swizzle::B128 => "sw128",
+        }
+    }
+}
+
+/// A byte offset swizzled within its 1024-byte atom: chunk `c` of row `r` becomes `c ^ r`.
+pub fn swizzle_128(o: usize) -> usize {
+    o ^ (((o >> 7) & 7) << 4)
+}
+
+/// The element offset of `A[m][k]` from the tile's start (see the module's documentation):
+/// `p` is `[a_k, a_m]` without swizzling, `[a_k0, a_m]` with it.
+pub fn a_offset(m: usize, k: usize, p: [usize; 2], swizzle: Swizzle) -> usize {
+    match swizzle {
+        Swizzle::None => (m % 8) * 8 + k % 8 + (k / 8) * p[0] + (m / 8) * p[1],
+        Swizzle::B128 => swizzle_128((m % 8) * 128 + (m / 8) * 2 * p[1] + 2 * (p[0] + k)) / 2,
+    }
+}
+
+/// The element offset of `B[k][n]` from the tile's start (see the module's documentation):
+/// `p` is `[b_k, b_n]`.
+pub fn b_offset(k: usize, n: usize, p: [usize; 2], swizzle: Swizzle) -> usize {
+    match swizzle {
+        Swizzle::None => (k % 8) * 8 + n % 8 + (k / 8) * p[0] + (n / 8) * p[1],
+        Swizzle::B128 => {
+            swizzle_128((k % 8) * 128 + (k / 8) * 2 * p[0] + 2 * (n % 64) + (n / 64) * 2 * p[1]) / 2
+        }
+    }
 }
 
 /// The panic message of a warpgroup multiply with a stride its descriptors cannot hold.
 pub const BAD_STRIDES: &str =
     "bad wgmma stride: the strides of wgmma must be multiples of 8 elements below 131072";
 
-/// Whether the strides keep the rule the instruction's descriptors impose: each a multiple of
-/// eight elements (16 bytes) below 2^17 elements (the descriptors' 14-bit fields count 16
-/// bytes). The executors panic with [`BAD_STRIDES`] where they do not.
-pub fn strides_ok(strides: [usize; 4]) -> bool {
-    strides.iter().all(|&s| s % 8 == 0 && s < 1 << 17)
+/// The panic message of a swizzled warpgroup multiply whose parameters its descriptors
+/// cannot hold.
+pub const BAD_SWIZZLED_STRIDES: &str = "bad wgmma_sw128 parameter: a_k0 must be 0, 16, 32 or 48, the strides multiples of 512 elements below 131072";
+
+/// The panic message of a swizzled warpgroup multiply whose tile does not start at a multiple
+/// of 1024 bytes (the swizzle's atoms are aligned shared memory).
+pub const MISALIGNED_SWIZZLED_TILE: &str =
+    "misaligned wgmma_sw128 tile: the tiles of wgmma_sw128 must start at multiples of 1024 bytes";
+
+/// Whether the four parameters keep the rule the instruction's descriptors impose. Without
+/// swizzling: each a multiple of eight elements (16 bytes) below 2^17 elements (the
+/// descriptors' 14-bit fields count 16 bytes). With it: `a_k0` one of 0, 16, 32 and 48, the
+/// strides whole atoms (512 elements) below 2^17 elements. The executors panic with
+/// [`BAD_STRIDES`] or [`BAD_SWIZZLED_STRIDES`] where they do not.
+pub fn strides_ok(strides: [usize; 4], swizzle: Swizzle) -> bool {
+    match swizzle {
+        Swizzle::None => strides.iter().all(|&s| s.is_multiple_of(8) && s < 1 << 17),
+        Swizzle::B128 => {
+            strides[0].is_multiple_of(16)
+                && strides[0] < 64
+                && strides[1..].iter().all(|&s| s.is_multiple_of(512) && s < 1 << 17)
+        }
+    }
+}
+
+/// The messages of the three checks the executors make before a multiply, in their order
+/// (whole warpgroups, the tiles' alignment, the parameters), and the alignment in bytes.
+pub fn checks(swizzle: Swizzle) -> (&'static str, u64, &'static str) {
+    match swizzle {
+        Swizzle::None => (MISALIGNED_TILE, 16, BAD_STRIDES),
+        Swizzle::B128 => (MISALIGNED_SWIZZLED_TILE, 1024, BAD_SWIZZLED_STRIDES),
+    }
 }
 
 /// Thread `t`'s `N / 2` elements of `D` (`n = N`), with `read_a(offset)` and `read_b(offset)`
 /// giving the 16-bit patterns of the tiles' elements at element offsets from their starts and
 /// `d` the thread's elements of `D` before the multiply.
+#[allow(clippy::too_many_arguments, reason = "the instruction's own operands")]
 pub fn wgmma(
     ty: MmaType,
     n: usize,
+    swizzle: Swizzle,
     t: usize,
     strides: [usize; 4],
     mut read_a: impl FnMut(usize) -> u16,
@@ -91,14 +168,14 @@ pub fn wgmma(
     d: &[f32],
 ) -> Vec<f32> {
     debug_assert_eq!(d.len(), n / 2);
-    let [a_k, a_m, b_k, b_n] = strides;
+    let [a0, a1, b0, b1] = strides;
     (0..n / 2)
         .map(|i| {
             let (row, col) = d_index(t, i);
             let mut acc = f64::from(d[i]);
             for k in 0..K {
-                let a = ty.to_f64(read_a(a_offset(row, k, a_k, a_m)));
-                let b = ty.to_f64(read_b(b_offset(k, col, b_k, b_n)));
+                let a = ty.to_f64(read_a(a_offset(row, k, [a0, a1], swizzle)));
+                let b = ty.to_f64(read_b(b_offset(k, col, [b0, b1], swizzle)));
                 acc += a * b;
             }
             acc as f32
@@ -138,12 +215,35 @@ mod tests {
     #[test]
     fn layouts_place_core_matrices_by_the_strides() {
         // A 64×16 tile with its two k halves 64 elements apart and row groups 128 apart.
-        assert_eq!(a_offset(0, 0, 64, 128), 0);
-        assert_eq!(a_offset(1, 0, 64, 128), 8);
-        assert_eq!(a_offset(0, 9, 64, 128), 65);
-        assert_eq!(a_offset(9, 1, 64, 128), 128 + 8 + 1);
-        assert_eq!(b_offset(3, 10, 2048, 64), 24 + 2 + 64);
-        assert_eq!(b_offset(8, 0, 2048, 64), 2048);
+        let none = Swizzle::None;
+        assert_eq!(a_offset(0, 0, [64, 128], none), 0);
+        assert_eq!(a_offset(1, 0, [64, 128], none), 8);
+        assert_eq!(a_offset(0, 9, [64, 128], none), 65);
+        assert_eq!(a_offset(9, 1, [64, 128], none), 128 + 8 + 1);
+        assert_eq!(b_offset(3, 10, [2048, 64], none), 24 + 2 + 64);
+        assert_eq!(b_offset(8, 0, [2048, 64], none), 2048);
+    }
+
+    #[test]
+    fn swizzling_permutes_each_rows_chunks() {
+        let sw = Swizzle::B128;
+        // Row 0 is not permuted; row 3's chunk 0 is chunk 3; a_k0 moves along the row.
+        assert_eq!(a_offset(0, 5, [0, 512], sw), 5);
+        assert_eq!(a_offset(3, 0, [0, 512], sw), 3 * 64 + 3 * 8);
+        let (chunk, row) = (2, 3);
+        assert_eq!(a_offset(row, 0, [16, 512], sw), row * 64 + (chunk ^ row) * 8);
+        assert_eq!(a_offset(9, 0, [0, 512], sw), 512 + 64 + 8);
+        // B: k rows of a 64-column block, blocks b_n apart, k atoms b_k apart.
+        assert_eq!(b_offset(1, 0, [512, 4096], sw), 64 + 8);
+        assert_eq!(b_offset(8, 70, [512, 4096], sw), 512 + 4096 + 6);
+        // Within an atom every (row, chunk) lands on a distinct chunk.
+        let mut seen = [false; 64];
+        for r in 0..8 {
+            for c in 0..8 {
+                let chunk = swizzle_128(r * 128 + c * 16) / 16;
+                assert!(!std::mem::replace(&mut seen[chunk], true));
+            }
+        }
     }
 
     #[test]
@@ -154,16 +254,18 @@ mod tests {
         let (a_k, a_m, b_k, b_n) = (64, 128, 8 * n, 64);
         let mut a = vec![0u16; 1024];
         for m in 0..16 {
-            a[a_offset(m, m, a_k, a_m)] = 0x3c00;
+            a[a_offset(m, m, [a_k, a_m], Swizzle::None)] = 0x3c00;
         }
         let mut b = vec![0u16; 16 * n];
         for k in 0..K {
             for c in 0..n {
-                b[b_offset(k, c, b_k, b_n)] = 0x6400 + (k + 16 * c) as u16;
+                b[b_offset(k, c, [b_k, b_n], Swizzle::None)] = 0x6400 + (k + 16 * c) as u16;
             }
         }
         for t in 0..THREADS {
-            let d = wgmma(MmaType::F16, n, t, [a_k, a_m, b_k, b_n], |o| a[o], |o| b[o], &[0.5; 32]);
+            let strides = [a_k, a_m, b_k, b_n];
+            let d =
+                wgmma(MmaType::F16, n, Swizzle::None, t, strides, |o| a[o], |o| b[o], &[0.5; 32]);
             for (i, v) in d.iter().enumerate() {
                 let (r, c) = d_index(t, i);
                 let want = if r < 16 { 1024.0 + (r + 16 * c) as f32 + 0.5 } else { 0.5 };
@@ -174,8 +276,12 @@ mod tests {
 
     #[test]
     fn strides_are_checked() {
-        assert!(strides_ok([64, 128, 2048, 64]));
-        assert!(!strides_ok([64, 12, 8, 8]));
-        assert!(!strides_ok([8, 8, 8, 1 << 17]));
+        assert!(strides_ok([64, 128, 2048, 64], Swizzle::None));
+        assert!(!strides_ok([64, 12, 8, 8], Swizzle::None));
+        assert!(!strides_ok([8, 8, 8, 1 << 17], Swizzle::None));
+        assert!(strides_ok([48, 512, 512, 4096], Swizzle::B128));
+        assert!(!strides_ok([8, 512, 512, 4096], Swizzle::B128));
+        assert!(!strides_ok([64, 512, 512, 4096], Swizzle::B128));
+        assert!(!strides_ok([0, 256, 512, 4096], Swizzle::B128));
     }
 }

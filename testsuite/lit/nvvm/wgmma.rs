@@ -253,69 +253,69 @@ pub fn k(out: &mut [f32; 32]) {
 // CHECK-NEXT:       %196 = llvm.extractvalue %166[29] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 // CHECK-NEXT:       %197 = llvm.extractvalue %166[30] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 // CHECK-NEXT:       %198 = llvm.extractvalue %166[31] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
-// CHECK-NEXT:       llvm.store %167, %54 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %167, %54 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %199 = llvm.getelementptr inbounds %54[1] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %168, %199 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %168, %199 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %200 = llvm.getelementptr inbounds %54[2] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %169, %200 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %169, %200 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %201 = llvm.getelementptr inbounds %54[3] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %170, %201 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %170, %201 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %202 = llvm.getelementptr inbounds %54[4] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %171, %202 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %171, %202 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %203 = llvm.getelementptr inbounds %54[5] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %172, %203 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %172, %203 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %204 = llvm.getelementptr inbounds %54[6] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %173, %204 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %173, %204 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %205 = llvm.getelementptr inbounds %54[7] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %174, %205 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %174, %205 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %206 = llvm.getelementptr inbounds %54[8] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %175, %206 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %175, %206 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %207 = llvm.getelementptr inbounds %54[9] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %176, %207 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %176, %207 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %208 = llvm.getelementptr inbounds %54[10] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %177, %208 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %177, %208 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %209 = llvm.getelementptr inbounds %54[11] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %178, %209 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %178, %209 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %210 = llvm.getelementptr inbounds %54[12] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %179, %210 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %179, %210 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %211 = llvm.getelementptr inbounds %54[13] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %180, %211 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %180, %211 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %212 = llvm.getelementptr inbounds %54[14] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %181, %212 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %181, %212 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %213 = llvm.getelementptr inbounds %54[15] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %182, %213 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %182, %213 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %214 = llvm.getelementptr inbounds %54[16] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %183, %214 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %183, %214 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %215 = llvm.getelementptr inbounds %54[17] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %184, %215 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %184, %215 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %216 = llvm.getelementptr inbounds %54[18] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %185, %216 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %185, %216 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %217 = llvm.getelementptr inbounds %54[19] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %186, %217 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %186, %217 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %218 = llvm.getelementptr inbounds %54[20] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %187, %218 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %187, %218 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %219 = llvm.getelementptr inbounds %54[21] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %188, %219 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %188, %219 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %220 = llvm.getelementptr inbounds %54[22] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %189, %220 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %189, %220 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %221 = llvm.getelementptr inbounds %54[23] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %190, %221 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %190, %221 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %222 = llvm.getelementptr inbounds %54[24] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %191, %222 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %191, %222 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %223 = llvm.getelementptr inbounds %54[25] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %192, %223 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %192, %223 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %224 = llvm.getelementptr inbounds %54[26] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %193, %224 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %193, %224 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %225 = llvm.getelementptr inbounds %54[27] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %194, %225 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %194, %225 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %226 = llvm.getelementptr inbounds %54[28] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %195, %226 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %195, %226 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %227 = llvm.getelementptr inbounds %54[29] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %196, %227 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %196, %227 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %228 = llvm.getelementptr inbounds %54[30] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %197, %228 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %197, %228 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %229 = llvm.getelementptr inbounds %54[31] : (!llvm.ptr) -> !llvm.ptr, f32
-// CHECK-NEXT:       llvm.store %198, %229 {alignment = 4 : i64, rk.local = 174 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       llvm.store %198, %229 {alignment = 4 : i64, rk.local = 176 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %230 = llvm.extractvalue %21[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK-NEXT:       %231 = llvm.getelementptr inbounds|nuw %230[%51] : (!llvm.ptr, i64) -> !llvm.ptr, i64
 // CHECK-NEXT:       llvm.store %47, %231 : i64, !llvm.ptr
@@ -334,8 +334,8 @@ pub fn k(out: &mut [f32; 32]) {
 // CHECK-NEXT:     ^bb12:  // pred: ^bb11
 // CHECK-NEXT:       %237 = llvm.getelementptr inbounds %54[%234] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:       %238 = llvm.getelementptr inbounds %55[%234] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %239 = llvm.load %237 {alignment = 4 : i64, rk.local = 174 : i64} : !llvm.ptr -> f32
-// CHECK-NEXT:       llvm.store %239, %238 {alignment = 4 : i64, rk.local = 239 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:       %239 = llvm.load %237 {alignment = 4 : i64, rk.local = 176 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT:       llvm.store %239, %238 {alignment = 4 : i64, rk.local = 241 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %240 = llvm.add %234, %44 : i64
 // CHECK-NEXT:       %241 = llvm.extractvalue %21[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
 // CHECK-NEXT:       %242 = llvm.getelementptr inbounds|nuw %241[%51] : (!llvm.ptr, i64) -> !llvm.ptr, i64
@@ -360,7 +360,7 @@ pub fn k(out: &mut [f32; 32]) {
 // CHECK-NEXT:     ^bb17:  // pred: ^bb16
 // CHECK-NEXT:       %250 = llvm.getelementptr inbounds %55[%247] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:       %251 = llvm.getelementptr inbounds %56[%247] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:       %252 = llvm.load %250 {alignment = 4 : i64, rk.local = 239 : i64} : !llvm.ptr -> f32
+// CHECK-NEXT:       %252 = llvm.load %250 {alignment = 4 : i64, rk.local = 241 : i64} : !llvm.ptr -> f32
 // CHECK-NEXT:       llvm.store %252, %251 {alignment = 4 : i64} : f32, !llvm.ptr
 // CHECK-NEXT:       %253 = llvm.add %247, %44 : i64
 // CHECK-NEXT:       %254 = llvm.extractvalue %32[1] : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>

@@ -793,14 +793,17 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 Operand::Mem(out)
             }
-            _ if name.starts_with("wgmma_m64n") => {
-                // `wgmma_m64n{64,128,256}k16_{f16,bf16}(a, a_k, a_m, b, b_k, b_n, d)`.
-                let Some((n, ty)) =
-                    name["wgmma_m64n".len()..].split_once("k16_").and_then(|(n, t)| {
-                        let ty = MmaType::ALL.into_iter().find(|m| m.name() == t)?;
-                        Some((n.parse::<u32>().ok()?, ty))
-                    })
-                else {
+            _ if name.starts_with("wgmma_m64n") || name.starts_with("wgmma_sw128_m64n") => {
+                // `wgmma_m64n{64,128,256}k16_{f16,bf16}(a, a_k, a_m, b, b_k, b_n, d)`, and
+                // `wgmma_sw128_...(a, a_k0, a_m, b, b_k, b_n, d)` on swizzled tiles.
+                let (swizzle, shape) = match name.strip_prefix("wgmma_sw128_m64n") {
+                    Some(rest) => (rkc_rk::wgmma::Swizzle::B128, rest),
+                    None => (rkc_rk::wgmma::Swizzle::None, &name["wgmma_m64n".len()..]),
+                };
+                let Some((n, ty)) = shape.split_once("k16_").and_then(|(n, t)| {
+                    let ty = MmaType::ALL.into_iter().find(|m| m.name() == t)?;
+                    Some((n.parse::<u32>().ok()?, ty))
+                }) else {
                     return Operand::Never;
                 };
                 let [a, a_k, a_m, b, b_k, b_n] = sargs[..] else { return Operand::Never };
@@ -823,17 +826,27 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 let zero = self.const_usize(0, span);
                 let whole = self.cmp(CmpOp::Eq, partial, zero, span);
                 self.assert_with(whole, rkc_rk::wgmma::PARTIAL_WARPGROUP, None, span);
-                self.assert_aligned(&[a, b], 16, rkc_rk::wgmma::MISALIGNED_TILE, span);
-                // A multiple of 8 below 2^17 has no bits outside `0x1fff8`.
-                let mut bits = a_k;
-                for s in [a_m, b_k, b_n] {
+                let (misaligned, align, bad_strides) = rkc_rk::wgmma::checks(swizzle);
+                self.assert_aligned(&[a, b], align, misaligned, span);
+                // A multiple of 8 below 2^17 has no bits outside `0x1fff8`; with swizzling,
+                // `a_k0` none outside `0x30` and a multiple of 512 below 2^17 none outside
+                // `0x1fe00`.
+                let (first, rest) = match swizzle {
+                    rkc_rk::wgmma::Swizzle::None => (0x1fff8u64, 0x1fff8u64),
+                    rkc_rk::wgmma::Swizzle::B128 => (0x30, 0x1fe00),
+                };
+                let mask = self.const_usize(!first, span);
+                let mut bad = self.bin(BinOp::And, a_k, mask, span);
+                let mut bits = a_m;
+                for s in [b_k, b_n] {
                     bits = self.bin(BinOp::Or, bits, s, span);
                 }
-                let outside = self.const_usize(!0x1fff8, span);
-                let bad = self.bin(BinOp::And, bits, outside, span);
+                let mask = self.const_usize(!rest, span);
+                let outside = self.bin(BinOp::And, bits, mask, span);
+                bad = self.bin(BinOp::Or, bad, outside, span);
                 let zero = self.const_usize(0, span);
                 let ok = self.cmp(CmpOp::Eq, bad, zero, span);
-                self.assert_with(ok, rkc_rk::wgmma::BAD_STRIDES, None, span);
+                self.assert_with(ok, bad_strides, None, span);
                 let half = n as u64 / 2;
                 let mut operands = vec![a, a_k, a_m, b, b_k, b_n];
                 for k in 0..half {
@@ -843,7 +856,13 @@ impl<'m, 'c, 't, 'a> FnLowerer<'m, 'c, 't, 'a> {
                 }
                 let d: Vec<ValueId> = (0..half).map(|_| self.new_value(Type::F32)).collect();
                 let loc = self.loc(span);
-                self.push_op(OpKind::Wgmma { ty, n }, operands, d.clone(), Vec::new(), loc);
+                self.push_op(
+                    OpKind::Wgmma { ty, n, swizzle },
+                    operands,
+                    d.clone(),
+                    Vec::new(),
+                    loc,
+                );
                 let out = self.local(Type::Array { elem: Box::new(Type::F32), len: half }, span);
                 for (k, x) in d.into_iter().enumerate() {
                     let i = self.const_usize(k as u64, span);

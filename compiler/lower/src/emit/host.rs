@@ -809,8 +809,12 @@ impl<'f> FuncEmitter<'f> {
                     // globals).
                     let site = format!("%blk_shared_{}_{}_{tag}_{len}", op.loc.line, op.loc.col);
                     if !shared_sites.contains(&site) {
+                        // As on the GPU where a module has swizzled warpgroup multiplies
+                        // (`LowerOptions::swizzled_tiles`); on the host stack it costs nothing.
+                        let bytes = ty.pointee().map_or(0, Type::size_of);
+                        let align = if bytes >= 1024 { 1024 } else { 16 };
                         lines.push(format!(
-                            "{site} = llvm.alloca %blk_one x !llvm.array<{len} x {elem}> {{alignment = 16 : i64}} : (i64) -> !llvm.ptr"
+                            "{site} = llvm.alloca %blk_one x !llvm.array<{len} x {elem}> {{alignment = {align} : i64}} : (i64) -> !llvm.ptr"
                         ));
                         shared_sites.push(site.clone());
                     }
@@ -834,7 +838,7 @@ impl<'f> FuncEmitter<'f> {
                     // 48 KiB, well inside a host thread's stack).
                     if !dynamic {
                         lines.push(format!(
-                            "%blk_dynamic = llvm.alloca {DYNAMIC_SHARED_BYTES} x i8 {{alignment = 16 : i64}} : (i64) -> !llvm.ptr"
+                            "%blk_dynamic = llvm.alloca {DYNAMIC_SHARED_BYTES} x i8 {{alignment = 1024 : i64}} : (i64) -> !llvm.ptr"
                         ));
                         dynamic = true;
                     }

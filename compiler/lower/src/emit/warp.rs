@@ -421,10 +421,31 @@ impl FuncEmitter<'_> {
     /// `m` or `n` (measured on an H100: the other assignment reads elsewhere, or faults). The
     /// instruction reads and writes `D` in place, so each output register is tied to its
     /// input.
-    pub(super) fn wgmma(&mut self, ty: rkc_rk::MmaType, n: u32, op: &Op) {
+    ///
+    /// With 128-byte swizzling (layout type 1 in bits 62–63) `A`'s descriptor starts `a_k0`
+    /// elements into the tile's rows, its leading byte offset unused (one unit, as CUTLASS
+    /// writes it) and its stride byte offset `a_m`'s; `B`'s leading byte offset is the stride
+    /// between its 64-column blocks (`b_n`) and its stride byte offset `b_k`'s (measured on an
+    /// H100, as above).
+    pub(super) fn wgmma(
+        &mut self,
+        ty: rkc_rk::MmaType,
+        n: u32,
+        swizzle: rkc_rk::wgmma::Swizzle,
+        op: &Op,
+    ) {
         let half = n as usize / 2;
-        let a = self.descriptor(op.operands[0], op.operands[1], op.operands[2]);
-        let b = self.descriptor(op.operands[3], op.operands[4], op.operands[5]);
+        let o = &op.operands;
+        let (a, b) = match swizzle {
+            rkc_rk::wgmma::Swizzle::None => (
+                self.descriptor(o[0], None, Some(o[1]), o[2], false),
+                self.descriptor(o[3], None, Some(o[4]), o[5], false),
+            ),
+            rkc_rk::wgmma::Swizzle::B128 => (
+                self.descriptor(o[0], Some(o[1]), None, o[2], true),
+                self.descriptor(o[3], None, Some(o[5]), o[4], true),
+            ),
+        };
         let one = self.constant_i32(1);
         let outputs: Vec<String> = (0..half).map(|i| format!("${i}")).collect();
         let elem = ty.name();
@@ -452,11 +473,19 @@ impl FuncEmitter<'_> {
         }
     }
 
-    /// A warpgroup multiply's matrix descriptor (PTX's layout without swizzling): bits 0–13
-    /// the tile's shared-memory address, 16–29 the leading dimension's byte offset, 32–45 the
-    /// stride dimension's, each over 16. The strides are in two-byte elements; the front end
-    /// has checked that they are multiples of eight below 2^17 and the address aligned.
-    fn descriptor(&mut self, tile: ValueId, leading: ValueId, stride: ValueId) -> String {
+    /// A warpgroup multiply's matrix descriptor: bits 0–13 the tile's shared-memory address
+    /// (`start` elements on, if given), 16–29 the leading dimension's byte offset (one unit if
+    /// none is given), 32–45 the stride dimension's, each over 16, and with `swizzled` the
+    /// layout type of 128-byte swizzling in bits 62–63. The strides are in two-byte elements;
+    /// the front end has checked that they fit and the address is aligned.
+    fn descriptor(
+        &mut self,
+        tile: ValueId,
+        start: Option<ValueId>,
+        leading: Option<ValueId>,
+        stride: ValueId,
+        swizzled: bool,
+    ) -> String {
         let shared = self.shared_pointer(tile);
         let (address, wide) = (self.temp(), self.temp());
         self.line(format!("{address} = llvm.ptrtoint {shared} : !llvm.ptr<3> to i32"));
@@ -468,16 +497,41 @@ impl FuncEmitter<'_> {
         self.line(format!("{c16} = arith.constant 16 : i64"));
         self.line(format!("{c32} = arith.constant 32 : i64"));
         self.line(format!("{mask} = arith.constant 16383 : i64"));
-        let (units, field) = (self.temp(), self.temp());
+        let mut units = self.temp();
         self.line(format!("{units} = arith.shrui {wide}, {c4} : i64"));
+        // `e` elements are `2e` bytes, `e / 8` units of 16 bytes.
+        let in_units = |me: &mut Self, e: ValueId| {
+            let u = me.temp();
+            me.line(format!("{u} = arith.shrui {}, {c3} : i64", v(e)));
+            u
+        };
+        if let Some(s) = start {
+            let (u, sum) = (in_units(self, s), self.temp());
+            self.line(format!("{sum} = arith.addi {units}, {u} : i64"));
+            units = sum;
+        }
+        let field = self.temp();
         self.line(format!("{field} = arith.andi {units}, {mask} : i64"));
-        // A stride of `s` elements is `2s` bytes, `s / 8` units of 16 bytes.
+        let leading = match leading {
+            Some(l) => in_units(self, l),
+            None => {
+                let one = self.temp();
+                self.line(format!("{one} = arith.constant 1 : i64"));
+                one
+            }
+        };
+        let stride = in_units(self, stride);
         let mut desc = field;
-        for (s, shift) in [(leading, &c16), (stride, &c32)] {
-            let (u, placed, sum) = (self.temp(), self.temp(), self.temp());
-            self.line(format!("{u} = arith.shrui {}, {c3} : i64", v(s)));
+        for (u, shift) in [(leading, &c16), (stride, &c32)] {
+            let (placed, sum) = (self.temp(), self.temp());
             self.line(format!("{placed} = arith.shli {u}, {shift} : i64"));
             self.line(format!("{sum} = arith.ori {desc}, {placed} : i64"));
+            desc = sum;
+        }
+        if swizzled {
+            let (layout, sum) = (self.temp(), self.temp());
+            self.line(format!("{layout} = arith.constant {} : i64", 1u64 << 62));
+            self.line(format!("{sum} = arith.ori {desc}, {layout} : i64"));
             desc = sum;
         }
         desc
@@ -498,8 +552,9 @@ impl FuncEmitter<'_> {
     }
 
     pub(super) fn dyn_shared(&mut self, op: &Op) {
+        let align = if self.options.swizzled_tiles { 1024 } else { 16 };
         self.globals.push(format!(
-            "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = 16 : i64}} : !llvm.array<0 x i8>\n"
+            "    llvm.mlir.global external @{DYNAMIC_SHARED}() {{addr_space = 3 : i32, alignment = {align} : i64}} : !llvm.array<0 x i8>\n"
         ));
         let twin = shared_twin(op.results[0]);
         self.line(format!("{twin} = llvm.mlir.addressof @{DYNAMIC_SHARED} : !llvm.ptr<3>"));

@@ -10,23 +10,31 @@
 //! elements and the `N / 4` `B` elements of row `k` and adds their products to the thread's
 //! `N / 2` sums, kept in `f64` slots that start at `D`'s values: each sum adds the products in
 //! `k`'s order and is rounded to `f32` once, after the loop, as the interpreter computes it.
+//! With 128-byte swizzling the offsets are computed in bytes, as `rkc_simt::wgmma` defines
+//! them, and each is swizzled (`o ^ (((o >> 7) & 7) << 4)`) before it becomes an element's.
 //! The checks the front end makes before each `rk.wgmma` (whole warpgroups, aligned tiles,
 //! strides) stay; the multiply itself reads memory through ordinary loads.
 
 use crate::ir::{BinOp, CmpOp, Dim, Geometry, Literal, Loc, LoopHint, Op, OpKind, Region, ValueId};
 use crate::{FloatTy, Func, Module, Type};
+use rkc_simt::wgmma::Swizzle;
 
 /// Expands every `rk.wgmma` and removes every `rk.wgmma_sync`; returns how many ops it
 /// replaced.
 pub fn expand_wgmma(module: &mut Module) -> usize {
     super::rewrite_ops(module, &mut |func, ops, op| match op.kind {
-        OpKind::Wgmma { n, .. } => {
-            Expander { func, ops, loc: op.loc }.expand(op, n as usize);
+        OpKind::Wgmma { n, swizzle, .. } => {
+            Expander { func, ops, loc: op.loc }.expand(op, n as usize, swizzle);
             true
         }
         OpKind::WgmmaSync(_) => true,
         _ => false,
     })
+}
+
+/// Whether the module has an `rk.wgmma` on swizzled tiles.
+pub fn has_swizzled_wgmma(module: &Module) -> bool {
+    super::any_op(module, &|op| matches!(op.kind, OpKind::Wgmma { swizzle: Swizzle::B128, .. }))
 }
 
 /// Whether the module has an `rk.wgmma` or an `rk.wgmma_sync`.
@@ -94,7 +102,17 @@ impl Expander<'_> {
         self.cast(x, Type::Float(FloatTy::F64))
     }
 
-    fn expand(&mut self, op: &Op, n: usize) {
+    /// The element offset of a byte offset in a swizzled tile.
+    fn swizzled(&mut self, o: ValueId) -> ValueId {
+        let (c7, c4, c1) = (self.usize(7), self.usize(4), self.usize(1));
+        let row = self.binary(BinOp::Shr, o, c7);
+        let row = self.binary(BinOp::And, row, c7);
+        let flip = self.binary(BinOp::Shl, row, c4);
+        let phys = self.binary(BinOp::Xor, o, flip);
+        self.binary(BinOp::Shr, phys, c1)
+    }
+
+    fn expand(&mut self, op: &Op, n: usize, swizzle: Swizzle) {
         let f64_ty = Type::Float(FloatTy::F64);
         let [a, a_k, a_m, b, b_k, b_n] = [0, 1, 2, 3, 4, 5].map(|i| op.operands[i]);
         let linear = self.linear_thread();
@@ -108,14 +126,19 @@ impl Expander<'_> {
         let g = self.binary(BinOp::Shr, lane, c2);
         let c3 = self.usize(3);
         let q = self.binary(BinOp::And, lane, c3);
-        // Row 16w + g: its core-matrix row g, row group 2w.
+        // Row 16w + g: its core-matrix row g, row group 2w (elements); with swizzling, row g
+        // of atom 2w (bytes).
         let c8 = self.usize(8);
-        let g8 = self.binary(BinOp::Mul, g, c8);
+        let sw = swizzle == Swizzle::B128;
+        let row_unit = self.usize(if sw { 128 } else { 8 });
+        let g8 = self.binary(BinOp::Mul, g, row_unit);
         let w2 = self.binary(BinOp::Mul, w, c2);
+        let a_m = if sw { self.binary(BinOp::Mul, a_m, c2) } else { a_m };
         let groups = self.binary(BinOp::Mul, w2, a_m);
         let a_row0 = self.binary(BinOp::Add, g8, groups);
         let a_row1 = self.binary(BinOp::Add, a_row0, a_m);
-        let q2 = self.binary(BinOp::Mul, q, c2);
+        let q_unit = self.usize(if sw { 4 } else { 2 });
+        let q2 = self.binary(BinOp::Mul, q, q_unit);
         // The sums, starting at D's values.
         let mut sums = Vec::with_capacity(n / 2);
         for &d in &op.operands[6..] {
@@ -151,27 +174,53 @@ impl Expander<'_> {
             loc: self.loc,
         });
         // Column k of A is at (k % 8) + (k / 8) * a_k; row k of B at (k % 8) * 8 + (k / 8) * b_k.
+        // With swizzling, in bytes: column k of A at 2 (a_k0 + k), row k of B at
+        // (k % 8) * 128 + (k / 8) * 2 b_k.
         let c7 = self.usize(7);
         let k_lo = self.binary(BinOp::And, k, c7);
         let k_hi = self.binary(BinOp::Shr, k, c3);
-        let a_hi = self.binary(BinOp::Mul, k_hi, a_k);
-        let a_col = self.binary(BinOp::Add, k_lo, a_hi);
-        let b_lo = self.binary(BinOp::Mul, k_lo, c8);
-        let b_hi = self.binary(BinOp::Mul, k_hi, b_k);
-        let b_row = self.binary(BinOp::Add, b_lo, b_hi);
+        let (a_col, b_row) = if sw {
+            let k0 = self.binary(BinOp::Add, a_k, k);
+            let a_col = self.binary(BinOp::Mul, k0, c2);
+            let c128 = self.usize(128);
+            let b_lo = self.binary(BinOp::Mul, k_lo, c128);
+            let b_k2 = self.binary(BinOp::Mul, b_k, c2);
+            let b_hi = self.binary(BinOp::Mul, k_hi, b_k2);
+            (a_col, self.binary(BinOp::Add, b_lo, b_hi))
+        } else {
+            let a_hi = self.binary(BinOp::Mul, k_hi, a_k);
+            let a_col = self.binary(BinOp::Add, k_lo, a_hi);
+            let b_lo = self.binary(BinOp::Mul, k_lo, c8);
+            let b_hi = self.binary(BinOp::Mul, k_hi, b_k);
+            (a_col, self.binary(BinOp::Add, b_lo, b_hi))
+        };
+        let at = |me: &mut Self, o: ValueId| if sw { me.swizzled(o) } else { o };
         let at0 = self.binary(BinOp::Add, a_row0, a_col);
+        let at0 = at(self, at0);
         let x0 = self.element(a, at0);
         let at1 = self.binary(BinOp::Add, a_row1, a_col);
+        let at1 = at(self, at1);
         let x1 = self.element(a, at1);
         let b_thread = self.binary(BinOp::Add, b_row, q2);
         for j in 0..n / 8 {
-            let jv = self.usize(j as u64);
-            let block = self.binary(BinOp::Mul, jv, b_n);
+            // Column block j: 8j columns on (elements); with swizzling, 16 (j % 8) bytes into
+            // the 64-column block j / 8, which is b_n elements on.
+            let block = if sw {
+                let within = self.usize(16 * (j as u64 % 8));
+                let jv = self.usize(j as u64 / 8);
+                let b_n2 = self.binary(BinOp::Mul, b_n, c2);
+                let across = self.binary(BinOp::Mul, jv, b_n2);
+                self.binary(BinOp::Add, within, across)
+            } else {
+                let jv = self.usize(j as u64);
+                self.binary(BinOp::Mul, jv, b_n)
+            };
             let col = self.binary(BinOp::Add, b_thread, block);
             for e in 0..2 {
-                let ev = self.usize(e as u64);
-                let at = self.binary(BinOp::Add, col, ev);
-                let y = self.element(b, at);
+                let ev = self.usize(if sw { 2 * e as u64 } else { e as u64 });
+                let o = self.binary(BinOp::Add, col, ev);
+                let o = at(self, o);
+                let y = self.element(b, o);
                 // Element 4j + e is row 16w + g, element 4j + 2 + e the row 8 below.
                 for (i, x) in [(4 * j + e, x0), (4 * j + 2 + e, x1)] {
                     let p = self.value(OpKind::Binary(BinOp::Mul), vec![x, y], f64_ty.clone());
