@@ -925,60 +925,9 @@ unsafe fn fragment<T: Copy, const N: usize>(
     })
 }
 
-/// The warpgroup's matrix multiply-accumulate on a 64×N×16 tile, `D = A·B + D`, with `A`
-/// (64×16) at `a` and `B` (16×N) at `b` in shared memory: Hopper's `wgmma.mma_async`
-/// (`m64nNk16.f32`, f16 or bf16 inputs), which rkc compiles to the instruction on sm_90a and
-/// to loads and arithmetic on every other target. The tiles are in the canonical layouts
-/// without swizzling, made of 8×8 core matrices of 128 contiguous bytes, placed by the strides
-/// in elements: `A[m][k]` at `a[(m % 8) * 8 + k % 8 + (k / 8) * a_k + (m / 8) * a_m]`,
-/// `B[k][n]` at `b[(k % 8) * 8 + n % 8 + (k / 8) * b_k + (n / 8) * b_n]`. The four warps of
-/// an aligned group of four (thread `t`'s index in it `t % 128`) hold `D`'s 64 rows, 16 each,
-/// in `mma_m16n8k16_f16`'s `C` layout repeated over the `N / 8` column blocks
-/// (`rkc_simt::wgmma::d_index`). Each element is `D` plus the sixteen products added in order
-/// in `f64` and rounded once, as for [`mma_m16n8k16_f16`].
-///
-/// On a GPU the instruction runs asynchronously: call [`wgmma_fence`] before the first of a
-/// batch, [`wgmma_commit`] after it, and read `D` (or change the tiles) only after a
-/// [`wgmma_wait`] has seen the batch complete. Shared memory written by the threads or by
-/// [`cp_async`] must be made visible to it by [`fence_proxy_async`] and a barrier first. The
-/// CPU executors compute `D` at once.
-///
-/// # Safety
-///
-/// Every thread of the warpgroup must call it with the same tiles and strides; the tiles must
-/// be in shared memory and start at multiples of 16 bytes, and the strides be multiples of 8
-/// below 131072 (checked: a violation panics, as rkc's compilation does).
-#[cfg(feature = "half")]
-#[track_caller]
-pub unsafe fn wgmma_m64n64k16_f16(
-    a: *const half::f16,
-    a_k: usize,
-    a_m: usize,
-    b: *const half::f16,
-    b_k: usize,
-    b_n: usize,
-    d: [f32; 32],
-) -> [f32; 32] {
-    // SAFETY: the caller's contract.
-    unsafe {
-        wgmma(
-            rkc_simt::mma::MmaType::F16,
-            Swizzle::None,
-            a.cast(),
-            b.cast(),
-            [a_k, a_m, b_k, b_n],
-            d,
-        )
-    }
-}
-
 macro_rules! wgmma_variants {
-    ($($name:ident, $elem:ty, $ty:ident, $n:literal, $swizzle:ident, $first:ident, $doc:literal;)*) => {$(
-        #[doc = $doc]
-        ///
-        /// # Safety
-        ///
-        /// As for [`wgmma_m64n64k16_f16`].
+    ($($(#[$doc:meta])* $name:ident, $elem:ty, $ty:ident, $n:literal, $swizzle:ident, $first:ident;)*) => {$(
+        $(#[$doc])*
         #[cfg(feature = "half")]
         #[track_caller]
         pub unsafe fn $name(
@@ -1006,54 +955,105 @@ macro_rules! wgmma_variants {
 }
 
 wgmma_variants! {
-    wgmma_m64n128k16_f16, half::f16, F16, 128, None, a_k, "[`wgmma_m64n64k16_f16`] with a 128-column `D`.";
-    wgmma_m64n256k16_f16, half::f16, F16, 256, None, a_k, "[`wgmma_m64n64k16_f16`] with a 256-column `D`.";
-    wgmma_m64n64k16_bf16, half::bf16, Bf16, 64, None, a_k, "[`wgmma_m64n64k16_f16`] with bf16 tiles.";
-    wgmma_m64n128k16_bf16, half::bf16, Bf16, 128, None, a_k, "[`wgmma_m64n64k16_f16`] with bf16 tiles and a 128-column `D`.";
-    wgmma_m64n256k16_bf16, half::bf16, Bf16, 256, None, a_k, "[`wgmma_m64n64k16_f16`] with bf16 tiles and a 256-column `D`.";
-    wgmma_sw128_m64n128k16_f16, half::f16, F16, 128, B128, a_k0, "[`wgmma_sw128_m64n64k16_f16`] with a 128-column `D`.";
-    wgmma_sw128_m64n256k16_f16, half::f16, F16, 256, B128, a_k0, "[`wgmma_sw128_m64n64k16_f16`] with a 256-column `D`.";
-    wgmma_sw128_m64n64k16_bf16, half::bf16, Bf16, 64, B128, a_k0, "[`wgmma_sw128_m64n64k16_f16`] with bf16 tiles.";
-    wgmma_sw128_m64n128k16_bf16, half::bf16, Bf16, 128, B128, a_k0, "[`wgmma_sw128_m64n64k16_f16`] with bf16 tiles and a 128-column `D`.";
-    wgmma_sw128_m64n256k16_bf16, half::bf16, Bf16, 256, B128, a_k0, "[`wgmma_sw128_m64n64k16_f16`] with bf16 tiles and a 256-column `D`.";
-}
-
-/// [`wgmma_m64n64k16_f16`] on tiles with 128-byte swizzling, the layout the tensor cores read
-/// without bank conflicts (about three times as fast on an H100). `A`'s rows are 128 bytes
-/// (64 `k`), `B`'s 64-column blocks rows of 128 bytes; eight rows make an atom of 1024 bytes,
-/// in which row `r`'s 16-byte chunk `c` is stored at chunk `c ^ (r % 8)`. `a` and `b` start at
-/// multiples of 1024 bytes (rkc aligns dynamic shared memory and large shared arrays so where
-/// a module uses this); `a_k0` is the multiply's first `k` in `A`'s rows (0, 16, 32 or 48),
-/// `a_m` the stride between `A`'s atoms down `m`, `b_k` between `B`'s atoms down `k`, `b_n`
-/// between its 64-column blocks, all in elements (`rkc_simt::wgmma` defines the offsets).
-///
-/// # Safety
-///
-/// As for [`wgmma_m64n64k16_f16`]; the tiles start at multiples of 1024 bytes, `a_k0` is 0, 16,
-/// 32 or 48 and the strides multiples of 512 below 131072 (checked: a violation panics, as
-/// rkc's compilation does).
-#[cfg(feature = "half")]
-#[track_caller]
-pub unsafe fn wgmma_sw128_m64n64k16_f16(
-    a: *const half::f16,
-    a_k0: usize,
-    a_m: usize,
-    b: *const half::f16,
-    b_k: usize,
-    b_n: usize,
-    d: [f32; 32],
-) -> [f32; 32] {
-    // SAFETY: the caller's contract.
-    unsafe {
-        wgmma(
-            rkc_simt::mma::MmaType::F16,
-            Swizzle::B128,
-            a.cast(),
-            b.cast(),
-            [a_k0, a_m, b_k, b_n],
-            d,
-        )
-    }
+    /// The warpgroup's matrix multiply-accumulate on a 64×N×16 tile, `D = A·B + D`, with `A`
+    /// (64×16) at `a` and `B` (16×N) at `b` in shared memory: Hopper's `wgmma.mma_async`
+    /// (`m64nNk16.f32`, f16 or bf16 inputs), which rkc compiles to the instruction on sm_90 (as sm_90a) and
+    /// to loads and arithmetic on every other target. The tiles are in the canonical layouts
+    /// without swizzling, made of 8×8 core matrices of 128 contiguous bytes, placed by the strides
+    /// in elements: `A[m][k]` at `a[(m % 8) * 8 + k % 8 + (k / 8) * a_k + (m / 8) * a_m]`,
+    /// `B[k][n]` at `b[(k % 8) * 8 + n % 8 + (k / 8) * b_k + (n / 8) * b_n]`. The four warps of
+    /// an aligned group of four (thread `t`'s index in it `t % 128`) hold `D`'s 64 rows, 16 each,
+    /// in `mma_m16n8k16_f16`'s `C` layout repeated over the `N / 8` column blocks
+    /// (`rkc_simt::wgmma::d_index`). Each element is `D` plus the sixteen products added in order
+    /// in `f64` and rounded once, as for [`mma_m16n8k16_f16`].
+    ///
+    /// On a GPU the instruction runs asynchronously: call [`wgmma_fence`] before the first of a
+    /// batch, [`wgmma_commit`] after it, and read `D` (or change the tiles) only after a
+    /// [`wgmma_wait`] has seen the batch complete. Shared memory written by the threads or by
+    /// [`cp_async`] must be made visible to it by [`fence_proxy_async`] and a barrier first. The
+    /// CPU executors compute `D` at once.
+    ///
+    /// # Safety
+    ///
+    /// Every thread of the warpgroup must call it with the same tiles and strides; the tiles must
+    /// be in shared memory and start at multiples of 16 bytes, and the strides be multiples of 8
+    /// below 131072 (checked: a violation panics, as rkc's compilation does).
+    wgmma_m64n64k16_f16, half::f16, F16, 64, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] with a 128-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`].
+    wgmma_m64n128k16_f16, half::f16, F16, 128, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] with a 256-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`].
+    wgmma_m64n256k16_f16, half::f16, F16, 256, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] with bf16 tiles.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`].
+    wgmma_m64n64k16_bf16, half::bf16, Bf16, 64, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] with bf16 tiles and a 128-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`].
+    wgmma_m64n128k16_bf16, half::bf16, Bf16, 128, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] with bf16 tiles and a 256-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`].
+    wgmma_m64n256k16_bf16, half::bf16, Bf16, 256, None, a_k;
+    /// [`wgmma_m64n64k16_f16`] on tiles with 128-byte swizzling, the layout the tensor cores read
+    /// without bank conflicts (about three times as fast on an H100). `A`'s rows are 128 bytes
+    /// (64 `k`), `B`'s 64-column blocks rows of 128 bytes; eight rows make an atom of 1024 bytes,
+    /// in which row `r`'s 16-byte chunk `c` is stored at chunk `c ^ (r % 8)`. `a` and `b` start at
+    /// multiples of 1024 bytes (rkc aligns dynamic shared memory and large shared arrays so where
+    /// a module uses this); `a_k0` is the multiply's first `k` in `A`'s rows (0, 16, 32 or 48),
+    /// `a_m` the stride between `A`'s atoms down `m`, `b_k` between `B`'s atoms down `k`, `b_n`
+    /// between its 64-column blocks, all in elements (`rkc_simt::wgmma` defines the offsets).
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_m64n64k16_f16`]; the tiles start at multiples of 1024 bytes, `a_k0` is 0, 16,
+    /// 32 or 48 and the strides multiples of 512 below 131072 (checked: a violation panics, as
+    /// rkc's compilation does).
+    wgmma_sw128_m64n64k16_f16, half::f16, F16, 64, B128, a_k0;
+    /// [`wgmma_sw128_m64n64k16_f16`] with a 128-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_sw128_m64n64k16_f16`].
+    wgmma_sw128_m64n128k16_f16, half::f16, F16, 128, B128, a_k0;
+    /// [`wgmma_sw128_m64n64k16_f16`] with a 256-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_sw128_m64n64k16_f16`].
+    wgmma_sw128_m64n256k16_f16, half::f16, F16, 256, B128, a_k0;
+    /// [`wgmma_sw128_m64n64k16_f16`] with bf16 tiles.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_sw128_m64n64k16_f16`].
+    wgmma_sw128_m64n64k16_bf16, half::bf16, Bf16, 64, B128, a_k0;
+    /// [`wgmma_sw128_m64n64k16_f16`] with bf16 tiles and a 128-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_sw128_m64n64k16_f16`].
+    wgmma_sw128_m64n128k16_bf16, half::bf16, Bf16, 128, B128, a_k0;
+    /// [`wgmma_sw128_m64n64k16_f16`] with bf16 tiles and a 256-column `D`.
+    ///
+    /// # Safety
+    ///
+    /// As for [`wgmma_sw128_m64n64k16_f16`].
+    wgmma_sw128_m64n256k16_bf16, half::bf16, Bf16, 256, B128, a_k0;
 }
 
 #[cfg(feature = "half")]
