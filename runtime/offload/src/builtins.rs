@@ -1131,7 +1131,10 @@ pub unsafe fn wgmma_commit() {}
 /// # Safety
 ///
 /// Only meaningful inside a kernel.
-pub unsafe fn wgmma_wait<const N: usize>() {}
+pub unsafe fn wgmma_wait<const N: usize>() {
+    // The instruction's count is an immediate of at most 7; rkc refuses more (RK0101).
+    const { assert!(N <= 7, "wgmma_wait waits for at most 7 pending batches") };
+}
 
 /// Starts an asynchronous copy of the `T` at `src` (global memory) into `dst` (shared memory),
 /// CUDA's `cp.async` (NVIDIA from sm_80; elsewhere rkc compiles a plain copy). `T` is 4, 8 or
