@@ -172,10 +172,12 @@ impl BlockState {
         BlockState {
             sync: together.then(|| rkc_simt::BlockSync::cooperative(threads, suspend)),
             arrays: std::sync::Mutex::new(Vec::new()),
-            // At least one atom, so that the alignment holds for every launch.
-            dynamic: std::cell::UnsafeCell::new(SharedBytes::zeroed(
-                (dyn_cache as usize).max(1024),
-            )),
+            // At least one atom where there is any, so that the alignment holds for every
+            // launch that has dynamic shared memory (and nothing to zero for the others).
+            dynamic: std::cell::UnsafeCell::new(SharedBytes::zeroed(match dyn_cache {
+                0 => 0,
+                bytes => (bytes as usize).max(1024),
+            })),
         }
     }
 
