@@ -37,3 +37,7 @@ for cubin in .device/bench/rkc-checks.sm_90.cubin .device/bench/nvcc.cubin; do
     sass=$("$(dirname "$NVCC")/cuobjdump" -sass -fun hgemm_wgmma "$cubin")
     echo "hgemm_wgmma in $(basename "$cubin"): $(grep -cE '\b(LDL|STL)' <<<"$sass") local-memory instructions, $(grep -cE '\bHGMMA' <<<"$sass") HGMMA, $(grep -cE '\bLDGSTS' <<<"$sass") LDGSTS, $(grep -cE 'WARPSYNC|BSSY' <<<"$sass") WARPSYNC/BSSY"
 done
+# Whether ptxas serialises the warpgroup multiplies of rkc's kernel (its checks can leave the
+# kernel before them; nvcc's twin has none): ptxas's own words, with -v.
+PTXAS="$(dirname "$NVCC")/ptxas"
+"$PTXAS" -arch=sm_90a -v .device/bench/rkc-checks.sm_90.ptx -o /dev/null 2>&1 | grep -E "C75[0-9]+.*hgemm_wgmma" | sed 's/^/rkc, checks on: /' || echo "rkc, checks on: ptxas does not serialise hgemm_wgmma's multiplies"

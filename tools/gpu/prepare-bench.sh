@@ -10,7 +10,7 @@ mkdir -p .device/bench
 cp target/release/bench target/release/runtime-bench .device/bench/
 cp testsuite/bench/kernels.cu .device/bench/kernels.cu
 # With checks on, the cubin also by itself (rkc-checks.sm_90.cubin), for bench.sh's look at the SASS.
-target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=on --emit cubin -o .device/bench/rkc-checks.fatbin
+target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=on --emit cubin,ptx -o .device/bench/rkc-checks.fatbin
 target/release/rkc testsuite/bench/kernels.rs --offload-arch sm_90 -C checks=off -o .device/bench/rkc-nochecks.fatbin
 git rev-parse --short HEAD > .device/COMMIT
 ls -la .device/bench
