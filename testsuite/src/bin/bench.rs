@@ -208,52 +208,20 @@ fn benches() -> Vec<Bench> {
         },
         gemm("sgemm 4096³", "sgemm", 16, [16, 16, 1], Arg::Slice),
         gemm("sgemm register-tiled 4096³", "sgemm_tiled", 128, [256, 1, 1], Arg::Quads),
-        Bench {
-            name: "hgemm tensor cores 4096³",
-            kernel: "hgemm",
-            buffers: vec![
-                (GEMM * GEMM, 2, Init::SmallHalves),
-                (GEMM * GEMM, 2, Init::SmallHalves),
-                (GEMM * GEMM, 4, Init::Output),
-            ],
-            args: vec![
-                Arg::U64(GEMM as u64),
-                Arg::U64(GEMM as u64),
-                Arg::Slice(0),
-                Arg::Slice(1),
-                Arg::Slice(2),
-            ],
-            grid: [(GEMM / bk::HGEMM_BLOCK_N) as u32, (GEMM / bk::HGEMM_BLOCK_M) as u32, 1],
-            block: [bk::HGEMM_THREADS as u32, 1, 1],
-            shared: bk::HGEMM_SHARED_BYTES as u32,
-            bytes: 0.0,
-            flops: 2.0 * (GEMM as f64).powi(3),
-            verify: verify_hgemm,
-            exact: true,
-        },
-        Bench {
-            name: "hgemm warpgroup (wgmma) 4096³",
-            kernel: "hgemm_wgmma",
-            buffers: vec![
-                (GEMM * GEMM, 2, Init::SmallHalves),
-                (GEMM * GEMM, 2, Init::SmallHalves),
-                (GEMM * GEMM, 4, Init::Output),
-            ],
-            args: vec![
-                Arg::U64(GEMM as u64),
-                Arg::U64(GEMM as u64),
-                Arg::Slice(0),
-                Arg::Slice(1),
-                Arg::Slice(2),
-            ],
-            grid: [(GEMM / bk::WGMMA_BLOCK_N) as u32, (GEMM / bk::WGMMA_BLOCK_M) as u32, 1],
-            block: [bk::WGMMA_THREADS as u32, 1, 1],
-            shared: bk::WGMMA_SHARED_BYTES as u32,
-            bytes: 0.0,
-            flops: 2.0 * (GEMM as f64).powi(3),
-            verify: verify_hgemm,
-            exact: true,
-        },
+        hgemm(
+            "hgemm tensor cores 4096³",
+            "hgemm",
+            [bk::HGEMM_BLOCK_M, bk::HGEMM_BLOCK_N],
+            bk::HGEMM_THREADS,
+            bk::HGEMM_SHARED_BYTES,
+        ),
+        hgemm(
+            "hgemm warpgroup (wgmma) 4096³",
+            "hgemm_wgmma",
+            [bk::WGMMA_BLOCK_M, bk::WGMMA_BLOCK_N],
+            bk::WGMMA_THREADS,
+            bk::WGMMA_SHARED_BYTES,
+        ),
         Bench {
             name: "stencil 5-point",
             kernel: "stencil",
@@ -377,6 +345,41 @@ fn verify_add(b: &[Vec<u8>]) -> Result<(), String> {
 fn verify_saxpy(b: &[Vec<u8>]) -> Result<(), String> {
     let (x, y0, y) = (floats(&b[0]), floats(&b[2]), floats(&b[1]));
     first_difference(&y, (0..N).map(|i| 2.5 * x[i] + y0[i]))
+}
+
+/// A `GEMM × GEMM` f16 matrix product `kernel(n, k, a, b, c)` accumulated in f32, each block of
+/// `threads` threads computing a `tile[0] × tile[1]` tile of `c` with `shared` bytes of dynamic
+/// shared memory.
+fn hgemm(
+    name: &'static str,
+    kernel: &'static str,
+    tile: [usize; 2],
+    threads: usize,
+    shared: usize,
+) -> Bench {
+    Bench {
+        name,
+        kernel,
+        buffers: vec![
+            (GEMM * GEMM, 2, Init::SmallHalves),
+            (GEMM * GEMM, 2, Init::SmallHalves),
+            (GEMM * GEMM, 4, Init::Output),
+        ],
+        args: vec![
+            Arg::U64(GEMM as u64),
+            Arg::U64(GEMM as u64),
+            Arg::Slice(0),
+            Arg::Slice(1),
+            Arg::Slice(2),
+        ],
+        grid: [(GEMM / tile[1]) as u32, (GEMM / tile[0]) as u32, 1],
+        block: [threads as u32, 1, 1],
+        shared: shared as u32,
+        bytes: 0.0,
+        flops: 2.0 * (GEMM as f64).powi(3),
+        verify: verify_hgemm,
+        exact: true,
+    }
 }
 
 /// A `GEMM × GEMM` matrix product `kernel(n, a, b, c)`, each block of `block` threads computing
