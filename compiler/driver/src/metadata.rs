@@ -14,7 +14,9 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
         .map(|f| KernelInfo {
             name: f.name.clone(),
             source: source.to_string(),
-            barriers: has_barrier(&f.body),
+            // What the interpreter runs with the block's threads together: barriers and the
+            // exchanges of warp operations, warp and warpgroup multiplies.
+            barriers: rkc_rk::interp::synchronises(module, f, &mut Vec::new()),
             panic_sites: rkc_rk::panics::panic_sites(f)
                 .into_iter()
                 .map(|s| PanicSite { message: s.message, line: s.loc.line, col: s.loc.col })
@@ -66,13 +68,4 @@ pub fn kernels(module: &Module, source: &str) -> Vec<KernelInfo> {
                 .collect(),
         })
         .collect()
-}
-
-fn has_barrier(region: &rkc_rk::Region) -> bool {
-    region.ops.iter().any(|op| match op.kind {
-        rkc_rk::OpKind::Barrier => true,
-        rkc_rk::OpKind::Warp(w) => w.exchanges(),
-        rkc_rk::OpKind::Mma(_) => true,
-        _ => op.regions.iter().any(has_barrier),
-    })
 }

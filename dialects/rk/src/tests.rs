@@ -422,3 +422,24 @@ fn target_expansions_keep_the_panic_sites() {
     assert!(!crate::passes::has_ldmatrix(&expanded) && !crate::passes::has_mma(&expanded));
     assert_eq!(sites(&expanded), before);
 }
+
+/// A kernel whose only exchange is a warpgroup multiply runs with its block's threads together
+/// (the runtime's metadata asks the simulator for that through `interp::synchronises`), and its
+/// expansion, plain loads and arithmetic, no longer needs to.
+#[test]
+fn warpgroup_multiplies_synchronise_until_expanded() {
+    let d: Vec<String> = (0..32).map(|i| format!("%{}", 8 + i)).collect();
+    let text = format!(
+        "rk.func @k(a %0: *const f16, out %1: *mut f32) kernel {{\n  %2 = rk.const 64 : usize\n  %3 = rk.const 128 : usize\n  %4 = rk.const 512 : usize\n  %5 = rk.const 0.0 : f32\n  {} = rk.wgmma f16 64 %0, %2, %3, %0, %4, %2, {}\n  rk.store %8, %1 : *mut f32\n  rk.return\n}}\n",
+        d.join(", "),
+        vec!["%5"; 32].join(", ")
+    );
+    let mut m = parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    verify(&m).unwrap();
+    let k = m.funcs[0].clone();
+    assert!(interp::synchronises(&m, &k, &mut Vec::new()));
+    passes::expand_wgmma(&mut m);
+    verify(&m).unwrap();
+    let k = m.funcs[0].clone();
+    assert!(!interp::synchronises(&m, &k, &mut Vec::new()));
+}

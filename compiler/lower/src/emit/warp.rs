@@ -46,6 +46,12 @@ impl FuncEmitter<'_> {
         c
     }
 
+    fn constant_i64(&mut self, value: i64) -> String {
+        let c = self.temp();
+        self.line(format!("{c} = arith.constant {value} : i64"));
+        c
+    }
+
     /// The lane's index within its 32-lane warp, and the warp's first lane in the hardware's
     /// numbering (0 on NVIDIA; 0 or 32 in an AMD wave64), both `i32`.
     fn lane_and_base(&mut self, out: Option<&str>) -> (String, String) {
@@ -490,13 +496,7 @@ impl FuncEmitter<'_> {
         let (address, wide) = (self.temp(), self.temp());
         self.line(format!("{address} = llvm.ptrtoint {shared} : !llvm.ptr<3> to i32"));
         self.line(format!("{wide} = arith.extui {address} : i32 to i64"));
-        let (c4, c3, c16, c32, mask) =
-            (self.temp(), self.temp(), self.temp(), self.temp(), self.temp());
-        self.line(format!("{c4} = arith.constant 4 : i64"));
-        self.line(format!("{c3} = arith.constant 3 : i64"));
-        self.line(format!("{c16} = arith.constant 16 : i64"));
-        self.line(format!("{c32} = arith.constant 32 : i64"));
-        self.line(format!("{mask} = arith.constant 16383 : i64"));
+        let [c4, c3, c16, c32, mask] = [4, 3, 16, 32, 16383].map(|c| self.constant_i64(c));
         let mut units = self.temp();
         self.line(format!("{units} = arith.shrui {wide}, {c4} : i64"));
         // `e` elements are `2e` bytes, `e / 8` units of 16 bytes.
@@ -514,11 +514,7 @@ impl FuncEmitter<'_> {
         self.line(format!("{field} = arith.andi {units}, {mask} : i64"));
         let leading = match leading {
             Some(l) => in_units(self, l),
-            None => {
-                let one = self.temp();
-                self.line(format!("{one} = arith.constant 1 : i64"));
-                one
-            }
+            None => self.constant_i64(1),
         };
         let stride = in_units(self, stride);
         let mut desc = field;
@@ -529,8 +525,7 @@ impl FuncEmitter<'_> {
             desc = sum;
         }
         if swizzled {
-            let (layout, sum) = (self.temp(), self.temp());
-            self.line(format!("{layout} = arith.constant {} : i64", 1u64 << 62));
+            let (layout, sum) = (self.constant_i64(1 << 62), self.temp());
             self.line(format!("{sum} = arith.ori {desc}, {layout} : i64"));
             desc = sum;
         }

@@ -49,15 +49,20 @@ struct Expander<'a> {
 }
 
 impl Expander<'_> {
-    fn push(&mut self, kind: OpKind, operands: Vec<ValueId>, ty: Option<Type>) -> Option<ValueId> {
-        let results: Vec<ValueId> = ty.into_iter().map(|t| self.func.new_value(t)).collect();
-        let r = results.first().copied();
+    fn push(&mut self, kind: OpKind, operands: Vec<ValueId>, results: Vec<ValueId>) {
         self.ops.push(Op { kind, operands, results, regions: vec![], loc: self.loc });
+    }
+
+    /// An op with one result of type `ty`.
+    fn value(&mut self, kind: OpKind, operands: Vec<ValueId>, ty: Type) -> ValueId {
+        let r = self.func.new_value(ty);
+        self.push(kind, operands, vec![r]);
         r
     }
 
-    fn value(&mut self, kind: OpKind, operands: Vec<ValueId>, ty: Type) -> ValueId {
-        self.push(kind, operands, Some(ty)).unwrap_or(ValueId(0))
+    /// `rk.write %value, %slot`.
+    fn write(&mut self, value: ValueId, slot: ValueId) {
+        self.push(OpKind::Write, vec![value, slot], vec![]);
     }
 
     fn usize(&mut self, v: u64) -> ValueId {
@@ -75,18 +80,17 @@ impl Expander<'_> {
 
     /// The thread's index in the block's linear order, as a `usize`.
     fn linear_thread(&mut self) -> ValueId {
-        let mut dims = Vec::with_capacity(5);
-        for (g, d) in [
+        let [x, y, z, bx, by] = [
             (Geometry::ThreadId, Dim::X),
             (Geometry::ThreadId, Dim::Y),
             (Geometry::ThreadId, Dim::Z),
             (Geometry::BlockDim, Dim::X),
             (Geometry::BlockDim, Dim::Y),
-        ] {
+        ]
+        .map(|(g, d)| {
             let v = self.value(OpKind::Geometry(g, d), vec![], Type::U32);
-            dims.push(self.cast(v, Type::USIZE));
-        }
-        let [x, y, z, bx, by] = dims[..] else { unreachable!("five dimensions were pushed") };
+            self.cast(v, Type::USIZE)
+        });
         let zy = self.binary(BinOp::Mul, by, z);
         let yz = self.binary(BinOp::Add, y, zy);
         let row = self.binary(BinOp::Mul, bx, yz);
@@ -144,12 +148,12 @@ impl Expander<'_> {
         for &d in &op.operands[6..] {
             let wide = self.cast(d, f64_ty.clone());
             let slot = self.value(OpKind::Var, vec![], Type::slot(f64_ty.clone()));
-            self.push(OpKind::Write, vec![wide, slot], None);
+            self.write(wide, slot);
             sums.push(slot);
         }
         let zero = self.usize(0);
         let k_slot = self.value(OpKind::Var, vec![], Type::slot(Type::USIZE));
-        self.push(OpKind::Write, vec![zero, k_slot], None);
+        self.write(zero, k_slot);
         // The loop's body, built in its own list of ops.
         let outer = std::mem::take(self.ops);
         let k = self.value(OpKind::Read, vec![k_slot], Type::USIZE);
@@ -226,13 +230,13 @@ impl Expander<'_> {
                     let p = self.value(OpKind::Binary(BinOp::Mul), vec![x, y], f64_ty.clone());
                     let s = self.value(OpKind::Read, vec![sums[i]], f64_ty.clone());
                     let sum = self.value(OpKind::Binary(BinOp::Add), vec![s, p], f64_ty.clone());
-                    self.push(OpKind::Write, vec![sum, sums[i]], None);
+                    self.write(sum, sums[i]);
                 }
             }
         }
         let c1 = self.usize(1);
         let next = self.binary(BinOp::Add, k, c1);
-        self.push(OpKind::Write, vec![next, k_slot], None);
+        self.write(next, k_slot);
         let body = std::mem::replace(self.ops, outer);
         self.ops.push(Op {
             kind: OpKind::Loop { hint: LoopHint::Plain },
@@ -243,13 +247,7 @@ impl Expander<'_> {
         });
         for (&slot, &result) in sums.iter().zip(&op.results) {
             let s = self.value(OpKind::Read, vec![slot], f64_ty.clone());
-            self.ops.push(Op {
-                kind: OpKind::Cast,
-                operands: vec![s],
-                results: vec![result],
-                regions: vec![],
-                loc: self.loc,
-            });
+            self.push(OpKind::Cast, vec![s], vec![result]);
         }
     }
 }
