@@ -147,6 +147,12 @@ struct FuncEmitter<'f> {
     n_sites: usize,
     /// Whether any check branches to the panic block.
     panics: bool,
+    /// On a GPU, the ops after which a warpgroup multiply may still run (see
+    /// `before_wgmma`): their checks panic in place (see `panic_in_place`) instead of
+    /// branching to the panic block.
+    before_wgmma: std::collections::HashSet<*const Op>,
+    /// Whether the op being emitted is one of `before_wgmma`.
+    in_place_now: bool,
     /// The kernel's print sites in the metadata's order, found at its first print.
     print_sites: Option<Vec<offload_binary::PrintSite>>,
     /// Module-level definitions this kernel needs (shared arrays).
@@ -195,6 +201,8 @@ impl<'f> FuncEmitter<'f> {
             debug_file: options.debug_file.as_deref().map(mlir_string),
             n_sites: 0,
             panics: false,
+            before_wgmma: Default::default(),
+            in_place_now: false,
             print_sites: None,
             globals: Vec::new(),
             allocas: Vec::new(),
@@ -216,6 +224,7 @@ impl<'f> FuncEmitter<'f> {
                 .collect(),
         };
         emitter.scan(&func.body);
+        before_wgmma(&func.body, false, &mut emitter.before_wgmma);
         emitter
     }
 
@@ -428,7 +437,9 @@ impl<'f> FuncEmitter<'f> {
             // of a group's re-test path out of the loop and keeps them live through it (sgemm:
             // 44 registers became 72; with its inner loop versioned as well, a launch took
             // 29.8 ms instead of 20.2 on the H200).
-            let group = self.options.bounds_checks && self.loops.is_empty();
+            let group = self.options.bounds_checks
+                && self.loops.is_empty()
+                && !self.before_wgmma.contains(&(&ops[k] as *const Op));
             let end = if group { check_group_end(ops, k) } else { k };
             let start = k;
             if end > k {
@@ -506,6 +517,7 @@ impl<'f> FuncEmitter<'f> {
 
     fn op(&mut self, op: &'f Op) {
         self.loc = Some(op.loc);
+        self.in_place_now = !self.host && self.before_wgmma.contains(&(op as *const Op));
         let res = op.results.first().map(|r| v(*r)).unwrap_or_default();
         let arg = |k: usize| v(op.operands[k]);
         match &op.kind {
@@ -1113,6 +1125,10 @@ impl<'f> FuncEmitter<'f> {
     /// with the next site's number and two values for the message (a bounds check's index
     /// and length).
     fn check(&mut self, ok: &str, values: Option<(&str, &str)>) {
+        if self.in_place_now {
+            self.panic_in_place(ok, values);
+            return;
+        }
         let site = self.n_sites;
         self.n_sites += 1;
         self.panics = true;
@@ -1131,6 +1147,54 @@ impl<'f> FuncEmitter<'f> {
             "cf.cond_br {ok}, {cont}, {PANIC_BLOCK}({number}, {a}, {b} : i32, i64, i64)"
         ));
         self.start_block(format!("{cont}:"));
+    }
+
+    /// A check of a kernel with warpgroup multiplies, on a GPU: the panic block's work as one
+    /// piece of inline PTX whose every instruction is predicated on the check's failure,
+    /// ending in a predicated `exit`, so that the check adds no branch. ptxas keeps a
+    /// function's `wgmma.mma_async` pipelined only when no thread can leave on a path of its
+    /// own while a multiply is in flight or about to start: a branch to the panic block, whose
+    /// stores run in that path, makes it serialise every multiply of the function (C7520,
+    /// C7518); a predicated exit makes it wait for the multiplies in flight there instead
+    /// (C7517), in every thread, which costs only where a check is between multiplies. The
+    /// record is the panic block's, word for word.
+    fn panic_in_place(&mut self, ok: &str, values: Option<(&str, &str)>) {
+        let site = self.n_sites;
+        self.n_sites += 1;
+        let (flag, record) = (self.temp(), self.temp());
+        self.line(format!("{flag} = arith.extui {ok} : i1 to i32"));
+        self.line(format!("{record} = llvm.ptrtoint {PANIC_RECORD} : !llvm.ptr<1> to i64"));
+        let (a, b) = match values {
+            Some((a, b)) => (a.to_string(), b.to_string()),
+            None => {
+                let z = self.temp();
+                self.line(format!("{z} = arith.constant 0 : i64"));
+                (z.clone(), z)
+            }
+        };
+        // $0: the check's result; $1: the record's address; $2, $3: the message's values.
+        let mut asm = String::from(
+            "{ .reg .pred f, w, m; .reg .b32 o, t, lo, hi; .reg .b64 fl; \
+             setp.eq.u32 f, $0, 0; \
+             @f atom.relaxed.sys.global.cas.b32 o, [$1], 0, 1; \
+             setp.eq.and.u32 w, o, 0, f; ",
+        );
+        let _ = write!(asm, "@w st.global.b32 [$1+4], {site}; ");
+        for (k, special) in
+            ["ctaid.x", "ctaid.y", "ctaid.z", "tid.x", "tid.y", "tid.z"].iter().enumerate()
+        {
+            let _ = write!(asm, "mov.u32 t, %{special}; @w st.global.b32 [$1+{}], t; ", 8 + 4 * k);
+        }
+        asm.push_str(
+            "mov.b64 {lo, hi}, $2; @w st.global.b32 [$1+32], lo; @w st.global.b32 [$1+36], hi; \
+             mov.b64 {lo, hi}, $3; @w st.global.b32 [$1+40], lo; @w st.global.b32 [$1+44], hi; \
+             @w ld.global.b32 lo, [$1+48]; @w ld.global.b32 hi, [$1+52]; mov.b64 fl, {lo, hi}; \
+             setp.ne.and.u64 m, fl, 0, w; @m st.global.b32 [fl], 1; \
+             @f exit; }",
+        );
+        self.line(format!(
+            "llvm.inline_asm has_side_effects \"{asm}\", \"r,l,l,l,~{{memory}}\" {flag}, {record}, {a}, {b} : (i32, i64, i64, i64) -> ()"
+        ));
     }
 
     /// The kernel's one panic block. The first thread to panic claims the record with a
@@ -1444,4 +1508,30 @@ fn cmp_predicate(c: CmpOp, ty: &Type) -> (&'static str, &'static str) {
 /// simulator (which keys shared arrays by site and `type_name`).
 pub(crate) fn shared_tag(elem: &Type) -> String {
     elem.to_string().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+}
+
+/// Adds to `out` the ops of `region` after which a warpgroup multiply may run: one later in
+/// the region or after it (`later`), or anywhere in an enclosing loop, which runs the region
+/// again.
+fn before_wgmma(region: &Region, later: bool, out: &mut std::collections::HashSet<*const Op>) {
+    let mut later = later;
+    for op in region.ops.iter().rev() {
+        let inner = later || (op.kind.is_loop() && has_wgmma_op(op));
+        for r in &op.regions {
+            before_wgmma(r, inner, out);
+        }
+        if later {
+            out.insert(op as *const Op);
+        }
+        later |= has_wgmma_op(op);
+    }
+}
+
+fn has_wgmma_op(op: &Op) -> bool {
+    matches!(op.kind, OpKind::Wgmma { .. }) || op.regions.iter().any(has_wgmma)
+}
+
+/// Whether a region holds a warpgroup multiply.
+fn has_wgmma(region: &Region) -> bool {
+    region.ops.iter().any(has_wgmma_op)
 }
