@@ -1305,6 +1305,21 @@ impl<'f> FuncEmitter<'f> {
         };
         match b {
             BinOp::Div | BinOp::Rem => {
+                // A constant divisor needs neither check where checks panic in place: LLVM
+                // would fold a branch on them, but not the inline assembly (the sites keep
+                // their numbers, so that the numbering matches the metadata's).
+                let ones = u128::MAX >> (128 - ty.size_of() * 8);
+                let safe = match self.defs.get(&op.operands[1]).map(|d| &d.kind) {
+                    Some(OpKind::Const(Literal::Int(c))) => {
+                        *c & ones != 0 && (!signed || *c & ones != ones)
+                    }
+                    _ => false,
+                };
+                if safe && self.in_place_now {
+                    self.n_sites += if signed { 2 } else { 1 };
+                    self.line(format!("{res} = arith.{name} {l}, {r} : {t}"));
+                    return;
+                }
                 let zero = self.temp();
                 let nonzero = self.temp();
                 self.line(format!("{zero} = arith.constant 0 : {t}"));

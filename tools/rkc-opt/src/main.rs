@@ -62,7 +62,7 @@ fn run(cli: &Cli) -> Result<String, String> {
                 rkc_rk::passes::simplify(&mut module);
             }
             "version" => {
-                rkc_rk::passes::version_loops(&mut module);
+                rkc_rk::passes::version_loops(&mut module, true);
             }
             "expand-mma" => {
                 rkc_rk::passes::expand_mma(&mut module);

@@ -85,9 +85,10 @@ pub use unroll::{unroll_private_loops, unroll_tile_steps};
 pub use version::version_loops;
 
 /// The rk pipeline after inlining, as the driver runs it: `simplify`, `unroll` (the loops
-/// over small thread-private arrays), then, when bounds checks are on, `version` and
-/// `simplify` again for what the fast copies let it fold and hoist (with checks off the two
-/// copies of a loop would be the same code), and last `unroll-steps` (the short loops around
+/// over small thread-private arrays), then `version` and, when it versioned a loop, `simplify`
+/// again for what the fast copies let it fold and hoist (with checks off it versions only the
+/// loops with warpgroup multiplies, for their assertions: for the rest the two copies would be
+/// the same code), and last `unroll-steps` (the short loops around
 /// the unrolled ones, outside checked copies). `after` sees the module after each step, by
 /// name (`rk-simplify`, `rk-unroll`, `rk-version`, `rk-unroll-steps`), for
 /// `--print-ir-after-all`.
@@ -102,18 +103,16 @@ pub fn optimize(
     if stats.loops_unrolled > 0 {
         after("rk-unroll", module);
     }
-    if bounds_checks {
-        stats.loops_versioned = version_loops(module);
-        if stats.loops_versioned > 0 {
-            let again = simplify(module);
-            stats.folded += again.folded;
-            stats.checks_removed += again.checks_removed;
-            stats.ops_removed += again.ops_removed;
-            stats.checks_hoisted = again.checks_hoisted;
-            stats.loops_unwrapped += again.loops_unwrapped;
-            stats.loads_forwarded += again.loads_forwarded;
-            after("rk-version", module);
-        }
+    stats.loops_versioned = version_loops(module, bounds_checks);
+    if stats.loops_versioned > 0 {
+        let again = simplify(module);
+        stats.folded += again.folded;
+        stats.checks_removed += again.checks_removed;
+        stats.ops_removed += again.ops_removed;
+        stats.checks_hoisted = again.checks_hoisted;
+        stats.loops_unwrapped += again.loops_unwrapped;
+        stats.loads_forwarded += again.loads_forwarded;
+        after("rk-version", module);
     }
     let steps = unroll_tile_steps(module);
     if steps > 0 {

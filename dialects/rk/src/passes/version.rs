@@ -56,14 +56,18 @@ use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, LoopHint, Op, OpKind, Region, 
 use crate::types::{IntTy, Type};
 use std::collections::{HashMap, HashSet};
 
-/// Versions the loops of every function; returns how many loops were versioned.
-pub fn version_loops(module: &mut crate::Module) -> usize {
-    module.funcs.iter_mut().map(version_func).sum()
+/// Versions the loops of every function; returns how many loops were versioned. Without
+/// `bounds_checks` (`-C checks=off`, where the lowering drops them) the bounds checks are
+/// neither proven nor a reason to version: only loops with warpgroup multiplies are, for
+/// their assertions.
+pub fn version_loops(module: &mut crate::Module, bounds_checks: bool) -> usize {
+    module.funcs.iter_mut().map(|f| version_func(f, bounds_checks)).sum()
 }
 
-fn version_func(func: &mut Func) -> usize {
+fn version_func(func: &mut Func, bounds_checks: bool) -> usize {
     let mut body = std::mem::take(&mut func.body);
     let mut cx = Context::new(func, &body);
+    cx.bounds_checks = bounds_checks;
     let n = cx.region(&mut body, false);
     func.body = body;
     n
@@ -83,6 +87,8 @@ struct Context<'f> {
     plain_slots: HashSet<ValueId>,
     /// `static_max`'s answers (expressions may share subexpressions).
     maxes: std::cell::RefCell<HashMap<ValueId, u128>>,
+    /// Whether the bounds checks are proven (see `version_loops`).
+    bounds_checks: bool,
 }
 
 /// An induction variable's values: every read in `reads` is in `[lo, hi]` whenever it runs.
@@ -133,7 +139,7 @@ impl<'f> Context<'f> {
         let mut other_uses = HashSet::new();
         scan(body, &mut defs, &mut slots, &mut other_uses);
         let plain_slots = slots.difference(&other_uses).copied().collect();
-        Context { func, defs, plain_slots, maxes: Default::default() }
+        Context { func, defs, plain_slots, maxes: Default::default(), bounds_checks: true }
     }
 
     fn int_ty(&self, v: ValueId) -> Option<IntTy> {
@@ -187,7 +193,9 @@ impl<'f> Context<'f> {
             self.inductions_nested(ops, k, &scope, &mut inductions)
         });
         let mut checks = Vec::new();
-        collect_checks(&lp.regions[0], &mut checks);
+        if self.bounds_checks {
+            collect_checks(&lp.regions[0], &mut checks);
+        }
         let mut proof = Proof::new(lp.loc);
         let mut proven: HashSet<(ValueId, ValueId)> = HashSet::new();
         for (index, len) in checks {
