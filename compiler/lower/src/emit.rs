@@ -1135,21 +1135,26 @@ impl<'f> FuncEmitter<'f> {
         let cont = self.new_label();
         let number = self.temp();
         self.line(format!("{number} = arith.constant {site} : i32"));
-        let (a, b) = match values {
-            Some((a, b)) => (a.to_string(), b.to_string()),
-            None => {
-                let z = self.temp();
-                self.line(format!("{z} = arith.constant 0 : i64"));
-                (z.clone(), z)
-            }
-        };
+        let (a, b) = self.panic_values(values);
         self.line(format!(
             "cf.cond_br {ok}, {cont}, {PANIC_BLOCK}({number}, {a}, {b} : i32, i64, i64)"
         ));
         self.start_block(format!("{cont}:"));
     }
 
-    /// A check of a kernel with warpgroup multiplies, on a GPU: the panic block's work as one
+    /// The two values a panic's message shows (`{index}` and `{len}`), or zeros.
+    fn panic_values(&mut self, values: Option<(&str, &str)>) -> (String, String) {
+        match values {
+            Some((a, b)) => (a.to_string(), b.to_string()),
+            None => {
+                let z = self.temp();
+                self.line(format!("{z} = arith.constant 0 : i64"));
+                (z.clone(), z)
+            }
+        }
+    }
+
+    /// A check after which a warpgroup multiply may run, on a GPU: the panic block's work as one
     /// piece of inline PTX whose every instruction is predicated on the check's failure,
     /// ending in a predicated `exit`, so that the check adds no branch. ptxas keeps a
     /// function's `wgmma.mma_async` pipelined only when no thread can leave on a path of its
@@ -1164,14 +1169,7 @@ impl<'f> FuncEmitter<'f> {
         let (flag, record) = (self.temp(), self.temp());
         self.line(format!("{flag} = arith.extui {ok} : i1 to i32"));
         self.line(format!("{record} = llvm.ptrtoint {PANIC_RECORD} : !llvm.ptr<1> to i64"));
-        let (a, b) = match values {
-            Some((a, b)) => (a.to_string(), b.to_string()),
-            None => {
-                let z = self.temp();
-                self.line(format!("{z} = arith.constant 0 : i64"));
-                (z.clone(), z)
-            }
-        };
+        let (a, b) = self.panic_values(values);
         // $0: the check's result; $1: the record's address; $2, $3: the message's values.
         let mut asm = String::from(
             "{ .reg .pred f, w, m; .reg .b32 o, t, lo, hi; .reg .b64 fl; \
