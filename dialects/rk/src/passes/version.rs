@@ -42,6 +42,16 @@
 //! largest index to be below the length. Invariant values are recomputed before the loop
 //! (pure ops, and slot reads of slots the loop does not write).
 //!
+//! **Assertions.** The same proof also decides the `rk.assert`s every iteration reaches (not
+//! those inside an `rk.if`): one whose condition is invariant is tested as it is; one that
+//! tests `x == 0` is proven where `x` is an `|` of zero parts, each invariant or `e & C` with
+//! `C` a low run of set bits and a run from bit `h` up, decided by `e`'s low bits (which sums,
+//! products, bitwise operations and shifts by constants carry over from invariant values, and
+//! which a product by a multiple of `2^m` clears) and by `e`'s range. Alignment checks
+//! (`(address & 15) == 0`) and the warpgroup multiplies' parameter checks have these shapes.
+//! A loop with warpgroup multiplies is versioned for its assertions alone, also without
+//! bounds checks: on a GPU any check before a multiply costs its pipelining.
+//!
 //! **Loops that synchronise** take the same copy in every thread that must meet: the proof is
 //! combined over the warp (`rk.warp all`) when the loop exchanges values between lanes, and
 //! over the block (through a word of shared memory between two barriers) when it waits at
