@@ -42,6 +42,13 @@ pub fn has_wgmma(module: &Module) -> bool {
     super::any_op(module, &|op| matches!(op.kind, OpKind::Wgmma { .. } | OpKind::WgmmaSync(_)))
 }
 
+/// Whether an op is or holds an `rk.wgmma`, at any depth (the versioning of the loops around
+/// warpgroup multiplies, and the GPU lowering's in-place panics before them, ask this).
+pub fn holds_wgmma(op: &crate::Op) -> bool {
+    matches!(op.kind, OpKind::Wgmma { .. })
+        || op.regions.iter().any(|r| r.ops.iter().any(holds_wgmma))
+}
+
 struct Expander<'a> {
     func: &'a mut Func,
     ops: &'a mut Vec<Op>,

@@ -17,7 +17,7 @@ pub mod version;
 pub use access::{access_of_params, offsets_past_pointee};
 pub use async_copy::{expand_async_copies, has_async_copies};
 pub use expand_mma::{expand_mma, has_mma};
-pub use expand_wgmma::{expand_wgmma, has_swizzled_wgmma, has_wgmma};
+pub use expand_wgmma::{expand_wgmma, has_swizzled_wgmma, has_wgmma, holds_wgmma};
 pub use ldmatrix::{expand_ldmatrix, has_ldmatrix};
 
 /// Whether an op of the module, at any depth, satisfies `pred`.
