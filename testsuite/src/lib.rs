@@ -84,6 +84,9 @@ pub mod idioms;
 #[path = "../kernels/idioms2.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod idioms2;
+#[path = "../kernels/idioms3.rs"]
+#[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
+pub mod idioms3;
 #[path = "../kernels/images.rs"]
 #[allow(clippy::all, reason = "kernels are written as users write them, lints and all")]
 pub mod images;
@@ -1646,6 +1649,56 @@ pub fn cases() -> Vec<Case> {
             gpu_ulps: 0,
             dyn_cache: 0,
             simulate: sim!(idioms2::long_chain),
+        },
+        Case {
+            file: "idioms3.rs",
+            kernel: "trace",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Scalar(16), Input::Random(8), Input::Zeros(256)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::trace),
+        },
+        Case {
+            file: "idioms3.rs",
+            kernel: "histogram_chunks",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64 * 300), Input::Zeros(4)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::histogram_chunks),
+        },
+        Case {
+            file: "idioms3.rs",
+            kernel: "steps_and_windows",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(258), Input::Zeros(256)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::steps_and_windows),
+        },
+        Case {
+            file: "idioms3.rs",
+            kernel: "numbers",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(256), Input::Zeros(256)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::numbers),
+        },
+        Case {
+            file: "idioms3.rs",
+            kernel: "library_mix",
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(64), Input::Random(128), Input::Random(64)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::library_mix),
         },
         Case {
             file: "idioms.rs",
