@@ -8,9 +8,12 @@ use crate::diag::{Diagnostic, Span};
 use crate::items::{Container, DefKind, FileId, GenericParamKind, Ns, Res, ScopeId};
 use syn::spanned::Spanned;
 
+/// What a kernel has instead of host memory, the note of every host type's error.
+pub(crate) const HOST_MEMORY_NOTE: &str = "kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments";
+
 /// The standard library's types that own host memory (the heap, the allocator, the OS): a
 /// kernel that names one gets told why it cannot have it, not that the name is unknown.
-const HOST_TYPES: &[&str] = &[
+pub(crate) const HOST_TYPES: &[&str] = &[
     "Vec",
     "String",
     "Box",
@@ -268,9 +271,12 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
             let last = names.last().cloned().unwrap_or_default();
             if HOST_TYPES.contains(&last.as_str()) {
                 return self.error(
-                    Diagnostic::new(RK_UNSUPPORTED_TYPE, format!("the type `{shown}` is not supported in kernels"))
-                        .at(span, format!("`{last}` lives in host memory and has no device form"))
-                        .note("kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments"),
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_TYPE,
+                        format!("the type `{shown}` is not supported in kernels"),
+                    )
+                    .at(span, format!("`{last}` lives in host memory and has no device form"))
+                    .note(HOST_MEMORY_NOTE),
                 );
             }
             let d = Diagnostic::new(

@@ -114,6 +114,22 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             return self.qself_path(e, q, p, span);
         }
         let Some(PathRes { res, resolved, rest }) = p.res else {
+            // `Box::new(x)`, `Vec::with_capacity(n)`: an item of a standard host type, which
+            // has no device form (the type lowering says the same of `let v: Vec<u32>`).
+            let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            if let [.., ty, _] = &segs[..]
+                && crate::ty::lower::HOST_TYPES.contains(&ty.as_str())
+            {
+                self.error(
+                    Diagnostic::new(
+                        RK_UNSUPPORTED_TYPE,
+                        format!("`{}` cannot be used in kernels", p.text()),
+                    )
+                    .at(span, format!("`{ty}` lives in host memory and has no device form"))
+                    .note(crate::ty::lower::HOST_MEMORY_NOTE),
+                );
+                return Ty::error();
+            }
             let what = if self.checking_callee { "function" } else { "value" };
             let mut d = Diagnostic::new(
                 RK_UNKNOWN_NAME,
