@@ -1,8 +1,9 @@
 //! Kernels in the shapes public Rust GPU projects write them in: small vector types with
-//! operator impls, a trait object-free shape trait, `let ... else`, `Option` and `Result`
+//! operator impls, a `Shape` trait, `let ... else`, `Option` and `Result`
 //! chains with `?`, closures passed to generic functions, const-generic matrices, iterator
 //! chains (`filter_map`, `fold`, `scan`, `take_while`, `max_by_key`, `flat_map`), slices split
-//! and swapped, and labelled breaks.
+//! and swapped, labelled breaks, and (`odds_and_ends`) lookup tables, `impl Iterator` and `impl Fn`
+//! returns and the patterns and slice methods a port meets.
 
 use rkc_offload::prelude::*;
 
@@ -284,4 +285,137 @@ pub fn library_mix(a: &mut [f32], keys: &mut [u32], table: &[u32]) {
         .fold(0u32, |acc, v| acc.wrapping_add(*v));
     a[i] +=
         (best + count + running) as f32 + m + f32::from_bits(0x3f80_0000) + (total % 1000) as f32;
+}
+
+const LUT: [u8; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
+static WEIGHTS: [f32; 3] = [0.25, 0.5, 0.25];
+
+struct Counter {
+    n: u32,
+    limit: u32,
+}
+impl Iterator for Counter {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.n < self.limit {
+            self.n += 1;
+            Some(self.n)
+        } else {
+            None
+        }
+    }
+}
+
+fn evens(limit: u32) -> impl Iterator<Item = u32> {
+    Counter { n: 0, limit }.filter(|x| x % 2 == 0)
+}
+fn scaler(k: f32) -> impl Fn(f32) -> f32 {
+    move |x| x * k
+}
+
+#[derive(Clone, Copy, PartialEq, PartialOrd, Debug, Default)]
+struct Meters(f32);
+
+struct Stats<T> {
+    min: T,
+    max: T,
+}
+impl<T> Stats<T>
+where
+    T: PartialOrd + Copy,
+{
+    fn of(xs: &[T]) -> Option<Self> {
+        let (&first, rest) = xs.split_first()?;
+        Some(rest.iter().fold(Stats { min: first, max: first }, |s, &x| Stats {
+            min: if x < s.min { x } else { s.min },
+            max: if x > s.max { x } else { s.max },
+        }))
+    }
+}
+
+enum Figure {
+    Circle(f32),
+    Rect { w: f32, h: f32 },
+    Tri(f32, f32, f32),
+}
+fn area(s: &Figure) -> f32 {
+    match *s {
+        Figure::Circle(r) if r > 0.0 => 3.14159 * r * r,
+        Figure::Circle(_) => 0.0,
+        Figure::Rect { w, h } => w * h,
+        Figure::Tri(a, b, c) => {
+            let s = (a + b + c) / 2.0;
+            (s * (s - a) * (s - b) * (s - c)).max(0.0).sqrt()
+        }
+    }
+}
+
+fn classify(v: u32) -> u32 {
+    match v {
+        0 => 100,
+        x @ 1..=5 => x * 10,
+        6 | 7 => 7,
+        _ if v.is_power_of_two() => v.trailing_zeros(),
+        _ => v.leading_zeros(),
+    }
+}
+
+/// Constants and statics as lookup tables, an `Iterator` impl behind `impl Iterator`, a closure
+/// returned as `impl Fn`, `array::from_fn` and `array::map`, a generic struct with a `where`
+/// clause built by `split_first` and `?`, a newtype compared by its derived `PartialOrd`, match
+/// guards, `x @ a..=b` bindings and `|` patterns, `matches!`, `else if let`, `windows`, `all`,
+/// `position`, `binary_search` and an enumerated iterator walked backwards.
+#[offload_kernel]
+pub fn odds_and_ends(x: &[f32], out: &mut [f32], codes: &mut [u32]) {
+    let i = unsafe { (block_idx_x() * block_dim_x() + thread_idx_x()) as usize };
+    if i >= out.len() || i >= codes.len() {
+        return;
+    }
+    let s: u32 = evens(10).map(|e| e * LUT[(e as usize) % LUT.len()] as u32).sum();
+    let f = scaler(0.5);
+    let window: [f32; 3] = core::array::from_fn(|k| x.get(i + k).copied().unwrap_or(0.0));
+    let smooth: f32 = window.iter().zip(WEIGHTS.iter()).map(|(a, w)| a * w).sum();
+    let stats = Stats::of(&window).map_or(0.0, |st| st.max - st.min);
+    let m = [Meters(window[0]), Meters(window[1])];
+    let longer = if m[0] > m[1] { m[0] } else { m[1] };
+    let shapes = [
+        Figure::Circle(window[0].abs()),
+        Figure::Rect { w: window[1], h: 2.0 },
+        Figure::Tri(3.0, 4.0, 5.0),
+    ];
+    let total_area: f32 = shapes.iter().map(area).sum();
+    let squares = window.map(|v| v.powi(2));
+    let sorted = window.windows(2).all(|w| w[0] <= w[1]);
+    let pos = window.iter().position(|&v| v > 0.0).map(|p| p as f32).unwrap_or(-1.0);
+    out[i] = f(smooth)
+        + stats
+        + longer.0
+        + total_area
+        + squares[2].mul_add(0.5, 1.0)
+        + pos
+        + if sorted { 1.0 } else { 0.0 };
+    let v = (x[i].abs() as u32) % 40;
+    codes[i] = classify(v)
+        + s
+        + if matches!(v, 10..=19) { 1 } else { 0 }
+        + ((i as i32 - 3).signum() + 1) as u32
+        + 2u32.pow(3);
+    if let Some(&w) = x.get(i + 1) {
+        if w > 0.0 {
+            codes[i] += 1
+        }
+    } else if let Some(&w) = x.first() {
+        codes[i] += w as u32 % 3
+    }
+    for (k, v) in window.iter().enumerate().rev() {
+        if *v > 50.0 {
+            codes[i] ^= k as u32;
+            break;
+        }
+    }
+    let sorted_keys = [1u32, 4, 9, 16, 25];
+    codes[i] += match sorted_keys.binary_search(&(v % 26)) {
+        Ok(p) => p as u32,
+        Err(p) => 10 + p as u32,
+    };
 }

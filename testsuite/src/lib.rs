@@ -1701,6 +1701,16 @@ pub fn cases() -> Vec<Case> {
             simulate: sim!(idioms3::library_mix),
         },
         Case {
+            file: "idioms3.rs",
+            kernel: "odds_and_ends",
+            grid: [4, 1, 1],
+            block: [64, 1, 1],
+            inputs: Some(vec![Input::Random(260), Input::Zeros(256), Input::Zeros(256)]),
+            gpu_ulps: 0,
+            dyn_cache: 0,
+            simulate: sim!(idioms3::odds_and_ends),
+        },
+        Case {
             file: "idioms.rs",
             kernel: "zipped",
             grid: [2, 1, 1],
