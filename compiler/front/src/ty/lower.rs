@@ -8,8 +8,13 @@ use crate::diag::{Diagnostic, Span};
 use crate::items::{Container, DefKind, FileId, GenericParamKind, Ns, Res, ScopeId};
 use syn::spanned::Spanned;
 
-/// What a kernel has instead of host memory, the note of every host type's error.
-pub(crate) const HOST_MEMORY_NOTE: &str = "kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments";
+/// The error for a host type `name` (one of `HOST_TYPES`) met at `span`, under `title`: for the
+/// type itself (`let v: Vec<u32>`) and for its items (`Box::new(x)`).
+pub(crate) fn host_type_error(title: String, span: Span, name: &str) -> Diagnostic {
+    Diagnostic::new(RK_UNSUPPORTED_TYPE, title)
+        .at(span, format!("`{name}` lives in host memory and has no device form"))
+        .note("kernels work on scalars, arrays, tuples, structs and enums of them, slices, references and raw pointers; memory comes from the launch's arguments")
+}
 
 /// The standard library's types that own host memory (the heap, the allocator, the OS): a
 /// kernel that names one gets told why it cannot have it, not that the name is unknown.
@@ -270,14 +275,11 @@ impl<'t, 'a> TyLowerer<'t, 'a> {
                 crate::items::tidy_tokens(&quote::ToTokens::to_token_stream(&tp.path).to_string());
             let last = names.last().cloned().unwrap_or_default();
             if HOST_TYPES.contains(&last.as_str()) {
-                return self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_TYPE,
-                        format!("the type `{shown}` is not supported in kernels"),
-                    )
-                    .at(span, format!("`{last}` lives in host memory and has no device form"))
-                    .note(HOST_MEMORY_NOTE),
-                );
+                return self.error(host_type_error(
+                    format!("the type `{shown}` is not supported in kernels"),
+                    span,
+                    &last,
+                ));
             }
             let d = Diagnostic::new(
                 RK_UNKNOWN_NAME,

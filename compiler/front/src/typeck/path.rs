@@ -120,14 +120,11 @@ impl<'c, 't, 'a> FnCtxt<'c, 't, 'a> {
             if let [.., ty, _] = &segs[..]
                 && crate::ty::lower::HOST_TYPES.contains(&ty.as_str())
             {
-                self.error(
-                    Diagnostic::new(
-                        RK_UNSUPPORTED_TYPE,
-                        format!("`{}` cannot be used in kernels", p.text()),
-                    )
-                    .at(span, format!("`{ty}` lives in host memory and has no device form"))
-                    .note(crate::ty::lower::HOST_MEMORY_NOTE),
-                );
+                self.error(crate::ty::lower::host_type_error(
+                    format!("`{}` cannot be used in kernels", p.text()),
+                    span,
+                    ty,
+                ));
                 return Ty::error();
             }
             let what = if self.checking_callee { "function" } else { "value" };
