@@ -45,117 +45,120 @@ fn sums(width: usize, x: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   rk.write %9, %13 : usize
 // CHECK-NEXT:   %14 = rk.const 3 : usize
 // CHECK-NEXT:   %15 = rk.mul %14, %0 : usize
-// CHECK-NEXT:   %16 = rk.cast %15 : usize to u128
-// CHECK-NEXT:   %17 = rk.cast %9 : usize to u128
+// CHECK-NEXT:   %16 = rk.cast %15 : usize to u64
+// CHECK-NEXT:   %17 = rk.const 0 : u64
 // CHECK-NEXT:   %18 = rk.sub %0, %10 : usize
-// CHECK-NEXT:   %19 = rk.cast %18 : usize to u128
-// CHECK-NEXT:   %20 = rk.add %16, %17 : u128
-// CHECK-NEXT:   %21 = rk.add %16, %19 : u128
-// CHECK-NEXT:   %22 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %23 = rk.cmp le %21, %22 : u128
-// CHECK-NEXT:   %24 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %25 = rk.cmp lt %21, %24 : u128
-// CHECK-NEXT:   %26 = rk.and %23, %25 : bool
-// CHECK-NEXT:   rk.if %26 {
+// CHECK-NEXT:   %19 = rk.cast %18 : usize to u64
+// CHECK-NEXT:   %20 = rk.add %16, %17 : u64
+// CHECK-NEXT:   %21 = rk.cast %16 : u64 to u128
+// CHECK-NEXT:   %22 = rk.cast %19 : u64 to u128
+// CHECK-NEXT:   %23 = rk.add %21, %22 : u128
+// CHECK-NEXT:   %24 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %25 = rk.cmp le %16, %24 : u64
+// CHECK-NEXT:   %26 = rk.sub %24, %16 : u64
+// CHECK-NEXT:   %27 = rk.cmp lt %19, %26 : u64
+// CHECK-NEXT:   %28 = rk.const 0 : u64
+// CHECK-NEXT:   %29 = rk.and %25, %27 : bool
+// CHECK-NEXT:   rk.if %29 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %27 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %27 {
+// CHECK-NEXT:       %30 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %30 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %28 = rk.read %13 : usize
-// CHECK-NEXT:       %29 = rk.const 3 : usize
-// CHECK-NEXT:       %30 = rk.mul %29, %0 : usize
-// CHECK-NEXT:       %31 = rk.add %30, %28 : usize
-// CHECK-NEXT:       %32 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %33 = rk.sub %32, %28 : usize
-// CHECK-NEXT:       %34 = rk.cmp lt %33, %10 : usize
-// CHECK-NEXT:       rk.write %34, %12 : bool
-// CHECK-NEXT:       %35 = rk.add %28, %10 : usize
-// CHECK-NEXT:       rk.write %35, %13 : usize
-// CHECK-NEXT:       %36 = rk.ptr_offset %3, %31 : *const f32
-// CHECK-NEXT:       %37 = rk.load %36 : *const f32
-// CHECK-NEXT:       %38 = rk.read %8 : f32
-// CHECK-NEXT:       %39 = rk.add %38, %37 : f32
-// CHECK-NEXT:       rk.write %39, %8 : f32
+// CHECK-NEXT:       %31 = rk.read %13 : usize
+// CHECK-NEXT:       %32 = rk.const 3 : usize
+// CHECK-NEXT:       %33 = rk.mul %32, %0 : usize
+// CHECK-NEXT:       %34 = rk.add %33, %31 : usize
+// CHECK-NEXT:       %35 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %36 = rk.sub %35, %31 : usize
+// CHECK-NEXT:       %37 = rk.cmp lt %36, %10 : usize
+// CHECK-NEXT:       rk.write %37, %12 : bool
+// CHECK-NEXT:       %38 = rk.add %31, %10 : usize
+// CHECK-NEXT:       rk.write %38, %13 : usize
+// CHECK-NEXT:       %39 = rk.ptr_offset %3, %34 : *const f32
+// CHECK-NEXT:       %40 = rk.load %39 : *const f32
+// CHECK-NEXT:       %41 = rk.read %8 : f32
+// CHECK-NEXT:       %42 = rk.add %41, %40 : f32
+// CHECK-NEXT:       rk.write %42, %8 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %40 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %40 {
+// CHECK-NEXT:       %43 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %43 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %41 = rk.read %13 : usize
-// CHECK-NEXT:       %42 = rk.const 3 : usize
-// CHECK-NEXT:       %43 = rk.mul %42, %0 : usize
-// CHECK-NEXT:       %44 = rk.add %43, %41 : usize
-// CHECK-NEXT:       rk.bounds_check %44, %4 at 14:9
-// CHECK-NEXT:       %45 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %46 = rk.sub %45, %41 : usize
-// CHECK-NEXT:       %47 = rk.cmp lt %46, %10 : usize
-// CHECK-NEXT:       rk.write %47, %12 : bool
-// CHECK-NEXT:       %48 = rk.add %41, %10 : usize
-// CHECK-NEXT:       rk.write %48, %13 : usize
-// CHECK-NEXT:       %49 = rk.ptr_offset %3, %44 : *const f32
-// CHECK-NEXT:       %50 = rk.load %49 : *const f32
-// CHECK-NEXT:       %51 = rk.read %8 : f32
-// CHECK-NEXT:       %52 = rk.add %51, %50 : f32
-// CHECK-NEXT:       rk.write %52, %8 : f32
+// CHECK-NEXT:       %44 = rk.read %13 : usize
+// CHECK-NEXT:       %45 = rk.const 3 : usize
+// CHECK-NEXT:       %46 = rk.mul %45, %0 : usize
+// CHECK-NEXT:       %47 = rk.add %46, %44 : usize
+// CHECK-NEXT:       rk.bounds_check %47, %4 at 14:9
+// CHECK-NEXT:       %48 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %49 = rk.sub %48, %44 : usize
+// CHECK-NEXT:       %50 = rk.cmp lt %49, %10 : usize
+// CHECK-NEXT:       rk.write %50, %12 : bool
+// CHECK-NEXT:       %51 = rk.add %44, %10 : usize
+// CHECK-NEXT:       rk.write %51, %13 : usize
+// CHECK-NEXT:       %52 = rk.ptr_offset %3, %47 : *const f32
+// CHECK-NEXT:       %53 = rk.load %52 : *const f32
+// CHECK-NEXT:       %54 = rk.read %8 : f32
+// CHECK-NEXT:       %55 = rk.add %54, %53 : f32
+// CHECK-NEXT:       rk.write %55, %8 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %53 = rk.const 0 : usize
-// CHECK-NEXT:   %54 = rk.local : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
-// CHECK-NEXT:   %55 = rk.field_ptr %54, 0 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut slice{ptr: *const f32, len: usize}
-// CHECK-NEXT:   %56 = rk.field_ptr %55, 0 : *mut slice{ptr: *const f32, len: usize} to *mut *const f32
-// CHECK-NEXT:   rk.store %3, %56 : *mut *const f32
-// CHECK-NEXT:   %57 = rk.field_ptr %55, 1 : *mut slice{ptr: *const f32, len: usize} to *mut usize
-// CHECK-NEXT:   rk.store %4, %57 : *mut usize
-// CHECK-NEXT:   %58 = rk.field_ptr %54, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
-// CHECK-NEXT:   rk.store %53, %58 : *mut usize
-// CHECK-NEXT:   %59 = rk.const 0 : usize
-// CHECK-NEXT:   %60 = rk.const 1 : usize
-// CHECK-NEXT:   %61 = rk.const false : bool
-// CHECK-NEXT:   %62 = rk.var : bool
-// CHECK-NEXT:   rk.write %61, %62 : bool
-// CHECK-NEXT:   %63 = rk.var : usize
-// CHECK-NEXT:   rk.write %59, %63 : usize
+// CHECK-NEXT:   %56 = rk.const 0 : usize
+// CHECK-NEXT:   %57 = rk.local : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
+// CHECK-NEXT:   %58 = rk.field_ptr %57, 0 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut slice{ptr: *const f32, len: usize}
+// CHECK-NEXT:   %59 = rk.field_ptr %58, 0 : *mut slice{ptr: *const f32, len: usize} to *mut *const f32
+// CHECK-NEXT:   rk.store %3, %59 : *mut *const f32
+// CHECK-NEXT:   %60 = rk.field_ptr %58, 1 : *mut slice{ptr: *const f32, len: usize} to *mut usize
+// CHECK-NEXT:   rk.store %4, %60 : *mut usize
+// CHECK-NEXT:   %61 = rk.field_ptr %57, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
+// CHECK-NEXT:   rk.store %56, %61 : *mut usize
+// CHECK-NEXT:   %62 = rk.const 0 : usize
+// CHECK-NEXT:   %63 = rk.const 1 : usize
+// CHECK-NEXT:   %64 = rk.const false : bool
+// CHECK-NEXT:   %65 = rk.var : bool
+// CHECK-NEXT:   rk.write %64, %65 : bool
+// CHECK-NEXT:   %66 = rk.var : usize
+// CHECK-NEXT:   rk.write %62, %66 : usize
 // CHECK-NEXT:   rk.loop {
-// CHECK-NEXT:     %64 = rk.read %62 : bool
-// CHECK-NEXT:     rk.if %64 {
+// CHECK-NEXT:     %67 = rk.read %65 : bool
+// CHECK-NEXT:     rk.if %67 {
 // CHECK-NEXT:       rk.break
 // CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %65 = rk.read %63 : usize
-// CHECK-NEXT:     %66 = rk.const 3 : usize
-// CHECK-NEXT:     %67 = rk.sub %66, %65 : usize
-// CHECK-NEXT:     %68 = rk.cmp lt %67, %60 : usize
-// CHECK-NEXT:     rk.write %68, %62 : bool
-// CHECK-NEXT:     %69 = rk.add %65, %60 : usize
-// CHECK-NEXT:     rk.write %69, %63 : usize
-// CHECK-NEXT:     %70 = rk.field_ptr %54, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
-// CHECK-NEXT:     rk.store %65, %70 : *mut usize
-// CHECK-NEXT:     %71 = rk.cast %54 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
-// CHECK-NEXT:     %72 = rk.const 1 : usize
-// CHECK-NEXT:     %73 = rk.const 0 : usize
-// CHECK-NEXT:     %74 = rk.field_ptr %71, 0 : *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const slice{ptr: *const f32, len: usize}
-// CHECK-NEXT:     %75 = rk.field_ptr %74, 0 : *const slice{ptr: *const f32, len: usize} to *const *const f32
-// CHECK-NEXT:     %76 = rk.field_ptr %74, 1 : *const slice{ptr: *const f32, len: usize} to *const usize
-// CHECK-NEXT:     %77 = rk.load %75 : *const *const f32
-// CHECK-NEXT:     %78 = rk.load %76 : *const usize
-// CHECK-NEXT:     %79 = rk.mul %72, %65 : usize
-// CHECK-NEXT:     %80 = rk.add %79, %73 : usize
-// CHECK-NEXT:     rk.bounds_check %80, %78 at 14:9
-// CHECK-NEXT:     %81 = rk.ptr_offset %77, %80 : *const f32
-// CHECK-NEXT:     %82 = rk.load %81 : *const f32
-// CHECK-NEXT:     %83 = rk.read %8 : f32
-// CHECK-NEXT:     %84 = rk.add %83, %82 : f32
-// CHECK-NEXT:     rk.write %84, %8 : f32
+// CHECK-NEXT:     %68 = rk.read %66 : usize
+// CHECK-NEXT:     %69 = rk.const 3 : usize
+// CHECK-NEXT:     %70 = rk.sub %69, %68 : usize
+// CHECK-NEXT:     %71 = rk.cmp lt %70, %63 : usize
+// CHECK-NEXT:     rk.write %71, %65 : bool
+// CHECK-NEXT:     %72 = rk.add %68, %63 : usize
+// CHECK-NEXT:     rk.write %72, %66 : usize
+// CHECK-NEXT:     %73 = rk.field_ptr %57, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
+// CHECK-NEXT:     rk.store %68, %73 : *mut usize
+// CHECK-NEXT:     %74 = rk.cast %57 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
+// CHECK-NEXT:     %75 = rk.const 1 : usize
+// CHECK-NEXT:     %76 = rk.const 0 : usize
+// CHECK-NEXT:     %77 = rk.field_ptr %74, 0 : *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const slice{ptr: *const f32, len: usize}
+// CHECK-NEXT:     %78 = rk.field_ptr %77, 0 : *const slice{ptr: *const f32, len: usize} to *const *const f32
+// CHECK-NEXT:     %79 = rk.field_ptr %77, 1 : *const slice{ptr: *const f32, len: usize} to *const usize
+// CHECK-NEXT:     %80 = rk.load %78 : *const *const f32
+// CHECK-NEXT:     %81 = rk.load %79 : *const usize
+// CHECK-NEXT:     %82 = rk.mul %75, %68 : usize
+// CHECK-NEXT:     %83 = rk.add %82, %76 : usize
+// CHECK-NEXT:     rk.bounds_check %83, %81 at 14:9
+// CHECK-NEXT:     %84 = rk.ptr_offset %80, %83 : *const f32
+// CHECK-NEXT:     %85 = rk.load %84 : *const f32
+// CHECK-NEXT:     %86 = rk.read %8 : f32
+// CHECK-NEXT:     %87 = rk.add %86, %85 : f32
+// CHECK-NEXT:     rk.write %87, %8 : f32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %85 = rk.const 0 : usize
-// CHECK-NEXT:   rk.bounds_check %85, %6 at 29:5
-// CHECK-NEXT:   %86 = rk.read %8 : f32
-// CHECK-NEXT:   %87 = rk.ptr_offset %5, %85 : *mut f32
-// CHECK-NEXT:   rk.store %86, %87 : *mut f32
+// CHECK-NEXT:   %88 = rk.const 0 : usize
+// CHECK-NEXT:   rk.bounds_check %88, %6 at 29:5
+// CHECK-NEXT:   %89 = rk.read %8 : f32
+// CHECK-NEXT:   %90 = rk.ptr_offset %5, %88 : *mut f32
+// CHECK-NEXT:   rk.store %89, %90 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }

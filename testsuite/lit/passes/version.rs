@@ -1,6 +1,8 @@
 // A `for` loop over `0..n` whose index is affine in `k`: the check is proven once before the
 // loop (the largest index, with no wrap on the way, below the length) and the loop runs in a
-// copy without it; the original runs when the proof fails, and panics as before.
+// copy without it; the original runs when the proof fails, and panics as before. The proof is
+// in 64-bit arithmetic: `row * n + (n - 1) < len` is `row * n <= len && n - 1 < len - row * n`,
+// which also says that the sum does not wrap.
 // RUN: rkc-opt %s --passes=inline,simplify,version,simplify
 use rkc_offload::prelude::*;
 #[offload_kernel]
@@ -36,65 +38,64 @@ fn row_sum(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %21 = rk.var : usize
 // CHECK-NEXT:   rk.write %17, %21 : usize
 // CHECK-NEXT:   %22 = rk.mul %14, %0 : usize
-// CHECK-NEXT:   %23 = rk.cast %22 : usize to u128
+// CHECK-NEXT:   %23 = rk.cast %22 : usize to u64
 // CHECK-NEXT:   %24 = rk.sub %0, %18 : usize
-// CHECK-NEXT:   %25 = rk.cast %24 : usize to u128
-// CHECK-NEXT:   %26 = rk.add %23, %25 : u128
-// CHECK-NEXT:   %27 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %28 = rk.cmp le %26, %27 : u128
-// CHECK-NEXT:   %29 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %30 = rk.cmp lt %26, %29 : u128
-// CHECK-NEXT:   %31 = rk.and %28, %30 : bool
-// CHECK-NEXT:   rk.if %31 {
+// CHECK-NEXT:   %25 = rk.cast %24 : usize to u64
+// CHECK-NEXT:   %26 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %27 = rk.cmp le %23, %26 : u64
+// CHECK-NEXT:   %28 = rk.sub %26, %23 : u64
+// CHECK-NEXT:   %29 = rk.cmp lt %25, %28 : u64
+// CHECK-NEXT:   %30 = rk.and %27, %29 : bool
+// CHECK-NEXT:   rk.if %30 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %32 = rk.read %20 : bool
-// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:       %31 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %31 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %33 = rk.read %21 : usize
-// CHECK-NEXT:       %34 = rk.mul %14, %0 : usize
-// CHECK-NEXT:       %35 = rk.add %34, %33 : usize
-// CHECK-NEXT:       %36 = rk.sub %0, %18 : usize
-// CHECK-NEXT:       %37 = rk.sub %36, %33 : usize
-// CHECK-NEXT:       %38 = rk.cmp lt %37, %18 : usize
-// CHECK-NEXT:       rk.write %38, %20 : bool
-// CHECK-NEXT:       %39 = rk.add %33, %18 : usize
-// CHECK-NEXT:       rk.write %39, %21 : usize
-// CHECK-NEXT:       %40 = rk.ptr_offset %3, %35 : *const f32
-// CHECK-NEXT:       %41 = rk.load %40 : *const f32
-// CHECK-NEXT:       %42 = rk.read %16 : f32
-// CHECK-NEXT:       %43 = rk.add %42, %41 : f32
-// CHECK-NEXT:       rk.write %43, %16 : f32
+// CHECK-NEXT:       %32 = rk.read %21 : usize
+// CHECK-NEXT:       %33 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %34 = rk.add %33, %32 : usize
+// CHECK-NEXT:       %35 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %36 = rk.sub %35, %32 : usize
+// CHECK-NEXT:       %37 = rk.cmp lt %36, %18 : usize
+// CHECK-NEXT:       rk.write %37, %20 : bool
+// CHECK-NEXT:       %38 = rk.add %32, %18 : usize
+// CHECK-NEXT:       rk.write %38, %21 : usize
+// CHECK-NEXT:       %39 = rk.ptr_offset %3, %34 : *const f32
+// CHECK-NEXT:       %40 = rk.load %39 : *const f32
+// CHECK-NEXT:       %41 = rk.read %16 : f32
+// CHECK-NEXT:       %42 = rk.add %41, %40 : f32
+// CHECK-NEXT:       rk.write %42, %16 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %44 = rk.read %20 : bool
-// CHECK-NEXT:       rk.if %44 {
+// CHECK-NEXT:       %43 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %43 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %45 = rk.read %21 : usize
-// CHECK-NEXT:       %46 = rk.mul %14, %0 : usize
-// CHECK-NEXT:       %47 = rk.add %46, %45 : usize
-// CHECK-NEXT:       rk.bounds_check %47, %4 at 11:16
-// CHECK-NEXT:       %48 = rk.sub %0, %18 : usize
-// CHECK-NEXT:       %49 = rk.sub %48, %45 : usize
-// CHECK-NEXT:       %50 = rk.cmp lt %49, %18 : usize
-// CHECK-NEXT:       rk.write %50, %20 : bool
-// CHECK-NEXT:       %51 = rk.add %45, %18 : usize
-// CHECK-NEXT:       rk.write %51, %21 : usize
-// CHECK-NEXT:       %52 = rk.ptr_offset %3, %47 : *const f32
-// CHECK-NEXT:       %53 = rk.load %52 : *const f32
-// CHECK-NEXT:       %54 = rk.read %16 : f32
-// CHECK-NEXT:       %55 = rk.add %54, %53 : f32
-// CHECK-NEXT:       rk.write %55, %16 : f32
+// CHECK-NEXT:       %44 = rk.read %21 : usize
+// CHECK-NEXT:       %45 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %46 = rk.add %45, %44 : usize
+// CHECK-NEXT:       rk.bounds_check %46, %4 at 13:16
+// CHECK-NEXT:       %47 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %48 = rk.sub %47, %44 : usize
+// CHECK-NEXT:       %49 = rk.cmp lt %48, %18 : usize
+// CHECK-NEXT:       rk.write %49, %20 : bool
+// CHECK-NEXT:       %50 = rk.add %44, %18 : usize
+// CHECK-NEXT:       rk.write %50, %21 : usize
+// CHECK-NEXT:       %51 = rk.ptr_offset %3, %46 : *const f32
+// CHECK-NEXT:       %52 = rk.load %51 : *const f32
+// CHECK-NEXT:       %53 = rk.read %16 : f32
+// CHECK-NEXT:       %54 = rk.add %53, %52 : f32
+// CHECK-NEXT:       rk.write %54, %16 : f32
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   rk.bounds_check %14, %6 at 13:5
-// CHECK-NEXT:   %56 = rk.read %16 : f32
-// CHECK-NEXT:   %57 = rk.ptr_offset %5, %14 : *mut f32
-// CHECK-NEXT:   rk.store %56, %57 : *mut f32
+// CHECK-NEXT:   rk.bounds_check %14, %6 at 15:5
+// CHECK-NEXT:   %55 = rk.read %16 : f32
+// CHECK-NEXT:   %56 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %55, %56 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // -----
@@ -121,77 +122,74 @@ fn columns(width: usize, input: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %9 = rk.const 0 : usize
 // CHECK-NEXT:   %10 = rk.var : usize
 // CHECK-NEXT:   rk.write %9, %10 : usize
-// CHECK-NEXT:   %11 = rk.const 24 : u128
-// CHECK-NEXT:   %12 = rk.cast %0 : usize to u128
-// CHECK-NEXT:   %13 = rk.mul %11, %12 : u128
-// CHECK-NEXT:   %14 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %15 = rk.cmp le %13, %14 : u128
-// CHECK-NEXT:   %16 = rk.cast %8 : usize to u128
-// CHECK-NEXT:   %17 = rk.add %13, %16 : u128
-// CHECK-NEXT:   %18 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %19 = rk.cmp le %17, %18 : u128
-// CHECK-NEXT:   %20 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %21 = rk.cmp lt %17, %20 : u128
-// CHECK-NEXT:   %22 = rk.const 792 : u128
-// CHECK-NEXT:   %23 = rk.add %22, %16 : u128
-// CHECK-NEXT:   %24 = rk.cast %6 : usize to u128
-// CHECK-NEXT:   %25 = rk.cmp lt %23, %24 : u128
-// CHECK-NEXT:   %26 = rk.and %15, %19 : bool
-// CHECK-NEXT:   %27 = rk.and %26, %21 : bool
-// CHECK-NEXT:   %28 = rk.and %27, %25 : bool
-// CHECK-NEXT:   rk.if %28 {
+// CHECK-NEXT:   %11 = rk.cast %0 : usize to u64
+// CHECK-NEXT:   %12 = rk.const 24 : u128
+// CHECK-NEXT:   %13 = rk.cast %11 : u64 to u128
+// CHECK-NEXT:   %14 = rk.mul %12, %13 : u128
+// CHECK-NEXT:   %15 = rk.cast %8 : usize to u64
+// CHECK-NEXT:   %16 = rk.cast %15 : u64 to u128
+// CHECK-NEXT:   %17 = rk.add %14, %16 : u128
+// CHECK-NEXT:   %18 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %19 = rk.cast %18 : u64 to u128
+// CHECK-NEXT:   %20 = rk.cmp lt %17, %19 : u128
+// CHECK-NEXT:   %21 = rk.const 792 : u64
+// CHECK-NEXT:   %22 = rk.add %21, %15 : u64
+// CHECK-NEXT:   %23 = rk.cast %6 : usize to u64
+// CHECK-NEXT:   %24 = rk.cmp lt %22, %23 : u64
+// CHECK-NEXT:   %25 = rk.and %20, %24 : bool
+// CHECK-NEXT:   rk.if %25 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %29 = rk.read %10 : usize
-// CHECK-NEXT:       %30 = rk.const 32 : usize
-// CHECK-NEXT:       %31 = rk.cmp lt %29, %30 : usize
-// CHECK-NEXT:       %32 = rk.not %31 : bool
-// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:       %26 = rk.read %10 : usize
+// CHECK-NEXT:       %27 = rk.const 32 : usize
+// CHECK-NEXT:       %28 = rk.cmp lt %26, %27 : usize
+// CHECK-NEXT:       %29 = rk.not %28 : bool
+// CHECK-NEXT:       rk.if %29 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
+// CHECK-NEXT:       %30 = rk.read %10 : usize
+// CHECK-NEXT:       %31 = rk.mul %30, %0 : usize
+// CHECK-NEXT:       %32 = rk.add %31, %8 : usize
 // CHECK-NEXT:       %33 = rk.read %10 : usize
-// CHECK-NEXT:       %34 = rk.mul %33, %0 : usize
-// CHECK-NEXT:       %35 = rk.add %34, %8 : usize
-// CHECK-NEXT:       %36 = rk.read %10 : usize
-// CHECK-NEXT:       %37 = rk.const 33 : usize
-// CHECK-NEXT:       %38 = rk.mul %36, %37 : usize
-// CHECK-NEXT:       %39 = rk.add %38, %8 : usize
-// CHECK-NEXT:       %40 = rk.ptr_offset %3, %35 : *const f32
-// CHECK-NEXT:       %41 = rk.load %40 : *const f32
-// CHECK-NEXT:       %42 = rk.ptr_offset %5, %39 : *mut f32
-// CHECK-NEXT:       rk.store %41, %42 : *mut f32
-// CHECK-NEXT:       %43 = rk.const 8 : usize
-// CHECK-NEXT:       %44 = rk.read %10 : usize
-// CHECK-NEXT:       %45 = rk.add %44, %43 : usize
-// CHECK-NEXT:       rk.write %45, %10 : usize
+// CHECK-NEXT:       %34 = rk.const 33 : usize
+// CHECK-NEXT:       %35 = rk.mul %33, %34 : usize
+// CHECK-NEXT:       %36 = rk.add %35, %8 : usize
+// CHECK-NEXT:       %37 = rk.ptr_offset %3, %32 : *const f32
+// CHECK-NEXT:       %38 = rk.load %37 : *const f32
+// CHECK-NEXT:       %39 = rk.ptr_offset %5, %36 : *mut f32
+// CHECK-NEXT:       rk.store %38, %39 : *mut f32
+// CHECK-NEXT:       %40 = rk.const 8 : usize
+// CHECK-NEXT:       %41 = rk.read %10 : usize
+// CHECK-NEXT:       %42 = rk.add %41, %40 : usize
+// CHECK-NEXT:       rk.write %42, %10 : usize
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %46 = rk.read %10 : usize
-// CHECK-NEXT:       %47 = rk.const 32 : usize
-// CHECK-NEXT:       %48 = rk.cmp lt %46, %47 : usize
-// CHECK-NEXT:       %49 = rk.not %48 : bool
-// CHECK-NEXT:       rk.if %49 {
+// CHECK-NEXT:       %43 = rk.read %10 : usize
+// CHECK-NEXT:       %44 = rk.const 32 : usize
+// CHECK-NEXT:       %45 = rk.cmp lt %43, %44 : usize
+// CHECK-NEXT:       %46 = rk.not %45 : bool
+// CHECK-NEXT:       rk.if %46 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
+// CHECK-NEXT:       %47 = rk.read %10 : usize
+// CHECK-NEXT:       %48 = rk.mul %47, %0 : usize
+// CHECK-NEXT:       %49 = rk.add %48, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %49, %4 at 10:27
 // CHECK-NEXT:       %50 = rk.read %10 : usize
-// CHECK-NEXT:       %51 = rk.mul %50, %0 : usize
-// CHECK-NEXT:       %52 = rk.add %51, %8 : usize
-// CHECK-NEXT:       rk.bounds_check %52, %4 at 10:27
-// CHECK-NEXT:       %53 = rk.read %10 : usize
-// CHECK-NEXT:       %54 = rk.const 33 : usize
-// CHECK-NEXT:       %55 = rk.mul %53, %54 : usize
-// CHECK-NEXT:       %56 = rk.add %55, %8 : usize
-// CHECK-NEXT:       rk.bounds_check %56, %6 at 10:9
-// CHECK-NEXT:       %57 = rk.ptr_offset %3, %52 : *const f32
-// CHECK-NEXT:       %58 = rk.load %57 : *const f32
-// CHECK-NEXT:       %59 = rk.ptr_offset %5, %56 : *mut f32
-// CHECK-NEXT:       rk.store %58, %59 : *mut f32
-// CHECK-NEXT:       %60 = rk.const 8 : usize
-// CHECK-NEXT:       %61 = rk.read %10 : usize
-// CHECK-NEXT:       %62 = rk.add %61, %60 : usize
-// CHECK-NEXT:       rk.write %62, %10 : usize
+// CHECK-NEXT:       %51 = rk.const 33 : usize
+// CHECK-NEXT:       %52 = rk.mul %50, %51 : usize
+// CHECK-NEXT:       %53 = rk.add %52, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %53, %6 at 10:9
+// CHECK-NEXT:       %54 = rk.ptr_offset %3, %49 : *const f32
+// CHECK-NEXT:       %55 = rk.load %54 : *const f32
+// CHECK-NEXT:       %56 = rk.ptr_offset %5, %53 : *mut f32
+// CHECK-NEXT:       rk.store %55, %56 : *mut f32
+// CHECK-NEXT:       %57 = rk.const 8 : usize
+// CHECK-NEXT:       %58 = rk.read %10 : usize
+// CHECK-NEXT:       %59 = rk.add %58, %57 : usize
+// CHECK-NEXT:       rk.write %59, %10 : usize
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rk.return
@@ -225,90 +223,89 @@ fn synchronised(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %13 = rk.var : usize
 // CHECK-NEXT:   rk.write %9, %13 : usize
 // CHECK-NEXT:   %14 = rk.sub %0, %10 : usize
-// CHECK-NEXT:   %15 = rk.cast %14 : usize to u128
-// CHECK-NEXT:   %16 = rk.const 4 : u128
-// CHECK-NEXT:   %17 = rk.mul %15, %16 : u128
-// CHECK-NEXT:   %18 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %19 = rk.cmp le %17, %18 : u128
-// CHECK-NEXT:   %20 = rk.cast %8 : usize to u128
-// CHECK-NEXT:   %21 = rk.add %17, %20 : u128
-// CHECK-NEXT:   %22 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %23 = rk.cmp le %21, %22 : u128
-// CHECK-NEXT:   %24 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %25 = rk.cmp lt %21, %24 : u128
-// CHECK-NEXT:   %26 = rk.cast %6 : usize to u128
-// CHECK-NEXT:   %27 = rk.cmp lt %20, %26 : u128
-// CHECK-NEXT:   %28 = rk.and %19, %23 : bool
-// CHECK-NEXT:   %29 = rk.and %28, %25 : bool
-// CHECK-NEXT:   %30 = rk.and %29, %27 : bool
-// CHECK-NEXT:   %31 = rk.not %11 : bool
-// CHECK-NEXT:   %32 = rk.if %31 -> bool {
-// CHECK-NEXT:     %33 = rk.shared : *mut [u32; 1]
-// CHECK-NEXT:     %34 = rk.const 0 : usize
-// CHECK-NEXT:     %35 = rk.elem_ptr %33, %34 : *mut [u32; 1] to *mut u32
-// CHECK-NEXT:     %36 = rk.const 0 : u32
-// CHECK-NEXT:     %37 = rk.const 1 : u32
-// CHECK-NEXT:     rk.store %36, %35 : *mut u32
+// CHECK-NEXT:   %15 = rk.cast %14 : usize to u64
+// CHECK-NEXT:   %16 = rk.const 4 : u64
+// CHECK-NEXT:   %17 = rk.const 4611686018427387903 : u64
+// CHECK-NEXT:   %18 = rk.cmp le %15, %17 : u64
+// CHECK-NEXT:   %19 = rk.mul %15, %16 : u64
+// CHECK-NEXT:   %20 = rk.cast %8 : usize to u64
+// CHECK-NEXT:   %21 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %22 = rk.cmp le %19, %21 : u64
+// CHECK-NEXT:   %23 = rk.sub %21, %19 : u64
+// CHECK-NEXT:   %24 = rk.cmp lt %20, %23 : u64
+// CHECK-NEXT:   %25 = rk.cast %6 : usize to u64
+// CHECK-NEXT:   %26 = rk.cmp lt %20, %25 : u64
+// CHECK-NEXT:   %27 = rk.and %18, %22 : bool
+// CHECK-NEXT:   %28 = rk.and %27, %24 : bool
+// CHECK-NEXT:   %29 = rk.and %28, %26 : bool
+// CHECK-NEXT:   %30 = rk.not %11 : bool
+// CHECK-NEXT:   %31 = rk.if %30 -> bool {
+// CHECK-NEXT:     %32 = rk.shared : *mut [u32; 1]
+// CHECK-NEXT:     %33 = rk.const 0 : usize
+// CHECK-NEXT:     %34 = rk.elem_ptr %32, %33 : *mut [u32; 1] to *mut u32
+// CHECK-NEXT:     %35 = rk.const 0 : u32
+// CHECK-NEXT:     %36 = rk.const 1 : u32
+// CHECK-NEXT:     rk.store %35, %34 : *mut u32
 // CHECK-NEXT:     rk.barrier
-// CHECK-NEXT:     %38 = rk.not %30 : bool
-// CHECK-NEXT:     rk.if %38 {
-// CHECK-NEXT:       rk.store %37, %35 : *mut u32
+// CHECK-NEXT:     %37 = rk.not %29 : bool
+// CHECK-NEXT:     rk.if %37 {
+// CHECK-NEXT:       rk.store %36, %34 : *mut u32
 // CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
 // CHECK-NEXT:     rk.barrier
-// CHECK-NEXT:     %39 = rk.load %35 : *mut u32
-// CHECK-NEXT:     %40 = rk.cmp eq %39, %36 : u32
-// CHECK-NEXT:     rk.yield %40 : bool
+// CHECK-NEXT:     %38 = rk.load %34 : *mut u32
+// CHECK-NEXT:     %39 = rk.cmp eq %38, %35 : u32
+// CHECK-NEXT:     rk.yield %39 : bool
 // CHECK-NEXT:   } else {
-// CHECK-NEXT:     %41 = rk.const false : bool
-// CHECK-NEXT:     rk.yield %41 : bool
+// CHECK-NEXT:     %40 = rk.const false : bool
+// CHECK-NEXT:     rk.yield %40 : bool
 // CHECK-NEXT:   }
-// CHECK-NEXT:   rk.if %32 {
+// CHECK-NEXT:   rk.if %31 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %42 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %42 {
+// CHECK-NEXT:       %41 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %41 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %43 = rk.read %13 : usize
-// CHECK-NEXT:       %44 = rk.const 4 : usize
-// CHECK-NEXT:       %45 = rk.mul %43, %44 : usize
-// CHECK-NEXT:       %46 = rk.add %45, %8 : usize
-// CHECK-NEXT:       %47 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %48 = rk.sub %47, %43 : usize
-// CHECK-NEXT:       %49 = rk.cmp lt %48, %10 : usize
-// CHECK-NEXT:       rk.write %49, %12 : bool
-// CHECK-NEXT:       %50 = rk.add %43, %10 : usize
-// CHECK-NEXT:       rk.write %50, %13 : usize
-// CHECK-NEXT:       %51 = rk.ptr_offset %3, %46 : *const f32
-// CHECK-NEXT:       %52 = rk.load %51 : *const f32
-// CHECK-NEXT:       %53 = rk.ptr_offset %5, %8 : *mut f32
-// CHECK-NEXT:       rk.store %52, %53 : *mut f32
+// CHECK-NEXT:       %42 = rk.read %13 : usize
+// CHECK-NEXT:       %43 = rk.const 4 : usize
+// CHECK-NEXT:       %44 = rk.mul %42, %43 : usize
+// CHECK-NEXT:       %45 = rk.add %44, %8 : usize
+// CHECK-NEXT:       %46 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %47 = rk.sub %46, %42 : usize
+// CHECK-NEXT:       %48 = rk.cmp lt %47, %10 : usize
+// CHECK-NEXT:       rk.write %48, %12 : bool
+// CHECK-NEXT:       %49 = rk.add %42, %10 : usize
+// CHECK-NEXT:       rk.write %49, %13 : usize
+// CHECK-NEXT:       %50 = rk.ptr_offset %3, %45 : *const f32
+// CHECK-NEXT:       %51 = rk.load %50 : *const f32
+// CHECK-NEXT:       %52 = rk.ptr_offset %5, %8 : *mut f32
+// CHECK-NEXT:       rk.store %51, %52 : *mut f32
 // CHECK-NEXT:       rk.barrier
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %54 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %54 {
+// CHECK-NEXT:       %53 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %53 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %55 = rk.read %13 : usize
-// CHECK-NEXT:       %56 = rk.const 4 : usize
-// CHECK-NEXT:       %57 = rk.mul %55, %56 : usize
-// CHECK-NEXT:       %58 = rk.add %57, %8 : usize
-// CHECK-NEXT:       rk.bounds_check %58, %4 at 10:18
+// CHECK-NEXT:       %54 = rk.read %13 : usize
+// CHECK-NEXT:       %55 = rk.const 4 : usize
+// CHECK-NEXT:       %56 = rk.mul %54, %55 : usize
+// CHECK-NEXT:       %57 = rk.add %56, %8 : usize
+// CHECK-NEXT:       rk.bounds_check %57, %4 at 10:18
 // CHECK-NEXT:       rk.bounds_check %8, %6 at 10:9
-// CHECK-NEXT:       %59 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %60 = rk.sub %59, %55 : usize
-// CHECK-NEXT:       %61 = rk.cmp lt %60, %10 : usize
-// CHECK-NEXT:       rk.write %61, %12 : bool
-// CHECK-NEXT:       %62 = rk.add %55, %10 : usize
-// CHECK-NEXT:       rk.write %62, %13 : usize
-// CHECK-NEXT:       %63 = rk.ptr_offset %3, %58 : *const f32
-// CHECK-NEXT:       %64 = rk.load %63 : *const f32
-// CHECK-NEXT:       %65 = rk.ptr_offset %5, %8 : *mut f32
-// CHECK-NEXT:       rk.store %64, %65 : *mut f32
+// CHECK-NEXT:       %58 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %59 = rk.sub %58, %54 : usize
+// CHECK-NEXT:       %60 = rk.cmp lt %59, %10 : usize
+// CHECK-NEXT:       rk.write %60, %12 : bool
+// CHECK-NEXT:       %61 = rk.add %54, %10 : usize
+// CHECK-NEXT:       rk.write %61, %13 : usize
+// CHECK-NEXT:       %62 = rk.ptr_offset %3, %57 : *const f32
+// CHECK-NEXT:       %63 = rk.load %62 : *const f32
+// CHECK-NEXT:       %64 = rk.ptr_offset %5, %8 : *mut f32
+// CHECK-NEXT:       rk.store %63, %64 : *mut f32
 // CHECK-NEXT:       rk.barrier
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
@@ -373,214 +370,216 @@ fn register_tile(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %31 = rk.var : usize
 // CHECK-NEXT:   rk.write %27, %31 : usize
 // CHECK-NEXT:   %32 = rk.mul %14, %0 : usize
-// CHECK-NEXT:   %33 = rk.cast %32 : usize to u128
+// CHECK-NEXT:   %33 = rk.cast %32 : usize to u64
 // CHECK-NEXT:   %34 = rk.sub %0, %28 : usize
-// CHECK-NEXT:   %35 = rk.cast %34 : usize to u128
-// CHECK-NEXT:   %36 = rk.add %33, %35 : u128
-// CHECK-NEXT:   %37 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %38 = rk.cmp le %36, %37 : u128
-// CHECK-NEXT:   %39 = rk.const 4 : u128
-// CHECK-NEXT:   %40 = rk.mul %36, %39 : u128
-// CHECK-NEXT:   %41 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %42 = rk.cmp le %40, %41 : u128
-// CHECK-NEXT:   %43 = rk.const 3 : u128
-// CHECK-NEXT:   %44 = rk.add %40, %43 : u128
-// CHECK-NEXT:   %45 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %46 = rk.cmp le %44, %45 : u128
-// CHECK-NEXT:   %47 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %48 = rk.cmp lt %44, %47 : u128
-// CHECK-NEXT:   %49 = rk.const true : bool
-// CHECK-NEXT:   %50 = rk.const 3 : u128
-// CHECK-NEXT:   %51 = rk.cast %0 : usize to u128
-// CHECK-NEXT:   %52 = rk.mul %50, %51 : u128
-// CHECK-NEXT:   %53 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %54 = rk.cmp le %52, %53 : u128
-// CHECK-NEXT:   %55 = rk.add %52, %35 : u128
-// CHECK-NEXT:   %56 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %57 = rk.cmp le %55, %56 : u128
-// CHECK-NEXT:   %58 = rk.cmp lt %55, %47 : u128
-// CHECK-NEXT:   %59 = rk.and %38, %42 : bool
-// CHECK-NEXT:   %60 = rk.and %59, %46 : bool
-// CHECK-NEXT:   %61 = rk.and %60, %48 : bool
-// CHECK-NEXT:   %62 = rk.and %61, %49 : bool
-// CHECK-NEXT:   %63 = rk.and %62, %54 : bool
-// CHECK-NEXT:   %64 = rk.and %63, %57 : bool
-// CHECK-NEXT:   %65 = rk.and %64, %58 : bool
-// CHECK-NEXT:   rk.if %65 {
+// CHECK-NEXT:   %35 = rk.cast %34 : usize to u64
+// CHECK-NEXT:   %36 = rk.cast %33 : u64 to u128
+// CHECK-NEXT:   %37 = rk.cast %35 : u64 to u128
+// CHECK-NEXT:   %38 = rk.add %36, %37 : u128
+// CHECK-NEXT:   %39 = rk.const 4611686018427387903 : u64
+// CHECK-NEXT:   %40 = rk.cmp le %33, %39 : u64
+// CHECK-NEXT:   %41 = rk.sub %39, %33 : u64
+// CHECK-NEXT:   %42 = rk.cmp le %35, %41 : u64
+// CHECK-NEXT:   %43 = rk.const 4 : u128
+// CHECK-NEXT:   %44 = rk.mul %38, %43 : u128
+// CHECK-NEXT:   %45 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %46 = rk.cast %44 : u128 to u64
+// CHECK-NEXT:   %47 = rk.const 3 : u64
+// CHECK-NEXT:   %48 = rk.cmp le %47, %45 : u64
+// CHECK-NEXT:   %49 = rk.sub %45, %47 : u64
+// CHECK-NEXT:   %50 = rk.cmp lt %46, %49 : u64
+// CHECK-NEXT:   %51 = rk.const true : bool
+// CHECK-NEXT:   %52 = rk.cast %0 : usize to u64
+// CHECK-NEXT:   %53 = rk.const 3 : u128
+// CHECK-NEXT:   %54 = rk.cast %52 : u64 to u128
+// CHECK-NEXT:   %55 = rk.mul %53, %54 : u128
+// CHECK-NEXT:   %56 = rk.add %55, %37 : u128
+// CHECK-NEXT:   %57 = rk.cast %45 : u64 to u128
+// CHECK-NEXT:   %58 = rk.cmp lt %56, %57 : u128
+// CHECK-NEXT:   %59 = rk.const 18446744073709551615 : u64
+// CHECK-NEXT:   %60 = rk.sub %59, %33 : u64
+// CHECK-NEXT:   %61 = rk.cmp le %35, %60 : u64
+// CHECK-NEXT:   %62 = rk.and %40, %42 : bool
+// CHECK-NEXT:   %63 = rk.and %62, %48 : bool
+// CHECK-NEXT:   %64 = rk.and %63, %50 : bool
+// CHECK-NEXT:   %65 = rk.and %64, %51 : bool
+// CHECK-NEXT:   %66 = rk.and %65, %58 : bool
+// CHECK-NEXT:   %67 = rk.and %66, %61 : bool
+// CHECK-NEXT:   rk.if %67 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %66 = rk.read %30 : bool
-// CHECK-NEXT:       rk.if %66 {
+// CHECK-NEXT:       %68 = rk.read %30 : bool
+// CHECK-NEXT:       rk.if %68 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %67 = rk.read %31 : usize
-// CHECK-NEXT:       %68 = rk.sub %0, %28 : usize
-// CHECK-NEXT:       %69 = rk.sub %68, %67 : usize
-// CHECK-NEXT:       %70 = rk.cmp lt %69, %28 : usize
-// CHECK-NEXT:       rk.write %70, %30 : bool
-// CHECK-NEXT:       %71 = rk.add %67, %28 : usize
-// CHECK-NEXT:       rk.write %71, %31 : usize
-// CHECK-NEXT:       %72 = rk.const 0 : usize
-// CHECK-NEXT:       %73 = rk.const 1 : usize
-// CHECK-NEXT:       %74 = rk.const false : bool
-// CHECK-NEXT:       %75 = rk.var : bool
-// CHECK-NEXT:       rk.write %74, %75 : bool
-// CHECK-NEXT:       %76 = rk.var : usize
-// CHECK-NEXT:       rk.write %72, %76 : usize
+// CHECK-NEXT:       %69 = rk.read %31 : usize
+// CHECK-NEXT:       %70 = rk.sub %0, %28 : usize
+// CHECK-NEXT:       %71 = rk.sub %70, %69 : usize
+// CHECK-NEXT:       %72 = rk.cmp lt %71, %28 : usize
+// CHECK-NEXT:       rk.write %72, %30 : bool
+// CHECK-NEXT:       %73 = rk.add %69, %28 : usize
+// CHECK-NEXT:       rk.write %73, %31 : usize
+// CHECK-NEXT:       %74 = rk.const 0 : usize
+// CHECK-NEXT:       %75 = rk.const 1 : usize
+// CHECK-NEXT:       %76 = rk.const false : bool
+// CHECK-NEXT:       %77 = rk.var : bool
+// CHECK-NEXT:       rk.write %76, %77 : bool
+// CHECK-NEXT:       %78 = rk.var : usize
+// CHECK-NEXT:       rk.write %74, %78 : usize
 // CHECK-NEXT:       rk.loop unroll {
-// CHECK-NEXT:         %77 = rk.read %75 : bool
-// CHECK-NEXT:         rk.if %77 {
+// CHECK-NEXT:         %79 = rk.read %77 : bool
+// CHECK-NEXT:         rk.if %79 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %78 = rk.read %76 : usize
-// CHECK-NEXT:         %79 = rk.mul %14, %0 : usize
-// CHECK-NEXT:         %80 = rk.add %79, %67 : usize
-// CHECK-NEXT:         %81 = rk.const 4 : usize
-// CHECK-NEXT:         %82 = rk.mul %80, %81 : usize
-// CHECK-NEXT:         %83 = rk.add %82, %78 : usize
-// CHECK-NEXT:         %84 = rk.const 3 : usize
-// CHECK-NEXT:         %85 = rk.sub %84, %78 : usize
-// CHECK-NEXT:         %86 = rk.cmp lt %85, %73 : usize
-// CHECK-NEXT:         rk.write %86, %75 : bool
-// CHECK-NEXT:         %87 = rk.add %78, %73 : usize
-// CHECK-NEXT:         rk.write %87, %76 : usize
-// CHECK-NEXT:         %88 = rk.ptr_offset %3, %83 : *const f32
-// CHECK-NEXT:         %89 = rk.load %88 : *const f32
-// CHECK-NEXT:         %90 = rk.elem_ptr %16, %78 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:         %91 = rk.load %90 : *mut f32
-// CHECK-NEXT:         %92 = rk.add %91, %89 : f32
-// CHECK-NEXT:         rk.store %92, %90 : *mut f32
+// CHECK-NEXT:         %80 = rk.read %78 : usize
+// CHECK-NEXT:         %81 = rk.mul %14, %0 : usize
+// CHECK-NEXT:         %82 = rk.add %81, %69 : usize
+// CHECK-NEXT:         %83 = rk.const 4 : usize
+// CHECK-NEXT:         %84 = rk.mul %82, %83 : usize
+// CHECK-NEXT:         %85 = rk.add %84, %80 : usize
+// CHECK-NEXT:         %86 = rk.const 3 : usize
+// CHECK-NEXT:         %87 = rk.sub %86, %80 : usize
+// CHECK-NEXT:         %88 = rk.cmp lt %87, %75 : usize
+// CHECK-NEXT:         rk.write %88, %77 : bool
+// CHECK-NEXT:         %89 = rk.add %80, %75 : usize
+// CHECK-NEXT:         rk.write %89, %78 : usize
+// CHECK-NEXT:         %90 = rk.ptr_offset %3, %85 : *const f32
+// CHECK-NEXT:         %91 = rk.load %90 : *const f32
+// CHECK-NEXT:         %92 = rk.elem_ptr %16, %80 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:         %93 = rk.load %92 : *mut f32
+// CHECK-NEXT:         %94 = rk.add %93, %91 : f32
+// CHECK-NEXT:         rk.store %94, %92 : *mut f32
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %93 = rk.const 0 : usize
-// CHECK-NEXT:       %94 = rk.const 1 : usize
-// CHECK-NEXT:       %95 = rk.const false : bool
-// CHECK-NEXT:       %96 = rk.var : bool
-// CHECK-NEXT:       rk.write %95, %96 : bool
-// CHECK-NEXT:       %97 = rk.var : usize
-// CHECK-NEXT:       rk.write %93, %97 : usize
+// CHECK-NEXT:       %95 = rk.const 0 : usize
+// CHECK-NEXT:       %96 = rk.const 1 : usize
+// CHECK-NEXT:       %97 = rk.const false : bool
+// CHECK-NEXT:       %98 = rk.var : bool
+// CHECK-NEXT:       rk.write %97, %98 : bool
+// CHECK-NEXT:       %99 = rk.var : usize
+// CHECK-NEXT:       rk.write %95, %99 : usize
 // CHECK-NEXT:       rk.loop {
-// CHECK-NEXT:         %98 = rk.read %96 : bool
-// CHECK-NEXT:         rk.if %98 {
+// CHECK-NEXT:         %100 = rk.read %98 : bool
+// CHECK-NEXT:         rk.if %100 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %99 = rk.read %97 : usize
-// CHECK-NEXT:         %100 = rk.mul %99, %0 : usize
-// CHECK-NEXT:         %101 = rk.add %100, %67 : usize
-// CHECK-NEXT:         %102 = rk.const 3 : usize
-// CHECK-NEXT:         %103 = rk.sub %102, %99 : usize
-// CHECK-NEXT:         %104 = rk.cmp lt %103, %94 : usize
-// CHECK-NEXT:         rk.write %104, %96 : bool
-// CHECK-NEXT:         %105 = rk.add %99, %94 : usize
-// CHECK-NEXT:         rk.write %105, %97 : usize
-// CHECK-NEXT:         %106 = rk.ptr_offset %3, %101 : *const f32
-// CHECK-NEXT:         %107 = rk.load %106 : *const f32
-// CHECK-NEXT:         %108 = rk.read %26 : f32
-// CHECK-NEXT:         %109 = rk.add %108, %107 : f32
-// CHECK-NEXT:         rk.write %109, %26 : f32
+// CHECK-NEXT:         %101 = rk.read %99 : usize
+// CHECK-NEXT:         %102 = rk.mul %101, %0 : usize
+// CHECK-NEXT:         %103 = rk.add %102, %69 : usize
+// CHECK-NEXT:         %104 = rk.const 3 : usize
+// CHECK-NEXT:         %105 = rk.sub %104, %101 : usize
+// CHECK-NEXT:         %106 = rk.cmp lt %105, %96 : usize
+// CHECK-NEXT:         rk.write %106, %98 : bool
+// CHECK-NEXT:         %107 = rk.add %101, %96 : usize
+// CHECK-NEXT:         rk.write %107, %99 : usize
+// CHECK-NEXT:         %108 = rk.ptr_offset %3, %103 : *const f32
+// CHECK-NEXT:         %109 = rk.load %108 : *const f32
+// CHECK-NEXT:         %110 = rk.read %26 : f32
+// CHECK-NEXT:         %111 = rk.add %110, %109 : f32
+// CHECK-NEXT:         rk.write %111, %26 : f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %110 = rk.read %30 : bool
-// CHECK-NEXT:       rk.if %110 {
+// CHECK-NEXT:       %112 = rk.read %30 : bool
+// CHECK-NEXT:       rk.if %112 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %111 = rk.read %31 : usize
-// CHECK-NEXT:       %112 = rk.sub %0, %28 : usize
-// CHECK-NEXT:       %113 = rk.sub %112, %111 : usize
-// CHECK-NEXT:       %114 = rk.cmp lt %113, %28 : usize
-// CHECK-NEXT:       rk.write %114, %30 : bool
-// CHECK-NEXT:       %115 = rk.add %111, %28 : usize
-// CHECK-NEXT:       rk.write %115, %31 : usize
-// CHECK-NEXT:       %116 = rk.const 0 : usize
-// CHECK-NEXT:       %117 = rk.const 1 : usize
-// CHECK-NEXT:       %118 = rk.const false : bool
-// CHECK-NEXT:       %119 = rk.var : bool
-// CHECK-NEXT:       rk.write %118, %119 : bool
-// CHECK-NEXT:       %120 = rk.var : usize
-// CHECK-NEXT:       rk.write %116, %120 : usize
+// CHECK-NEXT:       %113 = rk.read %31 : usize
+// CHECK-NEXT:       %114 = rk.sub %0, %28 : usize
+// CHECK-NEXT:       %115 = rk.sub %114, %113 : usize
+// CHECK-NEXT:       %116 = rk.cmp lt %115, %28 : usize
+// CHECK-NEXT:       rk.write %116, %30 : bool
+// CHECK-NEXT:       %117 = rk.add %113, %28 : usize
+// CHECK-NEXT:       rk.write %117, %31 : usize
+// CHECK-NEXT:       %118 = rk.const 0 : usize
+// CHECK-NEXT:       %119 = rk.const 1 : usize
+// CHECK-NEXT:       %120 = rk.const false : bool
+// CHECK-NEXT:       %121 = rk.var : bool
+// CHECK-NEXT:       rk.write %120, %121 : bool
+// CHECK-NEXT:       %122 = rk.var : usize
+// CHECK-NEXT:       rk.write %118, %122 : usize
 // CHECK-NEXT:       rk.loop unroll {
-// CHECK-NEXT:         %121 = rk.read %119 : bool
-// CHECK-NEXT:         rk.if %121 {
+// CHECK-NEXT:         %123 = rk.read %121 : bool
+// CHECK-NEXT:         rk.if %123 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %122 = rk.read %120 : usize
-// CHECK-NEXT:         %123 = rk.mul %14, %0 : usize
-// CHECK-NEXT:         %124 = rk.add %123, %111 : usize
-// CHECK-NEXT:         %125 = rk.const 4 : usize
-// CHECK-NEXT:         %126 = rk.mul %124, %125 : usize
-// CHECK-NEXT:         %127 = rk.add %126, %122 : usize
-// CHECK-NEXT:         rk.bounds_check %127, %4 at 13:23
-// CHECK-NEXT:         %128 = rk.const 4 : usize
-// CHECK-NEXT:         rk.bounds_check %122, %128 at 13:13
-// CHECK-NEXT:         %129 = rk.const 3 : usize
-// CHECK-NEXT:         %130 = rk.sub %129, %122 : usize
-// CHECK-NEXT:         %131 = rk.cmp lt %130, %117 : usize
-// CHECK-NEXT:         rk.write %131, %119 : bool
-// CHECK-NEXT:         %132 = rk.add %122, %117 : usize
-// CHECK-NEXT:         rk.write %132, %120 : usize
-// CHECK-NEXT:         %133 = rk.ptr_offset %3, %127 : *const f32
-// CHECK-NEXT:         %134 = rk.load %133 : *const f32
-// CHECK-NEXT:         %135 = rk.elem_ptr %16, %122 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:         %136 = rk.load %135 : *mut f32
-// CHECK-NEXT:         %137 = rk.add %136, %134 : f32
-// CHECK-NEXT:         rk.store %137, %135 : *mut f32
+// CHECK-NEXT:         %124 = rk.read %122 : usize
+// CHECK-NEXT:         %125 = rk.mul %14, %0 : usize
+// CHECK-NEXT:         %126 = rk.add %125, %113 : usize
+// CHECK-NEXT:         %127 = rk.const 4 : usize
+// CHECK-NEXT:         %128 = rk.mul %126, %127 : usize
+// CHECK-NEXT:         %129 = rk.add %128, %124 : usize
+// CHECK-NEXT:         rk.bounds_check %129, %4 at 13:23
+// CHECK-NEXT:         %130 = rk.const 4 : usize
+// CHECK-NEXT:         rk.bounds_check %124, %130 at 13:13
+// CHECK-NEXT:         %131 = rk.const 3 : usize
+// CHECK-NEXT:         %132 = rk.sub %131, %124 : usize
+// CHECK-NEXT:         %133 = rk.cmp lt %132, %119 : usize
+// CHECK-NEXT:         rk.write %133, %121 : bool
+// CHECK-NEXT:         %134 = rk.add %124, %119 : usize
+// CHECK-NEXT:         rk.write %134, %122 : usize
+// CHECK-NEXT:         %135 = rk.ptr_offset %3, %129 : *const f32
+// CHECK-NEXT:         %136 = rk.load %135 : *const f32
+// CHECK-NEXT:         %137 = rk.elem_ptr %16, %124 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:         %138 = rk.load %137 : *mut f32
+// CHECK-NEXT:         %139 = rk.add %138, %136 : f32
+// CHECK-NEXT:         rk.store %139, %137 : *mut f32
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %138 = rk.const 0 : usize
-// CHECK-NEXT:       %139 = rk.const 1 : usize
-// CHECK-NEXT:       %140 = rk.const false : bool
-// CHECK-NEXT:       %141 = rk.var : bool
-// CHECK-NEXT:       rk.write %140, %141 : bool
-// CHECK-NEXT:       %142 = rk.var : usize
-// CHECK-NEXT:       rk.write %138, %142 : usize
+// CHECK-NEXT:       %140 = rk.const 0 : usize
+// CHECK-NEXT:       %141 = rk.const 1 : usize
+// CHECK-NEXT:       %142 = rk.const false : bool
+// CHECK-NEXT:       %143 = rk.var : bool
+// CHECK-NEXT:       rk.write %142, %143 : bool
+// CHECK-NEXT:       %144 = rk.var : usize
+// CHECK-NEXT:       rk.write %140, %144 : usize
 // CHECK-NEXT:       rk.loop cold {
-// CHECK-NEXT:         %143 = rk.read %141 : bool
-// CHECK-NEXT:         rk.if %143 {
+// CHECK-NEXT:         %145 = rk.read %143 : bool
+// CHECK-NEXT:         rk.if %145 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %144 = rk.read %142 : usize
-// CHECK-NEXT:         %145 = rk.mul %144, %0 : usize
-// CHECK-NEXT:         %146 = rk.add %145, %111 : usize
-// CHECK-NEXT:         rk.bounds_check %146, %4 at 16:20
-// CHECK-NEXT:         %147 = rk.const 3 : usize
-// CHECK-NEXT:         %148 = rk.sub %147, %144 : usize
-// CHECK-NEXT:         %149 = rk.cmp lt %148, %139 : usize
-// CHECK-NEXT:         rk.write %149, %141 : bool
-// CHECK-NEXT:         %150 = rk.add %144, %139 : usize
-// CHECK-NEXT:         rk.write %150, %142 : usize
-// CHECK-NEXT:         %151 = rk.ptr_offset %3, %146 : *const f32
-// CHECK-NEXT:         %152 = rk.load %151 : *const f32
-// CHECK-NEXT:         %153 = rk.read %26 : f32
-// CHECK-NEXT:         %154 = rk.add %153, %152 : f32
-// CHECK-NEXT:         rk.write %154, %26 : f32
+// CHECK-NEXT:         %146 = rk.read %144 : usize
+// CHECK-NEXT:         %147 = rk.mul %146, %0 : usize
+// CHECK-NEXT:         %148 = rk.add %147, %113 : usize
+// CHECK-NEXT:         rk.bounds_check %148, %4 at 16:20
+// CHECK-NEXT:         %149 = rk.const 3 : usize
+// CHECK-NEXT:         %150 = rk.sub %149, %146 : usize
+// CHECK-NEXT:         %151 = rk.cmp lt %150, %141 : usize
+// CHECK-NEXT:         rk.write %151, %143 : bool
+// CHECK-NEXT:         %152 = rk.add %146, %141 : usize
+// CHECK-NEXT:         rk.write %152, %144 : usize
+// CHECK-NEXT:         %153 = rk.ptr_offset %3, %148 : *const f32
+// CHECK-NEXT:         %154 = rk.load %153 : *const f32
+// CHECK-NEXT:         %155 = rk.read %26 : f32
+// CHECK-NEXT:         %156 = rk.add %155, %154 : f32
+// CHECK-NEXT:         rk.write %156, %26 : f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rk.bounds_check %14, %6 at 19:5
-// CHECK-NEXT:   %155 = rk.read %26 : f32
-// CHECK-NEXT:   %156 = rk.const 0 : usize
-// CHECK-NEXT:   %157 = rk.elem_ptr %16, %156 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   %158 = rk.load %157 : *mut f32
-// CHECK-NEXT:   %159 = rk.add %155, %158 : f32
-// CHECK-NEXT:   %160 = rk.const 1 : usize
-// CHECK-NEXT:   %161 = rk.elem_ptr %16, %160 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   %162 = rk.load %161 : *mut f32
-// CHECK-NEXT:   %163 = rk.add %159, %162 : f32
-// CHECK-NEXT:   %164 = rk.const 2 : usize
-// CHECK-NEXT:   %165 = rk.elem_ptr %16, %164 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   %166 = rk.load %165 : *mut f32
-// CHECK-NEXT:   %167 = rk.add %163, %166 : f32
-// CHECK-NEXT:   %168 = rk.const 3 : usize
-// CHECK-NEXT:   %169 = rk.elem_ptr %16, %168 : *mut [f32; 4] to *mut f32
-// CHECK-NEXT:   %170 = rk.load %169 : *mut f32
-// CHECK-NEXT:   %171 = rk.add %167, %170 : f32
-// CHECK-NEXT:   %172 = rk.ptr_offset %5, %14 : *mut f32
-// CHECK-NEXT:   rk.store %171, %172 : *mut f32
+// CHECK-NEXT:   %157 = rk.read %26 : f32
+// CHECK-NEXT:   %158 = rk.const 0 : usize
+// CHECK-NEXT:   %159 = rk.elem_ptr %16, %158 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %160 = rk.load %159 : *mut f32
+// CHECK-NEXT:   %161 = rk.add %157, %160 : f32
+// CHECK-NEXT:   %162 = rk.const 1 : usize
+// CHECK-NEXT:   %163 = rk.elem_ptr %16, %162 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %164 = rk.load %163 : *mut f32
+// CHECK-NEXT:   %165 = rk.add %161, %164 : f32
+// CHECK-NEXT:   %166 = rk.const 2 : usize
+// CHECK-NEXT:   %167 = rk.elem_ptr %16, %166 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %168 = rk.load %167 : *mut f32
+// CHECK-NEXT:   %169 = rk.add %165, %168 : f32
+// CHECK-NEXT:   %170 = rk.const 3 : usize
+// CHECK-NEXT:   %171 = rk.elem_ptr %16, %170 : *mut [f32; 4] to *mut f32
+// CHECK-NEXT:   %172 = rk.load %171 : *mut f32
+// CHECK-NEXT:   %173 = rk.add %169, %172 : f32
+// CHECK-NEXT:   %174 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %173, %174 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // -----
@@ -636,270 +635,358 @@ fn staged(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %23 = rk.const 0 : usize
 // CHECK-NEXT:   %24 = rk.var : usize
 // CHECK-NEXT:   rk.write %23, %24 : usize
-// CHECK-NEXT:   %25 = rk.cast %8 : usize to u128
-// CHECK-NEXT:   %26 = rk.const 64 : u128
-// CHECK-NEXT:   %27 = rk.add %25, %26 : u128
-// CHECK-NEXT:   %28 = rk.const 1 : u128
-// CHECK-NEXT:   %29 = rk.shr %27, %28 : u128
-// CHECK-NEXT:   %30 = rk.cast %4 : usize to u128
-// CHECK-NEXT:   %31 = rk.cmp lt %29, %30 : u128
-// CHECK-NEXT:   %32 = rk.const 3 : u128
-// CHECK-NEXT:   %33 = rk.shr %27, %32 : u128
-// CHECK-NEXT:   %34 = rk.cast %0 : usize to u128
-// CHECK-NEXT:   %35 = rk.mul %33, %34 : u128
-// CHECK-NEXT:   %36 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %37 = rk.cmp le %35, %36 : u128
-// CHECK-NEXT:   %38 = rk.const 0 : u128
-// CHECK-NEXT:   %39 = rk.const 1 : u128
-// CHECK-NEXT:   %40 = rk.sub %34, %39 : u128
-// CHECK-NEXT:   %41 = rk.const 340282366920938463463374607431768211448 : u128
-// CHECK-NEXT:   %42 = rk.sub %40, %38 : u128
-// CHECK-NEXT:   %43 = rk.and %42, %41 : u128
-// CHECK-NEXT:   %44 = rk.add %38, %43 : u128
-// CHECK-NEXT:   %45 = rk.add %35, %44 : u128
-// CHECK-NEXT:   %46 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %47 = rk.cmp le %45, %46 : u128
-// CHECK-NEXT:   %48 = rk.const 7 : u128
-// CHECK-NEXT:   %49 = rk.add %45, %48 : u128
-// CHECK-NEXT:   %50 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %51 = rk.cmp le %49, %50 : u128
-// CHECK-NEXT:   %52 = rk.cast %6 : usize to u128
-// CHECK-NEXT:   %53 = rk.cmp lt %49, %52 : u128
-// CHECK-NEXT:   %54 = rk.const 1 : u128
-// CHECK-NEXT:   %55 = rk.sub %34, %54 : u128
-// CHECK-NEXT:   %56 = rk.const 8 : u128
-// CHECK-NEXT:   %57 = rk.add %55, %56 : u128
-// CHECK-NEXT:   %58 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %59 = rk.cmp le %57, %58 : u128
-// CHECK-NEXT:   %60 = rk.and %31, %37 : bool
-// CHECK-NEXT:   %61 = rk.and %60, %47 : bool
-// CHECK-NEXT:   %62 = rk.and %61, %51 : bool
-// CHECK-NEXT:   %63 = rk.and %62, %53 : bool
-// CHECK-NEXT:   %64 = rk.and %63, %59 : bool
-// CHECK-NEXT:   rk.if %64 {
+// CHECK-NEXT:   %25 = rk.cast %8 : usize to u64
+// CHECK-NEXT:   %26 = rk.const 64 : u64
+// CHECK-NEXT:   %27 = rk.add %25, %26 : u64
+// CHECK-NEXT:   %28 = rk.const 1 : u64
+// CHECK-NEXT:   %29 = rk.shr %27, %28 : u64
+// CHECK-NEXT:   %30 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %31 = rk.cmp lt %29, %30 : u64
+// CHECK-NEXT:   %32 = rk.const 3 : u64
+// CHECK-NEXT:   %33 = rk.shr %27, %32 : u64
+// CHECK-NEXT:   %34 = rk.cast %0 : usize to u64
+// CHECK-NEXT:   %35 = rk.cast %34 : u64 to u128
+// CHECK-NEXT:   %36 = rk.cast %33 : u64 to u128
+// CHECK-NEXT:   %37 = rk.mul %36, %35 : u128
+// CHECK-NEXT:   %38 = rk.const 0 : u64
+// CHECK-NEXT:   %39 = rk.const 1 : u64
+// CHECK-NEXT:   %40 = rk.sub %34, %39 : u64
+// CHECK-NEXT:   %41 = rk.sub %40, %38 : u64
+// CHECK-NEXT:   %42 = rk.const 18446744073709551608 : u64
+// CHECK-NEXT:   %43 = rk.and %41, %42 : u64
+// CHECK-NEXT:   %44 = rk.add %38, %43 : u64
+// CHECK-NEXT:   %45 = rk.cast %44 : u64 to u128
+// CHECK-NEXT:   %46 = rk.add %37, %45 : u128
+// CHECK-NEXT:   %47 = rk.const 7 : u128
+// CHECK-NEXT:   %48 = rk.add %46, %47 : u128
+// CHECK-NEXT:   %49 = rk.cast %6 : usize to u64
+// CHECK-NEXT:   %50 = rk.cast %49 : u64 to u128
+// CHECK-NEXT:   %51 = rk.cmp lt %48, %50 : u128
+// CHECK-NEXT:   %52 = rk.and %31, %51 : bool
+// CHECK-NEXT:   rk.if %52 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %65 = rk.read %24 : usize
-// CHECK-NEXT:       %66 = rk.cmp lt %65, %0 : usize
-// CHECK-NEXT:       %67 = rk.not %66 : bool
-// CHECK-NEXT:       rk.if %67 {
+// CHECK-NEXT:       %53 = rk.read %24 : usize
+// CHECK-NEXT:       %54 = rk.cmp lt %53, %0 : usize
+// CHECK-NEXT:       %55 = rk.not %54 : bool
+// CHECK-NEXT:       rk.if %55 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %68 = rk.const 0 : usize
-// CHECK-NEXT:       %69 = rk.const 1 : usize
-// CHECK-NEXT:       %70 = rk.const false : bool
-// CHECK-NEXT:       %71 = rk.var : bool
-// CHECK-NEXT:       rk.write %70, %71 : bool
-// CHECK-NEXT:       %72 = rk.var : usize
-// CHECK-NEXT:       rk.write %68, %72 : usize
+// CHECK-NEXT:       %56 = rk.const 0 : usize
+// CHECK-NEXT:       %57 = rk.const 1 : usize
+// CHECK-NEXT:       %58 = rk.const false : bool
+// CHECK-NEXT:       %59 = rk.var : bool
+// CHECK-NEXT:       rk.write %58, %59 : bool
+// CHECK-NEXT:       %60 = rk.var : usize
+// CHECK-NEXT:       rk.write %56, %60 : usize
 // CHECK-NEXT:       rk.loop {
-// CHECK-NEXT:         %73 = rk.read %71 : bool
-// CHECK-NEXT:         rk.if %73 {
+// CHECK-NEXT:         %61 = rk.read %59 : bool
+// CHECK-NEXT:         rk.if %61 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %74 = rk.read %72 : usize
-// CHECK-NEXT:         %75 = rk.const 1 : usize
-// CHECK-NEXT:         %76 = rk.sub %75, %74 : usize
-// CHECK-NEXT:         %77 = rk.cmp lt %76, %69 : usize
-// CHECK-NEXT:         rk.write %77, %71 : bool
-// CHECK-NEXT:         %78 = rk.add %74, %69 : usize
-// CHECK-NEXT:         rk.write %78, %72 : usize
-// CHECK-NEXT:         %79 = rk.const 64 : usize
-// CHECK-NEXT:         %80 = rk.mul %74, %79 : usize
-// CHECK-NEXT:         %81 = rk.add %8, %80 : usize
-// CHECK-NEXT:         %82 = rk.const 3 : usize
-// CHECK-NEXT:         %83 = rk.div %81, %82 : usize
-// CHECK-NEXT:         %84 = rk.ptr_offset %3, %83 : *const f32
-// CHECK-NEXT:         %85 = rk.load %84 : *const f32
-// CHECK-NEXT:         %86 = rk.const 8 : usize
-// CHECK-NEXT:         %87 = rk.div %81, %86 : usize
-// CHECK-NEXT:         %88 = rk.mul %87, %0 : usize
-// CHECK-NEXT:         %89 = rk.read %24 : usize
-// CHECK-NEXT:         %90 = rk.add %88, %89 : usize
-// CHECK-NEXT:         %91 = rk.const 8 : usize
-// CHECK-NEXT:         %92 = rk.rem %81, %91 : usize
-// CHECK-NEXT:         %93 = rk.add %90, %92 : usize
-// CHECK-NEXT:         %94 = rk.ptr_offset %5, %93 : *mut f32
-// CHECK-NEXT:         rk.store %85, %94 : *mut f32
+// CHECK-NEXT:         %62 = rk.read %60 : usize
+// CHECK-NEXT:         %63 = rk.const 1 : usize
+// CHECK-NEXT:         %64 = rk.sub %63, %62 : usize
+// CHECK-NEXT:         %65 = rk.cmp lt %64, %57 : usize
+// CHECK-NEXT:         rk.write %65, %59 : bool
+// CHECK-NEXT:         %66 = rk.add %62, %57 : usize
+// CHECK-NEXT:         rk.write %66, %60 : usize
+// CHECK-NEXT:         %67 = rk.const 64 : usize
+// CHECK-NEXT:         %68 = rk.mul %62, %67 : usize
+// CHECK-NEXT:         %69 = rk.add %8, %68 : usize
+// CHECK-NEXT:         %70 = rk.const 3 : usize
+// CHECK-NEXT:         %71 = rk.div %69, %70 : usize
+// CHECK-NEXT:         %72 = rk.ptr_offset %3, %71 : *const f32
+// CHECK-NEXT:         %73 = rk.load %72 : *const f32
+// CHECK-NEXT:         %74 = rk.const 8 : usize
+// CHECK-NEXT:         %75 = rk.div %69, %74 : usize
+// CHECK-NEXT:         %76 = rk.mul %75, %0 : usize
+// CHECK-NEXT:         %77 = rk.read %24 : usize
+// CHECK-NEXT:         %78 = rk.add %76, %77 : usize
+// CHECK-NEXT:         %79 = rk.const 8 : usize
+// CHECK-NEXT:         %80 = rk.rem %69, %79 : usize
+// CHECK-NEXT:         %81 = rk.add %78, %80 : usize
+// CHECK-NEXT:         %82 = rk.ptr_offset %5, %81 : *mut f32
+// CHECK-NEXT:         rk.store %73, %82 : *mut f32
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %95 = rk.const 8 : usize
-// CHECK-NEXT:       %96 = rk.read %24 : usize
-// CHECK-NEXT:       %97 = rk.add %96, %95 : usize
-// CHECK-NEXT:       rk.write %97, %24 : usize
+// CHECK-NEXT:       %83 = rk.const 8 : usize
+// CHECK-NEXT:       %84 = rk.read %24 : usize
+// CHECK-NEXT:       %85 = rk.add %84, %83 : usize
+// CHECK-NEXT:       rk.write %85, %24 : usize
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %98 = rk.read %24 : usize
-// CHECK-NEXT:       %99 = rk.cmp lt %98, %0 : usize
-// CHECK-NEXT:       %100 = rk.not %99 : bool
-// CHECK-NEXT:       rk.if %100 {
+// CHECK-NEXT:       %86 = rk.read %24 : usize
+// CHECK-NEXT:       %87 = rk.cmp lt %86, %0 : usize
+// CHECK-NEXT:       %88 = rk.not %87 : bool
+// CHECK-NEXT:       rk.if %88 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %101 = rk.const 0 : usize
-// CHECK-NEXT:       %102 = rk.const 1 : usize
-// CHECK-NEXT:       %103 = rk.const false : bool
-// CHECK-NEXT:       %104 = rk.var : bool
-// CHECK-NEXT:       rk.write %103, %104 : bool
-// CHECK-NEXT:       %105 = rk.var : usize
-// CHECK-NEXT:       rk.write %101, %105 : usize
+// CHECK-NEXT:       %89 = rk.const 0 : usize
+// CHECK-NEXT:       %90 = rk.const 1 : usize
+// CHECK-NEXT:       %91 = rk.const false : bool
+// CHECK-NEXT:       %92 = rk.var : bool
+// CHECK-NEXT:       rk.write %91, %92 : bool
+// CHECK-NEXT:       %93 = rk.var : usize
+// CHECK-NEXT:       rk.write %89, %93 : usize
 // CHECK-NEXT:       rk.loop cold {
-// CHECK-NEXT:         %106 = rk.read %104 : bool
-// CHECK-NEXT:         rk.if %106 {
+// CHECK-NEXT:         %94 = rk.read %92 : bool
+// CHECK-NEXT:         rk.if %94 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %107 = rk.read %105 : usize
-// CHECK-NEXT:         %108 = rk.const 1 : usize
-// CHECK-NEXT:         %109 = rk.sub %108, %107 : usize
-// CHECK-NEXT:         %110 = rk.cmp lt %109, %102 : usize
-// CHECK-NEXT:         rk.write %110, %104 : bool
-// CHECK-NEXT:         %111 = rk.add %107, %102 : usize
-// CHECK-NEXT:         rk.write %111, %105 : usize
-// CHECK-NEXT:         %112 = rk.const 64 : usize
-// CHECK-NEXT:         %113 = rk.mul %107, %112 : usize
-// CHECK-NEXT:         %114 = rk.add %8, %113 : usize
-// CHECK-NEXT:         %115 = rk.const 3 : usize
-// CHECK-NEXT:         %116 = rk.div %114, %115 : usize
-// CHECK-NEXT:         rk.bounds_check %116, %4 at 15:47
-// CHECK-NEXT:         %117 = rk.ptr_offset %3, %116 : *const f32
-// CHECK-NEXT:         %118 = rk.load %117 : *const f32
-// CHECK-NEXT:         %119 = rk.const 8 : usize
-// CHECK-NEXT:         %120 = rk.div %114, %119 : usize
-// CHECK-NEXT:         %121 = rk.mul %120, %0 : usize
-// CHECK-NEXT:         %122 = rk.read %24 : usize
-// CHECK-NEXT:         %123 = rk.add %121, %122 : usize
-// CHECK-NEXT:         %124 = rk.const 8 : usize
-// CHECK-NEXT:         %125 = rk.rem %114, %124 : usize
-// CHECK-NEXT:         %126 = rk.add %123, %125 : usize
-// CHECK-NEXT:         rk.bounds_check %126, %6 at 15:13
-// CHECK-NEXT:         %127 = rk.ptr_offset %5, %126 : *mut f32
-// CHECK-NEXT:         rk.store %118, %127 : *mut f32
+// CHECK-NEXT:         %95 = rk.read %93 : usize
+// CHECK-NEXT:         %96 = rk.const 1 : usize
+// CHECK-NEXT:         %97 = rk.sub %96, %95 : usize
+// CHECK-NEXT:         %98 = rk.cmp lt %97, %90 : usize
+// CHECK-NEXT:         rk.write %98, %92 : bool
+// CHECK-NEXT:         %99 = rk.add %95, %90 : usize
+// CHECK-NEXT:         rk.write %99, %93 : usize
+// CHECK-NEXT:         %100 = rk.const 64 : usize
+// CHECK-NEXT:         %101 = rk.mul %95, %100 : usize
+// CHECK-NEXT:         %102 = rk.add %8, %101 : usize
+// CHECK-NEXT:         %103 = rk.const 3 : usize
+// CHECK-NEXT:         %104 = rk.div %102, %103 : usize
+// CHECK-NEXT:         rk.bounds_check %104, %4 at 15:47
+// CHECK-NEXT:         %105 = rk.ptr_offset %3, %104 : *const f32
+// CHECK-NEXT:         %106 = rk.load %105 : *const f32
+// CHECK-NEXT:         %107 = rk.const 8 : usize
+// CHECK-NEXT:         %108 = rk.div %102, %107 : usize
+// CHECK-NEXT:         %109 = rk.mul %108, %0 : usize
+// CHECK-NEXT:         %110 = rk.read %24 : usize
+// CHECK-NEXT:         %111 = rk.add %109, %110 : usize
+// CHECK-NEXT:         %112 = rk.const 8 : usize
+// CHECK-NEXT:         %113 = rk.rem %102, %112 : usize
+// CHECK-NEXT:         %114 = rk.add %111, %113 : usize
+// CHECK-NEXT:         rk.bounds_check %114, %6 at 15:13
+// CHECK-NEXT:         %115 = rk.ptr_offset %5, %114 : *mut f32
+// CHECK-NEXT:         rk.store %106, %115 : *mut f32
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %128 = rk.const 8 : usize
-// CHECK-NEXT:       %129 = rk.read %24 : usize
-// CHECK-NEXT:       %130 = rk.add %129, %128 : usize
-// CHECK-NEXT:       rk.write %130, %24 : usize
+// CHECK-NEXT:       %116 = rk.const 8 : usize
+// CHECK-NEXT:       %117 = rk.read %24 : usize
+// CHECK-NEXT:       %118 = rk.add %117, %116 : usize
+// CHECK-NEXT:       rk.write %118, %24 : usize
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %131 = rk.const 0 : usize
-// CHECK-NEXT:   %132 = rk.const 1 : usize
-// CHECK-NEXT:   %133 = rk.const false : bool
-// CHECK-NEXT:   %134 = rk.var : bool
-// CHECK-NEXT:   rk.write %133, %134 : bool
-// CHECK-NEXT:   %135 = rk.var : usize
-// CHECK-NEXT:   rk.write %131, %135 : usize
-// CHECK-NEXT:   %136 = rk.const 1 : u128
-// CHECK-NEXT:   %137 = rk.const 1 : u128
-// CHECK-NEXT:   %138 = rk.cast %8 : usize to u128
-// CHECK-NEXT:   %139 = rk.add %138, %136 : u128
-// CHECK-NEXT:   %140 = rk.cast %0 : usize to u128
-// CHECK-NEXT:   %141 = rk.mul %139, %140 : u128
-// CHECK-NEXT:   %142 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %143 = rk.cmp le %141, %142 : u128
-// CHECK-NEXT:   %144 = rk.add %141, %137 : u128
-// CHECK-NEXT:   %145 = rk.const 18446744073709551615 : u128
-// CHECK-NEXT:   %146 = rk.cmp le %144, %145 : u128
-// CHECK-NEXT:   %147 = rk.cast %6 : usize to u128
-// CHECK-NEXT:   %148 = rk.cmp lt %144, %147 : u128
-// CHECK-NEXT:   %149 = rk.const true : bool
-// CHECK-NEXT:   %150 = rk.and %149, %143 : bool
-// CHECK-NEXT:   %151 = rk.and %150, %146 : bool
-// CHECK-NEXT:   %152 = rk.and %151, %148 : bool
-// CHECK-NEXT:   rk.if %152 {
+// CHECK-NEXT:   %119 = rk.const 0 : usize
+// CHECK-NEXT:   %120 = rk.const 1 : usize
+// CHECK-NEXT:   %121 = rk.const false : bool
+// CHECK-NEXT:   %122 = rk.var : bool
+// CHECK-NEXT:   rk.write %121, %122 : bool
+// CHECK-NEXT:   %123 = rk.var : usize
+// CHECK-NEXT:   rk.write %119, %123 : usize
+// CHECK-NEXT:   %124 = rk.const 1 : u64
+// CHECK-NEXT:   %125 = rk.cast %8 : usize to u64
+// CHECK-NEXT:   %126 = rk.add %125, %124 : u64
+// CHECK-NEXT:   %127 = rk.cast %0 : usize to u64
+// CHECK-NEXT:   %128 = rk.cast %127 : u64 to u128
+// CHECK-NEXT:   %129 = rk.cast %126 : u64 to u128
+// CHECK-NEXT:   %130 = rk.mul %129, %128 : u128
+// CHECK-NEXT:   %131 = rk.const 1 : u128
+// CHECK-NEXT:   %132 = rk.add %130, %131 : u128
+// CHECK-NEXT:   %133 = rk.cast %6 : usize to u64
+// CHECK-NEXT:   %134 = rk.cast %133 : u64 to u128
+// CHECK-NEXT:   %135 = rk.cmp lt %132, %134 : u128
+// CHECK-NEXT:   %136 = rk.const true : bool
+// CHECK-NEXT:   %137 = rk.and %136, %135 : bool
+// CHECK-NEXT:   rk.if %137 {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %153 = rk.read %134 : bool
-// CHECK-NEXT:       rk.if %153 {
+// CHECK-NEXT:       %138 = rk.read %122 : bool
+// CHECK-NEXT:       rk.if %138 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %154 = rk.read %135 : usize
-// CHECK-NEXT:       %155 = rk.const 1 : usize
-// CHECK-NEXT:       %156 = rk.sub %155, %154 : usize
-// CHECK-NEXT:       %157 = rk.cmp lt %156, %132 : usize
-// CHECK-NEXT:       rk.write %157, %134 : bool
-// CHECK-NEXT:       %158 = rk.add %154, %132 : usize
-// CHECK-NEXT:       rk.write %158, %135 : usize
-// CHECK-NEXT:       %159 = rk.const 0 : usize
-// CHECK-NEXT:       %160 = rk.const 1 : usize
-// CHECK-NEXT:       %161 = rk.const false : bool
-// CHECK-NEXT:       %162 = rk.var : bool
-// CHECK-NEXT:       rk.write %161, %162 : bool
-// CHECK-NEXT:       %163 = rk.var : usize
-// CHECK-NEXT:       rk.write %159, %163 : usize
+// CHECK-NEXT:       %139 = rk.read %123 : usize
+// CHECK-NEXT:       %140 = rk.const 1 : usize
+// CHECK-NEXT:       %141 = rk.sub %140, %139 : usize
+// CHECK-NEXT:       %142 = rk.cmp lt %141, %120 : usize
+// CHECK-NEXT:       rk.write %142, %122 : bool
+// CHECK-NEXT:       %143 = rk.add %139, %120 : usize
+// CHECK-NEXT:       rk.write %143, %123 : usize
+// CHECK-NEXT:       %144 = rk.const 0 : usize
+// CHECK-NEXT:       %145 = rk.const 1 : usize
+// CHECK-NEXT:       %146 = rk.const false : bool
+// CHECK-NEXT:       %147 = rk.var : bool
+// CHECK-NEXT:       rk.write %146, %147 : bool
+// CHECK-NEXT:       %148 = rk.var : usize
+// CHECK-NEXT:       rk.write %144, %148 : usize
 // CHECK-NEXT:       rk.loop {
-// CHECK-NEXT:         %164 = rk.read %162 : bool
-// CHECK-NEXT:         rk.if %164 {
+// CHECK-NEXT:         %149 = rk.read %147 : bool
+// CHECK-NEXT:         rk.if %149 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %165 = rk.read %163 : usize
-// CHECK-NEXT:         %166 = rk.add %8, %154 : usize
-// CHECK-NEXT:         %167 = rk.mul %166, %0 : usize
-// CHECK-NEXT:         %168 = rk.add %167, %165 : usize
-// CHECK-NEXT:         %169 = rk.const 1 : usize
-// CHECK-NEXT:         %170 = rk.sub %169, %165 : usize
-// CHECK-NEXT:         %171 = rk.cmp lt %170, %160 : usize
-// CHECK-NEXT:         rk.write %171, %162 : bool
-// CHECK-NEXT:         %172 = rk.add %165, %160 : usize
-// CHECK-NEXT:         rk.write %172, %163 : usize
-// CHECK-NEXT:         %173 = rk.elem_ptr %10, %154 : *mut [[f32; 2]; 2] to *mut [f32; 2]
-// CHECK-NEXT:         %174 = rk.elem_ptr %173, %165 : *mut [f32; 2] to *mut f32
-// CHECK-NEXT:         %175 = rk.load %174 : *mut f32
-// CHECK-NEXT:         %176 = rk.ptr_offset %5, %168 : *mut f32
-// CHECK-NEXT:         rk.store %175, %176 : *mut f32
+// CHECK-NEXT:         %150 = rk.read %148 : usize
+// CHECK-NEXT:         %151 = rk.add %8, %139 : usize
+// CHECK-NEXT:         %152 = rk.mul %151, %0 : usize
+// CHECK-NEXT:         %153 = rk.add %152, %150 : usize
+// CHECK-NEXT:         %154 = rk.const 1 : usize
+// CHECK-NEXT:         %155 = rk.sub %154, %150 : usize
+// CHECK-NEXT:         %156 = rk.cmp lt %155, %145 : usize
+// CHECK-NEXT:         rk.write %156, %147 : bool
+// CHECK-NEXT:         %157 = rk.add %150, %145 : usize
+// CHECK-NEXT:         rk.write %157, %148 : usize
+// CHECK-NEXT:         %158 = rk.elem_ptr %10, %139 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %159 = rk.elem_ptr %158, %150 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %160 = rk.load %159 : *mut f32
+// CHECK-NEXT:         %161 = rk.ptr_offset %5, %153 : *mut f32
+// CHECK-NEXT:         rk.store %160, %161 : *mut f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %177 = rk.read %134 : bool
-// CHECK-NEXT:       rk.if %177 {
+// CHECK-NEXT:       %162 = rk.read %122 : bool
+// CHECK-NEXT:       rk.if %162 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %178 = rk.read %135 : usize
-// CHECK-NEXT:       %179 = rk.const 1 : usize
-// CHECK-NEXT:       %180 = rk.sub %179, %178 : usize
-// CHECK-NEXT:       %181 = rk.cmp lt %180, %132 : usize
-// CHECK-NEXT:       rk.write %181, %134 : bool
-// CHECK-NEXT:       %182 = rk.add %178, %132 : usize
-// CHECK-NEXT:       rk.write %182, %135 : usize
-// CHECK-NEXT:       %183 = rk.const 0 : usize
-// CHECK-NEXT:       %184 = rk.const 1 : usize
-// CHECK-NEXT:       %185 = rk.const false : bool
-// CHECK-NEXT:       %186 = rk.var : bool
-// CHECK-NEXT:       rk.write %185, %186 : bool
-// CHECK-NEXT:       %187 = rk.var : usize
-// CHECK-NEXT:       rk.write %183, %187 : usize
+// CHECK-NEXT:       %163 = rk.read %123 : usize
+// CHECK-NEXT:       %164 = rk.const 1 : usize
+// CHECK-NEXT:       %165 = rk.sub %164, %163 : usize
+// CHECK-NEXT:       %166 = rk.cmp lt %165, %120 : usize
+// CHECK-NEXT:       rk.write %166, %122 : bool
+// CHECK-NEXT:       %167 = rk.add %163, %120 : usize
+// CHECK-NEXT:       rk.write %167, %123 : usize
+// CHECK-NEXT:       %168 = rk.const 0 : usize
+// CHECK-NEXT:       %169 = rk.const 1 : usize
+// CHECK-NEXT:       %170 = rk.const false : bool
+// CHECK-NEXT:       %171 = rk.var : bool
+// CHECK-NEXT:       rk.write %170, %171 : bool
+// CHECK-NEXT:       %172 = rk.var : usize
+// CHECK-NEXT:       rk.write %168, %172 : usize
 // CHECK-NEXT:       rk.loop cold {
-// CHECK-NEXT:         %188 = rk.read %186 : bool
-// CHECK-NEXT:         rk.if %188 {
+// CHECK-NEXT:         %173 = rk.read %171 : bool
+// CHECK-NEXT:         rk.if %173 {
 // CHECK-NEXT:           rk.break
 // CHECK-NEXT:         } else {
 // CHECK-NEXT:         }
-// CHECK-NEXT:         %189 = rk.const 2 : usize
-// CHECK-NEXT:         rk.bounds_check %178, %189 at 21:36
-// CHECK-NEXT:         %190 = rk.read %187 : usize
-// CHECK-NEXT:         %191 = rk.const 2 : usize
-// CHECK-NEXT:         rk.bounds_check %190, %191 at 21:36
-// CHECK-NEXT:         %192 = rk.add %8, %178 : usize
-// CHECK-NEXT:         %193 = rk.mul %192, %0 : usize
-// CHECK-NEXT:         %194 = rk.add %193, %190 : usize
-// CHECK-NEXT:         rk.bounds_check %194, %6 at 21:13
-// CHECK-NEXT:         %195 = rk.const 1 : usize
-// CHECK-NEXT:         %196 = rk.sub %195, %190 : usize
-// CHECK-NEXT:         %197 = rk.cmp lt %196, %184 : usize
-// CHECK-NEXT:         rk.write %197, %186 : bool
-// CHECK-NEXT:         %198 = rk.add %190, %184 : usize
-// CHECK-NEXT:         rk.write %198, %187 : usize
-// CHECK-NEXT:         %199 = rk.elem_ptr %10, %178 : *mut [[f32; 2]; 2] to *mut [f32; 2]
-// CHECK-NEXT:         %200 = rk.elem_ptr %199, %190 : *mut [f32; 2] to *mut f32
-// CHECK-NEXT:         %201 = rk.load %200 : *mut f32
-// CHECK-NEXT:         %202 = rk.ptr_offset %5, %194 : *mut f32
-// CHECK-NEXT:         rk.store %201, %202 : *mut f32
+// CHECK-NEXT:         %174 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %163, %174 at 21:36
+// CHECK-NEXT:         %175 = rk.read %172 : usize
+// CHECK-NEXT:         %176 = rk.const 2 : usize
+// CHECK-NEXT:         rk.bounds_check %175, %176 at 21:36
+// CHECK-NEXT:         %177 = rk.add %8, %163 : usize
+// CHECK-NEXT:         %178 = rk.mul %177, %0 : usize
+// CHECK-NEXT:         %179 = rk.add %178, %175 : usize
+// CHECK-NEXT:         rk.bounds_check %179, %6 at 21:13
+// CHECK-NEXT:         %180 = rk.const 1 : usize
+// CHECK-NEXT:         %181 = rk.sub %180, %175 : usize
+// CHECK-NEXT:         %182 = rk.cmp lt %181, %169 : usize
+// CHECK-NEXT:         rk.write %182, %171 : bool
+// CHECK-NEXT:         %183 = rk.add %175, %169 : usize
+// CHECK-NEXT:         rk.write %183, %172 : usize
+// CHECK-NEXT:         %184 = rk.elem_ptr %10, %163 : *mut [[f32; 2]; 2] to *mut [f32; 2]
+// CHECK-NEXT:         %185 = rk.elem_ptr %184, %175 : *mut [f32; 2] to *mut f32
+// CHECK-NEXT:         %186 = rk.load %185 : *mut f32
+// CHECK-NEXT:         %187 = rk.ptr_offset %5, %179 : *mut f32
+// CHECK-NEXT:         rk.store %186, %187 : *mut f32
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }
+// -----
+// softmax's loops: a row's base and a thread's first column, stepping by the block's width.
+// The proof is in 64-bit arithmetic (no `u128`): the last column the thread reads, `t + ((cols
+// - 1 - t) & !255)`, cannot wrap when the loop runs; the base is taken from the length first;
+// and the step's `cols - 1 + 256` is one comparison with a constant.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn row_max(cols: usize, x: &[f32], out: &mut [f32]) {
+    let t = unsafe { thread_idx_x() } as usize;
+    let row = unsafe { block_idx_x() } as usize;
+    let base = row * cols;
+    let mut m = f32::NEG_INFINITY;
+    let mut j = t;
+    while j < cols {
+        m = m.max(x[base + j]);
+        j += 256;
+    }
+    out[row * 256 + t] = m;
+}
+// CHECK-LABEL: rk.func @row_max(cols %0: usize, x %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.thread_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.block_id x : u32
+// CHECK-NEXT:   %10 = rk.cast %9 : u32 to usize
+// CHECK-NEXT:   %11 = rk.mul %10, %0 : usize
+// CHECK-NEXT:   %12 = rk.const 4286578688 : u32
+// CHECK-NEXT:   %13 = rk.math from_bits %12 : (u32) -> f32
+// CHECK-NEXT:   %14 = rk.var : f32
+// CHECK-NEXT:   rk.write %13, %14 : f32
+// CHECK-NEXT:   %15 = rk.var : usize
+// CHECK-NEXT:   rk.write %8, %15 : usize
+// CHECK-NEXT:   %16 = rk.cast %11 : usize to u64
+// CHECK-NEXT:   %17 = rk.cast %8 : usize to u64
+// CHECK-NEXT:   %18 = rk.cast %0 : usize to u64
+// CHECK-NEXT:   %19 = rk.const 1 : u64
+// CHECK-NEXT:   %20 = rk.sub %18, %19 : u64
+// CHECK-NEXT:   %21 = rk.sub %20, %17 : u64
+// CHECK-NEXT:   %22 = rk.const 18446744073709551360 : u64
+// CHECK-NEXT:   %23 = rk.and %21, %22 : u64
+// CHECK-NEXT:   %24 = rk.add %17, %23 : u64
+// CHECK-NEXT:   %25 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %26 = rk.cmp le %16, %25 : u64
+// CHECK-NEXT:   %27 = rk.sub %25, %16 : u64
+// CHECK-NEXT:   %28 = rk.cmp lt %24, %27 : u64
+// CHECK-NEXT:   %29 = rk.and %26, %28 : bool
+// CHECK-NEXT:   rk.if %29 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %30 = rk.read %15 : usize
+// CHECK-NEXT:       %31 = rk.cmp lt %30, %0 : usize
+// CHECK-NEXT:       %32 = rk.not %31 : bool
+// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %33 = rk.read %15 : usize
+// CHECK-NEXT:       %34 = rk.add %11, %33 : usize
+// CHECK-NEXT:       %35 = rk.read %14 : f32
+// CHECK-NEXT:       %36 = rk.ptr_offset %3, %34 : *const f32
+// CHECK-NEXT:       %37 = rk.load %36 : *const f32
+// CHECK-NEXT:       %38 = rk.math max %35, %37 : (f32, f32) -> f32
+// CHECK-NEXT:       rk.write %38, %14 : f32
+// CHECK-NEXT:       %39 = rk.const 256 : usize
+// CHECK-NEXT:       %40 = rk.read %15 : usize
+// CHECK-NEXT:       %41 = rk.add %40, %39 : usize
+// CHECK-NEXT:       rk.write %41, %15 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %42 = rk.read %15 : usize
+// CHECK-NEXT:       %43 = rk.cmp lt %42, %0 : usize
+// CHECK-NEXT:       %44 = rk.not %43 : bool
+// CHECK-NEXT:       rk.if %44 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %45 = rk.read %15 : usize
+// CHECK-NEXT:       %46 = rk.add %11, %45 : usize
+// CHECK-NEXT:       rk.bounds_check %46, %4 at 15:19
+// CHECK-NEXT:       %47 = rk.read %14 : f32
+// CHECK-NEXT:       %48 = rk.ptr_offset %3, %46 : *const f32
+// CHECK-NEXT:       %49 = rk.load %48 : *const f32
+// CHECK-NEXT:       %50 = rk.math max %47, %49 : (f32, f32) -> f32
+// CHECK-NEXT:       rk.write %50, %14 : f32
+// CHECK-NEXT:       %51 = rk.const 256 : usize
+// CHECK-NEXT:       %52 = rk.read %15 : usize
+// CHECK-NEXT:       %53 = rk.add %52, %51 : usize
+// CHECK-NEXT:       rk.write %53, %15 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %54 = rk.const 256 : usize
+// CHECK-NEXT:   %55 = rk.mul %10, %54 : usize
+// CHECK-NEXT:   %56 = rk.add %55, %8 : usize
+// CHECK-NEXT:   rk.bounds_check %56, %6 at 18:5
+// CHECK-NEXT:   %57 = rk.read %14 : f32
+// CHECK-NEXT:   %58 = rk.ptr_offset %5, %56 : *mut f32
+// CHECK-NEXT:   rk.store %57, %58 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }

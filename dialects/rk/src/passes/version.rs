@@ -37,8 +37,8 @@
 //! built from `+`, `*`, `-` (by an invariant), widening casts and `/ c` (a nonzero constant),
 //! each monotone, so that its largest value is its value at the variables' largest values, and
 //! `& c` and `% c` (constants), which are bounded by `c` whatever their operand is. The
-//! proof computes the smallest and largest value of every subexpression in `u128`, where they
-//! cannot wrap, and requires each to fit its type (no wrapping inside the loop either) and the
+//! proof computes the smallest and largest value of every subexpression exactly (in `u64`
+//! where its bound allows, else in `u128`; see `Proof`), and requires each to fit its type (no wrapping inside the loop either) and the
 //! largest index to be below the length. Invariant values are recomputed before the loop
 //! (pure ops, and slot reads of slots the loop does not write).
 //!
@@ -63,6 +63,8 @@
 //! except those marked `unroll` (see `passes::unroll`).
 
 mod assertions;
+#[cfg(test)]
+mod tests;
 
 use super::holds_wgmma;
 use crate::ir::{BinOp, CmpOp, Func, Literal, Loc, LoopHint, Op, OpKind, Region, ValueId};
@@ -125,7 +127,7 @@ enum Runs {
     Below { first: ValueId, bound: ValueId, inclusive: bool },
 }
 
-/// An invariant value the proof recomputes, or a value it derives (in `u128`).
+/// An invariant value the proof recomputes, or a value it derives (see `Proof`).
 #[derive(Clone)]
 enum Term {
     /// An invariant value of the loop, of an unsigned type of at most 64 bits.
@@ -141,8 +143,9 @@ enum Term {
 enum Condition {
     /// `a <= b`.
     Le(Term, Term),
-    /// `t + k` fits the type `ty` (a progression does not wrap past its last value).
-    AddFits(Term, ValueId, IntTy),
+    /// The induction variable's largest value plus `k` fits the type `ty` (a progression does
+    /// not wrap past its last value, and so leaves the loop).
+    AddFits(ValueId, IntTy),
 }
 
 impl<'f> Context<'f> {
@@ -262,11 +265,16 @@ impl<'f> Context<'f> {
                         }
                         proof.cmp(self.func, CmpOp::Le, a, b)
                     }
-                    Condition::AddFits(t, k, ty) => {
-                        let t = self.term(&mut proof, &scope, t)?;
+                    Condition::AddFits(k, ty) => {
+                        // The largest value the proven checks used (the same value, so that
+                        // `all` can tell when a check implies this), or computed now.
+                        let t = match proof.inductions.get(&ind.id()) {
+                            Some(r) => r.max,
+                            None => self.term(&mut proof, &scope, &ind.hi)?,
+                        };
                         let k = self.wide(&mut proof, &scope, *k)?;
                         let sum = proof.binary(self.func, BinOp::Add, t, k);
-                        proof.at_most(self.func, sum, ty.range().1);
+                        proof.at_most(sum, ty.range().1);
                         continue;
                     }
                 };
@@ -398,15 +406,15 @@ impl<'f> Context<'f> {
         let hi = if inclusive { Term::Value(bound) } else { Term::Pred(bound) };
         let hi_exact = match self.constant(step) {
             Some(k) if k > 1 && k.is_power_of_two() => {
-                Term::Last { first, hi: Box::new(hi.clone()), step: k }
+                Term::Last { first, hi: Box::new(hi), step: k }
             }
-            _ => hi.clone(),
+            _ => hi,
         };
         Some(Induction {
             reads,
             lo: Term::Value(first),
             hi: hi_exact,
-            conditions: vec![Condition::AddFits(hi, step, ty)],
+            conditions: vec![Condition::AddFits(step, ty)],
             runs: Runs::Below { first, bound, inclusive },
         })
     }
@@ -611,9 +619,12 @@ impl<'f> Context<'f> {
         Some(r)
     }
 
-    /// An invariant unsigned value, recomputed and widened to `u128`.
+    /// An invariant unsigned value, recomputed, as a proof value (see `Proof`).
     fn wide(&mut self, proof: &mut Proof, scope: &Scope, v: ValueId) -> Option<ValueId> {
         self.int_ty(v)?;
+        if let Some(c) = self.constant(v) {
+            return Some(proof.constant(self.func, c));
+        }
         if !self.invariant(v, scope) {
             return None;
         }
@@ -631,6 +642,15 @@ impl<'f> Context<'f> {
         let type_max = self.int_ty(v).map_or(u128::MAX, |t| t.range().1);
         let known = match self.defs.get(&v) {
             Some(Def { kind: OpKind::Const(Literal::Int(c)), .. }) => *c,
+            // A slice spans at most `isize::MAX` bytes (Rust's rule for every slice, which the
+            // runtime's buffers keep).
+            Some(Def { kind: OpKind::SliceLen, operands }) => {
+                let size = match self.func.ty(operands[0]) {
+                    Some(Type::Slice { elem, .. }) => elem.size_of().max(1),
+                    _ => 1,
+                };
+                (isize::MAX as u128) / u128::from(size)
+            }
             Some(Def { kind: OpKind::Cast, operands }) if self.int_ty(operands[0]).is_some() => {
                 self.static_max(operands[0])
             }
@@ -663,7 +683,9 @@ impl<'f> Context<'f> {
                 let mask = proof.constant(self.func, !(*step - 1));
                 let span = proof.binary(self.func, BinOp::Sub, h, f);
                 let whole = proof.binary(self.func, BinOp::And, span, mask);
-                Some(proof.binary(self.func, BinOp::Add, f, whole))
+                // At most `h` where the loop runs (see `Proof`), so in `u64` where `h` is.
+                let bound = proof.bound(h);
+                Some(proof.binary_within(self.func, BinOp::Add, f, whole, bound))
             }
         }
     }
@@ -682,12 +704,11 @@ impl<'f> Context<'f> {
         }
         let range = self.range(proof, scope, inductions, index)?;
         let n = self.wide(proof, scope, len)?;
-        let ok = proof.cmp(self.func, CmpOp::Lt, range.max, n);
-        proof.conditions.push(ok);
+        proof.below(self.func, range.max, n);
         Some(())
     }
 
-    /// The smallest and largest value of `v` over the induction variables' ranges, in `u128`,
+    /// The smallest and largest value of `v` over the induction variables' ranges, exactly,
     /// adding to the proof that no subexpression wraps.
     fn range(
         &mut self,
@@ -719,8 +740,14 @@ impl<'f> Context<'f> {
         }
         if let Some(ind) = inds.iter().find(|i| i.reads.contains(&v)) {
             proof.used.insert(ind.id());
+            // One range for all of the variable's reads, so that `all` can recognise its
+            // largest value in every condition.
+            if let Some(&r) = proof.inductions.get(&ind.id()) {
+                return Some(r);
+            }
             let min = self.term(proof, scope, &ind.lo)?;
             let max = self.term(proof, scope, &ind.hi)?;
+            proof.inductions.insert(ind.id(), Range { min, max });
             return Some(Range { min, max });
         }
         let def = self.defs.get(&v)?.clone();
@@ -728,9 +755,27 @@ impl<'f> Context<'f> {
             (OpKind::Binary(b @ (BinOp::Add | BinOp::Mul)), [x, y]) => {
                 let (x, y) =
                     (self.range(proof, scope, inds, *x)?, self.range(proof, scope, inds, *y)?);
+                let limit = ty.range().1;
+                // A product by a constant `c` fits its type where its other factor is at most
+                // `limit / c`: one comparison with a constant, after which the product is
+                // computed in the type's width (see `Proof`).
+                let by_constant = [(x, y), (y, x)].into_iter().find_map(|(f, c)| {
+                    let k = proof.constant_of(c.max).filter(|k| *k > 0 && c.min == c.max)?;
+                    Some((f, c.max, k))
+                });
+                if *b == BinOp::Mul
+                    && let Some((f, c, k)) = by_constant
+                    && proof.bound(f.max).saturating_mul(k) > limit
+                {
+                    let m = proof.constant(self.func, limit / k);
+                    proof.le_sum(self.func, f.max, m, false);
+                    let min = proof.binary_within(self.func, BinOp::Mul, f.min, c, limit);
+                    let max = proof.binary_within(self.func, BinOp::Mul, f.max, c, limit);
+                    return Some(Range { min, max });
+                }
                 let min = proof.binary(self.func, *b, x.min, y.min);
                 let max = proof.binary(self.func, *b, x.max, y.max);
-                proof.at_most(self.func, max, ty.range().1);
+                proof.at_most(max, limit);
                 Some(Range { min, max })
             }
             (OpKind::Binary(BinOp::Sub), [x, y]) if self.invariant(*y, scope) => {
@@ -826,16 +871,48 @@ struct Range {
 }
 
 /// The ops that compute the proof, before the loop.
+///
+/// **Arithmetic.** The proof's values are unsigned integers, each with an upper bound known at
+/// compile time (`bounds`). A value whose bound fits 64 bits is computed in `u64`, the rest in
+/// `u128`, where no sum or product of 64-bit values wraps. Both are exact wherever the proof's
+/// answer matters: a difference is taken only where the minuend is the larger (a range's lower
+/// bound against what it subtracts, which the proof requires; the last value of a progression
+/// against its first, which holds whenever the loop runs; `n - 1` for a loop that runs only if
+/// `n > 0`), and where the loop does not run, either copy does nothing. On a GPU, `u128`
+/// arithmetic costs two to four instructions for each one in `u64`, and the proof runs in every
+/// thread before the loop. (softmax's proofs were 37 instructions a warp in `u128`; in `u64`
+/// the kernel has fewer instructions and registers, but its time did not change, as
+/// testsuite/bench/gpu-vs-nvcc.md reports.)
+///
+/// **Sums that may exceed 64 bits** (`base + j`, two `usize` values) are compared without
+/// computing them: `a + b < n` is `a <= n && b < n - a`, all in `u64` when `a`, `b` and `n`
+/// are (see `le_sum`); and the requirement that such a sum fit its type is dropped where the
+/// proof also requires it to be below a length of that type (see `all`).
 struct Proof {
     ops: Vec<Op>,
     conditions: Vec<ValueId>,
-    /// An upper bound of each `u128` value the proof computes, known at compile time, so that
-    /// a condition that always holds is not computed at all.
+    /// An upper bound of each value the proof computes, known at compile time, so that a
+    /// condition that always holds is not computed at all.
     bounds: HashMap<ValueId, u128>,
     copies: HashMap<ValueId, ValueId>,
+    /// Each invariant value as a proof value (`u64`).
     widened: HashMap<ValueId, ValueId>,
+    /// Each `u64` proof value that was needed in `u128`.
+    wide: HashMap<ValueId, ValueId>,
+    /// The low 64 bits of `u128` values (see `truncated`).
+    truncations: HashMap<ValueId, ValueId>,
+    /// The operands of each sum the proof computed in `u128` (see `le_sum`).
+    sums: HashMap<ValueId, (ValueId, ValueId)>,
+    /// Values that must not exceed a constant (see `at_most`), checked in `all`.
+    fits: Vec<(ValueId, u128)>,
+    /// The pairs `(x, n)` the proof requires `x < n` of.
+    below: Vec<(ValueId, ValueId)>,
+    /// The proof's constants and their values.
+    constants: HashMap<ValueId, u128>,
     /// The ranges computed so far (their conditions are already in `conditions`).
     ranges: HashMap<ValueId, Range>,
+    /// The induction variables' ranges, by `Induction::id`.
+    inductions: HashMap<ValueId, Range>,
     used: HashSet<ValueId>,
     loc: Loc,
 }
@@ -844,13 +921,20 @@ struct Proof {
 struct Saved {
     ops: usize,
     conditions: usize,
+    fits: usize,
+    below: usize,
     copies: HashMap<ValueId, ValueId>,
     widened: HashMap<ValueId, ValueId>,
+    wide: HashMap<ValueId, ValueId>,
+    truncations: HashMap<ValueId, ValueId>,
     ranges: HashMap<ValueId, Range>,
+    inductions: HashMap<ValueId, Range>,
     used: HashSet<ValueId>,
 }
 
 const WIDE: Type = Type::Int(IntTy::U128);
+const NARROW: Type = Type::Int(IntTy::U64);
+const NARROW_MAX: u128 = u64::MAX as u128;
 
 impl Proof {
     fn new(loc: Loc) -> Proof {
@@ -860,7 +944,14 @@ impl Proof {
             bounds: HashMap::new(),
             copies: HashMap::new(),
             widened: HashMap::new(),
+            wide: HashMap::new(),
+            truncations: HashMap::new(),
+            sums: HashMap::new(),
+            fits: Vec::new(),
+            below: Vec::new(),
+            constants: HashMap::new(),
             ranges: HashMap::new(),
+            inductions: HashMap::new(),
             used: HashSet::new(),
             loc,
         }
@@ -870,9 +961,14 @@ impl Proof {
         Saved {
             ops: self.ops.len(),
             conditions: self.conditions.len(),
+            fits: self.fits.len(),
+            below: self.below.len(),
             copies: self.copies.clone(),
             widened: self.widened.clone(),
+            wide: self.wide.clone(),
+            truncations: self.truncations.clone(),
             ranges: self.ranges.clone(),
+            inductions: self.inductions.clone(),
             used: self.used.clone(),
         }
     }
@@ -880,9 +976,14 @@ impl Proof {
     fn restore(&mut self, saved: Saved) {
         self.ops.truncate(saved.ops);
         self.conditions.truncate(saved.conditions);
+        self.fits.truncate(saved.fits);
+        self.below.truncate(saved.below);
         self.copies = saved.copies;
         self.widened = saved.widened;
+        self.wide = saved.wide;
+        self.truncations = saved.truncations;
         self.ranges = saved.ranges;
+        self.inductions = saved.inductions;
         self.used = saved.used;
     }
 
@@ -892,37 +993,165 @@ impl Proof {
         r
     }
 
-    /// `v` widened to `u128` (once); `bound` is what is known of it statically.
+    /// An unsigned value of at most 64 bits as a proof value (in `u64`, once); `bound` is what
+    /// is known of it statically.
     fn widen(&mut self, func: &mut Func, v: ValueId, bound: u128) -> ValueId {
         if let Some(&w) = self.widened.get(&v) {
             return w;
         }
-        let r = self.push(func, OpKind::Cast, vec![v], WIDE);
-        self.bounds.insert(r, bound);
+        let r = if func.ty(v) == Some(&NARROW) {
+            v
+        } else {
+            self.push(func, OpKind::Cast, vec![v], NARROW)
+        };
+        self.bounds.insert(r, bound.min(self.bound(r)));
         self.widened.insert(v, r);
         r
     }
 
-    fn constant(&mut self, func: &mut Func, c: u128) -> ValueId {
-        let r = self.push(func, OpKind::Const(Literal::Int(c)), vec![], WIDE);
-        self.bounds.insert(r, c);
+    fn is_narrow(func: &Func, v: ValueId) -> bool {
+        func.ty(v) == Some(&NARROW)
+    }
+
+    /// A proof value in `u128`.
+    fn in_wide(&mut self, func: &mut Func, v: ValueId) -> ValueId {
+        if !Proof::is_narrow(func, v) {
+            return v;
+        }
+        if let Some(&w) = self.wide.get(&v) {
+            return w;
+        }
+        let bound = self.bound(v);
+        let r = self.push(func, OpKind::Cast, vec![v], WIDE);
+        self.bounds.insert(r, bound);
+        self.wide.insert(v, r);
         r
+    }
+
+    fn constant(&mut self, func: &mut Func, c: u128) -> ValueId {
+        let ty = if c <= NARROW_MAX { NARROW } else { WIDE };
+        let r = self.push(func, OpKind::Const(Literal::Int(c)), vec![], ty);
+        self.bounds.insert(r, c);
+        self.constants.insert(r, c);
+        r
+    }
+
+    /// The constant a proof value is, if it is one.
+    fn constant_of(&self, v: ValueId) -> Option<u128> {
+        self.constants.get(&v).copied()
     }
 
     fn bound(&self, v: ValueId) -> u128 {
         self.bounds.get(&v).copied().unwrap_or(u128::MAX)
     }
 
+    /// `x op y`, in `u64` where both operands are and the result's bound fits (see `Proof`).
     fn binary(&mut self, func: &mut Func, b: BinOp, x: ValueId, y: ValueId) -> ValueId {
+        self.binary_within(func, b, x, y, u128::MAX)
+    }
+
+    /// `binary`, for a result known to be at most `known` wherever the proof's answer matters.
+    fn binary_within(
+        &mut self,
+        func: &mut Func,
+        b: BinOp,
+        x: ValueId,
+        y: ValueId,
+        known: u128,
+    ) -> ValueId {
         let (bx, by) = (self.bound(x), self.bound(y));
         let bound = match b {
             BinOp::Add => bx.saturating_add(by),
             BinOp::Mul => bx.saturating_mul(by),
             BinOp::Sub => bx,
             BinOp::And => bx.min(by),
+            // Below the next power of two above both.
+            BinOp::Or | BinOp::Xor => {
+                bx.max(by).checked_add(1).map_or(u128::MAX, |m| m.next_power_of_two() - 1)
+            }
             _ => u128::MAX,
+        }
+        .min(known);
+        let narrow = self.narrow_operands(func, b, x, y, bound);
+        let r = if let Some((x, y)) = narrow {
+            self.push(func, OpKind::Binary(b), vec![x, y], NARROW)
+        } else {
+            let (x, y) = (self.in_wide(func, x), self.in_wide(func, y));
+            let r = self.push(func, OpKind::Binary(b), vec![x, y], WIDE);
+            if b == BinOp::Add {
+                self.sums.insert(r, (x, y));
+            }
+            r
         };
-        let r = self.push(func, OpKind::Binary(b), vec![x, y], WIDE);
+        self.bounds.insert(r, bound);
+        r
+    }
+
+    /// The operands of `x op y` in `u64`, where the result (at most `bound`) can be computed
+    /// there exactly.
+    fn narrow_operands(
+        &mut self,
+        func: &mut Func,
+        b: BinOp,
+        x: ValueId,
+        y: ValueId,
+        bound: u128,
+    ) -> Option<(ValueId, ValueId)> {
+        if bound > NARROW_MAX {
+            return None;
+        }
+        match b {
+            // A mask keeps only the bits both operands have: where one of them fits 64 bits,
+            // the other's bits above them do not matter.
+            BinOp::And if self.bound(x) <= NARROW_MAX => {
+                Some((self.truncated(func, x), self.truncated(func, y)))
+            }
+            BinOp::And => Some((self.truncated(func, x), self.narrowed(func, y)?)),
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Or | BinOp::Xor => {
+                Some((self.narrowed(func, x)?, self.narrowed(func, y)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// A proof value in `u64`, where its bound says it fits.
+    fn narrowed(&mut self, func: &mut Func, v: ValueId) -> Option<ValueId> {
+        (self.bound(v) <= NARROW_MAX).then(|| self.truncated(func, v))
+    }
+
+    /// A proof value's low 64 bits: the `u64` value it was widened from, a constant's low
+    /// bits, or a truncation (once).
+    fn truncated(&mut self, func: &mut Func, v: ValueId) -> ValueId {
+        if Proof::is_narrow(func, v) {
+            return v;
+        }
+        if let Some(c) = self.constant_of(v) {
+            return self.constant(func, c & NARROW_MAX);
+        }
+        let n = self.narrow_of(func, v);
+        if n != v {
+            return n;
+        }
+        if let Some(&t) = self.truncations.get(&v) {
+            return t;
+        }
+        let bound = self.bound(v).min(NARROW_MAX);
+        let t = self.push(func, OpKind::Cast, vec![v], NARROW);
+        self.bounds.insert(t, bound);
+        self.truncations.insert(v, t);
+        t
+    }
+
+    /// `x op y` where only the low 64 bits of the result are used (`low_bits`): in `u64`,
+    /// wrapping, which keeps the low bits of sums, differences, products and bitwise
+    /// operations.
+    fn wrapping(&mut self, func: &mut Func, b: BinOp, x: ValueId, y: ValueId) -> ValueId {
+        let (x, y) = (self.truncated(func, x), self.truncated(func, y));
+        let bound = match b {
+            BinOp::And => self.bound(x).min(self.bound(y)).min(NARROW_MAX),
+            _ => NARROW_MAX,
+        };
+        let r = self.push(func, OpKind::Binary(b), vec![x, y], NARROW);
         self.bounds.insert(r, bound);
         r
     }
@@ -934,21 +1163,149 @@ impl Proof {
         }
         let amount = self.constant(func, u128::from(k));
         let bound = self.bound(x) >> k;
-        let r = self.push(func, OpKind::Binary(BinOp::Shr), vec![x, amount], WIDE);
+        let (x, amount, ty) = if Proof::is_narrow(func, x) && k < 64 {
+            (x, amount, NARROW)
+        } else {
+            (self.in_wide(func, x), self.in_wide(func, amount), WIDE)
+        };
+        let r = self.push(func, OpKind::Binary(BinOp::Shr), vec![x, amount], ty);
         self.bounds.insert(r, bound);
         r
     }
 
-    /// Requires `x <= max`, unless its bound already says so.
-    fn at_most(&mut self, func: &mut Func, x: ValueId, max: u128) {
+    /// Requires `x <= max`, unless its bound already says so. The comparison is made in `all`,
+    /// where it is left out if the proof also requires `x` to be below a value no greater than
+    /// `max + 1`.
+    fn at_most(&mut self, x: ValueId, max: u128) {
         if self.bound(x) > max {
-            let m = self.constant(func, max);
-            let ok = self.cmp(func, CmpOp::Le, x, m);
-            self.conditions.push(ok);
+            self.fits.push((x, max));
         }
     }
 
+    /// Whether the proof's `y < n` conditions already say that `x <= max`: where `x`'s
+    /// variable terms are among some `y`'s (all are unsigned), `x` is at most `y` plus `x`'s
+    /// constant terms, and `y` at most `n`'s largest value less one. So a progression's
+    /// `last + step` fits `usize` wherever an index `base + last` is below a slice's length,
+    /// which is at most `isize::MAX`.
+    fn implied_at_most(&self, func: &Func, x: ValueId, max: u128) -> bool {
+        let mut xs = Vec::new();
+        self.terms(func, x, &mut xs);
+        let (constants, variables): (Vec<_>, Vec<_>) =
+            xs.into_iter().partition(|t| self.constant_of(*t).is_some());
+        let k =
+            constants.iter().filter_map(|t| self.constant_of(*t)).fold(0u128, u128::saturating_add);
+        self.below.iter().any(|&(y, n)| {
+            let mut ys = Vec::new();
+            self.terms(func, y, &mut ys);
+            let mut contained = true;
+            for v in &variables {
+                match ys.iter().position(|t| t == v) {
+                    Some(at) => {
+                        ys.swap_remove(at);
+                    }
+                    None => contained = false,
+                }
+            }
+            contained && self.bound(n).saturating_sub(1).saturating_add(k) <= max
+        })
+    }
+
+    /// Requires `x < n`.
+    fn below(&mut self, func: &mut Func, x: ValueId, n: ValueId) {
+        self.below.push((x, n));
+        self.le_sum(func, x, n, true);
+    }
+
+    /// Requires `x < n` (`strict`) or `x <= n`. Where `x` is a sum computed in `u128` of
+    /// values in `u64` and `n` is in `u64`, the sum is not used: its constant terms are taken
+    /// from `n` first (a constant, where `n` is one), and then each other term must be at most
+    /// what is left, which it is then taken from, the last below it (`strict`) or at most it.
+    /// Every difference is then of a larger value and a smaller one, and every value fits 64
+    /// bits.
+    fn le_sum(&mut self, func: &mut Func, x: ValueId, n: ValueId, strict: bool) {
+        let pred = if strict { CmpOp::Lt } else { CmpOp::Le };
+        let mut terms = Vec::new();
+        self.terms(func, x, &mut terms);
+        let narrow = if terms.len() < 2 {
+            None
+        } else {
+            terms.iter().map(|t| self.narrowed(func, *t)).collect::<Option<Vec<_>>>()
+        };
+        let (Some(terms), Some(n)) = (narrow, self.narrowed(func, n)) else {
+            let ok = self.cmp(func, pred, x, n);
+            self.conditions.push(ok);
+            return;
+        };
+        let (constants, mut variables): (Vec<_>, Vec<_>) =
+            terms.into_iter().partition(|t| self.constant_of(*t).is_some());
+        let k = constants.iter().map(|t| self.constant_of(*t).unwrap_or(0)).sum::<u128>();
+        let mut rest = n;
+        if k > 0 {
+            match self.constant_of(n) {
+                Some(c) if c < k || (c == k && strict && variables.is_empty()) => {
+                    let no =
+                        self.push(func, OpKind::Const(Literal::Bool(false)), vec![], Type::Bool);
+                    self.conditions.push(no);
+                    return;
+                }
+                Some(c) => rest = self.constant(func, c - k),
+                None => {
+                    let kv = self.constant(func, k);
+                    let last = variables.is_empty();
+                    let ok = self.cmp(func, if last { pred } else { CmpOp::Le }, kv, n);
+                    self.conditions.push(ok);
+                    if last {
+                        return;
+                    }
+                    rest = self.binary(func, BinOp::Sub, n, kv);
+                }
+            }
+        }
+        let Some(last) = variables.pop() else {
+            // Only constants, all taken from `n`: what is left must be positive for `<`.
+            if strict && self.constant_of(rest).is_none_or(|r| r == 0) {
+                let zero = self.constant(func, 0);
+                let ok = self.cmp(func, CmpOp::Lt, zero, rest);
+                self.conditions.push(ok);
+            }
+            return;
+        };
+        for t in variables {
+            if self.constant_of(rest).is_none_or(|r| self.bound(t) > r) {
+                let ok = self.cmp(func, CmpOp::Le, t, rest);
+                self.conditions.push(ok);
+            }
+            rest = self.binary(func, BinOp::Sub, rest, t);
+        }
+        let ok = self.cmp(func, pred, last, rest);
+        self.conditions.push(ok);
+    }
+
+    /// The terms of a sum computed in `u128` (see `le_sum`): its operands' terms, or the value
+    /// itself.
+    fn terms(&self, func: &Func, x: ValueId, out: &mut Vec<ValueId>) {
+        match self.sums.get(&x) {
+            Some(&(a, b)) => {
+                self.terms(func, self.narrow_of(func, a), out);
+                self.terms(func, self.narrow_of(func, b), out);
+            }
+            None => out.push(x),
+        }
+    }
+
+    /// The `u64` value a `u128` one was widened from, or the value.
+    fn narrow_of(&self, func: &Func, w: ValueId) -> ValueId {
+        if Proof::is_narrow(func, w) {
+            return w;
+        }
+        self.wide.iter().find(|(_, v)| **v == w).map_or(w, |(n, _)| *n)
+    }
+
     fn cmp(&mut self, func: &mut Func, c: CmpOp, x: ValueId, y: ValueId) -> ValueId {
+        let (x, y) = match (self.narrowed(func, x), self.narrowed(func, y)) {
+            (Some(x), Some(y)) => (x, y),
+            _ => (self.in_wide(func, x), self.in_wide(func, y)),
+        };
         self.push(func, OpKind::Cmp(c), vec![x, y], Type::Bool)
     }
 
@@ -1031,6 +1388,12 @@ impl Proof {
 
     /// The conjunction of every condition (`true` for none).
     fn all(&mut self, func: &mut Func) -> ValueId {
+        for (x, max) in std::mem::take(&mut self.fits) {
+            if !self.implied_at_most(func, x, max) {
+                let m = self.constant(func, max);
+                self.le_sum(func, x, m, false);
+            }
+        }
         let conditions = std::mem::take(&mut self.conditions);
         let Some((&first, rest)) = conditions.split_first() else {
             return self.push(func, OpKind::Const(Literal::Bool(true)), vec![], Type::Bool);

@@ -83,7 +83,7 @@ impl Context<'_> {
                 if m > 0 {
                     let low = self.low_bits(proof, scope, inds, e, m)?;
                     let lm = proof.constant(self.func, (1u128 << m) - 1);
-                    let bits = proof.binary(self.func, BinOp::And, low, lm);
+                    let bits = proof.wrapping(self.func, BinOp::And, low, lm);
                     let zero = proof.constant(self.func, 0);
                     let ok = proof.cmp(self.func, CmpOp::Eq, bits, zero);
                     proof.conditions.push(ok);
@@ -91,8 +91,7 @@ impl Context<'_> {
                 if h < width {
                     let range = self.range(proof, scope, inds, e)?;
                     let bound = proof.constant(self.func, 1u128 << h);
-                    let ok = proof.cmp(self.func, CmpOp::Lt, range.max, bound);
-                    proof.conditions.push(ok);
+                    proof.below(self.func, range.max, bound);
                 }
                 Some(())
             }
@@ -100,7 +99,7 @@ impl Context<'_> {
         }
     }
 
-    /// A value computed before the loop (in `u128`) whose low `bits` bits are those of the
+    /// A value computed before the loop (a proof value) whose low `bits` bits are those of the
     /// unsigned integer `v` in every iteration, or `None`. Sums, differences, products and
     /// bitwise operations keep low bits from low bits; a product by a constant with `z`
     /// trailing zero bits needs `z` fewer bits of the other factor (so `s * 64` has no low
@@ -135,7 +134,7 @@ impl Context<'_> {
             ) => {
                 let x = self.low_bits(proof, scope, inds, *x, bits)?;
                 let y = self.low_bits(proof, scope, inds, *y, bits)?;
-                Some(proof.binary(self.func, *b, x, y))
+                Some(proof.wrapping(self.func, *b, x, y))
             }
             (OpKind::Binary(BinOp::Mul), [x, y]) => {
                 if let Some((c, other)) = self
@@ -147,7 +146,7 @@ impl Context<'_> {
                 } else {
                     let x = self.low_bits(proof, scope, inds, *x, bits)?;
                     let y = self.low_bits(proof, scope, inds, *y, bits)?;
-                    Some(proof.binary(self.func, BinOp::Mul, x, y))
+                    Some(proof.wrapping(self.func, BinOp::Mul, x, y))
                 }
             }
             (OpKind::Binary(BinOp::Shl), [x, k]) => {
@@ -170,7 +169,7 @@ impl Context<'_> {
                     return Some(x);
                 }
                 let m = proof.constant(self.func, (1u128 << e) - 1);
-                Some(proof.binary(self.func, BinOp::And, x, m))
+                Some(proof.wrapping(self.func, BinOp::And, x, m))
             }
             (OpKind::Cast, [x]) => match self.func.ty(*x) {
                 // Truncating or widening an unsigned value keeps its low bits.
@@ -201,7 +200,7 @@ impl Context<'_> {
         }
         let x = self.low_bits(proof, scope, inds, x, bits - z)?;
         let c = proof.constant(self.func, c);
-        Some(proof.binary(self.func, BinOp::Mul, x, c))
+        Some(proof.wrapping(self.func, BinOp::Mul, x, c))
     }
 
     /// `low_bits` of `x >> e`: `x`'s low `bits + e` bits, exactly, shifted.
@@ -217,7 +216,7 @@ impl Context<'_> {
         let need = (bits + e).min(self.int_ty(x)?.bits());
         let low = self.low_bits(proof, scope, inds, x, need)?;
         let m = proof.constant(self.func, (1u128 << need) - 1);
-        let exact = proof.binary(self.func, BinOp::And, low, m);
+        let exact = proof.wrapping(self.func, BinOp::And, low, m);
         Some(proof.shr(self.func, exact, e))
     }
 
@@ -252,7 +251,7 @@ impl Context<'_> {
                 let size = elem(self.func, *q, def.kind == OpKind::ElemPtr)?;
                 let base = self.address_low_bits(proof, scope, inds, *q, bits)?;
                 let offset = self.scaled(proof, scope, inds, *i, size, bits)?;
-                Some(proof.binary(self.func, BinOp::Add, base, offset))
+                Some(proof.wrapping(self.func, BinOp::Add, base, offset))
             }
             _ => None,
         }
