@@ -890,8 +890,9 @@ fn staged(n: usize, a: &[f32], out: &mut [f32]) {
 // -----
 // softmax's loops: a row's base and a thread's first column, stepping by the block's width.
 // The proof is in 64-bit arithmetic (no `u128`): the last column the thread reads, `t + ((cols
-// - 1 - t) & !255)`, cannot wrap when the loop runs; the base is taken from the length first;
-// and the step's `cols - 1 + 256` is one comparison with a constant.
+// - 1 - t) & !255)`, cannot wrap when the loop runs; the base is taken from the length first
+// (`base <= len && last < len - base`); and the step needs no test of its own, since `last`
+// is below a slice's length, at most `isize::MAX / 4`, so `last + 256` cannot wrap.
 // RUN: rkc-opt %s --passes=inline,simplify,version,simplify
 use rkc_offload::prelude::*;
 #[offload_kernel]
@@ -969,7 +970,7 @@ fn row_max(cols: usize, x: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:       }
 // CHECK-NEXT:       %45 = rk.read %15 : usize
 // CHECK-NEXT:       %46 = rk.add %11, %45 : usize
-// CHECK-NEXT:       rk.bounds_check %46, %4 at 15:19
+// CHECK-NEXT:       rk.bounds_check %46, %4 at 16:19
 // CHECK-NEXT:       %47 = rk.read %14 : f32
 // CHECK-NEXT:       %48 = rk.ptr_offset %3, %46 : *const f32
 // CHECK-NEXT:       %49 = rk.load %48 : *const f32
@@ -984,7 +985,7 @@ fn row_max(cols: usize, x: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %54 = rk.const 256 : usize
 // CHECK-NEXT:   %55 = rk.mul %10, %54 : usize
 // CHECK-NEXT:   %56 = rk.add %55, %8 : usize
-// CHECK-NEXT:   rk.bounds_check %56, %6 at 18:5
+// CHECK-NEXT:   rk.bounds_check %56, %6 at 19:5
 // CHECK-NEXT:   %57 = rk.read %14 : f32
 // CHECK-NEXT:   %58 = rk.ptr_offset %5, %56 : *mut f32
 // CHECK-NEXT:   rk.store %57, %58 : *mut f32
