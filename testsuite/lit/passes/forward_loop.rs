@@ -59,106 +59,113 @@ fn sums(width: usize, x: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %27 = rk.cmp lt %19, %26 : u64
 // CHECK-NEXT:   %28 = rk.const 0 : u64
 // CHECK-NEXT:   %29 = rk.and %25, %27 : bool
-// CHECK-NEXT:   rk.if %29 {
+// CHECK-NEXT:   %30 = rk.not %29 : bool
+// CHECK-NEXT:   rk.if %30 {
+// CHECK-NEXT:     %31 = rk.read %8 : f32
+// CHECK-NEXT:     %32 = rk.read %12 : bool
+// CHECK-NEXT:     %33 = rk.read %13 : usize
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %30 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %30 {
+// CHECK-NEXT:       %34 = rk.read %12 : bool
+// CHECK-NEXT:       rk.if %34 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %31 = rk.read %13 : usize
-// CHECK-NEXT:       %32 = rk.const 3 : usize
-// CHECK-NEXT:       %33 = rk.mul %32, %0 : usize
-// CHECK-NEXT:       %34 = rk.add %33, %31 : usize
-// CHECK-NEXT:       %35 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %36 = rk.sub %35, %31 : usize
-// CHECK-NEXT:       %37 = rk.cmp lt %36, %10 : usize
-// CHECK-NEXT:       rk.write %37, %12 : bool
-// CHECK-NEXT:       %38 = rk.add %31, %10 : usize
-// CHECK-NEXT:       rk.write %38, %13 : usize
-// CHECK-NEXT:       %39 = rk.ptr_offset %3, %34 : *const f32
-// CHECK-NEXT:       %40 = rk.load %39 : *const f32
-// CHECK-NEXT:       %41 = rk.read %8 : f32
-// CHECK-NEXT:       %42 = rk.add %41, %40 : f32
-// CHECK-NEXT:       rk.write %42, %8 : f32
+// CHECK-NEXT:       %35 = rk.read %13 : usize
+// CHECK-NEXT:       %36 = rk.const 3 : usize
+// CHECK-NEXT:       %37 = rk.mul %36, %0 : usize
+// CHECK-NEXT:       %38 = rk.add %37, %35 : usize
+// CHECK-NEXT:       rk.bounds_check %38, %4 at 14:9
+// CHECK-NEXT:       %39 = rk.sub %0, %10 : usize
+// CHECK-NEXT:       %40 = rk.sub %39, %35 : usize
+// CHECK-NEXT:       %41 = rk.cmp lt %40, %10 : usize
+// CHECK-NEXT:       rk.write %41, %12 : bool
+// CHECK-NEXT:       %42 = rk.add %35, %10 : usize
+// CHECK-NEXT:       rk.write %42, %13 : usize
+// CHECK-NEXT:       %43 = rk.ptr_offset %3, %38 : *const f32
+// CHECK-NEXT:       %44 = rk.load %43 : *const f32
+// CHECK-NEXT:       %45 = rk.read %8 : f32
+// CHECK-NEXT:       %46 = rk.add %45, %44 : f32
+// CHECK-NEXT:       rk.write %46, %8 : f32
 // CHECK-NEXT:     }
+// CHECK-NEXT:     rk.write %31, %8 : f32
+// CHECK-NEXT:     rk.write %32, %12 : bool
+// CHECK-NEXT:     rk.write %33, %13 : usize
 // CHECK-NEXT:   } else {
-// CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %43 = rk.read %12 : bool
-// CHECK-NEXT:       rk.if %43 {
-// CHECK-NEXT:         rk.break
-// CHECK-NEXT:       } else {
-// CHECK-NEXT:       }
-// CHECK-NEXT:       %44 = rk.read %13 : usize
-// CHECK-NEXT:       %45 = rk.const 3 : usize
-// CHECK-NEXT:       %46 = rk.mul %45, %0 : usize
-// CHECK-NEXT:       %47 = rk.add %46, %44 : usize
-// CHECK-NEXT:       rk.bounds_check %47, %4 at 14:9
-// CHECK-NEXT:       %48 = rk.sub %0, %10 : usize
-// CHECK-NEXT:       %49 = rk.sub %48, %44 : usize
-// CHECK-NEXT:       %50 = rk.cmp lt %49, %10 : usize
-// CHECK-NEXT:       rk.write %50, %12 : bool
-// CHECK-NEXT:       %51 = rk.add %44, %10 : usize
-// CHECK-NEXT:       rk.write %51, %13 : usize
-// CHECK-NEXT:       %52 = rk.ptr_offset %3, %47 : *const f32
-// CHECK-NEXT:       %53 = rk.load %52 : *const f32
-// CHECK-NEXT:       %54 = rk.read %8 : f32
-// CHECK-NEXT:       %55 = rk.add %54, %53 : f32
-// CHECK-NEXT:       rk.write %55, %8 : f32
-// CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %56 = rk.const 0 : usize
-// CHECK-NEXT:   %57 = rk.local : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
-// CHECK-NEXT:   %58 = rk.field_ptr %57, 0 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut slice{ptr: *const f32, len: usize}
-// CHECK-NEXT:   %59 = rk.field_ptr %58, 0 : *mut slice{ptr: *const f32, len: usize} to *mut *const f32
-// CHECK-NEXT:   rk.store %3, %59 : *mut *const f32
-// CHECK-NEXT:   %60 = rk.field_ptr %58, 1 : *mut slice{ptr: *const f32, len: usize} to *mut usize
-// CHECK-NEXT:   rk.store %4, %60 : *mut usize
-// CHECK-NEXT:   %61 = rk.field_ptr %57, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
-// CHECK-NEXT:   rk.store %56, %61 : *mut usize
-// CHECK-NEXT:   %62 = rk.const 0 : usize
-// CHECK-NEXT:   %63 = rk.const 1 : usize
-// CHECK-NEXT:   %64 = rk.const false : bool
-// CHECK-NEXT:   %65 = rk.var : bool
-// CHECK-NEXT:   rk.write %64, %65 : bool
-// CHECK-NEXT:   %66 = rk.var : usize
-// CHECK-NEXT:   rk.write %62, %66 : usize
 // CHECK-NEXT:   rk.loop {
-// CHECK-NEXT:     %67 = rk.read %65 : bool
-// CHECK-NEXT:     rk.if %67 {
+// CHECK-NEXT:     %47 = rk.read %12 : bool
+// CHECK-NEXT:     rk.if %47 {
 // CHECK-NEXT:       rk.break
 // CHECK-NEXT:     } else {
 // CHECK-NEXT:     }
-// CHECK-NEXT:     %68 = rk.read %66 : usize
-// CHECK-NEXT:     %69 = rk.const 3 : usize
-// CHECK-NEXT:     %70 = rk.sub %69, %68 : usize
-// CHECK-NEXT:     %71 = rk.cmp lt %70, %63 : usize
-// CHECK-NEXT:     rk.write %71, %65 : bool
-// CHECK-NEXT:     %72 = rk.add %68, %63 : usize
-// CHECK-NEXT:     rk.write %72, %66 : usize
-// CHECK-NEXT:     %73 = rk.field_ptr %57, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
-// CHECK-NEXT:     rk.store %68, %73 : *mut usize
-// CHECK-NEXT:     %74 = rk.cast %57 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
-// CHECK-NEXT:     %75 = rk.const 1 : usize
-// CHECK-NEXT:     %76 = rk.const 0 : usize
-// CHECK-NEXT:     %77 = rk.field_ptr %74, 0 : *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const slice{ptr: *const f32, len: usize}
-// CHECK-NEXT:     %78 = rk.field_ptr %77, 0 : *const slice{ptr: *const f32, len: usize} to *const *const f32
-// CHECK-NEXT:     %79 = rk.field_ptr %77, 1 : *const slice{ptr: *const f32, len: usize} to *const usize
-// CHECK-NEXT:     %80 = rk.load %78 : *const *const f32
-// CHECK-NEXT:     %81 = rk.load %79 : *const usize
-// CHECK-NEXT:     %82 = rk.mul %75, %68 : usize
-// CHECK-NEXT:     %83 = rk.add %82, %76 : usize
-// CHECK-NEXT:     rk.bounds_check %83, %81 at 14:9
-// CHECK-NEXT:     %84 = rk.ptr_offset %80, %83 : *const f32
-// CHECK-NEXT:     %85 = rk.load %84 : *const f32
-// CHECK-NEXT:     %86 = rk.read %8 : f32
-// CHECK-NEXT:     %87 = rk.add %86, %85 : f32
-// CHECK-NEXT:     rk.write %87, %8 : f32
+// CHECK-NEXT:     %48 = rk.read %13 : usize
+// CHECK-NEXT:     %49 = rk.const 3 : usize
+// CHECK-NEXT:     %50 = rk.mul %49, %0 : usize
+// CHECK-NEXT:     %51 = rk.add %50, %48 : usize
+// CHECK-NEXT:     %52 = rk.sub %0, %10 : usize
+// CHECK-NEXT:     %53 = rk.sub %52, %48 : usize
+// CHECK-NEXT:     %54 = rk.cmp lt %53, %10 : usize
+// CHECK-NEXT:     rk.write %54, %12 : bool
+// CHECK-NEXT:     %55 = rk.add %48, %10 : usize
+// CHECK-NEXT:     rk.write %55, %13 : usize
+// CHECK-NEXT:     %56 = rk.ptr_offset %3, %51 : *const f32
+// CHECK-NEXT:     %57 = rk.load %56 : *const f32
+// CHECK-NEXT:     %58 = rk.read %8 : f32
+// CHECK-NEXT:     %59 = rk.add %58, %57 : f32
+// CHECK-NEXT:     rk.write %59, %8 : f32
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %88 = rk.const 0 : usize
-// CHECK-NEXT:   rk.bounds_check %88, %6 at 29:5
-// CHECK-NEXT:   %89 = rk.read %8 : f32
-// CHECK-NEXT:   %90 = rk.ptr_offset %5, %88 : *mut f32
-// CHECK-NEXT:   rk.store %89, %90 : *mut f32
+// CHECK-NEXT:   %60 = rk.const 0 : usize
+// CHECK-NEXT:   %61 = rk.local : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
+// CHECK-NEXT:   %62 = rk.field_ptr %61, 0 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut slice{ptr: *const f32, len: usize}
+// CHECK-NEXT:   %63 = rk.field_ptr %62, 0 : *mut slice{ptr: *const f32, len: usize} to *mut *const f32
+// CHECK-NEXT:   rk.store %3, %63 : *mut *const f32
+// CHECK-NEXT:   %64 = rk.field_ptr %62, 1 : *mut slice{ptr: *const f32, len: usize} to *mut usize
+// CHECK-NEXT:   rk.store %4, %64 : *mut usize
+// CHECK-NEXT:   %65 = rk.field_ptr %61, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
+// CHECK-NEXT:   rk.store %60, %65 : *mut usize
+// CHECK-NEXT:   %66 = rk.const 0 : usize
+// CHECK-NEXT:   %67 = rk.const 1 : usize
+// CHECK-NEXT:   %68 = rk.const false : bool
+// CHECK-NEXT:   %69 = rk.var : bool
+// CHECK-NEXT:   rk.write %68, %69 : bool
+// CHECK-NEXT:   %70 = rk.var : usize
+// CHECK-NEXT:   rk.write %66, %70 : usize
+// CHECK-NEXT:   rk.loop {
+// CHECK-NEXT:     %71 = rk.read %69 : bool
+// CHECK-NEXT:     rk.if %71 {
+// CHECK-NEXT:       rk.break
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %72 = rk.read %70 : usize
+// CHECK-NEXT:     %73 = rk.const 3 : usize
+// CHECK-NEXT:     %74 = rk.sub %73, %72 : usize
+// CHECK-NEXT:     %75 = rk.cmp lt %74, %67 : usize
+// CHECK-NEXT:     rk.write %75, %69 : bool
+// CHECK-NEXT:     %76 = rk.add %72, %67 : usize
+// CHECK-NEXT:     rk.write %76, %70 : usize
+// CHECK-NEXT:     %77 = rk.field_ptr %61, 1 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *mut usize
+// CHECK-NEXT:     rk.store %72, %77 : *mut usize
+// CHECK-NEXT:     %78 = rk.cast %61 : *mut Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize}
+// CHECK-NEXT:     %79 = rk.const 1 : usize
+// CHECK-NEXT:     %80 = rk.const 0 : usize
+// CHECK-NEXT:     %81 = rk.field_ptr %78, 0 : *const Rows{x: slice{ptr: *const f32, len: usize}, width: usize} to *const slice{ptr: *const f32, len: usize}
+// CHECK-NEXT:     %82 = rk.field_ptr %81, 0 : *const slice{ptr: *const f32, len: usize} to *const *const f32
+// CHECK-NEXT:     %83 = rk.field_ptr %81, 1 : *const slice{ptr: *const f32, len: usize} to *const usize
+// CHECK-NEXT:     %84 = rk.load %82 : *const *const f32
+// CHECK-NEXT:     %85 = rk.load %83 : *const usize
+// CHECK-NEXT:     %86 = rk.mul %79, %72 : usize
+// CHECK-NEXT:     %87 = rk.add %86, %80 : usize
+// CHECK-NEXT:     rk.bounds_check %87, %85 at 14:9
+// CHECK-NEXT:     %88 = rk.ptr_offset %84, %87 : *const f32
+// CHECK-NEXT:     %89 = rk.load %88 : *const f32
+// CHECK-NEXT:     %90 = rk.read %8 : f32
+// CHECK-NEXT:     %91 = rk.add %90, %89 : f32
+// CHECK-NEXT:     rk.write %91, %8 : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %92 = rk.const 0 : usize
+// CHECK-NEXT:   rk.bounds_check %92, %6 at 29:5
+// CHECK-NEXT:   %93 = rk.read %8 : f32
+// CHECK-NEXT:   %94 = rk.ptr_offset %5, %92 : *mut f32
+// CHECK-NEXT:   rk.store %93, %94 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }

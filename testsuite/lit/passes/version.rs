@@ -1,6 +1,8 @@
 // A `for` loop over `0..n` whose index is affine in `k`: the check is proven once before the
 // loop (the largest index, with no wrap on the way, below the length) and the loop runs in a
-// copy without it; the original runs when the proof fails, and panics as before. The proof is
+// copy without it. The loop only reads, so when the proof fails the original runs first, for
+// its checks alone (the slots it writes get their values back), and panics as before; if it
+// does not panic, every index the copy reaches has been checked. The proof is
 // in 64-bit arithmetic: `row * n + (n - 1) < len` is `row * n <= len && n - 1 < len - row * n`,
 // which also says that the sum does not wrap.
 // RUN: rkc-opt %s --passes=inline,simplify,version,simplify
@@ -46,56 +48,63 @@ fn row_sum(n: usize, a: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %28 = rk.sub %26, %23 : u64
 // CHECK-NEXT:   %29 = rk.cmp lt %25, %28 : u64
 // CHECK-NEXT:   %30 = rk.and %27, %29 : bool
-// CHECK-NEXT:   rk.if %30 {
+// CHECK-NEXT:   %31 = rk.not %30 : bool
+// CHECK-NEXT:   rk.if %31 {
+// CHECK-NEXT:     %32 = rk.read %16 : f32
+// CHECK-NEXT:     %33 = rk.read %20 : bool
+// CHECK-NEXT:     %34 = rk.read %21 : usize
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %31 = rk.read %20 : bool
-// CHECK-NEXT:       rk.if %31 {
+// CHECK-NEXT:       %35 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %35 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %32 = rk.read %21 : usize
-// CHECK-NEXT:       %33 = rk.mul %14, %0 : usize
-// CHECK-NEXT:       %34 = rk.add %33, %32 : usize
-// CHECK-NEXT:       %35 = rk.sub %0, %18 : usize
-// CHECK-NEXT:       %36 = rk.sub %35, %32 : usize
-// CHECK-NEXT:       %37 = rk.cmp lt %36, %18 : usize
-// CHECK-NEXT:       rk.write %37, %20 : bool
-// CHECK-NEXT:       %38 = rk.add %32, %18 : usize
-// CHECK-NEXT:       rk.write %38, %21 : usize
-// CHECK-NEXT:       %39 = rk.ptr_offset %3, %34 : *const f32
-// CHECK-NEXT:       %40 = rk.load %39 : *const f32
-// CHECK-NEXT:       %41 = rk.read %16 : f32
-// CHECK-NEXT:       %42 = rk.add %41, %40 : f32
-// CHECK-NEXT:       rk.write %42, %16 : f32
+// CHECK-NEXT:       %36 = rk.read %21 : usize
+// CHECK-NEXT:       %37 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %38 = rk.add %37, %36 : usize
+// CHECK-NEXT:       rk.bounds_check %38, %4 at 15:16
+// CHECK-NEXT:       %39 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %40 = rk.sub %39, %36 : usize
+// CHECK-NEXT:       %41 = rk.cmp lt %40, %18 : usize
+// CHECK-NEXT:       rk.write %41, %20 : bool
+// CHECK-NEXT:       %42 = rk.add %36, %18 : usize
+// CHECK-NEXT:       rk.write %42, %21 : usize
+// CHECK-NEXT:       %43 = rk.ptr_offset %3, %38 : *const f32
+// CHECK-NEXT:       %44 = rk.load %43 : *const f32
+// CHECK-NEXT:       %45 = rk.read %16 : f32
+// CHECK-NEXT:       %46 = rk.add %45, %44 : f32
+// CHECK-NEXT:       rk.write %46, %16 : f32
 // CHECK-NEXT:     }
+// CHECK-NEXT:     rk.write %32, %16 : f32
+// CHECK-NEXT:     rk.write %33, %20 : bool
+// CHECK-NEXT:     rk.write %34, %21 : usize
 // CHECK-NEXT:   } else {
-// CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %43 = rk.read %20 : bool
-// CHECK-NEXT:       rk.if %43 {
-// CHECK-NEXT:         rk.break
-// CHECK-NEXT:       } else {
-// CHECK-NEXT:       }
-// CHECK-NEXT:       %44 = rk.read %21 : usize
-// CHECK-NEXT:       %45 = rk.mul %14, %0 : usize
-// CHECK-NEXT:       %46 = rk.add %45, %44 : usize
-// CHECK-NEXT:       rk.bounds_check %46, %4 at 13:16
-// CHECK-NEXT:       %47 = rk.sub %0, %18 : usize
-// CHECK-NEXT:       %48 = rk.sub %47, %44 : usize
-// CHECK-NEXT:       %49 = rk.cmp lt %48, %18 : usize
-// CHECK-NEXT:       rk.write %49, %20 : bool
-// CHECK-NEXT:       %50 = rk.add %44, %18 : usize
-// CHECK-NEXT:       rk.write %50, %21 : usize
-// CHECK-NEXT:       %51 = rk.ptr_offset %3, %46 : *const f32
-// CHECK-NEXT:       %52 = rk.load %51 : *const f32
-// CHECK-NEXT:       %53 = rk.read %16 : f32
-// CHECK-NEXT:       %54 = rk.add %53, %52 : f32
-// CHECK-NEXT:       rk.write %54, %16 : f32
-// CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   rk.bounds_check %14, %6 at 15:5
-// CHECK-NEXT:   %55 = rk.read %16 : f32
-// CHECK-NEXT:   %56 = rk.ptr_offset %5, %14 : *mut f32
-// CHECK-NEXT:   rk.store %55, %56 : *mut f32
+// CHECK-NEXT:   rk.loop {
+// CHECK-NEXT:     %47 = rk.read %20 : bool
+// CHECK-NEXT:     rk.if %47 {
+// CHECK-NEXT:       rk.break
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %48 = rk.read %21 : usize
+// CHECK-NEXT:     %49 = rk.mul %14, %0 : usize
+// CHECK-NEXT:     %50 = rk.add %49, %48 : usize
+// CHECK-NEXT:     %51 = rk.sub %0, %18 : usize
+// CHECK-NEXT:     %52 = rk.sub %51, %48 : usize
+// CHECK-NEXT:     %53 = rk.cmp lt %52, %18 : usize
+// CHECK-NEXT:     rk.write %53, %20 : bool
+// CHECK-NEXT:     %54 = rk.add %48, %18 : usize
+// CHECK-NEXT:     rk.write %54, %21 : usize
+// CHECK-NEXT:     %55 = rk.ptr_offset %3, %50 : *const f32
+// CHECK-NEXT:     %56 = rk.load %55 : *const f32
+// CHECK-NEXT:     %57 = rk.read %16 : f32
+// CHECK-NEXT:     %58 = rk.add %57, %56 : f32
+// CHECK-NEXT:     rk.write %58, %16 : f32
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.bounds_check %14, %6 at 17:5
+// CHECK-NEXT:   %59 = rk.read %16 : f32
+// CHECK-NEXT:   %60 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %59, %60 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }
 // -----
@@ -938,56 +947,173 @@ fn row_max(cols: usize, x: &[f32], out: &mut [f32]) {
 // CHECK-NEXT:   %27 = rk.sub %25, %16 : u64
 // CHECK-NEXT:   %28 = rk.cmp lt %24, %27 : u64
 // CHECK-NEXT:   %29 = rk.and %26, %28 : bool
-// CHECK-NEXT:   rk.if %29 {
+// CHECK-NEXT:   %30 = rk.not %29 : bool
+// CHECK-NEXT:   rk.if %30 {
+// CHECK-NEXT:     %31 = rk.read %14 : f32
+// CHECK-NEXT:     %32 = rk.read %15 : usize
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %30 = rk.read %15 : usize
-// CHECK-NEXT:       %31 = rk.cmp lt %30, %0 : usize
-// CHECK-NEXT:       %32 = rk.not %31 : bool
-// CHECK-NEXT:       rk.if %32 {
+// CHECK-NEXT:       %33 = rk.read %15 : usize
+// CHECK-NEXT:       %34 = rk.cmp lt %33, %0 : usize
+// CHECK-NEXT:       %35 = rk.not %34 : bool
+// CHECK-NEXT:       rk.if %35 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %33 = rk.read %15 : usize
-// CHECK-NEXT:       %34 = rk.add %11, %33 : usize
-// CHECK-NEXT:       %35 = rk.read %14 : f32
-// CHECK-NEXT:       %36 = rk.ptr_offset %3, %34 : *const f32
-// CHECK-NEXT:       %37 = rk.load %36 : *const f32
-// CHECK-NEXT:       %38 = rk.math max %35, %37 : (f32, f32) -> f32
-// CHECK-NEXT:       rk.write %38, %14 : f32
-// CHECK-NEXT:       %39 = rk.const 256 : usize
-// CHECK-NEXT:       %40 = rk.read %15 : usize
-// CHECK-NEXT:       %41 = rk.add %40, %39 : usize
-// CHECK-NEXT:       rk.write %41, %15 : usize
+// CHECK-NEXT:       %36 = rk.read %15 : usize
+// CHECK-NEXT:       %37 = rk.add %11, %36 : usize
+// CHECK-NEXT:       rk.bounds_check %37, %4 at 16:19
+// CHECK-NEXT:       %38 = rk.read %14 : f32
+// CHECK-NEXT:       %39 = rk.ptr_offset %3, %37 : *const f32
+// CHECK-NEXT:       %40 = rk.load %39 : *const f32
+// CHECK-NEXT:       %41 = rk.math max %38, %40 : (f32, f32) -> f32
+// CHECK-NEXT:       rk.write %41, %14 : f32
+// CHECK-NEXT:       %42 = rk.const 256 : usize
+// CHECK-NEXT:       %43 = rk.read %15 : usize
+// CHECK-NEXT:       %44 = rk.add %43, %42 : usize
+// CHECK-NEXT:       rk.write %44, %15 : usize
+// CHECK-NEXT:     }
+// CHECK-NEXT:     rk.write %31, %14 : f32
+// CHECK-NEXT:     rk.write %32, %15 : usize
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:   }
+// CHECK-NEXT:   rk.loop {
+// CHECK-NEXT:     %45 = rk.read %15 : usize
+// CHECK-NEXT:     %46 = rk.cmp lt %45, %0 : usize
+// CHECK-NEXT:     %47 = rk.not %46 : bool
+// CHECK-NEXT:     rk.if %47 {
+// CHECK-NEXT:       rk.break
+// CHECK-NEXT:     } else {
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %48 = rk.read %15 : usize
+// CHECK-NEXT:     %49 = rk.add %11, %48 : usize
+// CHECK-NEXT:     %50 = rk.read %14 : f32
+// CHECK-NEXT:     %51 = rk.ptr_offset %3, %49 : *const f32
+// CHECK-NEXT:     %52 = rk.load %51 : *const f32
+// CHECK-NEXT:     %53 = rk.math max %50, %52 : (f32, f32) -> f32
+// CHECK-NEXT:     rk.write %53, %14 : f32
+// CHECK-NEXT:     %54 = rk.const 256 : usize
+// CHECK-NEXT:     %55 = rk.read %15 : usize
+// CHECK-NEXT:     %56 = rk.add %55, %54 : usize
+// CHECK-NEXT:     rk.write %56, %15 : usize
+// CHECK-NEXT:   }
+// CHECK-NEXT:   %57 = rk.const 256 : usize
+// CHECK-NEXT:   %58 = rk.mul %10, %57 : usize
+// CHECK-NEXT:   %59 = rk.add %58, %8 : usize
+// CHECK-NEXT:   rk.bounds_check %59, %6 at 19:5
+// CHECK-NEXT:   %60 = rk.read %14 : f32
+// CHECK-NEXT:   %61 = rk.ptr_offset %5, %59 : *mut f32
+// CHECK-NEXT:   rk.store %60, %61 : *mut f32
+// CHECK-NEXT:   rk.return
+// CHECK-NEXT: }
+// -----
+// A loop that only reads, but branches on what it reads, keeps the checked copy beside the fast
+// one (`if ok { fast } else { checked }`): run first for its checks alone, it could take other
+// branches than the fast copy if the memory changed in between.
+// RUN: rkc-opt %s --passes=inline,simplify,version,simplify
+use rkc_offload::prelude::*;
+#[offload_kernel]
+fn positive_sum(n: usize, a: &[f32], out: &mut [f32]) {
+    let row = unsafe { global_idx_x() };
+    let mut acc = 0.0f32;
+    for k in 0..n {
+        let v = a[row * n + k];
+        if v > 0.0 {
+            acc += v;
+        }
+    }
+    out[row] = acc;
+}
+// CHECK-LABEL: rk.func @positive_sum(n %0: usize, a %1: &[f32], out %2: &mut [f32]) kernel {
+// CHECK-NEXT:   %3 = rk.slice_ptr %1 : &[f32] to *const f32
+// CHECK-NEXT:   %4 = rk.slice_len %1 : &[f32]
+// CHECK-NEXT:   %5 = rk.slice_ptr %2 : &mut [f32] to *mut f32
+// CHECK-NEXT:   %6 = rk.slice_len %2 : &mut [f32]
+// CHECK-NEXT:   %7 = rk.block_id x : u32
+// CHECK-NEXT:   %8 = rk.cast %7 : u32 to usize
+// CHECK-NEXT:   %9 = rk.block_dim x : u32
+// CHECK-NEXT:   %10 = rk.cast %9 : u32 to usize
+// CHECK-NEXT:   %11 = rk.mul %8, %10 : usize
+// CHECK-NEXT:   %12 = rk.thread_id x : u32
+// CHECK-NEXT:   %13 = rk.cast %12 : u32 to usize
+// CHECK-NEXT:   %14 = rk.add %11, %13 : usize
+// CHECK-NEXT:   %15 = rk.const 0.0 : f32
+// CHECK-NEXT:   %16 = rk.var : f32
+// CHECK-NEXT:   rk.write %15, %16 : f32
+// CHECK-NEXT:   %17 = rk.const 0 : usize
+// CHECK-NEXT:   %18 = rk.const 1 : usize
+// CHECK-NEXT:   %19 = rk.cmp ge %17, %0 : usize
+// CHECK-NEXT:   %20 = rk.var : bool
+// CHECK-NEXT:   rk.write %19, %20 : bool
+// CHECK-NEXT:   %21 = rk.var : usize
+// CHECK-NEXT:   rk.write %17, %21 : usize
+// CHECK-NEXT:   %22 = rk.mul %14, %0 : usize
+// CHECK-NEXT:   %23 = rk.cast %22 : usize to u64
+// CHECK-NEXT:   %24 = rk.sub %0, %18 : usize
+// CHECK-NEXT:   %25 = rk.cast %24 : usize to u64
+// CHECK-NEXT:   %26 = rk.cast %4 : usize to u64
+// CHECK-NEXT:   %27 = rk.cmp le %23, %26 : u64
+// CHECK-NEXT:   %28 = rk.sub %26, %23 : u64
+// CHECK-NEXT:   %29 = rk.cmp lt %25, %28 : u64
+// CHECK-NEXT:   %30 = rk.and %27, %29 : bool
+// CHECK-NEXT:   rk.if %30 {
+// CHECK-NEXT:     rk.loop {
+// CHECK-NEXT:       %31 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %31 {
+// CHECK-NEXT:         rk.break
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
+// CHECK-NEXT:       %32 = rk.read %21 : usize
+// CHECK-NEXT:       %33 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %34 = rk.add %33, %32 : usize
+// CHECK-NEXT:       %35 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %36 = rk.sub %35, %32 : usize
+// CHECK-NEXT:       %37 = rk.cmp lt %36, %18 : usize
+// CHECK-NEXT:       rk.write %37, %20 : bool
+// CHECK-NEXT:       %38 = rk.add %32, %18 : usize
+// CHECK-NEXT:       rk.write %38, %21 : usize
+// CHECK-NEXT:       %39 = rk.ptr_offset %3, %34 : *const f32
+// CHECK-NEXT:       %40 = rk.load %39 : *const f32
+// CHECK-NEXT:       %41 = rk.const 0.0 : f32
+// CHECK-NEXT:       %42 = rk.cmp gt %40, %41 : f32
+// CHECK-NEXT:       rk.if %42 {
+// CHECK-NEXT:         %43 = rk.read %16 : f32
+// CHECK-NEXT:         %44 = rk.add %43, %40 : f32
+// CHECK-NEXT:         rk.write %44, %16 : f32
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     rk.loop {
-// CHECK-NEXT:       %42 = rk.read %15 : usize
-// CHECK-NEXT:       %43 = rk.cmp lt %42, %0 : usize
-// CHECK-NEXT:       %44 = rk.not %43 : bool
-// CHECK-NEXT:       rk.if %44 {
+// CHECK-NEXT:       %45 = rk.read %20 : bool
+// CHECK-NEXT:       rk.if %45 {
 // CHECK-NEXT:         rk.break
 // CHECK-NEXT:       } else {
 // CHECK-NEXT:       }
-// CHECK-NEXT:       %45 = rk.read %15 : usize
-// CHECK-NEXT:       %46 = rk.add %11, %45 : usize
-// CHECK-NEXT:       rk.bounds_check %46, %4 at 16:19
-// CHECK-NEXT:       %47 = rk.read %14 : f32
-// CHECK-NEXT:       %48 = rk.ptr_offset %3, %46 : *const f32
-// CHECK-NEXT:       %49 = rk.load %48 : *const f32
-// CHECK-NEXT:       %50 = rk.math max %47, %49 : (f32, f32) -> f32
-// CHECK-NEXT:       rk.write %50, %14 : f32
-// CHECK-NEXT:       %51 = rk.const 256 : usize
-// CHECK-NEXT:       %52 = rk.read %15 : usize
-// CHECK-NEXT:       %53 = rk.add %52, %51 : usize
-// CHECK-NEXT:       rk.write %53, %15 : usize
+// CHECK-NEXT:       %46 = rk.read %21 : usize
+// CHECK-NEXT:       %47 = rk.mul %14, %0 : usize
+// CHECK-NEXT:       %48 = rk.add %47, %46 : usize
+// CHECK-NEXT:       rk.bounds_check %48, %4 at 11:17
+// CHECK-NEXT:       %49 = rk.sub %0, %18 : usize
+// CHECK-NEXT:       %50 = rk.sub %49, %46 : usize
+// CHECK-NEXT:       %51 = rk.cmp lt %50, %18 : usize
+// CHECK-NEXT:       rk.write %51, %20 : bool
+// CHECK-NEXT:       %52 = rk.add %46, %18 : usize
+// CHECK-NEXT:       rk.write %52, %21 : usize
+// CHECK-NEXT:       %53 = rk.ptr_offset %3, %48 : *const f32
+// CHECK-NEXT:       %54 = rk.load %53 : *const f32
+// CHECK-NEXT:       %55 = rk.const 0.0 : f32
+// CHECK-NEXT:       %56 = rk.cmp gt %54, %55 : f32
+// CHECK-NEXT:       rk.if %56 {
+// CHECK-NEXT:         %57 = rk.read %16 : f32
+// CHECK-NEXT:         %58 = rk.add %57, %54 : f32
+// CHECK-NEXT:         rk.write %58, %16 : f32
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
-// CHECK-NEXT:   %54 = rk.const 256 : usize
-// CHECK-NEXT:   %55 = rk.mul %10, %54 : usize
-// CHECK-NEXT:   %56 = rk.add %55, %8 : usize
-// CHECK-NEXT:   rk.bounds_check %56, %6 at 19:5
-// CHECK-NEXT:   %57 = rk.read %14 : f32
-// CHECK-NEXT:   %58 = rk.ptr_offset %5, %56 : *mut f32
-// CHECK-NEXT:   rk.store %57, %58 : *mut f32
+// CHECK-NEXT:   rk.bounds_check %14, %6 at 16:5
+// CHECK-NEXT:   %59 = rk.read %16 : f32
+// CHECK-NEXT:   %60 = rk.ptr_offset %5, %14 : *mut f32
+// CHECK-NEXT:   rk.store %59, %60 : *mut f32
 // CHECK-NEXT:   rk.return
 // CHECK-NEXT: }

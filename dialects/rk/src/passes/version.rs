@@ -9,6 +9,25 @@
 //!     rk.if %ok { rk.loop { ...without the check... } } else { rk.loop { ...as before... } }
 //! ```
 //!
+//! **Checks first.** A loop whose only effects are its checks' panics and writes to slots (it
+//! stores nothing, calls nothing, exchanges nothing between threads), and whose branches do not
+//! depend on memory, takes another shape:
+//!
+//! ```text
+//!     rk.if !%ok { save the slots it writes; rk.loop { ...as before... }; restore them }
+//!     rk.loop { ...without the check... }
+//! ```
+//!
+//! The checked copy runs only for its panics: it panics where the loop would (what it did
+//! before is invisible: it wrote only slots, which get their values back), and if it does not
+//! panic, every check the fast copy leaves out has held, at the same indices, since the fast
+//! copy takes the same branches. The point is the code ptxas writes: two loops side by side
+//! join before the code after them, where softmax's warp reductions are, and ptxas guards
+//! that code with more convergence barriers; one after the other they do not join, and LLVM
+//! strips the checked copy down to its indices and checks (softmax's SASS: 1,040 instructions
+//! and 14 convergence barriers with the copies side by side, 984 and 10 with checks first).
+//! The price is that both copies run when the proof fails and no check does.
+//!
 //! This is what LLVM's inductive range check elimination and loop versioning do, done on rk
 //! because rk still knows the loops' shapes. On a GPU a check per iteration costs more than its
 //! compare: each unrolled iteration's load waits behind the branch before it, while the
@@ -302,7 +321,8 @@ impl<'f> Context<'f> {
                 proof.uniform(self.func, ok, runs, sync)
             }
         };
-        let fast = self.copy_without(lp, &proven, &proven_asserts);
+        let checks_first = sync == Sync::None && only_checks_have_effects(&lp.regions[0]);
+        let mut fast = self.copy_without(lp, &proven, &proven_asserts);
         let loc = lp.loc;
         let results = lp.results.clone();
         // The checked copy's inner loops stay rolled (see `OpKind::Loop`); the copy itself may
@@ -312,6 +332,55 @@ impl<'f> Context<'f> {
             for inner in &mut r.ops {
                 make_cold(inner);
             }
+        }
+        if checks_first {
+            // `if !ok { checked copy }; fast copy` (see the module's doc): the checked copy
+            // runs for its panics alone, so the slots it writes get their values back after it,
+            // and its results are fresh values that nothing uses.
+            let mut saved = Vec::new();
+            let mut restore = Vec::new();
+            let mut slots: Vec<ValueId> =
+                written_slots(&lp.regions[0]).difference(&inside).copied().collect();
+            slots.sort();
+            for slot in slots {
+                let content = match self.func.ty(slot) {
+                    Some(Type::Slot(t)) => (**t).clone(),
+                    _ => return None,
+                };
+                let value = self.func.new_value(content);
+                saved.push(Op {
+                    kind: OpKind::Read,
+                    operands: vec![slot],
+                    results: vec![value],
+                    regions: vec![],
+                    loc,
+                });
+                restore.push(Op {
+                    kind: OpKind::Write,
+                    operands: vec![value, slot],
+                    results: vec![],
+                    regions: vec![],
+                    loc,
+                });
+            }
+            slow.results = slow
+                .results
+                .iter()
+                .map(|r| self.func.new_value(self.func.ty(*r).cloned().unwrap_or(Type::Unit)))
+                .collect();
+            fast.results = results;
+            let ops = saved.into_iter().chain([slow]).chain(restore).collect();
+            let not_ok = proof.push(self.func, OpKind::Not, vec![ok], Type::Bool);
+            let check = Op {
+                kind: OpKind::If,
+                operands: vec![not_ok],
+                results: vec![],
+                regions: vec![Region { ops }, Region::default()],
+                loc,
+            };
+            let mut before = proof.ops;
+            before.push(check);
+            return Some((before, fast));
         }
         let arm = |func: &mut Func, mut lp: Op| {
             let fresh: Vec<ValueId> = lp
@@ -1016,6 +1085,123 @@ fn synchronisation(region: &Region) -> Option<Sync> {
         }
     }
     Some(sync)
+}
+
+/// Whether a loop may run first for its checks alone (the module's doc, "checks first"): its
+/// only effects are its checks' panics and writes to slots, and which way its branches go does
+/// not depend on memory. Then running it before the fast copy panics where the loop would, and
+/// when it does not panic, the fast copy takes the same branches and reaches the same indices,
+/// all of which the checked copy has just checked: even if another thread changes the memory
+/// the loop reads in between (a data race, which Rust does not define), the indices cannot
+/// change.
+fn only_checks_have_effects(region: &Region) -> bool {
+    if !effects_are_checks(region) {
+        return false;
+    }
+    // Values computed from memory: loads, and reads of slots that such values were written to,
+    // to a fixed point (a slot may be read before the write that taints it, in an earlier op).
+    let mut tainted = HashSet::new();
+    let mut slots = HashSet::new();
+    loop {
+        let before = (tainted.len(), slots.len());
+        taint(region, &mut tainted, &mut slots);
+        if (tainted.len(), slots.len()) == before {
+            break;
+        }
+    }
+    !branches_on(region, &tainted)
+}
+
+/// Whether every op of a region is free of effects but for panics (bounds checks and
+/// assertions) and writes to slots. Every kind is named, so that a new one is decided here.
+fn effects_are_checks(region: &Region) -> bool {
+    region.ops.iter().all(|op| {
+        let allowed = match &op.kind {
+            OpKind::Const(_)
+            | OpKind::Geometry(..)
+            | OpKind::Binary(_)
+            | OpKind::Cmp(_)
+            | OpKind::Neg
+            | OpKind::Not
+            | OpKind::Cast
+            | OpKind::PtrOffset
+            | OpKind::ElemPtr
+            | OpKind::Load
+            | OpKind::BoundsCheck
+            | OpKind::If
+            | OpKind::Yield
+            | OpKind::Var
+            | OpKind::Read
+            | OpKind::Write
+            | OpKind::Loop { .. }
+            | OpKind::Break { .. }
+            | OpKind::Continue { .. }
+            | OpKind::Math(_)
+            | OpKind::Assert { .. }
+            | OpKind::Shared
+            | OpKind::DynShared
+            | OpKind::Local
+            | OpKind::FieldPtr { .. }
+            | OpKind::Table { .. }
+            | OpKind::SliceLen
+            | OpKind::SlicePtr => true,
+            OpKind::Warp(w) => !w.exchanges(),
+            OpKind::Store
+            | OpKind::Return
+            | OpKind::Call { .. }
+            | OpKind::Print { .. }
+            | OpKind::Barrier
+            | OpKind::Atomic(_)
+            | OpKind::AtomicCas
+            | OpKind::Mma(_)
+            | OpKind::LdMatrix(_)
+            | OpKind::Wgmma { .. }
+            | OpKind::WgmmaSync(_)
+            | OpKind::CopyAsync
+            | OpKind::AsyncCommit
+            | OpKind::AsyncWait { .. }
+            | OpKind::Fence(_) => false,
+        };
+        allowed && op.regions.iter().all(effects_are_checks)
+    })
+}
+
+/// One pass of `only_checks_have_effects`'s taint: an op's results are tainted when it loads,
+/// reads a tainted slot, or has a tainted operand; an op with regions (`rk.if`, `rk.loop`)
+/// also when anything inside it is, which covers the values its branches yield. Returns
+/// whether anything in the region is tainted.
+fn taint(region: &Region, tainted: &mut HashSet<ValueId>, slots: &mut HashSet<ValueId>) -> bool {
+    let mut any = false;
+    for op in &region.ops {
+        let mut inside = false;
+        for r in &op.regions {
+            inside |= taint(r, tainted, slots);
+        }
+        let is_tainted = match op.kind {
+            OpKind::Load => true,
+            OpKind::Read => slots.contains(&op.operands[0]),
+            OpKind::Write => {
+                if tainted.contains(&op.operands[0]) {
+                    slots.insert(op.operands[1]);
+                }
+                false
+            }
+            _ => inside || op.operands.iter().any(|v| tainted.contains(v)),
+        };
+        if is_tainted {
+            tainted.extend(op.results.iter().copied());
+        }
+        any |= inside || is_tainted;
+    }
+    any
+}
+
+/// Whether an `rk.if` in the region branches on a tainted value.
+fn branches_on(region: &Region, tainted: &HashSet<ValueId>) -> bool {
+    region.ops.iter().any(|op| {
+        (op.kind == OpKind::If && tainted.contains(&op.operands[0]))
+            || op.regions.iter().any(|r| branches_on(r, tainted))
+    })
 }
 
 /// Calls `f(ops, k)` for every loop `ops[k]` inside a region, at any depth.

@@ -143,3 +143,26 @@ fn products_by_constants() {
         1,
     );
 }
+
+/// A loop that leaves in the middle of its body (at `j == row`), after writing a slot. It only
+/// reads, so it is versioned with its checks first (see `version`): the checked copy runs alone
+/// when the proof fails, and the slots it wrote must get their values back, or the fast copy
+/// would start where it stopped and count that exit twice.
+#[test]
+fn an_early_exit_after_a_write() {
+    for step in [1, 3, 256] {
+        agree(
+            "    %12 = rk.add %1, %11 : usize
+    %30 = rk.cmp eq %11, %4 : usize
+    rk.if %30 {
+      %31 = rk.const 100 : u64
+      %32 = rk.read %7 : u64
+      %33 = rk.add %32, %31 : u64
+      rk.write %33, %7 : u64
+      rk.break
+    } else {
+    }",
+            step,
+        );
+    }
+}
