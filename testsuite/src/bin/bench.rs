@@ -7,8 +7,10 @@
 //! with 0xFF, and its outputs are checked against a CPU reference. The ceiling is the device's
 //! copy bandwidth, measured in the same run (cuMemcpyDtoD of 1 GiB).
 //!
-//! Usage: bench DIR [RUNS], where DIR holds rkc-checks.fatbin, rkc-nochecks.fatbin and
-//! nvcc.cubin. Prints a Markdown report.
+//! Usage: bench DIR [RUNS [KERNEL...]], where DIR holds rkc-checks.fatbin, rkc-nochecks.fatbin
+//! and nvcc.cubin. Prints a Markdown report. With kernel names, only their rows run (a
+//! comparison of a few kernels fits more runs into a device call); their inputs then differ
+//! from a whole run's, since the random data is drawn in the order of the rows.
 
 use rkc_testsuite::bench_kernels as bk;
 use rkc_testsuite::cuda::{Gpu, Ptr};
@@ -500,8 +502,15 @@ fn cubin_of(fatbin: &[u8]) -> Vec<u8> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = std::path::PathBuf::from(args.get(1).expect("usage: bench DIR [RUNS]"));
+    let dir = std::path::PathBuf::from(args.get(1).expect("usage: bench DIR [RUNS [KERNEL...]]"));
     let runs: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(25);
+    let only: Vec<&str> = args.iter().skip(3).map(String::as_str).collect();
+    let all = benches();
+    if let Some(unknown) = only.iter().find(|k| !all.iter().any(|b| b.kernel == **k)) {
+        let names: Vec<&str> = all.iter().map(|b| b.kernel).collect();
+        eprintln!("bench: no kernel `{unknown}` (the kernels: {})", names.join(", "));
+        std::process::exit(2);
+    }
     let read = |f: &str| {
         std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", dir.join(f).display()))
     };
@@ -540,7 +549,7 @@ fn main() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut rows = Vec::new();
     let mut failures = Vec::new();
-    for b in benches() {
+    for b in all.into_iter().filter(|b| only.is_empty() || only.contains(&b.kernel)) {
         // Two sets of buffers, used in turn by the timed launches.
         let host: Vec<Vec<Vec<u8>>> = (0..2)
             .map(|_| b.buffers.iter().map(|&(n, s, init)| contents(n, s, init, &mut rng)).collect())
