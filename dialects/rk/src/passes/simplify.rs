@@ -440,7 +440,7 @@ fn short_circuit_and(op: &Op) -> Option<(ValueId, ValueId)> {
 
 /// Whether an op can be removed when its results are unused: it has no effect but its value
 /// (the ops that can be computed again anywhere, and those that read memory or make an address).
-fn is_pure(func: &Func, op: &Op) -> bool {
+pub(super) fn is_pure(func: &Func, op: &Op) -> bool {
     op.kind.recomputable(func, &op.operands)
         || matches!(
             op.kind,

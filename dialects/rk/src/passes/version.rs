@@ -87,6 +87,7 @@ mod proof;
 mod tests;
 
 use super::holds_wgmma;
+use super::simplify::is_pure;
 use crate::ir::{BinOp, CmpOp, Func, Literal, LoopHint, Op, OpKind, Region, ValueId};
 use crate::types::{IntTy, Type};
 use assertions::collect_asserts;
@@ -321,7 +322,8 @@ impl<'f> Context<'f> {
                 proof.uniform(self.func, ok, runs, sync)
             }
         };
-        let checks_first = sync == Sync::None && only_checks_have_effects(&lp.regions[0]);
+        let checks_first =
+            sync == Sync::None && only_checks_have_effects(self.func, &lp.regions[0]);
         let mut fast = self.copy_without(lp, &proven, &proven_asserts);
         let loc = lp.loc;
         let results = lp.results.clone();
@@ -339,8 +341,7 @@ impl<'f> Context<'f> {
             // and its results are fresh values that nothing uses.
             let mut saved = Vec::new();
             let mut restore = Vec::new();
-            let mut slots: Vec<ValueId> =
-                written_slots(&lp.regions[0]).difference(&inside).copied().collect();
+            let mut slots: Vec<ValueId> = written.difference(&inside).copied().collect();
             slots.sort();
             for slot in slots {
                 let content = match self.func.ty(slot) {
@@ -363,11 +364,7 @@ impl<'f> Context<'f> {
                     loc,
                 });
             }
-            slow.results = slow
-                .results
-                .iter()
-                .map(|r| self.func.new_value(self.func.ty(*r).cloned().unwrap_or(Type::Unit)))
-                .collect();
+            slow.results = fresh_values(self.func, &slow.results);
             fast.results = results;
             let ops = saved.into_iter().chain([slow]).chain(restore).collect();
             let not_ok = proof.push(self.func, OpKind::Not, vec![ok], Type::Bool);
@@ -383,11 +380,7 @@ impl<'f> Context<'f> {
             return Some((before, fast));
         }
         let arm = |func: &mut Func, mut lp: Op| {
-            let fresh: Vec<ValueId> = lp
-                .results
-                .iter()
-                .map(|r| func.new_value(func.ty(*r).cloned().unwrap_or(Type::Unit)))
-                .collect();
+            let fresh = fresh_values(func, &lp.results);
             lp.results = fresh.clone();
             let mut ops = vec![lp];
             if !fresh.is_empty() {
@@ -1087,6 +1080,11 @@ fn synchronisation(region: &Region) -> Option<Sync> {
     Some(sync)
 }
 
+/// New values of the types of `values`.
+fn fresh_values(func: &mut Func, values: &[ValueId]) -> Vec<ValueId> {
+    values.iter().map(|v| func.new_value(func.ty(*v).cloned().unwrap_or(Type::Unit))).collect()
+}
+
 /// Whether a loop may run first for its checks alone (the module's doc, "checks first"): its
 /// only effects are its checks' panics and writes to slots, and which way its branches go does
 /// not depend on memory. Then running it before the fast copy panics where the loop would, and
@@ -1094,8 +1092,8 @@ fn synchronisation(region: &Region) -> Option<Sync> {
 /// all of which the checked copy has just checked: even if another thread changes the memory
 /// the loop reads in between (a data race, which Rust does not define), the indices cannot
 /// change.
-fn only_checks_have_effects(region: &Region) -> bool {
-    if !effects_are_checks(region) {
+fn only_checks_have_effects(func: &Func, region: &Region) -> bool {
+    if !effects_are_checks(func, region) {
         return false;
     }
     // Values computed from memory: loads, and reads of slots that such values were written to,
@@ -1112,57 +1110,25 @@ fn only_checks_have_effects(region: &Region) -> bool {
     !branches_on(region, &tainted)
 }
 
-/// Whether every op of a region is free of effects but for panics (bounds checks and
-/// assertions) and writes to slots. Every kind is named, so that a new one is decided here.
-fn effects_are_checks(region: &Region) -> bool {
+/// Whether every op of a region is free of effects but for panics (bounds checks,
+/// assertions, integer division) and writes to slots: `simplify`'s pure ops, and these.
+fn effects_are_checks(func: &Func, region: &Region) -> bool {
     region.ops.iter().all(|op| {
-        let allowed = match &op.kind {
-            OpKind::Const(_)
-            | OpKind::Geometry(..)
-            | OpKind::Binary(_)
-            | OpKind::Cmp(_)
-            | OpKind::Neg
-            | OpKind::Not
-            | OpKind::Cast
-            | OpKind::PtrOffset
-            | OpKind::ElemPtr
-            | OpKind::Load
-            | OpKind::BoundsCheck
-            | OpKind::If
-            | OpKind::Yield
-            | OpKind::Var
-            | OpKind::Read
-            | OpKind::Write
-            | OpKind::Loop { .. }
-            | OpKind::Break { .. }
-            | OpKind::Continue { .. }
-            | OpKind::Math(_)
-            | OpKind::Assert { .. }
-            | OpKind::Shared
-            | OpKind::DynShared
-            | OpKind::Local
-            | OpKind::FieldPtr { .. }
-            | OpKind::Table { .. }
-            | OpKind::SliceLen
-            | OpKind::SlicePtr => true,
-            OpKind::Warp(w) => !w.exchanges(),
-            OpKind::Store
-            | OpKind::Return
-            | OpKind::Call { .. }
-            | OpKind::Print { .. }
-            | OpKind::Barrier
-            | OpKind::Atomic(_)
-            | OpKind::AtomicCas
-            | OpKind::Mma(_)
-            | OpKind::LdMatrix(_)
-            | OpKind::Wgmma { .. }
-            | OpKind::WgmmaSync(_)
-            | OpKind::CopyAsync
-            | OpKind::AsyncCommit
-            | OpKind::AsyncWait { .. }
-            | OpKind::Fence(_) => false,
-        };
-        allowed && op.regions.iter().all(effects_are_checks)
+        let allowed = is_pure(func, op)
+            || matches!(
+                op.kind,
+                OpKind::Binary(_)
+                    | OpKind::BoundsCheck
+                    | OpKind::Assert { .. }
+                    | OpKind::If
+                    | OpKind::Yield
+                    | OpKind::Var
+                    | OpKind::Write
+                    | OpKind::Loop { .. }
+                    | OpKind::Break { .. }
+                    | OpKind::Continue { .. }
+            );
+        allowed && op.regions.iter().all(|r| effects_are_checks(func, r))
     })
 }
 
